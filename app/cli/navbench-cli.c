@@ -1,0 +1,37 @@
+/* navbench-cli — navbench without a display
+ *
+ * The contract other tools and our tests rely on is in README.md and in the
+ * --help of each subcommand: options, CSV inputs, JSON outputs, exit codes
+ * (0 ok, 1 runtime failure, 2 bad input or usage; messages on stderr as
+ * "navbench-cli: FILE:LINE: reason").
+ */
+#include "nb-cli.h"
+
+#include <locale.h>
+#include <stdio.h>
+
+#include <gsl/gsl_errno.h>
+
+static const NbCliCommand commands[] = {
+  { "lu", nb_cli_lu, "the length unit LU of a robot (ISO 18646-2 4.5)" },
+  { "route", nb_cli_route, "the command poses of a test route (4.5)" },
+  { "compute", nb_cli_compute, "the figures of clauses 5–10 from measured data" },
+};
+
+int
+main (int argc, char **argv)
+{
+  /* Messages in the user's language and charset; numbers are always printed
+   * with '.', whatever the locale (g_ascii_formatd). */
+  setlocale (LC_ALL, "");
+  setlocale (LC_NUMERIC, "C");
+  /* GSL's default handler aborts; every GSL status becomes a GError. */
+  gsl_set_error_handler_off ();
+
+  if (argc >= 2 && g_str_equal (argv[1], "--version"))
+    {
+      printf ("navbench-cli %s\n", NB_VERSION);
+      return NB_EXIT_OK;
+    }
+  return nb_cli_dispatch ("", commands, G_N_ELEMENTS (commands), argc, argv);
+}

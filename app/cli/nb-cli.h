@@ -1,0 +1,46 @@
+/* nb-cli.h — the pieces of navbench-cli shared by its subcommands
+ *
+ * A subcommand is int f(int argc, char **argv) with argv[0] its own name; it
+ * returns the exit status: 0 ok, 1 runtime failure, 2 bad input or usage.
+ * Nothing reaches stdout until the whole result is computed, so a failure
+ * never leaves a partial result behind.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+enum {
+  NB_EXIT_OK = 0,
+  NB_EXIT_FAILURE = 1,
+  NB_EXIT_USAGE = 2,   /* bad input or usage */
+};
+
+typedef struct {
+  const char *name;
+  int (*run) (int argc, char **argv);
+  const char *summary;
+} NbCliCommand;
+
+int nb_cli_lu      (int argc, char **argv);
+int nb_cli_route   (int argc, char **argv);
+int nb_cli_compute (int argc, char **argv);
+
+/* Prints "navbench-cli: message" on stderr; returns the exit status the
+ * error's domain and code call for. */
+int      nb_cli_report_error (const GError *error);
+/* Parses options and refuses leftover arguments; the context's own --help
+ * exits 0 as usual. */
+gboolean nb_cli_parse        (GOptionContext *context, int *argc, char ***argv,
+                              GError **error);
+/* "X,Y,THETA" → n numbers, for the option named option. */
+gboolean nb_cli_parse_numbers (const char *option, const char *text, double *out, guint n,
+                               const char *what, GError **error);
+/* Writes all of text to stdout; FALSE with error on a write failure. */
+gboolean nb_cli_write        (const char *text, GError **error);
+/* Runs a subcommand table: argv[1] picks the command. */
+int      nb_cli_dispatch     (const char *group, const NbCliCommand *commands, guint n,
+                              int argc, char **argv);
+
+G_END_DECLS

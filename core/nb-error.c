@@ -1,0 +1,3 @@
+#include "nb-error.h"
+
+G_DEFINE_QUARK (nb-error-quark, nb_error)

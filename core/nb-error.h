@@ -1,0 +1,22 @@
+/* nb-error.h — the one error domain of navbench
+ *
+ * Codes decide what a front end does with an error: NB_ERROR_INPUT is the
+ * user's or a file's or a device's fault (the CLI exits 2), NB_ERROR_FAILED
+ * is a runtime failure (exit 1).
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define NB_ERROR (nb_error_quark ())
+
+typedef enum {
+  NB_ERROR_INPUT,   /* bad input: usage, a file's content, a device's frame */
+  NB_ERROR_FAILED,  /* a runtime failure: I/O, resources, a device gone */
+} NbError;
+
+GQuark nb_error_quark (void);
+
+G_END_DECLS

@@ -1,0 +1,589 @@
+#include "nb-csv-reader.h"
+
+#include "nb-error.h"
+#include "nb-number.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BLOCK_SIZE (1u << 20)           /* one read(2) */
+#define MAX_RECORD (64u << 20)          /* a longer record is not a measurement table */
+
+struct _NbCsvReader {
+  char *name;
+  int fd;                               /* −1: reading from data */
+  const char *data;                     /* the in-memory source */
+  gsize data_len, data_pos;
+
+  char *buf;                            /* unread bytes are buf[start, end) */
+  gsize cap, start, end;
+  gboolean eof;
+  guint64 consumed;
+
+  guint64 next_line;                    /* the physical line buf[start] is on */
+  guint64 record_line;
+  guint n_header;                       /* fields per record, from the header */
+
+  char **field;                         /* the current record, in buf */
+  gsize *field_len;
+  guint n_fields, fields_cap;
+};
+
+static NbCsvReader *
+reader_new (const char *name)
+{
+  NbCsvReader *r = g_new0 (NbCsvReader, 1);
+
+  r->name = g_strdup (name);
+  r->fd = -1;
+  r->cap = BLOCK_SIZE + 1;              /* + 1: room for the last field's NUL */
+  r->buf = g_malloc (r->cap);
+  r->next_line = 1;
+  return r;
+}
+
+NbCsvReader *
+nb_csv_reader_new_for_path (const char *path, GError **error)
+{
+  NbCsvReader *r;
+  int fd;
+
+  if (g_strcmp0 (path, "-") == 0)
+    fd = STDIN_FILENO;
+  else
+    {
+      do
+        fd = open (path, O_RDONLY | O_CLOEXEC);
+      while (fd < 0 && errno == EINTR);
+      if (fd < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, g_strerror (saved));
+          return NULL;
+        }
+    }
+  r = reader_new (g_strcmp0 (path, "-") == 0 ? "<stdin>" : path);
+  r->fd = fd;
+  return r;
+}
+
+NbCsvReader *
+nb_csv_reader_new_for_data (const char *name, const void *data, gsize len)
+{
+  NbCsvReader *r = reader_new (name);
+
+  r->data = data;
+  r->data_len = len;
+  return r;
+}
+
+void
+nb_csv_reader_free (NbCsvReader *r)
+{
+  if (r == NULL)
+    return;
+  if (r->fd > STDIN_FILENO)
+    close (r->fd);
+  g_free (r->name);
+  g_free (r->buf);
+  g_free (r->field);
+  g_free (r->field_len);
+  g_free (r);
+}
+
+const char *
+nb_csv_reader_name (const NbCsvReader *r)
+{
+  return r->name;
+}
+
+guint64
+nb_csv_reader_line (const NbCsvReader *r)
+{
+  return r->record_line;
+}
+
+guint64
+nb_csv_reader_bytes (const NbCsvReader *r)
+{
+  return r->consumed;
+}
+
+void
+nb_csv_reader_set_error (const NbCsvReader *r, GError **error, const char *format, ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:%" G_GUINT64_FORMAT ": %s", r->name,
+               r->record_line, message);
+}
+
+/* Makes room and reads more; FALSE with error set on a read failure or a
+ * record too long to be a table row. */
+static gboolean
+refill (NbCsvReader *r, GError **error)
+{
+  gsize room;
+
+  if (r->start > 0)
+    {
+      memmove (r->buf, r->buf + r->start, r->end - r->start);
+      r->end -= r->start;
+      r->start = 0;
+    }
+  if (r->end + 1 >= r->cap)
+    {
+      if (r->cap > MAX_RECORD)
+        {
+          r->record_line = r->next_line;
+          nb_csv_reader_set_error (r, error, "a record longer than %u MiB: is this a CSV file?",
+                                   MAX_RECORD >> 20);
+          return FALSE;
+        }
+      r->cap = 2 * (r->cap - 1) + 1;
+      r->buf = g_realloc (r->buf, r->cap);
+    }
+  room = r->cap - 1 - r->end;
+
+  if (r->fd < 0)
+    {
+      gsize n = MIN (room, r->data_len - r->data_pos);
+
+      memcpy (r->buf + r->end, r->data + r->data_pos, n);
+      r->data_pos += n;
+      r->end += n;
+      r->eof = n == 0;
+      return TRUE;
+    }
+  for (;;)
+    {
+      gssize n = read (r->fd, r->buf + r->end, room);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        {
+          int saved = errno;
+
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", r->name, g_strerror (saved));
+          return FALSE;
+        }
+      r->end += (gsize) n;
+      r->eof = n == 0;
+      return TRUE;
+    }
+}
+
+static void
+push_field (NbCsvReader *r, char *start, gsize len)
+{
+  if (r->n_fields == r->fields_cap)
+    {
+      r->fields_cap = MAX (16, 2 * r->fields_cap);
+      r->field = g_renew (char *, r->field, r->fields_cap);
+      r->field_len = g_renew (gsize, r->field_len, r->fields_cap);
+    }
+  start[len] = '\0';
+  r->field[r->n_fields] = start;
+  r->field_len[r->n_fields] = len;
+  r->n_fields++;
+}
+
+/* The common record: no quote on the line.  Splits [p, eol) on commas. */
+static void
+split_plain (NbCsvReader *r, char *p, char *eol)
+{
+  if (eol > p && eol[-1] == '\r')
+    eol--;
+  for (;;)
+    {
+      char *comma = memchr (p, ',', (gsize) (eol - p));
+
+      if (comma == NULL)
+        {
+          push_field (r, p, (gsize) (eol - p));
+          return;
+        }
+      push_field (r, p, (gsize) (comma - p));
+      p = comma + 1;
+    }
+}
+
+/*
+ * A record with quotes.  First find where it ends without touching the bytes
+ * (it may continue beyond the buffer and be scanned again after a refill);
+ * returns the offset just past its newline, 0 if more input is needed, or
+ * (gsize) −1 for a quote that never closes before the end of the file.
+ */
+static gsize
+scan_quoted (const char *p, const char *end, gboolean eof, guint64 *newlines)
+{
+  gboolean quoted = FALSE;
+  guint64 lines = 0;
+
+  for (const char *q = p; q < end; q++)
+    {
+      if (*q == '"')
+        quoted = !quoted;              /* "" inside quotes toggles twice */
+      else if (*q == '\n')
+        {
+          if (!quoted)
+            {
+              *newlines = lines;
+              return (gsize) (q + 1 - p);
+            }
+          lines++;
+        }
+    }
+  if (!eof)
+    return 0;
+  if (quoted)
+    return (gsize) -1;
+  *newlines = lines;
+  return (gsize) (end - p);
+}
+
+/* Splits a complete quoted record [p, eol) in place, unescaping "" → ". */
+static gboolean
+split_quoted (NbCsvReader *r, char *p, char *eol, GError **error)
+{
+  if (eol > p && eol[-1] == '\r')
+    eol--;
+  for (;;)
+    {
+      char *out = p, *q = p;
+
+      if (q < eol && *q == '"')
+        {
+          /* A quoted field: up to the lone closing quote. */
+          for (q++;; q++)
+            {
+              if (q >= eol)
+                {
+                  nb_csv_reader_set_error (r, error, "unterminated quoted field");
+                  return FALSE;
+                }
+              if (*q == '"')
+                {
+                  if (q + 1 < eol && q[1] == '"')
+                    {
+                      *out++ = '"';
+                      q++;
+                      continue;
+                    }
+                  q++;
+                  break;
+                }
+              *out++ = *q;
+            }
+          if (q < eol && *q != ',')
+            {
+              nb_csv_reader_set_error (r, error,
+                                       "field %u: text after a closing quote", r->n_fields + 1);
+              return FALSE;
+            }
+        }
+      else
+        {
+          for (; q < eol && *q != ','; q++)
+            if (*q == '"')
+              {
+                nb_csv_reader_set_error (r, error,
+                                         "field %u: a quote inside an unquoted field",
+                                         r->n_fields + 1);
+                return FALSE;
+              }
+          out = q;
+        }
+      push_field (r, p, (gsize) (out - p));
+      if (q >= eol)
+        return TRUE;
+      p = q + 1;                        /* past the comma */
+    }
+}
+
+/* Reads the next record into r->field; skips comments and blank lines. */
+static int
+read_record (NbCsvReader *r, GError **error)
+{
+  for (;;)
+    {
+      char *p = r->buf + r->start;
+      gsize avail = r->end - r->start;
+      char *nl = memchr (p, '\n', avail);
+      char *eol, *next;
+
+      if (nl == NULL && !r->eof)
+        {
+          if (!refill (r, error))
+            return -1;
+          continue;
+        }
+      if (avail == 0)
+        return 0;                       /* r->eof */
+
+      /* A UTF-8 byte order mark, as spreadsheets write, is not data. */
+      if (r->consumed == 0 && r->start == 0 && avail >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
+        {
+          r->start += 3;
+          r->consumed += 3;
+          continue;
+        }
+
+      eol = nl != NULL ? nl : r->buf + r->end;
+      next = nl != NULL ? nl + 1 : eol;
+      r->record_line = r->next_line;
+      r->n_fields = 0;
+
+      if (p[0] == '#' || eol == p || (eol == p + 1 && p[0] == '\r'))
+        {
+          r->next_line++;
+          r->consumed += (gsize) (next - p);
+          r->start = (gsize) (next - r->buf);
+          continue;
+        }
+
+      if (memchr (p, '"', (gsize) (eol - p)) == NULL)
+        split_plain (r, p, eol);
+      else
+        {
+          guint64 newlines = 0;
+          gsize len = scan_quoted (p, r->buf + r->end, r->eof, &newlines);
+
+          if (len == 0)
+            {
+              if (!refill (r, error))
+                return -1;
+              continue;
+            }
+          if (len == (gsize) -1)
+            {
+              nb_csv_reader_set_error (r, error, "a quoted field is never closed");
+              return -1;
+            }
+          next = p + len;
+          eol = next > p && next[-1] == '\n' ? next - 1 : next;
+          if (!split_quoted (r, p, eol, error))
+            return -1;
+          r->next_line += newlines;
+        }
+      r->next_line++;
+      r->consumed += (gsize) (next - p);
+      r->start = (gsize) (next - r->buf);
+      return 1;
+    }
+}
+
+static void
+trim_field (char **s, gsize *len)
+{
+  while (*len > 0 && ((*s)[0] == ' ' || (*s)[0] == '\t'))
+    (*s)++, (*len)--;
+  while (*len > 0 && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
+    (*s)[--(*len)] = '\0';
+}
+
+gboolean
+nb_csv_reader_read_header (NbCsvReader *r, NbCsvColumn *columns, guint n_columns,
+                           GError **error)
+{
+  int rc = read_record (r, error);
+
+  if (rc < 0)
+    return FALSE;
+  if (rc == 0)
+    {
+      r->record_line = r->next_line > 1 ? r->next_line - 1 : 1;
+      nb_csv_reader_set_error (r, error, "the file is empty: a header row is required");
+      return FALSE;
+    }
+  r->n_header = r->n_fields;
+
+  for (guint c = 0; c < n_columns; c++)
+    {
+      columns[c].index = -1;
+      for (guint f = 0; f < r->n_fields; f++)
+        {
+          char *name = r->field[f];
+          gsize len = r->field_len[f];
+
+          trim_field (&name, &len);
+          if (len != strlen (columns[c].name) || g_ascii_strncasecmp (name, columns[c].name, len) != 0)
+            continue;
+          if (columns[c].index >= 0)
+            {
+              nb_csv_reader_set_error (r, error, "column '%s' appears twice in the header",
+                                       columns[c].name);
+              return FALSE;
+            }
+          columns[c].index = (int) f;
+        }
+      if (columns[c].required && columns[c].index < 0)
+        {
+          nb_csv_reader_set_error (r, error, "missing column '%s' in the header",
+                                   columns[c].name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+int
+nb_csv_reader_next (NbCsvReader *r, GError **error)
+{
+  int rc = read_record (r, error);
+
+  if (rc > 0 && r->n_fields != r->n_header)
+    {
+      nb_csv_reader_set_error (r, error, "%u fields where the header has %u", r->n_fields,
+                               r->n_header);
+      return -1;
+    }
+  return rc;
+}
+
+const char *
+nb_csv_reader_field (const NbCsvReader *r, const NbCsvColumn *column, gsize *len)
+{
+  if (column->index < 0 || (guint) column->index >= r->n_fields)
+    {
+      if (len)
+        *len = 0;
+      return "";
+    }
+  if (len)
+    *len = r->field_len[column->index];
+  return r->field[column->index];
+}
+
+/* A short, printable quote of a bad value for a message. */
+static char *
+quote_value (const char *s, gsize len)
+{
+  g_autofree char *valid = g_utf8_make_valid (s, (gssize) MIN (len, 40));
+  g_autofree char *escaped = g_strescape (valid, "\xC2\xA0");
+
+  return g_strdup_printf ("'%s%s'", escaped, len > 40 ? "…" : "");
+}
+
+gboolean
+nb_csv_reader_get_double_or_empty (NbCsvReader *r, const NbCsvColumn *column, double *out,
+                                   gboolean *present, GError **error)
+{
+  gsize len;
+  const char *s = nb_csv_reader_field (r, column, &len);
+  gsize i = 0;
+
+  while (i < len && (s[i] == ' ' || s[i] == '\t'))
+    i++;
+  if (i == len)
+    {
+      *present = FALSE;
+      return TRUE;
+    }
+  if (!nb_parse_double (s, len, out))
+    {
+      g_autofree char *q = quote_value (s, len);
+
+      nb_csv_reader_set_error (r, error, "column '%s': %s is not a finite number", column->name,
+                               q);
+      return FALSE;
+    }
+  *present = TRUE;
+  return TRUE;
+}
+
+gboolean
+nb_csv_reader_get_double (NbCsvReader *r, const NbCsvColumn *column, double *out,
+                          GError **error)
+{
+  gsize len;
+  const char *s = nb_csv_reader_field (r, column, &len);
+
+  /* The hot path of every table: parse first, explain only on failure. */
+  if (G_LIKELY (nb_parse_double (s, len, out)))
+    return TRUE;
+  if (len == 0 || strspn (s, " \t") == len)
+    nb_csv_reader_set_error (r, error, "column '%s' is empty", column->name);
+  else
+    {
+      g_autofree char *q = quote_value (s, len);
+
+      nb_csv_reader_set_error (r, error, "column '%s': %s is not a finite number", column->name,
+                               q);
+    }
+  return FALSE;
+}
+
+gboolean
+nb_csv_reader_get_uint (NbCsvReader *r, const NbCsvColumn *column, guint *out, GError **error)
+{
+  gsize len;
+  const char *s = nb_csv_reader_field (r, column, &len);
+
+  if (nb_parse_uint (s, len, out))
+    return TRUE;
+  {
+    g_autofree char *q = quote_value (s, len);
+
+    nb_csv_reader_set_error (r, error, "column '%s': %s is not a whole number ≥ 0",
+                             column->name, q);
+  }
+  return FALSE;
+}
+
+gboolean
+nb_csv_reader_get_flag (NbCsvReader *r, const NbCsvColumn *column, gboolean *out,
+                        GError **error)
+{
+  gsize len;
+  const char *s = nb_csv_reader_field (r, column, &len);
+  guint v;
+
+  if (nb_parse_uint (s, len, &v) && v <= 1)
+    {
+      *out = v == 1;
+      return TRUE;
+    }
+  {
+    g_autofree char *q = quote_value (s, len);
+
+    nb_csv_reader_set_error (r, error, "column '%s': %s is not 0 or 1", column->name, q);
+  }
+  return FALSE;
+}
+
+const char *
+nb_csv_reader_get_text (NbCsvReader *r, const NbCsvColumn *column, GError **error)
+{
+  char *s;
+  gsize len;
+
+  if (column->index < 0 || (guint) column->index >= r->n_fields)
+    {
+      nb_csv_reader_set_error (r, error, "column '%s' is empty", column->name);
+      return NULL;
+    }
+  s = r->field[column->index];
+  len = r->field_len[column->index];
+  trim_field (&s, &len);
+  if (len == 0)
+    {
+      nb_csv_reader_set_error (r, error, "column '%s' is empty", column->name);
+      return NULL;
+    }
+  if (memchr (s, '\0', len) != NULL || !g_utf8_validate (s, (gssize) len, NULL))
+    {
+      nb_csv_reader_set_error (r, error, "column '%s' is not UTF-8 text", column->name);
+      return NULL;
+    }
+  return s;
+}

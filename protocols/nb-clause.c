@@ -1,0 +1,31 @@
+#include "nb-clause.h"
+
+static const NbClause clauses[] = {
+  { 5, "Pose accuracy and pose repeatability",
+    "Характеристики отработки пространственного расположения", 1, 30, "5.4" },
+  /* 6.3: 8 directions × {max, min} range per obstacle. */
+  { 6, "Obstacle detection", "Обнаружение препятствий", 3, 16, "6.3" },
+  /* 7.3: the first three trials decide pass or fail. */
+  { 7, "Obstacle avoidance", "Обход препятствий", 4, 3, "7.3" },
+  { 8, "Path deviation", "Отклонение от маршрута", 5, 30, "8.3" },
+  { 9, "Narrow passage", "Движение в узком проходе", 6, 5, "9.3" },
+  { 10, "Mapping accuracy", "Точность картографирования", 7, 3, "10.3" },
+};
+
+const NbClause *
+nb_clause_get (guint number)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (clauses); i++)
+    if (clauses[i].number == number)
+      return &clauses[i];
+  return NULL;
+}
+
+char *
+nb_clause_check_trials (const NbClause *clause, guint n_trials)
+{
+  if (n_trials == clause->trials)
+    return NULL;
+  return g_strdup_printf ("%u trials where ISO 18646-2 %s asks for %u", n_trials,
+                          clause->trials_clause, clause->trials);
+}

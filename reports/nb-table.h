@@ -1,0 +1,61 @@
+/* nb-table.h — a protocol table as data
+ *
+ * The one model every output format renders: a title, columns with the
+ * standard's headings and units, rows of typed cells.  Numbers keep their
+ * full value; a column says how many decimals a person reads (mm to 0.01,
+ * degrees to 0.001).  Renderers: plain text here; PDF, CSV, Markdown and
+ * JSON in the report issue.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NB_CELL_EMPTY,       /* undefined: printed as "—" */
+  NB_CELL_TEXT,
+  NB_CELL_NUMBER,
+  NB_CELL_BOOL,        /* printed as yes/no */
+} NbCellKind;
+
+typedef struct {
+  NbCellKind kind;
+  char *text;
+  double number;
+  gboolean flag;
+} NbCell;
+
+typedef struct {
+  char *key;           /* machine name, e.g. "ap_mm" */
+  char *heading;       /* "Ap" */
+  char *unit;          /* "mm", or NULL */
+  int decimals;        /* for NB_CELL_NUMBER */
+} NbColumn;
+
+typedef struct _NbTable NbTable;
+
+NbTable    *nb_table_new        (const char *title);
+void        nb_table_free       (NbTable *table);
+void        nb_table_add_column (NbTable *table, const char *key, const char *heading,
+                                 const char *unit, int decimals);
+guint       nb_table_add_row    (NbTable *table);
+void        nb_table_set_text   (NbTable *table, guint row, guint column, const char *text);
+void        nb_table_set_number (NbTable *table, guint row, guint column, double value);
+void        nb_table_set_bool   (NbTable *table, guint row, guint column, gboolean value);
+void        nb_table_add_note   (NbTable *table, const char *note);
+
+const char     *nb_table_title     (const NbTable *table);
+guint           nb_table_n_columns (const NbTable *table);
+guint           nb_table_n_rows    (const NbTable *table);
+const NbColumn *nb_table_column    (const NbTable *table, guint column);
+const NbCell   *nb_table_cell      (const NbTable *table, guint row, guint column);
+
+/* A cell as a person reads it: the column's decimals, "—" for empty. */
+char       *nb_table_format_cell (const NbTable *table, guint row, guint column);
+/* Title, aligned columns with "heading, unit" headers, notes below. */
+char       *nb_table_to_text    (const NbTable *table);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbTable, nb_table_free)
+
+G_END_DECLS

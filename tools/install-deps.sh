@@ -1,0 +1,29 @@
+#!/bin/sh
+# Installs what navbench needs to build, test and render on Debian 12 (run as
+# root).  Idempotent: does nothing when everything is already there.
+set -eu
+
+packages="
+  meson ninja-build pkg-config gcc clang libclang-rt-14-dev
+  libglib2.0-dev libgsl-dev libcsv-dev libsqlite3-dev sqlite3 libjson-glib-dev
+  libcairo2-dev libpango1.0-dev libgtk-4-dev libsoup-3.0-dev libxml2-dev libyaml-dev
+  libserialport-dev
+  python3 poppler-utils fonts-dejavu-core xvfb xauth imagemagick socat
+"
+
+missing=""
+for p in $packages; do
+  dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
+    missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "install-deps: installing$missing" >&2
+if [ "$(id -u)" -ne 0 ]; then
+  echo "install-deps: run as root (or install:$missing)" >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get -o DPkg::Lock::Timeout=600 update -qq
+# shellcheck disable=SC2086
+apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null
