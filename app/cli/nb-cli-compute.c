@@ -9,6 +9,7 @@
 
 #include "nb-clause.h"
 #include "nb-csv-reader.h"
+#include "nb-measurements.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-metrics.h"
@@ -45,21 +46,13 @@ common_clear (Common *common)
   g_clear_pointer (&common->input, g_free);
 }
 
-static NbCsvReader *
-open_table (const char *option, const char *path, NbCsvColumn *columns, guint n_columns,
-            GError **error)
+static gboolean
+require_input (const char *option, const char *path, GError **error)
 {
-  g_autoptr (NbCsvReader) reader = NULL;
-
-  if (path == NULL)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s F.csv is required", option);
-      return NULL;
-    }
-  reader = nb_csv_reader_new_for_path (path, error);
-  if (reader == NULL || !nb_csv_reader_read_header (reader, columns, n_columns, error))
-    return NULL;
-  return g_steal_pointer (&reader);
+  if (path != NULL)
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s F.csv is required", option);
+  return FALSE;
 }
 
 static int
@@ -103,11 +96,9 @@ compute_pose (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) reader = NULL;
-  g_autoptr (GArray) poses = g_array_new (FALSE, FALSE, sizeof (NbPose));
+  g_autoptr (GArray) poses = NULL;
   g_autofree char *command_text = NULL;
   Common common = { 0 };
-  NbCsvColumn cols[] = { { "x_mm", TRUE }, { "y_mm", TRUE }, { "theta_deg", TRUE } };
   GOptionEntry extra[] = {
     { "command", 0, 0, G_OPTION_ARG_STRING, &command_text,
       "the command pose: x, y in mm and heading in degrees", "X,Y,THETA" },
@@ -116,7 +107,6 @@ compute_pose (int argc, char **argv)
   double command[3];
   NbPose c;
   NbPoseResult res;
-  int rc;
 
   g_option_context_set_summary (context,
     "Pose accuracy and repeatability, ISO 18646-2 clause 5: Ap, Ao, Rp, Ro of the\n"
@@ -127,33 +117,14 @@ compute_pose (int argc, char **argv)
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
       !nb_cli_parse_numbers ("command", command_text, command, 3, "X,Y,THETA (mm, mm, °)",
                              &error) ||
-      (reader = open_table ("input", common.input, cols, G_N_ELEMENTS (cols), &error)) == NULL)
+      !require_input ("input", common.input, &error) ||
+      (poses = nb_measurements_read_poses (common.input, &error)) == NULL)
     goto fail;
-
-  while ((rc = nb_csv_reader_next (reader, &error)) > 0)
-    {
-      NbPose p;
-
-      if (!nb_csv_reader_get_double (reader, &cols[0], &p.x_mm, &error) ||
-          !nb_csv_reader_get_double (reader, &cols[1], &p.y_mm, &error) ||
-          !nb_csv_reader_get_double (reader, &cols[2], &p.theta_deg, &error))
-        goto fail;
-      g_array_append_val (poses, p);
-    }
-  if (rc < 0)
-    goto fail;
-  if (poses->len < 2)
-    {
-      nb_csv_reader_set_error (reader, &error,
-                               "%u attained pose%s: pose repeatability needs at least 2",
-                               poses->len, poses->len == 1 ? "" : "s");
-      goto fail;
-    }
 
   c = (NbPose) { command[0], command[1], command[2] };
   if (!nb_metrics_pose (&c, (NbPose *) poses->data, poses->len, &res, &error))
     {
-      g_prefix_error (&error, "%s: ", nb_csv_reader_name (reader));
+      g_prefix_error (&error, "%s: ", common.input);
       goto fail;
     }
   common_clear (&common);
@@ -226,9 +197,16 @@ fail:
 typedef struct {
   char *label;
   guint64 first_line;
-  double last_t;
   NbPathTrial acc;
 } PathTrial;
+
+typedef struct {
+  const NbSegment *segment;
+  GArray *trials;                       /* of PathTrial, in order of first appearance */
+  GHashTable *index;                    /* label → index in trials */
+  guint current;
+  guint64 samples;
+} PathRun;
 
 static void
 path_trial_clear (gpointer p)
@@ -236,18 +214,33 @@ path_trial_clear (gpointer p)
   g_free (((PathTrial *) p)->label);
 }
 
-/* The trimmed raw field, without validation: the hot path compares it with
- * the current trial's label and validates only a new one. */
-static const char *
-raw_trimmed (NbCsvReader *reader, const NbCsvColumn *col, gsize *len)
+static gboolean
+path_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
+             double t_s, gpointer user_data, GError **error)
 {
-  const char *s = nb_csv_reader_field (reader, col, len);
+  PathRun *run = user_data;
 
-  while (*len > 0 && (s[0] == ' ' || s[0] == '\t'))
-    s++, (*len)--;
-  while (*len > 0 && (s[*len - 1] == ' ' || s[*len - 1] == '\t'))
-    (*len)--;
-  return s;
+  if (new_run)
+    {
+      gpointer found;
+
+      if (g_hash_table_lookup_extended (run->index, trial, NULL, &found))
+        run->current = GPOINTER_TO_UINT (found);
+      else
+        {
+          PathTrial t = { g_strdup (trial), line };
+
+          nb_path_trial_init (&t.acc);
+          g_array_append_val (run->trials, t);
+          run->current = run->trials->len - 1;
+          /* The array may move, the labels do not. */
+          g_hash_table_insert (run->index, t.label, GUINT_TO_POINTER (run->current));
+        }
+    }
+  nb_path_trial_push (&g_array_index (run->trials, PathTrial, run->current).acc, run->segment,
+                      x_mm, y_mm);
+  run->samples++;
+  return TRUE;
 }
 
 static int
@@ -255,13 +248,11 @@ compute_path (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) reader = NULL;
   g_autoptr (GArray) trials = g_array_new (FALSE, FALSE, sizeof (PathTrial));
   g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
   g_autofree char *from_text = NULL, *to_text = NULL;
   g_autofree double *d = NULL;
   Common common = { 0 };
-  NbCsvColumn cols[] = { { "trial", TRUE }, { "x_mm", TRUE }, { "y_mm", TRUE }, { "t_s", FALSE } };
   GOptionEntry extra[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, "P0 of the commanded segment, mm", "X0,Y0" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, "P1 of the commanded segment, mm", "X1,Y1" },
@@ -270,9 +261,7 @@ compute_path (int argc, char **argv)
   double p0[2], p1[2];
   NbSegment segment;
   NbPathResult res;
-  PathTrial *current = NULL;
-  guint64 samples = 0;
-  int rc;
+  PathRun run = { &segment, trials, index, 0, 0 };
 
   g_array_set_clear_func (trials, path_trial_clear);
   g_option_context_set_summary (context,
@@ -288,66 +277,9 @@ compute_path (int argc, char **argv)
       !nb_cli_parse_numbers ("from", from_text, p0, 2, "X0,Y0 in mm", &error) ||
       !nb_cli_parse_numbers ("to", to_text, p1, 2, "X1,Y1 in mm", &error) ||
       !nb_segment_init (&segment, p0[0], p0[1], p1[0], p1[1], &error) ||
-      (reader = open_table ("input", common.input, cols, G_N_ELEMENTS (cols), &error)) == NULL)
+      !require_input ("input", common.input, &error) ||
+      !nb_measurements_read_path (common.input, path_sample, &run, &error))
     goto fail;
-
-  while ((rc = nb_csv_reader_next (reader, &error)) > 0)
-    {
-      gsize len;
-      const char *label = raw_trimmed (reader, &cols[0], &len);
-      double x, y;
-
-      if (current == NULL || strlen (current->label) != len || memcmp (current->label, label, len) != 0)
-        {
-          const char *valid = nb_csv_reader_get_text (reader, &cols[0], &error);
-          gpointer found;
-
-          if (valid == NULL)
-            goto fail;
-          if (g_hash_table_lookup_extended (index, valid, NULL, &found))
-            current = &g_array_index (trials, PathTrial, GPOINTER_TO_UINT (found));
-          else
-            {
-              PathTrial t = { g_strdup (valid), nb_csv_reader_line (reader), -INFINITY };
-
-              nb_path_trial_init (&t.acc);
-              g_array_append_val (trials, t);
-              /* The array may move, the labels do not: the table maps
-               * each label to its index. */
-              current = &g_array_index (trials, PathTrial, trials->len - 1);
-              g_hash_table_insert (index, current->label, GUINT_TO_POINTER (trials->len - 1));
-            }
-        }
-      if (!nb_csv_reader_get_double (reader, &cols[1], &x, &error) ||
-          !nb_csv_reader_get_double (reader, &cols[2], &y, &error))
-        goto fail;
-      if (cols[3].index >= 0)
-        {
-          double t;
-          gboolean present;
-
-          if (!nb_csv_reader_get_double_or_empty (reader, &cols[3], &t, &present, &error))
-            goto fail;
-          if (present && t < current->last_t)
-            {
-              nb_csv_reader_set_error (reader, &error,
-                                       "trial '%s': t_s goes back in time (%g s after %g s)",
-                                       current->label, t, current->last_t);
-              goto fail;
-            }
-          if (present)
-            current->last_t = t;
-        }
-      nb_path_trial_push (&current->acc, &segment, x, y);
-      samples++;
-    }
-  if (rc < 0)
-    goto fail;
-  if (trials->len == 0)
-    {
-      nb_csv_reader_set_error (reader, &error, "no samples: path deviation needs at least one trial");
-      goto fail;
-    }
 
   d = g_new (double, trials->len);
   for (guint i = 0; i < trials->len; i++)
@@ -358,7 +290,7 @@ compute_path (int argc, char **argv)
         {
           g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
                        "%s:%" G_GUINT64_FORMAT ": trial '%s': none of its %" G_GUINT64_FORMAT
-                       " samples projects onto the segment P0→P1", nb_csv_reader_name (reader),
+                       " samples projects onto the segment P0→P1", common.input,
                        t->first_line, t->label, t->acc.n_samples);
           goto fail;
         }
@@ -374,7 +306,7 @@ compute_path (int argc, char **argv)
 
       nb_json_begin_object (w);
       nb_json_key (w, "n"); nb_json_int (w, (gint64) res.n);
-      nb_json_key (w, "samples"); nb_json_int (w, (gint64) samples);
+      nb_json_key (w, "samples"); nb_json_int (w, (gint64) run.samples);
       nb_json_key (w, "trials");
       nb_json_begin_array (w);
       for (guint i = 0; i < trials->len; i++)
@@ -438,58 +370,15 @@ fail:
 
 /* ----------------------------------------------------------- 10: mapping -- */
 
-typedef struct {
-  guint trial;
-  guint64 first_line;
-  guint seen;                           /* bit i: corner i + 1 given */
-  double corner[4][2];
-} MapTrial;
-
-static int
-compare_map_trial (gconstpointer a, gconstpointer b)
-{
-  const MapTrial *ta = a, *tb = b;
-
-  return (ta->trial > tb->trial) - (ta->trial < tb->trial);
-}
-
-static guint
-count_corners (guint seen)
-{
-  return (seen & 1) + ((seen >> 1) & 1) + ((seen >> 2) & 1) + ((seen >> 3) & 1);
-}
-
-/* corner: 1..4, each once per group. */
-static gboolean
-read_corner (NbCsvReader *reader, NbCsvColumn *col, guint seen, guint *corner, GError **error)
-{
-  if (!nb_csv_reader_get_uint (reader, col, corner, error))
-    return FALSE;
-  if (*corner < 1 || *corner > 4)
-    {
-      nb_csv_reader_set_error (reader, error, "corner %u: corners are numbered 1 to 4", *corner);
-      return FALSE;
-    }
-  if (seen & (1u << (*corner - 1)))
-    {
-      nb_csv_reader_set_error (reader, error, "corner %u is given twice", *corner);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 static int
 compute_mapping (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) truth_reader = NULL, map_reader = NULL;
-  g_autoptr (GArray) trials = g_array_new (FALSE, FALSE, sizeof (MapTrial));
-  g_autoptr (GHashTable) index = g_hash_table_new (NULL, NULL);
+  g_autoptr (GArray) trials = NULL;
   g_autofree char *truth_path = NULL, *map_path = NULL;
+  g_autofree double *dm = NULL;
   gboolean json = FALSE;
-  NbCsvColumn tcols[] = { { "corner", TRUE }, { "x_mm", TRUE }, { "y_mm", TRUE } };
-  NbCsvColumn mcols[] = { { "trial", TRUE }, { "corner", TRUE }, { "x_mm", TRUE }, { "y_mm", TRUE } };
   const GOptionEntry entries[] = {
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth_path, "the arena's corners A_1..A_4",
       "T.csv" },
@@ -499,8 +388,6 @@ compute_mapping (int argc, char **argv)
     { NULL }
   };
   double truth[4][2], accuracy = 0.0;
-  guint seen = 0;
-  int rc;
 
   g_option_context_set_summary (context,
     "Mapping accuracy, ISO 18646-2 clause 10: per trial Dm, the mean distance between\n"
@@ -509,80 +396,20 @@ compute_mapping (int argc, char **argv)
     "Every trial gives each of the four corners once; the standard asks for 3 trials.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
-      (truth_reader = open_table ("truth", truth_path, tcols, G_N_ELEMENTS (tcols), &error)) == NULL)
-    goto fail;
+      !require_input ("truth", truth_path, &error) ||
+      !require_input ("map", map_path, &error) ||
+      !nb_measurements_read_truth_corners (truth_path, truth, &error) ||
+      (trials = nb_measurements_read_map_corners (map_path, &error)) == NULL)
+    return nb_cli_report_error (error);
 
-  while ((rc = nb_csv_reader_next (truth_reader, &error)) > 0)
-    {
-      guint corner;
-
-      if (!read_corner (truth_reader, &tcols[0], seen, &corner, &error) ||
-          !nb_csv_reader_get_double (truth_reader, &tcols[1], &truth[corner - 1][0], &error) ||
-          !nb_csv_reader_get_double (truth_reader, &tcols[2], &truth[corner - 1][1], &error))
-        goto fail;
-      seen |= 1u << (corner - 1);
-    }
-  if (rc < 0)
-    goto fail;
-  if (seen != 0xF)
-    {
-      nb_csv_reader_set_error (truth_reader, &error,
-                               "the arena needs all four corners A_1..A_4; %u given",
-                               count_corners (seen));
-      goto fail;
-    }
-
-  if ((map_reader = open_table ("map", map_path, mcols, G_N_ELEMENTS (mcols), &error)) == NULL)
-    goto fail;
-  while ((rc = nb_csv_reader_next (map_reader, &error)) > 0)
-    {
-      guint trial, corner;
-      gpointer found;
-      MapTrial *t;
-
-      if (!nb_csv_reader_get_uint (map_reader, &mcols[0], &trial, &error))
-        goto fail;
-      if (g_hash_table_lookup_extended (index, GUINT_TO_POINTER (trial), NULL, &found))
-        t = &g_array_index (trials, MapTrial, GPOINTER_TO_UINT (found));
-      else
-        {
-          MapTrial fresh = { trial, nb_csv_reader_line (map_reader), 0 };
-
-          g_array_append_val (trials, fresh);
-          g_hash_table_insert (index, GUINT_TO_POINTER (trial), GUINT_TO_POINTER (trials->len - 1));
-          t = &g_array_index (trials, MapTrial, trials->len - 1);
-        }
-      if (!read_corner (map_reader, &mcols[1], t->seen, &corner, &error) ||
-          !nb_csv_reader_get_double (map_reader, &mcols[2], &t->corner[corner - 1][0], &error) ||
-          !nb_csv_reader_get_double (map_reader, &mcols[3], &t->corner[corner - 1][1], &error))
-        {
-          if (error && strstr (error->message, "given twice"))
-            g_prefix_error (&error, "trial %u: ", trial);
-          goto fail;
-        }
-      t->seen |= 1u << (corner - 1);
-    }
-  if (rc < 0)
-    goto fail;
-  if (trials->len == 0)
-    {
-      nb_csv_reader_set_error (map_reader, &error, "no map corners: mapping accuracy needs a trial");
-      goto fail;
-    }
+  dm = g_new (double, trials->len);
   for (guint i = 0; i < trials->len; i++)
     {
-      MapTrial *t = &g_array_index (trials, MapTrial, i);
-
-      if (t->seen != 0xF)
-        {
-          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
-                       "%s:%" G_GUINT64_FORMAT ": trial %u gives %u of the four map corners",
-                       nb_csv_reader_name (map_reader), t->first_line, t->trial,
-                       count_corners (t->seen));
-          goto fail;
-        }
+      dm[i] = nb_metrics_dm ((const double (*)[2]) truth,
+                             (const double (*)[2]) g_array_index (trials, NbMapCorners, i).corner_mm);
+      /* 10.3: the mapping accuracy is the largest Dm of the trials. */
+      accuracy = MAX (accuracy, dm[i]);
     }
-  g_array_sort (trials, compare_map_trial);
 
   if (json)
     {
@@ -593,13 +420,9 @@ compute_mapping (int argc, char **argv)
       nb_json_begin_array (w);
       for (guint i = 0; i < trials->len; i++)
         {
-          MapTrial *t = &g_array_index (trials, MapTrial, i);
-          double dm = nb_metrics_dm ((const double (*)[2]) truth, (const double (*)[2]) t->corner);
-
-          accuracy = MAX (accuracy, dm);
           nb_json_begin_object (w);
-          nb_json_key (w, "trial"); nb_json_int (w, t->trial);
-          nb_json_key (w, "dm_mm"); nb_json_double (w, dm);
+          nb_json_key (w, "trial"); nb_json_int (w, g_array_index (trials, NbMapCorners, i).trial);
+          nb_json_key (w, "dm_mm"); nb_json_double (w, dm[i]);
           nb_json_end_object (w);
         }
       nb_json_end_array (w);
@@ -617,13 +440,9 @@ compute_mapping (int argc, char **argv)
       nb_table_add_column (t, "dm_mm", "Dm", "mm", 2);
       for (guint i = 0; i < trials->len; i++)
         {
-          MapTrial *mt = &g_array_index (trials, MapTrial, i);
-          double dm = nb_metrics_dm ((const double (*)[2]) truth, (const double (*)[2]) mt->corner);
-
-          accuracy = MAX (accuracy, dm);
           r = nb_table_add_row (t);
-          nb_table_set_number (t, r, 0, mt->trial);
-          nb_table_set_number (t, r, 1, dm);
+          nb_table_set_number (t, r, 0, g_array_index (trials, NbMapCorners, i).trial);
+          nb_table_set_number (t, r, 1, dm[i]);
         }
       r = nb_table_add_row (t);
       nb_table_set_text (t, r, 0, "accuracy (max Dm)");
@@ -631,23 +450,14 @@ compute_mapping (int argc, char **argv)
       note_trials (t, 10, NULL, trials->len);
       return emit (nb_table_to_text (t));
     }
-
-fail:
-  return nb_cli_report_error (error);
 }
 
 /* --------------------------------------------------------- 6: detection -- */
 
 typedef struct {
-  char *name;
+  const char *name;                     /* owned by the placements array */
   NbDetectionTally tally;
 } Obstacle;
-
-static void
-obstacle_clear (gpointer p)
-{
-  g_free (((Obstacle *) p)->name);
-}
 
 static void
 json_detection (NbJsonWriter *w, const NbDetectionTally *tally)
@@ -676,17 +486,12 @@ compute_detection (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) reader = NULL;
+  g_autoptr (GArray) placements = NULL;
   g_autoptr (GArray) obstacles = g_array_new (FALSE, FALSE, sizeof (Obstacle));
   g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) placed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   Common common = { 0 };
-  NbCsvColumn cols[] = { { "obstacle", TRUE }, { "angle_deg", TRUE }, { "range", TRUE },
-                         { "true_mm", TRUE }, { "measured_mm", TRUE }, { "detected", TRUE } };
   NbDetectionTally all = NB_DETECTION_TALLY_INIT;
-  int rc;
 
-  g_array_set_clear_func (obstacles, obstacle_clear);
   g_option_context_set_summary (context,
     "Obstacle detection, ISO 18646-2 clause 6: per placement detected or not and\n"
     "error = 100·|measured − true| / true; the mean accuracy (100 − error) over the\n"
@@ -696,84 +501,30 @@ compute_detection (int argc, char **argv)
     "directions at both ranges: 16 placements.");
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
-      (reader = open_table ("input", common.input, cols, G_N_ELEMENTS (cols), &error)) == NULL)
+      !require_input ("input", common.input, &error) ||
+      (placements = nb_measurements_read_detection (common.input, &error)) == NULL)
     goto fail;
+  common_clear (&common);
 
-  while ((rc = nb_csv_reader_next (reader, &error)) > 0)
+  for (guint i = 0; i < placements->len; i++)
     {
-      const char *name, *range;
-      double angle, true_mm, measured = NAN;
-      gboolean detected, present;
-      char *key;
+      NbPlacement *p = &g_array_index (placements, NbPlacement, i);
       gpointer found;
       Obstacle *o;
 
-      if ((name = nb_csv_reader_get_text (reader, &cols[0], &error)) == NULL ||
-          !nb_csv_reader_get_double (reader, &cols[1], &angle, &error) ||
-          (range = nb_csv_reader_get_text (reader, &cols[2], &error)) == NULL ||
-          !nb_csv_reader_get_double (reader, &cols[3], &true_mm, &error) ||
-          !nb_csv_reader_get_double_or_empty (reader, &cols[4], &measured, &present, &error) ||
-          !nb_csv_reader_get_flag (reader, &cols[5], &detected, &error))
-        goto fail;
-      if (!g_str_equal (range, "min") && !g_str_equal (range, "max"))
-        {
-          nb_csv_reader_set_error (reader, &error, "range '%s': expected min or max", range);
-          goto fail;
-        }
-      if (!(true_mm > 0.0))
-        {
-          nb_csv_reader_set_error (reader, &error, "true_mm must be positive, got %g", true_mm);
-          goto fail;
-        }
-      if (detected && !present)
-        {
-          nb_csv_reader_set_error (reader, &error, "detected, but measured_mm is empty");
-          goto fail;
-        }
-      if (!detected && present)
-        {
-          nb_csv_reader_set_error (reader, &error,
-                                   "not detected, yet measured_mm is %g: leave it empty or set "
-                                   "detected to 1", measured);
-          goto fail;
-        }
-      if (detected && measured < 0.0)
-        {
-          nb_csv_reader_set_error (reader, &error, "measured_mm must not be negative, got %g",
-                                   measured);
-          goto fail;
-        }
-      /* 6.3: each obstacle once per direction and range. */
-      key = g_strdup_printf ("%s\x1f%.6f\x1f%s", name, fmod (fmod (angle, 360.0) + 360.0, 360.0), range);
-      if (!g_hash_table_add (placed, key))
-        {
-          nb_csv_reader_set_error (reader, &error,
-                                   "obstacle '%s' at %g° and %s range is placed twice", name,
-                                   angle, range);
-          goto fail;
-        }
-
-      if (g_hash_table_lookup_extended (index, name, NULL, &found))
+      if (g_hash_table_lookup_extended (index, p->obstacle, NULL, &found))
         o = &g_array_index (obstacles, Obstacle, GPOINTER_TO_UINT (found));
       else
         {
-          Obstacle fresh = { g_strdup (name), NB_DETECTION_TALLY_INIT };
+          Obstacle fresh = { p->obstacle, NB_DETECTION_TALLY_INIT };
 
           g_array_append_val (obstacles, fresh);
+          g_hash_table_insert (index, p->obstacle, GUINT_TO_POINTER (obstacles->len - 1));
           o = &g_array_index (obstacles, Obstacle, obstacles->len - 1);
-          g_hash_table_insert (index, o->name, GUINT_TO_POINTER (obstacles->len - 1));
         }
-      nb_detection_tally_add (&o->tally, true_mm, detected, measured);
-      nb_detection_tally_add (&all, true_mm, detected, measured);
+      nb_detection_tally_add (&o->tally, p->true_mm, p->detected, p->measured_mm);
+      nb_detection_tally_add (&all, p->true_mm, p->detected, p->measured_mm);
     }
-  if (rc < 0)
-    goto fail;
-  if (all.placements == 0)
-    {
-      nb_csv_reader_set_error (reader, &error, "no placements in the file");
-      goto fail;
-    }
-  common_clear (&common);
 
   if (common.json)
     {
@@ -825,7 +576,7 @@ fail:
 /* -------------------------------------------------- 7, 9: timed trials -- */
 
 typedef struct {
-  char *config;
+  const char *config;                   /* owned by the rows array */
   GArray *baseline;                     /* of NbTimedTrial; clause 7 only */
   GArray *trials;                       /* with obstacle (7) or through the passage (9) */
 } Config;
@@ -835,90 +586,38 @@ config_clear (gpointer p)
 {
   Config *c = p;
 
-  g_free (c->config);
   g_array_unref (c->baseline);
   g_array_unref (c->trials);
 }
 
-/* Reads config[, kind], trial, time_s, success rows into configs, in order of
- * first appearance; kind_col NULL for clause 9. */
-static gboolean
-read_timed_trials (NbCsvReader *reader, NbCsvColumn *config_col, NbCsvColumn *kind_col,
-                   NbCsvColumn *trial_col, NbCsvColumn *time_col, NbCsvColumn *success_col,
-                   GArray *configs, GError **error)
+/* Groups rows by configuration, in order of first appearance. */
+static GArray *
+group_configs (GArray *rows)
 {
+  GArray *configs = g_array_new (FALSE, FALSE, sizeof (Config));
   g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  int rc;
 
-  while ((rc = nb_csv_reader_next (reader, error)) > 0)
+  g_array_set_clear_func (configs, config_clear);
+  for (guint i = 0; i < rows->len; i++)
     {
-      const char *name, *kind = "trial";
-      NbTimedTrial t;
-      gboolean present;
-      gpointer found, first_line;
-      char *key;
+      NbTimedRow *row = &g_array_index (rows, NbTimedRow, i);
+      gpointer found;
       Config *c;
 
-      if ((name = nb_csv_reader_get_text (reader, config_col, error)) == NULL ||
-          (kind_col != NULL && (kind = nb_csv_reader_get_text (reader, kind_col, error)) == NULL) ||
-          !nb_csv_reader_get_uint (reader, trial_col, &t.trial, error) ||
-          !nb_csv_reader_get_double_or_empty (reader, time_col, &t.time_s, &present, error) ||
-          !nb_csv_reader_get_flag (reader, success_col, &t.success, error))
-        return FALSE;
-      if (kind_col != NULL && !g_str_equal (kind, "baseline") && !g_str_equal (kind, "obstacle"))
-        {
-          nb_csv_reader_set_error (reader, error, "kind '%s': expected baseline or obstacle", kind);
-          return FALSE;
-        }
-      if (!present)
-        t.time_s = NAN;
-      if (t.success && !(present && t.time_s > 0.0))
-        {
-          nb_csv_reader_set_error (reader, error,
-                                   "a successful trial needs a positive time_s%s",
-                                   present ? "" : " (it is empty)");
-          return FALSE;
-        }
-      if (present && !(t.time_s >= 0.0))
-        {
-          nb_csv_reader_set_error (reader, error, "time_s must not be negative, got %g",
-                                   t.time_s);
-          return FALSE;
-        }
-      key = g_strdup_printf ("%s\x1f%s\x1f%u", name, kind, t.trial);
-      if (g_hash_table_lookup_extended (seen, key, NULL, &first_line))
-        {
-          nb_csv_reader_set_error (reader, error,
-                                   "config '%s': %s trial %u is given twice (first on line %u)",
-                                   name, kind_col ? kind : "", t.trial,
-                                   GPOINTER_TO_UINT (first_line));
-          g_free (key);
-          return FALSE;
-        }
-      g_hash_table_insert (seen, key, GUINT_TO_POINTER ((guint) nb_csv_reader_line (reader)));
-
-      if (g_hash_table_lookup_extended (index, name, NULL, &found))
+      if (g_hash_table_lookup_extended (index, row->config, NULL, &found))
         c = &g_array_index (configs, Config, GPOINTER_TO_UINT (found));
       else
         {
-          Config fresh = { g_strdup (name), g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)),
+          Config fresh = { row->config, g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)),
                            g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)) };
 
           g_array_append_val (configs, fresh);
+          g_hash_table_insert (index, row->config, GUINT_TO_POINTER (configs->len - 1));
           c = &g_array_index (configs, Config, configs->len - 1);
-          g_hash_table_insert (index, c->config, GUINT_TO_POINTER (configs->len - 1));
         }
-      g_array_append_val (g_str_equal (kind, "baseline") ? c->baseline : c->trials, t);
+      g_array_append_val (row->baseline ? c->baseline : c->trials, row->trial);
     }
-  if (rc < 0)
-    return FALSE;
-  if (configs->len == 0)
-    {
-      nb_csv_reader_set_error (reader, error, "no trials in the file");
-      return FALSE;
-    }
-  return TRUE;
+  return configs;
 }
 
 static int
@@ -926,14 +625,10 @@ compute_avoidance (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) reader = NULL;
-  g_autoptr (GArray) configs = g_array_new (FALSE, FALSE, sizeof (Config));
+  g_autoptr (GArray) rows = NULL, configs = NULL;
   g_autofree NbAvoidanceResult *res = NULL;
   Common common = { 0 };
-  NbCsvColumn cols[] = { { "config", TRUE }, { "kind", TRUE }, { "trial", TRUE },
-                         { "time_s", TRUE }, { "success", TRUE } };
 
-  g_array_set_clear_func (configs, config_clear);
   g_option_context_set_summary (context,
     "Obstacle avoidance, ISO 18646-2 clause 7: a configuration passes only if its\n"
     "first three trials with the obstacle succeed; T0 is the mean travel time of the\n"
@@ -943,10 +638,11 @@ compute_avoidance (int argc, char **argv)
     "empty for a failed trial), success (0|1).");
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
-      (reader = open_table ("input", common.input, cols, G_N_ELEMENTS (cols), &error)) == NULL ||
-      !read_timed_trials (reader, &cols[0], &cols[1], &cols[2], &cols[3], &cols[4], configs, &error))
+      !require_input ("input", common.input, &error) ||
+      (rows = nb_measurements_read_avoidance (common.input, &error)) == NULL)
     goto fail;
 
+  configs = group_configs (rows);
   res = g_new0 (NbAvoidanceResult, configs->len);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -956,7 +652,7 @@ compute_avoidance (int argc, char **argv)
                                  (NbTimedTrial *) c->trials->data, c->trials->len, &res[i],
                                  &error))
         {
-          g_prefix_error (&error, "%s: config '%s': ", nb_csv_reader_name (reader), c->config);
+          g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
           goto fail;
         }
     }
@@ -1035,14 +731,10 @@ compute_passage (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) reader = NULL;
-  g_autoptr (GArray) configs = g_array_new (FALSE, FALSE, sizeof (Config));
+  g_autoptr (GArray) rows = NULL, configs = NULL;
   g_autofree NbPassageResult *res = NULL;
   Common common = { 0 };
-  NbCsvColumn cols[] = { { "config", TRUE }, { "trial", TRUE }, { "time_s", TRUE },
-                         { "success", TRUE } };
 
-  g_array_set_clear_func (configs, config_clear);
   g_option_context_set_summary (context,
     "Narrow passage, ISO 18646-2 clause 9: the mean passage time of the first five\n"
     "consecutive successful trials (in trial order); a configuration without five\n"
@@ -1051,10 +743,11 @@ compute_passage (int argc, char **argv)
     "success (0|1).");
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
-      (reader = open_table ("input", common.input, cols, G_N_ELEMENTS (cols), &error)) == NULL ||
-      !read_timed_trials (reader, &cols[0], NULL, &cols[1], &cols[2], &cols[3], configs, &error))
+      !require_input ("input", common.input, &error) ||
+      (rows = nb_measurements_read_passage (common.input, &error)) == NULL)
     goto fail;
 
+  configs = group_configs (rows);
   res = g_new0 (NbPassageResult, configs->len);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -1062,7 +755,7 @@ compute_passage (int argc, char **argv)
 
       if (!nb_metrics_passage ((NbTimedTrial *) c->trials->data, c->trials->len, &res[i], &error))
         {
-          g_prefix_error (&error, "%s: config '%s': ", nb_csv_reader_name (reader), c->config);
+          g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
           goto fail;
         }
     }
