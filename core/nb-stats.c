@@ -5,8 +5,12 @@
 void
 nb_running_push (NbRunning *r, double x)
 {
-  double delta = x - r->mean;
+  double delta;
 
+  if (r->n == 0)
+    r->shift = x;
+  x -= r->shift;
+  delta = x - r->mean;
   r->n++;
   r->mean += delta / (double) r->n;
   r->m2 += delta * (x - r->mean);
@@ -15,7 +19,7 @@ nb_running_push (NbRunning *r, double x)
 double
 nb_running_mean (const NbRunning *r)
 {
-  return r->n > 0 ? r->mean : NAN;
+  return r->n > 0 ? r->shift + r->mean : NAN;
 }
 
 double

@@ -1,7 +1,9 @@
 /* nb-stats.h — running mean and sample standard deviation
  *
- * Welford's update: one pass, no allocation, no cancellation when the values
- * are large and their spread small (the reason a plain Σx² fails).
+ * Welford's update on values shifted by the first one: one pass, no
+ * allocation, and no cancellation when the values are large and their spread
+ * small (a plain Σx² loses every digit there; an unshifted Welford mean still
+ * rounds at the values' magnitude).
  */
 #pragma once
 
@@ -11,11 +13,12 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint64 n;
-  double mean;
+  double shift; /* the first value: x − shift is exact for nearby x (Sterbenz) */
+  double mean;  /* of x − shift */
   double m2;    /* Σ (x − mean)² so far */
 } NbRunning;
 
-#define NB_RUNNING_INIT { 0, 0.0, 0.0 }
+#define NB_RUNNING_INIT { 0, 0.0, 0.0, 0.0 }
 
 void   nb_running_push       (NbRunning *r, double x);
 double nb_running_mean       (const NbRunning *r);  /* NaN when n = 0 */

@@ -226,26 +226,38 @@ split_plain (NbCsvReader *r, char *p, char *eol)
 static gsize
 scan_quoted (const char *p, const char *end, gboolean eof, guint64 *newlines)
 {
-  gboolean quoted = FALSE;
+  /* Only a quote at the start of a field opens a quoted field; split_quoted()
+   * reports quotes anywhere else. */
+  enum { FIELD_START, UNQUOTED, QUOTED, QUOTE_IN_QUOTED } state = FIELD_START;
   guint64 lines = 0;
 
   for (const char *q = p; q < end; q++)
     {
-      if (*q == '"')
-        quoted = !quoted;              /* "" inside quotes toggles twice */
-      else if (*q == '\n')
+      char c = *q;
+
+      if (state == QUOTED)
         {
-          if (!quoted)
-            {
-              *newlines = lines;
-              return (gsize) (q + 1 - p);
-            }
-          lines++;
+          if (c == '"')
+            state = QUOTE_IN_QUOTED;
+          else if (c == '\n')
+            lines++;
+          continue;
         }
+      if (c == '\n')
+        {
+          *newlines = lines;
+          return (gsize) (q + 1 - p);
+        }
+      if (c == ',')
+        state = FIELD_START;
+      else if (c == '"' && (state == FIELD_START || state == QUOTE_IN_QUOTED))
+        state = QUOTED;               /* an opening quote, or "" inside quotes */
+      else
+        state = UNQUOTED;
     }
   if (!eof)
     return 0;
-  if (quoted)
+  if (state == QUOTED)
     return (gsize) -1;
   *newlines = lines;
   return (gsize) (end - p);
@@ -406,17 +418,16 @@ nb_csv_reader_read_header (NbCsvReader *r, NbCsvColumn *columns, guint n_columns
       return FALSE;
     }
   r->n_header = r->n_fields;
+  for (guint f = 0; f < r->n_fields; f++)
+    trim_field (&r->field[f], &r->field_len[f]);
 
   for (guint c = 0; c < n_columns; c++)
     {
       columns[c].index = -1;
       for (guint f = 0; f < r->n_fields; f++)
         {
-          char *name = r->field[f];
-          gsize len = r->field_len[f];
-
-          trim_field (&name, &len);
-          if (len != strlen (columns[c].name) || g_ascii_strncasecmp (name, columns[c].name, len) != 0)
+          if (r->field_len[f] != strlen (columns[c].name) ||
+              g_ascii_strncasecmp (r->field[f], columns[c].name, r->field_len[f]) != 0)
             continue;
           if (columns[c].index >= 0)
             {

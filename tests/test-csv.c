@@ -1,0 +1,320 @@
+/* The number parser and the CSV reader: accepted forms, refused forms, the
+ * exact rounding of strtod, quoting, comments, line numbers in messages,
+ * records across block boundaries. */
+#include "nb-csv-reader.h"
+#include "nb-error.h"
+#include "nb-number.h"
+#include "nb-test.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+/* ------------------------------------------------------------ numbers -- */
+
+static gboolean
+parse (const char *s, double *out)
+{
+  return nb_parse_double (s, strlen (s), out);
+}
+
+static void
+test_number_forms (void)
+{
+  struct { const char *text; double value; } ok[] = {
+    { "0", 0 }, { "-12.5", -12.5 }, { "+7", 7 }, { ".5", 0.5 }, { "5.", 5 }, { " 3.25 ", 3.25 },
+    { "1e3", 1000 }, { "1E-3", 0.001 }, { "-0.000123", -0.000123 }, { "2.5e+2", 250 },
+    { "0.1", 0.1 }, { "1234567.891", 1234567.891 }, { "10000000.0123", 10000000.0123 },
+    { "123456789012345678901234567890", 123456789012345678901234567890.0 },
+    { "4.9406564584124654e-324", 4.9406564584124654e-324 }, { "1.7976931348623157e308", 1.7976931348623157e308 },
+    { "\t42\t", 42 },
+  };
+  const char *bad[] = { "", " ", "nan", "NaN", "inf", "-inf", "infinity", "1e", "1e+", "1.2.3",
+                        "0x10", "1,5", "--1", "+", "-", ".", "e5", "1e400", "-1e400", "12a",
+                        "1 2", "1_000" };
+  double v;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ok); i++)
+    {
+      g_assert_true (parse (ok[i].text, &v));
+      nb_assert_abs (v, ok[i].value, 0.0, ok[i].text);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    if (parse (bad[i], &v))
+      g_error ("'%s' parsed as %g", bad[i], v);
+
+  {
+    guint u;
+
+    g_assert_true (nb_parse_uint ("17", 2, &u));
+    g_assert_cmpuint (u, ==, 17);
+    g_assert_true (nb_parse_uint (" 4294967295", 11, &u));
+    g_assert_cmpuint (u, ==, 4294967295u);
+    g_assert_false (nb_parse_uint ("4294967296", 10, &u));
+    g_assert_false (nb_parse_uint ("-1", 2, &u));
+    g_assert_false (nb_parse_uint ("1.0", 3, &u));
+    g_assert_false (nb_parse_uint ("", 0, &u));
+  }
+}
+
+/* Every value the fast path takes must be the double glibc's strtod gives. */
+static void
+test_number_rounding (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (2024);
+  char buf[64];
+
+  for (int i = 0; i < 300000; i++)
+    {
+      double x = g_rand_double_range (rand, -1.0, 1.0) * pow (10.0, g_rand_int_range (rand, -12, 16));
+      int digits = g_rand_int_range (rand, 1, 20);
+      double mine;
+
+      switch (i % 3)
+        {
+        case 0: g_snprintf (buf, sizeof buf, "%.*g", digits, x); break;
+        case 1: g_snprintf (buf, sizeof buf, "%.*f", g_rand_int_range (rand, 0, 9), x); break;
+        default: g_snprintf (buf, sizeof buf, "%.*e", digits, x); break;
+        }
+      g_assert_true (parse (buf, &mine));
+      if (mine != g_ascii_strtod (buf, NULL))
+        g_error ("'%s': %.17g, strtod says %.17g", buf, mine, g_ascii_strtod (buf, NULL));
+    }
+}
+
+/* ---------------------------------------------------------------- CSV -- */
+
+static NbCsvReader *
+reader_for (const char *text)
+{
+  return nb_csv_reader_new_for_data ("t.csv", text, strlen (text));
+}
+
+static void
+test_csv_basic (void)
+{
+  /* BOM, comments, blank lines, CRLF, columns in any order, an extra column,
+   * header names ignoring case and spaces. */
+  const char *text = "\xEF\xBB\xBF# Name: basic\r\n"
+                     "note, Y_MM ,x_mm\r\n"
+                     "\r\n"
+                     "first,2.5,1\r\n"
+                     "# a comment between rows\n"
+                     "second,-4,3";
+  g_autoptr (NbCsvReader) r = reader_for (text);
+  NbCsvColumn cols[] = { { "x_mm", TRUE }, { "y_mm", TRUE }, { "theta_deg", FALSE } };
+  GError *error = NULL;
+  double x, y;
+
+  g_assert_true (nb_csv_reader_read_header (r, cols, 3, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (cols[0].index, ==, 2);
+  g_assert_cmpint (cols[1].index, ==, 1);
+  g_assert_cmpint (cols[2].index, ==, -1);
+  g_assert_cmpuint (nb_csv_reader_line (r), ==, 2);
+
+  g_assert_cmpint (nb_csv_reader_next (r, &error), ==, 1);
+  g_assert_cmpuint (nb_csv_reader_line (r), ==, 4);
+  g_assert_true (nb_csv_reader_get_double (r, &cols[0], &x, &error));
+  g_assert_true (nb_csv_reader_get_double (r, &cols[1], &y, &error));
+  nb_assert_abs (x, 1, 0, "x");
+  nb_assert_abs (y, 2.5, 0, "y");
+  g_assert_cmpstr (nb_csv_reader_field (r, &cols[2], NULL), ==, "");
+
+  g_assert_cmpint (nb_csv_reader_next (r, &error), ==, 1);
+  g_assert_cmpuint (nb_csv_reader_line (r), ==, 6);
+  g_assert_true (nb_csv_reader_get_double (r, &cols[0], &x, &error));
+  nb_assert_abs (x, 3, 0, "x, last line without newline");
+  g_assert_cmpint (nb_csv_reader_next (r, &error), ==, 0);
+  g_assert_no_error (error);
+}
+
+static void
+test_csv_quotes (void)
+{
+  const char *text = "name,x_mm\n"
+                     "\"a, b\",1\n"
+                     "\"say \"\"hi\"\"\",2\n"
+                     "\"two\nlines\",3\n"
+                     "plain,4\n"
+                     "\"\",5\n";
+  g_autoptr (NbCsvReader) r = reader_for (text);
+  NbCsvColumn cols[] = { { "name", TRUE }, { "x_mm", TRUE } };
+  const char *names[] = { "a, b", "say \"hi\"", "two\nlines", "plain", "" };
+  const guint64 lines[] = { 2, 3, 4, 6, 7 };
+  double x;
+
+  g_assert_true (nb_csv_reader_read_header (r, cols, 2, NULL));
+  for (guint i = 0; i < 5; i++)
+    {
+      g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 1);
+      g_assert_cmpstr (nb_csv_reader_field (r, &cols[0], NULL), ==, names[i]);
+      g_assert_cmpuint (nb_csv_reader_line (r), ==, lines[i]);
+      g_assert_true (nb_csv_reader_get_double (r, &cols[1], &x, NULL));
+      nb_assert_abs (x, i + 1, 0, "x after quotes");
+    }
+  g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 0);
+}
+
+/* Reads text to the end; returns the error message (or NULL) */
+static char *
+read_all (const char *text, NbCsvColumn *cols, guint n)
+{
+  g_autoptr (NbCsvReader) r = reader_for (text);
+  GError *error = NULL;
+  char *message;
+  int rc;
+
+  if (nb_csv_reader_read_header (r, cols, n, &error))
+    while ((rc = nb_csv_reader_next (r, &error)) > 0)
+      {
+        double v;
+
+        for (guint c = 0; c < n; c++)
+          if (cols[c].required && !nb_csv_reader_get_double (r, &cols[c], &v, &error))
+            break;
+        if (error)
+          break;
+      }
+  if (error == NULL)
+    return NULL;
+  g_assert_true (error->domain == NB_ERROR && error->code == NB_ERROR_INPUT);
+  message = g_strdup (error->message);
+  g_error_free (error);
+  return message;
+}
+
+static void
+assert_message (const char *text, const char *expected)
+{
+  NbCsvColumn cols[] = { { "x_mm", TRUE }, { "y_mm", TRUE } };
+  g_autofree char *message = read_all (text, cols, 2);
+
+  if (message == NULL || strstr (message, expected) == NULL)
+    g_error ("for %s: expected a message with \"%s\", got \"%s\"", text, expected,
+             message ? message : "(no error)");
+}
+
+static void
+test_csv_errors (void)
+{
+  assert_message ("", "t.csv:1: the file is empty");
+  assert_message ("# only a comment\n", "t.csv:1: the file is empty");
+  assert_message ("x_mm,z\n1,2\n", "t.csv:1: missing column 'y_mm'");
+  assert_message ("x_mm,y_mm,x_mm\n1,2,3\n", "t.csv:1: column 'x_mm' appears twice");
+  assert_message ("x_mm,y_mm\n1,2\n3\n", "t.csv:3: 1 fields where the header has 2");
+  assert_message ("x_mm,y_mm\n1,2\n3,4,5\n", "t.csv:3: 3 fields where the header has 2");
+  assert_message ("x_mm,y_mm\n# c\n\n1,abc\n", "t.csv:4: column 'y_mm': 'abc' is not a finite number");
+  assert_message ("x_mm,y_mm\n1,\n", "t.csv:2: column 'y_mm' is empty");
+  assert_message ("x_mm,y_mm\n1,nan\n", "t.csv:2: column 'y_mm': 'nan' is not a finite number");
+  assert_message ("x_mm,y_mm\n1,inf\n", "t.csv:2: column 'y_mm': 'inf'");
+  assert_message ("x_mm,y_mm\n1,\"2\n", "t.csv:2: a quoted field is never closed");
+  assert_message ("x_mm,y_mm\n1,\"2\"x\n", "t.csv:2: field 2: text after a closing quote");
+  assert_message ("x_mm,y_mm\n1,2\"\n", "t.csv:2: field 2: a quote inside an unquoted field");
+  assert_message ("x_mm,y_mm,note\n1,2,\"a\nb\"\n1,x,c\n", "t.csv:4: column 'y_mm'");
+  assert_message ("x_mm,y_mm\n1,\x01\x02\xff\n", "is not a finite number");
+}
+
+static void
+test_csv_text (void)
+{
+  g_autoptr (NbCsvReader) r = reader_for ("obstacle\n  Стена №1 \n\xff\xfe\n\n");
+  NbCsvColumn cols[] = { { "obstacle", TRUE } };
+  GError *error = NULL;
+
+  g_assert_true (nb_csv_reader_read_header (r, cols, 1, NULL));
+  g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 1);
+  g_assert_cmpstr (nb_csv_reader_get_text (r, &cols[0], NULL), ==, "Стена №1");
+  g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 1);
+  g_assert_null (nb_csv_reader_get_text (r, &cols[0], &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "t.csv:3: column 'obstacle' is not UTF-8 text"));
+  g_clear_error (&error);
+}
+
+/* 3 MB of rows (records straddle the 1 MiB blocks) and one 2.5 MiB field
+ * (the buffer grows): every value arrives, in order. */
+static void
+test_csv_blocks (void)
+{
+  GString *text = g_string_new ("i,x_mm\n");
+  g_autoptr (NbCsvReader) r = NULL;
+  NbCsvColumn cols[] = { { "i", TRUE }, { "x_mm", TRUE } };
+  guint n = 0;
+  double sum = 0.0, expected = 0.0;
+  int rc;
+
+  for (guint i = 0; i < 200000; i++)
+    {
+      g_string_append_printf (text, "%u,%u.%03u\n", i, i % 977, i % 1000);
+      expected += i % 977 + (i % 1000) / 1000.0;
+      if (i == 100000)
+        {
+          g_string_append (text, "100000,\"");
+          for (guint k = 0; k < 2500000; k++)
+            g_string_append_c (text, ' ');
+          g_string_append (text, "7\"\n");
+          expected += 7;
+        }
+    }
+  r = nb_csv_reader_new_for_data ("big.csv", text->str, text->len);
+  g_assert_true (nb_csv_reader_read_header (r, cols, 2, NULL));
+  while ((rc = nb_csv_reader_next (r, NULL)) > 0)
+    {
+      double x;
+
+      g_assert_true (nb_csv_reader_get_double (r, &cols[1], &x, NULL));
+      sum += x;
+      n++;
+    }
+  g_assert_cmpint (rc, ==, 0);
+  g_assert_cmpuint (n, ==, 200001);
+  nb_assert_rel (sum, expected, 1e-12, "sum of every value");
+  g_assert_cmpuint (nb_csv_reader_bytes (r), ==, text->len);
+  g_string_free (text, TRUE);
+}
+
+static void
+test_csv_file (void)
+{
+  g_autofree char *path = g_build_filename (g_get_tmp_dir (), "nb-test-csv-XXXXXX", NULL);
+  int fd = g_mkstemp (path);
+  NbCsvColumn cols[] = { { "x_mm", TRUE } };
+  GError *error = NULL;
+  NbCsvReader *r;
+  double x;
+
+  g_assert_cmpint (fd, >=, 0);
+  g_assert_cmpint (write (fd, "x_mm\n1.5\n", 9), ==, 9);
+  close (fd);
+  r = nb_csv_reader_new_for_path (path, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_csv_reader_read_header (r, cols, 1, NULL));
+  g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 1);
+  g_assert_true (nb_csv_reader_get_double (r, &cols[0], &x, NULL));
+  nb_assert_abs (x, 1.5, 0, "x from a file");
+  nb_csv_reader_free (r);
+  g_unlink (path);
+
+  g_assert_null (nb_csv_reader_new_for_path (path, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_true (g_str_has_prefix (error->message, path));
+  g_clear_error (&error);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/number/forms", test_number_forms);
+  g_test_add_func ("/number/rounding", test_number_rounding);
+  g_test_add_func ("/csv/basic", test_csv_basic);
+  g_test_add_func ("/csv/quotes", test_csv_quotes);
+  g_test_add_func ("/csv/errors", test_csv_errors);
+  g_test_add_func ("/csv/text", test_csv_text);
+  g_test_add_func ("/csv/blocks", test_csv_blocks);
+  g_test_add_func ("/csv/file", test_csv_file);
+  return g_test_run ();
+}
