@@ -2,14 +2,14 @@
 
 static const NbClause clauses[] = {
   { 5, "Pose accuracy and pose repeatability",
-    "Характеристики отработки пространственного расположения", 1, 30, "5.4" },
+    "Характеристики отработки пространственного расположения", 1, 30, "trials", "5.4" },
   /* 6.3: 8 directions × {max, min} range per obstacle. */
-  { 6, "Obstacle detection", "Обнаружение препятствий", 3, 16, "6.3" },
+  { 6, "Obstacle detection", "Обнаружение препятствий", 3, 16, "placements", "6.3" },
   /* 7.3: the first three trials decide pass or fail. */
-  { 7, "Obstacle avoidance", "Обход препятствий", 4, 3, "7.3" },
-  { 8, "Path deviation", "Отклонение от маршрута", 5, 30, "8.3" },
-  { 9, "Narrow passage", "Движение в узком проходе", 6, 5, "9.3" },
-  { 10, "Mapping accuracy", "Точность картографирования", 7, 3, "10.3" },
+  { 7, "Obstacle avoidance", "Обход препятствий", 4, 3, "trials", "7.3" },
+  { 8, "Path deviation", "Отклонение от маршрута", 5, 30, "trials", "8.3" },
+  { 9, "Narrow passage", "Движение в узком проходе", 6, 5, "trials", "9.3" },
+  { 10, "Mapping accuracy", "Точность картографирования", 7, 3, "trials", "10.3" },
 };
 
 const NbClause *
@@ -26,6 +26,6 @@ nb_clause_check_trials (const NbClause *clause, guint n_trials)
 {
   if (n_trials == clause->trials)
     return NULL;
-  return g_strdup_printf ("%u trials where ISO 18646-2 %s asks for %u", n_trials,
-                          clause->trials_clause, clause->trials);
+  return g_strdup_printf ("%u %s where ISO 18646-2 %s asks for %u", n_trials,
+                          clause->trial_word, clause->trials_clause, clause->trials);
 }

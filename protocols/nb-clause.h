@@ -16,6 +16,7 @@ typedef struct {
   const char *title_ru;    /* GOST R 60.6.3.15-2026 wording */
   guint table;             /* the protocol table of the clause's results */
   guint trials;            /* trials per configuration the clause asks for */
+  const char *trial_word;  /* what one is called: "trials", "placements" */
   const char *trials_clause;  /* where it says so */
 } NbClause;
 

@@ -440,8 +440,10 @@ compute_mapping (int argc, char **argv)
       nb_table_add_column (t, "dm_mm", "Dm", "mm", 2);
       for (guint i = 0; i < trials->len; i++)
         {
+          g_autofree char *name = g_strdup_printf ("%u", g_array_index (trials, NbMapCorners, i).trial);
+
           r = nb_table_add_row (t);
-          nb_table_set_number (t, r, 0, g_array_index (trials, NbMapCorners, i).trial);
+          nb_table_set_text (t, r, 0, name);
           nb_table_set_number (t, r, 1, dm[i]);
         }
       r = nb_table_add_row (t);
