@@ -173,6 +173,8 @@ nb_table_to_text (const NbTable *t)
 {
   guint n_cols = t->columns->len, n_rows = t->rows->len;
   g_autofree guint *width = g_new0 (guint, n_cols);
+  /* Numbers align right, words left, as in a printed table. */
+  g_autofree gboolean *numeric = g_new0 (gboolean, n_cols);
   g_autoptr (GPtrArray) headers = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GPtrArray) cells = g_ptr_array_new_with_free_func (g_free);
   GString *out = g_string_new (NULL);
@@ -193,6 +195,8 @@ nb_table_to_text (const NbTable *t)
 
         g_ptr_array_add (cells, s);
         width[c] = MAX (width[c], (guint) g_utf8_strlen (s, -1));
+        numeric[c] = numeric[c] ||
+                     ((NbCell *) g_ptr_array_index (t->rows, r))[c].kind == NB_CELL_NUMBER;
       }
 
   if (t->title)
@@ -201,7 +205,7 @@ nb_table_to_text (const NbTable *t)
     {
       if (c > 0)
         g_string_append (out, "  ");
-      pad (out, g_ptr_array_index (headers, c), width[c], c > 0);
+      pad (out, g_ptr_array_index (headers, c), width[c], numeric[c]);
     }
   g_string_append_c (out, '\n');
   for (guint c = 0; c < n_cols; c++)
@@ -216,13 +220,9 @@ nb_table_to_text (const NbTable *t)
     {
       for (guint c = 0; c < n_cols; c++)
         {
-          const NbCell *cell = cell_at (t, r, c);
-
           if (c > 0)
             g_string_append (out, "  ");
-          /* Numbers align right, words left, as in a printed table. */
-          pad (out, g_ptr_array_index (cells, r * n_cols + c), width[c],
-               cell->kind == NB_CELL_NUMBER || cell->kind == NB_CELL_EMPTY);
+          pad (out, g_ptr_array_index (cells, r * n_cols + c), width[c], numeric[c]);
         }
       g_string_append_c (out, '\n');
     }
