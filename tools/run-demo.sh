@@ -1,0 +1,35 @@
+#!/bin/sh
+# The main job on the built-in defaults: installs what is needed, builds
+# navbench, and computes every ISO 18646-2 figure from the sample campaign in
+# data/samples (the measurements of a simulated robot, w = 730 mm).
+set -eu
+cd "$(dirname "$0")/.."
+
+tools/install-deps.sh
+[ -f build/build.ninja ] || meson setup build >/dev/null
+ninja -C build >/dev/null
+
+cli=build/app/cli/navbench-cli
+s=data/samples
+step() { printf '\n━━ %s\n\n' "$*"; }
+
+step "navbench-cli lu --width-mm 730"
+$cli lu --width-mm 730
+step "navbench-cli route rectangular --lu-mm 1000"
+$cli route rectangular --lu-mm 1000
+step "Clause 5, straight route, no load"
+$cli compute pose --input $s/pose-straight-noload.csv --command 5000,0,0
+step "Clause 5, straight route, rated load"
+$cli compute pose --input $s/pose-straight-load.csv --command 5000,0,0
+step "Clause 5, rectangular route, no load"
+$cli compute pose --input $s/pose-rectangular-noload.csv --command 0,0,0
+step "Clause 6"
+$cli compute detection --input $s/detection.csv
+step "Clause 7"
+$cli compute avoidance --input $s/avoidance.csv
+step "Clause 8, straight route, no load"
+$cli compute path --input $s/path-straight-noload.csv --from 0,0 --to 5000,0
+step "Clause 9"
+$cli compute passage --input $s/passage.csv
+step "Clause 10"
+$cli compute mapping --truth $s/mapping-truth.csv --map $s/mapping-map.csv
