@@ -33,13 +33,13 @@ struct _NbCsvReader {
 };
 
 static NbCsvReader *
-reader_new (const char *name)
+reader_new (const char *name, gsize block)
 {
   NbCsvReader *r = g_new0 (NbCsvReader, 1);
 
   r->name = g_strdup (name);
   r->fd = -1;
-  r->cap = BLOCK_SIZE + 1;              /* + 1: room for the last field's NUL */
+  r->cap = block + 1;                   /* + 1: room for the last field's NUL */
   r->buf = g_malloc (r->cap);
   r->next_line = 1;
   return r;
@@ -66,7 +66,7 @@ nb_csv_reader_new_for_path (const char *path, GError **error)
           return NULL;
         }
     }
-  r = reader_new (g_strcmp0 (path, "-") == 0 ? "<stdin>" : path);
+  r = reader_new (g_strcmp0 (path, "-") == 0 ? "<stdin>" : path, BLOCK_SIZE);
   r->fd = fd;
   return r;
 }
@@ -74,7 +74,8 @@ nb_csv_reader_new_for_path (const char *path, GError **error)
 NbCsvReader *
 nb_csv_reader_new_for_data (const char *name, const void *data, gsize len)
 {
-  NbCsvReader *r = reader_new (name);
+  /* Small data gets a small buffer (it still grows for a long record). */
+  NbCsvReader *r = reader_new (name, CLAMP (len, 64, BLOCK_SIZE));
 
   r->data = data;
   r->data_len = len;
