@@ -106,9 +106,31 @@ nb_table_set_bool (NbTable *t, guint row, guint column, gboolean value)
 }
 
 void
+nb_table_flag_cell (NbTable *t, guint row, guint column)
+{
+  NbCell *cell = cell_at (t, row, column);
+
+  g_return_if_fail (cell != NULL);
+  cell->flagged = TRUE;
+}
+
+void
 nb_table_add_note (NbTable *t, const char *note)
 {
   g_ptr_array_add (t->notes, g_strdup (note));
+}
+
+guint
+nb_table_n_notes (const NbTable *t)
+{
+  return t->notes->len;
+}
+
+const char *
+nb_table_note (const NbTable *t, guint i)
+{
+  g_return_val_if_fail (i < t->notes->len, NULL);
+  return g_ptr_array_index (t->notes, i);
 }
 
 const char *nb_table_title (const NbTable *t) { return t->title; }
@@ -189,9 +211,17 @@ nb_table_to_text (const NbTable *t)
       width[c] = (guint) g_utf8_strlen (h, -1);
     }
   for (guint r = 0; r < n_rows; r++)
-    for (guint c = 0; c < n_cols; c++)
+      for (guint c = 0; c < n_cols; c++)
       {
         char *s = nb_table_format_cell (t, r, c);
+
+        if (((NbCell *) g_ptr_array_index (t->rows, r))[c].flagged)
+          {
+            char *marked = g_strconcat (s, " !", NULL);
+
+            g_free (s);
+            s = marked;
+          }
 
         g_ptr_array_add (cells, s);
         width[c] = MAX (width[c], (guint) g_utf8_strlen (s, -1));

@@ -24,6 +24,7 @@ typedef struct {
   char *text;
   double number;
   gboolean flag;
+  gboolean flagged;    /* outside a clause-4 range, a failed or short series: shown visibly */
 } NbCell;
 
 typedef struct {
@@ -43,7 +44,10 @@ guint       nb_table_add_row    (NbTable *table);
 void        nb_table_set_text   (NbTable *table, guint row, guint column, const char *text);
 void        nb_table_set_number (NbTable *table, guint row, guint column, double value);
 void        nb_table_set_bool   (NbTable *table, guint row, guint column, gboolean value);
+void        nb_table_flag_cell  (NbTable *table, guint row, guint column);
 void        nb_table_add_note   (NbTable *table, const char *note);
+guint       nb_table_n_notes    (const NbTable *table);
+const char *nb_table_note       (const NbTable *table, guint i);
 
 const char     *nb_table_title     (const NbTable *table);
 guint           nb_table_n_columns (const NbTable *table);
@@ -51,9 +55,11 @@ guint           nb_table_n_rows    (const NbTable *table);
 const NbColumn *nb_table_column    (const NbTable *table, guint column);
 const NbCell   *nb_table_cell      (const NbTable *table, guint row, guint column);
 
-/* A cell as a person reads it: the column's decimals, "—" for empty. */
+/* A cell as a person reads it: the column's decimals, "—" for empty (a
+ * flagged cell is marked only by the renderers). */
 char       *nb_table_format_cell (const NbTable *table, guint row, guint column);
-/* Title, aligned columns with "heading, unit" headers, notes below. */
+/* Title, aligned columns with "heading, unit" headers, notes below; a
+ * flagged cell ends in " !". */
 char       *nb_table_to_text    (const NbTable *table);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbTable, nb_table_free)

@@ -1,0 +1,68 @@
+/* nb-document.h — a protocol document as data, independent of its format
+ *
+ * A sequence of blocks (headings with clause numbers, paragraphs, warnings,
+ * protocol tables, figures) that the PDF writer lays out on pages; the same
+ * document feeds Markdown and JSON renderers, so the formats cannot disagree.
+ */
+#pragma once
+
+#include <cairo.h>
+#include <glib.h>
+
+#include "nb-table.h"
+
+G_BEGIN_DECLS
+
+typedef struct _NbDocument NbDocument;
+
+/* Draws a figure into the box (0, 0)–(width, height), in points. */
+typedef void (*NbFigureDrawFunc) (cairo_t *cr, double width_pt, double height_pt,
+                                  gpointer user_data);
+
+typedef enum {
+  NB_BLOCK_HEADING,
+  NB_BLOCK_PARAGRAPH,
+  NB_BLOCK_WARNING,    /* flagged visibly: out-of-range conditions, failed or missing trials */
+  NB_BLOCK_TABLE,
+  NB_BLOCK_FIGURE,
+  NB_BLOCK_PAGE_BREAK,
+} NbBlockKind;
+
+typedef struct {
+  NbBlockKind kind;
+  guint level;                  /* heading: 1 (clause) or 2 */
+  char *number;                 /* heading: "5", "5.2"; may be NULL */
+  char *text;                   /* heading, paragraph, warning; figure caption */
+  NbTable *table;               /* owned */
+  double height_mm;             /* figure */
+  NbFigureDrawFunc draw;
+  gpointer draw_data;
+  GDestroyNotify draw_destroy;
+} NbBlock;
+
+NbDocument *nb_document_new            (const char *title);
+void        nb_document_free           (NbDocument *doc);
+
+/* Title-page lines: "Robot" → "ACME Rover 2 (s/n 17)". */
+void        nb_document_add_title_field (NbDocument *doc, const char *label, const char *value);
+void        nb_document_add_heading    (NbDocument *doc, guint level, const char *number,
+                                        const char *text);
+void        nb_document_add_paragraph  (NbDocument *doc, const char *text);
+void        nb_document_add_warning    (NbDocument *doc, const char *text);
+/* Takes ownership of table. */
+void        nb_document_add_table      (NbDocument *doc, NbTable *table);
+void        nb_document_add_figure     (NbDocument *doc, double height_mm, NbFigureDrawFunc draw,
+                                        gpointer user_data, GDestroyNotify destroy,
+                                        const char *caption);
+void        nb_document_add_page_break (NbDocument *doc);
+
+const char   *nb_document_title          (const NbDocument *doc);
+guint         nb_document_n_title_fields (const NbDocument *doc);
+void          nb_document_title_field    (const NbDocument *doc, guint i, const char **label,
+                                          const char **value);
+guint         nb_document_n_blocks       (const NbDocument *doc);
+const NbBlock *nb_document_block         (const NbDocument *doc, guint i);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbDocument, nb_document_free)
+
+G_END_DECLS

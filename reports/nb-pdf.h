@@ -1,0 +1,27 @@
+/* nb-pdf.h — a document as an A4 PDF (cairo + pango)
+ *
+ * Title page, table of contents, then the blocks: numbered headings,
+ * paragraphs, flagged warnings, tables (header repeated after a page break,
+ * numbers right-aligned, flagged cells tinted), figures with numbered
+ * captions; every page numbered "N / M".  Fonts are embedded (cairo subsets
+ * them); Cyrillic renders with DejaVu Sans.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-document.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *contents_title;   /* "Contents" / "Содержание" */
+  const char *figure_word;      /* "Figure" / "Рисунок" */
+  const char *table_word;       /* "Table" / "Таблица" */
+} NbPdfWords;
+
+/* words NULL: English. */
+gboolean nb_pdf_write (const NbDocument *doc, const NbPdfWords *words, const char *path,
+                       GError **error);
+
+G_END_DECLS
