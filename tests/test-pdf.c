@@ -138,11 +138,11 @@ test_nice_step (void)
   nb_assert_abs (nb_plot_nice_step (0, 6), 1, 0, "degenerate");
 }
 
-/* Decimating a 200 000-point line changes almost no pixel. */
+/* Decimating a 50 000-point line changes almost no pixel. */
 static void
 test_plot_decimation (void)
 {
-  const gsize n = 200000;
+  const gsize n = 50000;
   g_autofree double *x = g_new (double, n), *y = g_new (double, n);
   g_autoptr (GRand) rand = g_rand_new_with_seed (11);
   cairo_surface_t *a = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 600, 300);
