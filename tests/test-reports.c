@@ -1,6 +1,8 @@
 /* reports/: the JSON writer's numbers and layout, the table model's text. */
 #include "nb-json-writer.h"
 #include "nb-table.h"
+#include "nb-table-formats.h"
+#include "nb-csv-reader.h"
 #include "nb-test.h"
 
 #include <string.h>
@@ -109,6 +111,80 @@ test_table_text (void)
   g_assert_cmpstr (nb_table_column (t, 1)->unit, ==, "mm");
 }
 
+/* The sample table every format renders, with the awkward cases: Cyrillic,
+ * a comma and a quote in text, an empty cell, a flagged cell, full precision. */
+static NbTable *
+sample_table (void)
+{
+  NbTable *t = nb_table_new ("Table 1 — Pose accuracy and repeatability");
+  guint r;
+
+  nb_table_add_column (t, "config", "Configuration", NULL, 0);
+  nb_table_add_column (t, "ap_mm", "Ap", "mm", 2);
+  nb_table_add_column (t, "ro_deg", "Ro", "°", 3);
+  nb_table_add_column (t, "passed", "passed", NULL, 0);
+  r = nb_table_add_row (t);
+  nb_table_set_text (t, r, 0, "прямой, без нагрузки");
+  nb_table_set_number (t, r, 1, 3.3812345678901234);
+  nb_table_set_number (t, r, 2, 0.1);
+  nb_table_set_bool (t, r, 3, TRUE);
+  r = nb_table_add_row (t);
+  nb_table_set_text (t, r, 0, "rectangular \"cw\" | load");
+  nb_table_set_number (t, r, 1, 12.0);
+  nb_table_set_number (t, r, 2, NAN);
+  nb_table_set_bool (t, r, 3, FALSE);
+  nb_table_flag_cell (t, r, 1);
+  nb_table_add_note (t, "Note: 12 trials where ISO 18646-2 5.4 asks for 30.");
+  return t;
+}
+
+static void
+assert_golden (const char *name, const char *actual)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "golden", name, NULL);
+  g_autofree char *expected = NULL;
+
+  if (g_getenv ("NB_REBUILD_GOLDEN"))
+    g_assert_true (g_file_set_contents (path, actual, -1, NULL));
+  g_assert_true (g_file_get_contents (path, &expected, NULL, NULL));
+  g_assert_cmpstr (actual, ==, expected);
+}
+
+static void
+test_table_formats (void)
+{
+  g_autoptr (NbTable) t = sample_table ();
+  g_autofree char *csv = nb_table_to_csv (t);
+  g_autofree char *md = nb_table_to_markdown (t);
+  g_autofree char *json = NULL;
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+  nb_table_to_json (t, w);
+  json = nb_json_writer_finish (g_steal_pointer (&w));
+  assert_golden ("table.csv", csv);
+  assert_golden ("table.md", md);
+  assert_golden ("table.json", json);
+
+  /* The CSV reads back, through navbench's own reader, to the same doubles. */
+  {
+    g_autoptr (NbCsvReader) r = nb_csv_reader_new_for_data ("table.csv", csv, strlen (csv));
+    NbCsvColumn cols[] = { { "config", TRUE }, { "ap_mm [mm]", TRUE }, { "ro_deg [°]", TRUE } };
+    double ap, ro;
+    gboolean present;
+
+    g_assert_true (nb_csv_reader_read_header (r, cols, 3, NULL));
+    g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 1);
+    g_assert_cmpstr (nb_csv_reader_get_text (r, &cols[0], NULL), ==, "прямой, без нагрузки");
+    g_assert_true (nb_csv_reader_get_double (r, &cols[1], &ap, NULL));
+    g_assert_true (ap == 3.3812345678901234);
+    g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 1);
+    g_assert_cmpstr (nb_csv_reader_get_text (r, &cols[0], NULL), ==, "rectangular \"cw\" | load");
+    g_assert_true (nb_csv_reader_get_double_or_empty (r, &cols[2], &ro, &present, NULL));
+    g_assert_false (present);
+    g_assert_cmpint (nb_csv_reader_next (r, NULL), ==, 0);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -116,5 +192,6 @@ main (int argc, char **argv)
   g_test_add_func ("/json/format-double", test_format_double);
   g_test_add_func ("/json/layout", test_json_layout);
   g_test_add_func ("/table/text", test_table_text);
+  g_test_add_func ("/table/formats", test_table_formats);
   return g_test_run ();
 }
