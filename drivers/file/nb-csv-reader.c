@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BLOCK_SIZE (1u << 20)           /* one read(2) */
@@ -66,7 +67,15 @@ nb_csv_reader_new_for_path (const char *path, GError **error)
           return NULL;
         }
     }
-  r = reader_new (g_strcmp0 (path, "-") == 0 ? "<stdin>" : path, BLOCK_SIZE);
+  {
+    /* A small file gets a small buffer: tests and fuzzers open thousands. */
+    struct stat st;
+    gsize block = BLOCK_SIZE;
+
+    if (fstat (fd, &st) == 0 && S_ISREG (st.st_mode))
+      block = (gsize) CLAMP (st.st_size, 64, BLOCK_SIZE);
+    r = reader_new (g_strcmp0 (path, "-") == 0 ? "<stdin>" : path, block);
+  }
   r->fd = fd;
   return r;
 }

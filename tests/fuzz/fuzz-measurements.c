@@ -4,6 +4,7 @@
 
 #include <glib/gstdio.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <unistd.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -37,7 +38,14 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
   if (path == NULL)
     path = g_strdup_printf ("%s/nb-fuzz-%d.csv", g_get_tmp_dir (), (int) getpid ());
-  g_assert (g_file_set_contents (path, (const char *) data, (gssize) size, NULL));
+  {
+    /* Not g_file_set_contents: its fsync would make this 50 execs/s. */
+    FILE *f = fopen (path, "wb");
+
+    g_assert (f != NULL);
+    g_assert (fwrite (data, 1, size, f) == size);
+    g_assert (fclose (f) == 0);
+  }
 
   check (nb_measurements_read_poses (path, &error), error), error = NULL;
   check (nb_measurements_read_detection (path, &error), error), error = NULL;
