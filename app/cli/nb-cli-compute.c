@@ -821,6 +821,8 @@ static const NbCliCommand compute_commands[] = {
   { "path", compute_path, "clause 8: path deviation (d_i, d = max |d_i|)" },
   { "passage", compute_passage, "clause 9: narrow passage time" },
   { "mapping", compute_mapping, "clause 10: mapping accuracy (Dm)" },
+  { "ape", nb_cli_compute_ape, "trajectory: absolute pose error against ground truth (evo_ape)" },
+  { "rpe", nb_cli_compute_rpe, "trajectory: relative pose error against ground truth (evo_rpe)" },
 };
 
 int

@@ -1,0 +1,20 @@
+/* nb-plot-traj.h — a trajectory error plot (PNG, cairo)
+ *
+ * The top view (x, y in metres, equal scales) of the reference as a grey
+ * line and of the estimate coloured by its error, with a colour bar in the
+ * error's unit: what evo_ape/evo_rpe --plot_mode xy show.
+ */
+#pragma once
+
+#include "nb-traj.h"
+
+G_BEGIN_DECLS
+
+/* value[k] is the error at estimate pose k, NaN where there is none (RPE:
+ * only the second pose of each pair carries one).  title on top;
+ * value_label under the colour bar, with its unit, e.g. "APE trans (m)". */
+gboolean nb_plot_traj_png (const char *path, const NbTraj *ref, const NbTraj *est,
+                           const double *value, const char *title, const char *value_label,
+                           GError **error);
+
+G_END_DECLS
