@@ -3,6 +3,7 @@
 #include "nb-error.h"
 
 #include <math.h>
+#include <string.h>
 
 /* Where an unpaired stamp s lies against the other series' span [lo, hi]. */
 static void
@@ -38,9 +39,37 @@ no_overlap (const NbTraj *ref, const NbTraj *est, double t_offset, const char *h
   return FALSE;
 }
 
+/* Keeps the poses idx[0..n) of traj, in that order: in place when every
+ * idx[k] ≥ k (no source is overwritten before it is read), else by a copy. */
+static void
+gather (NbTraj *traj, const guint *idx, guint n)
+{
+  gboolean in_place = TRUE;
+  NbTraj *dst;
+
+  for (guint k = 0; k < n && in_place; k++)
+    in_place = idx[k] >= k;
+  dst = in_place ? traj : nb_traj_new (n);
+  for (guint k = 0; k < n; k++)
+    {
+      guint i = idx[k];
+
+      dst->t[k] = traj->t[i];
+      memmove (dst->p + 3 * (gsize) k, traj->p + 3 * (gsize) i, 3 * sizeof (double));
+      memmove (dst->q + 4 * (gsize) k, traj->q + 4 * (gsize) i, 4 * sizeof (double));
+    }
+  if (!in_place)
+    {
+      g_free (traj->t), g_free (traj->p), g_free (traj->q);
+      traj->t = dst->t, traj->p = dst->p, traj->q = dst->q, traj->cap = dst->cap;
+      g_free (dst);
+    }
+  traj->n = n;
+}
+
 gboolean
-nb_traj_associate (const NbTraj *ref, const NbTraj *est, double t_max_diff, double t_offset,
-                   NbTraj **ref_out, NbTraj **est_out, NbAssocReport *report, GError **error)
+nb_traj_associate_in_place (NbTraj *ref, NbTraj *est, double t_max_diff, double t_offset,
+                            NbAssocReport *report, GError **error)
 {
   /* evo: the estimate is the longer series only when strictly longer. */
   gboolean est_longer = est->n > ref->n;
@@ -48,21 +77,18 @@ nb_traj_associate (const NbTraj *ref, const NbTraj *est, double t_max_diff, doub
   /* The offset moves the estimate: +o on its stamps, or −o on the
    * reference's when the reference is the one searched (as evo does). */
   double o = est_longer ? t_offset : -t_offset;
-  g_autoptr (NbTraj) r = NULL, e = NULL;
   g_autofree guint8 *used = NULL;
+  g_autofree guint *si = NULL, *li = NULL;
   NbDropCount short_drop = { 0 }, long_drop = { 0 };
-  guint j = 0, last = G_MAXUINT;
+  guint j = 0, last = G_MAXUINT, n = 0;
 
   *report = (NbAssocReport) { FALSE, t_max_diff, NAN, t_offset, ref->n, est->n };
   if (ref->n == 0 || est->n == 0)
     return no_overlap (ref, est, t_offset, "", error);
 
-  r = nb_traj_new (shrt->n);
-  e = nb_traj_new (shrt->n);
-  r->has_orientation = ref->has_orientation;
-  e->has_orientation = est->has_orientation;
   used = g_new0 (guint8, lng->n);
-
+  si = g_new (guint, shrt->n);
+  li = g_new (guint, shrt->n);
   for (guint i = 0; i < shrt->n; i++)
     {
       double s = shrt->t[i], d;
@@ -93,23 +119,41 @@ nb_traj_associate (const NbTraj *ref, const NbTraj *est, double t_max_diff, doub
       last = k;
       used[k] = 1;
       report->max_abs_dt_s = MAX (report->max_abs_dt_s, d);
-      append_pose (r, est_longer ? shrt : lng, est_longer ? i : k);
-      append_pose (e, est_longer ? lng : shrt, est_longer ? k : i);
+      si[n] = i, li[n] = k, n++;
     }
   for (guint k = 0; k < lng->n; k++)
     if (!used[k])
       count_drop (&long_drop, lng->t[k] + o, shrt->t[0], shrt->t[shrt->n - 1], t_max_diff);
 
-  report->n_matched = r->n;
+  report->n_matched = n;
   report->est_dropped = est_longer ? long_drop : short_drop;
   report->ref_unused = est_longer ? short_drop : long_drop;
-  if (r->n == 0)
+  if (n == 0)
     {
       g_autofree char *how = g_strdup_printf ("no pair of stamps within --t-max-diff %g s",
                                               t_max_diff);
 
       return no_overlap (ref, est, t_offset, how, error);
     }
+  gather (est_longer ? ref : est, si, n);
+  gather (est_longer ? est : ref, li, n);
+  return TRUE;
+}
+
+gboolean
+nb_traj_associate (const NbTraj *ref, const NbTraj *est, double t_max_diff, double t_offset,
+                   NbTraj **ref_out, NbTraj **est_out, NbAssocReport *report, GError **error)
+{
+  g_autoptr (NbTraj) r = nb_traj_new (ref->n), e = nb_traj_new (est->n);
+
+  for (guint i = 0; i < ref->n; i++)
+    append_pose (r, ref, i);
+  for (guint i = 0; i < est->n; i++)
+    append_pose (e, est, i);
+  r->has_orientation = ref->has_orientation;
+  e->has_orientation = est->has_orientation;
+  if (!nb_traj_associate_in_place (r, e, t_max_diff, t_offset, report, error))
+    return FALSE;
   *ref_out = g_steal_pointer (&r);
   *est_out = g_steal_pointer (&e);
   return TRUE;

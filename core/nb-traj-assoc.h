@@ -55,6 +55,10 @@ nb_drop_count_total (const NbDropCount *c)
 gboolean nb_traj_associate   (const NbTraj *ref, const NbTraj *est, double t_max_diff,
                               double t_offset, NbTraj **ref_out, NbTraj **est_out,
                               NbAssocReport *report, GError **error);
+/* The same, keeping only the paired poses of ref and est in place (no copy
+ * of a million poses): pair k is (ref[k], est[k]) afterwards. */
+gboolean nb_traj_associate_in_place (NbTraj *ref, NbTraj *est, double t_max_diff,
+                                     double t_offset, NbAssocReport *report, GError **error);
 gboolean nb_traj_interpolate (const NbTraj *ref, const NbTraj *est, double max_gap,
                               double t_offset, NbTraj **ref_out, NbTraj **est_out,
                               NbAssocReport *report, GError **error);

@@ -160,7 +160,7 @@ run (gboolean rpe, int argc, char **argv)
   NbErrorStats st;
   NbSim3 x;
   double t_max_diff, t_offset, max_gap, delta;
-  guint n_err;
+  guint n_err, n_ref, n_est;
 
   g_option_context_set_summary (context, rpe ?
     "Relative pose error (RPE) of an estimated trajectory against its reference,\n"
@@ -272,11 +272,22 @@ run (gboolean rpe, int argc, char **argv)
                    ref->has_orientation ? o.est_path : o.ref_path);
       goto fail;
     }
-  if (!(o.interpolate ? nb_traj_interpolate (ref, est, max_gap, t_offset, &ref_m, &est_m,
-                                             &assoc, &error)
-                      : nb_traj_associate (ref, est, t_max_diff, t_offset, &ref_m, &est_m,
-                                           &assoc, &error)))
-    goto fail;
+  n_ref = ref->n, n_est = est->n;
+  if (o.interpolate)
+    {
+      if (!nb_traj_interpolate (ref, est, max_gap, t_offset, &ref_m, &est_m, &assoc, &error))
+        goto fail;
+    }
+  else
+    {
+      /* In place: a million poses are not copied. */
+      if (!nb_traj_associate_in_place (ref, est, t_max_diff, t_offset, &assoc, &error))
+        goto fail;
+      ref_m = g_steal_pointer (&ref);
+      est_m = g_steal_pointer (&est);
+    }
+  g_clear_pointer (&ref, nb_traj_free);
+  g_clear_pointer (&est, nb_traj_free);
 
   switch (align)
     {
@@ -439,7 +450,7 @@ run (gboolean rpe, int argc, char **argv)
                                   o.all_pairs ? "all pairs" : "consecutive pairs",
                                   o.pairs_from_reference ? "reference" : "estimate");
         g_string_append_printf (s, "reference %s: %u poses; estimate %s: %u poses\n",
-                                o.ref_path, ref->n, o.est_path, est->n);
+                                o.ref_path, n_ref, o.est_path, n_est);
         if (interp)
           g_string_append_printf (s, "association: reference interpolated at the estimate "
                                   "stamps (offset %g s, max gap %g s): %u matched\n",

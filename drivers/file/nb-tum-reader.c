@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #define BLOCK_SIZE (1u << 20)
@@ -329,8 +330,14 @@ nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info, 
         }
       if (format == NB_TRAJ_FORMAT_TUM)
         {
+          struct stat st;
+
           info->format = NB_TRAJ_FORMAT_TUM;
-          b.traj = nb_traj_new (1024);
+          /* Room for the whole file at once (a TUM line is rarely under 32
+           * bytes; pages never written cost no memory): no regrowth. */
+          b.traj = nb_traj_new (fstat (fd, &st) == 0 && S_ISREG (st.st_mode) &&
+                                st.st_size / 32 < G_MAXUINT / 4
+                                ? (guint) (st.st_size / 32) + 16 : 1024);
           ok = read_tum_fd (&b, fd, error);
           if (!is_stdin)
             close (fd);

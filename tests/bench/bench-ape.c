@@ -1,0 +1,113 @@
+/* bench-ape — how `navbench-cli compute ape` scales with the number of poses
+ *
+ * Writes a reference and an estimate TUM file of N poses each (100 Hz, the
+ * estimate 1 ms late, a few cm of error, a 3-D orientation) in a temporary
+ * directory, runs the CLI on them with --align se3 --json, and prints the
+ * wall and CPU time (reading both files included) and the child's peak RSS
+ * per size; "vs first size" is the CPU time per pose relative to the
+ * smallest size (1.00x everywhere = linear).
+ *
+ *   bench-ape [N …]        default: 10000 100000 1000000
+ *
+ * Needs NAVBENCH_CLI (set by meson benchmark).  Peak RSS is
+ * getrusage(RUSAGE_CHILDREN), the largest of the runs so far: the sizes go
+ * up, so each figure is that run's.
+ */
+#include <glib.h>
+#include <glib/gstdio.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+
+static void
+write_tum (const char *path, guint n, gboolean estimate)
+{
+  FILE *f = fopen (path, "w");
+
+  g_assert_nonnull (f);
+  fprintf (f, "# %s, %u poses\n", estimate ? "estimate" : "reference", n);
+  for (guint k = 0; k < n; k++)
+    {
+      double t = k * 0.01, x = 20 * cos (1e-3 * t), y = 10 * sin (2e-3 * t), z = 0.2 * sin (t);
+      double yaw = 0.05 * t, roll = 0.01 * sin (0.3 * t);
+
+      if (estimate)
+        {
+          t += 0.001;
+          x += 0.03 * sin (0.7 * k), y += 0.02 * cos (0.3 * k), yaw += 0.01 * sin (0.01 * k);
+        }
+      /* yaw about z, then a small roll about x */
+      fprintf (f, "%.6f %.6f %.6f %.6f %.9f %.9f %.9f %.9f\n", t, x, y, z,
+               cos (yaw / 2) * sin (roll / 2), sin (yaw / 2) * sin (roll / 2),
+               sin (yaw / 2) * cos (roll / 2), cos (yaw / 2) * cos (roll / 2));
+    }
+  fclose (f);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *cli = g_getenv ("NAVBENCH_CLI");
+  guint sizes[16], n_sizes = 0;
+  g_autofree char *dir = NULL;
+  double first_per_pose = 0.0, cpu_before = 0.0;
+
+  if (cli == NULL)
+    {
+      fprintf (stderr, "bench-ape: set NAVBENCH_CLI to the navbench-cli binary\n");
+      return 2;
+    }
+  for (int i = 1; i < argc && n_sizes < G_N_ELEMENTS (sizes); i++)
+    sizes[n_sizes++] = (guint) strtoul (argv[i], NULL, 10);
+  if (n_sizes == 0)
+    {
+      sizes[0] = 10000, sizes[1] = 100000, sizes[2] = 1000000;
+      n_sizes = 3;
+    }
+  dir = g_dir_make_tmp ("nb-bench-ape-XXXXXX", NULL);
+  printf ("# compute ape --align se3 --json, both files read; %s\n", dir);
+  printf ("%10s %10s %10s %12s %14s %12s\n", "poses", "wall s", "CPU s", "CPU us/pose",
+          "vs first size", "peak RSS MB");
+  for (guint s = 0; s < n_sizes; s++)
+    {
+      g_autofree char *ref = g_strdup_printf ("%s/ref-%u.tum", dir, sizes[s]);
+      g_autofree char *est = g_strdup_printf ("%s/est-%u.tum", dir, sizes[s]);
+      g_autofree char *out = NULL, *err = NULL;
+      const char *args[] = { cli, "compute", "ape", "--ref", ref, "--est", est, "--align", "se3",
+                             "--json", NULL };
+      g_autoptr (GError) error = NULL;
+      struct rusage ru;
+      gint64 t0, t1;
+      int status;
+      double seconds, cpu, per_pose;
+
+      write_tum (ref, sizes[s], FALSE);
+      write_tum (est, sizes[s], TRUE);
+      t0 = g_get_monotonic_time ();
+      if (!g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                         &status, &error) || !g_spawn_check_wait_status (status, &error))
+        {
+          fprintf (stderr, "bench-ape: %s\n%s", error->message, err ? err : "");
+          return 1;
+        }
+      t1 = g_get_monotonic_time ();
+      getrusage (RUSAGE_CHILDREN, &ru);
+      seconds = (t1 - t0) / 1e6;
+      /* CPU time (user + system) of this run: wall time on a shared
+       * machine measures the neighbours too. */
+      cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+            ru.ru_stime.tv_usec / 1e6 - cpu_before;
+      cpu_before += cpu;
+      per_pose = cpu / sizes[s];
+      if (s == 0)
+        first_per_pose = per_pose;
+      printf ("%10u %10.3f %10.3f %12.3f %13.2fx %12.1f\n", sizes[s], seconds, cpu, per_pose * 1e6,
+              per_pose / first_per_pose, ru.ru_maxrss / 1024.0);
+      fflush (stdout);
+      g_remove (ref);
+      g_remove (est);
+    }
+  g_rmdir (dir);
+  return 0;
+}
