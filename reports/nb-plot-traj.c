@@ -3,6 +3,7 @@
 #include "nb-error.h"
 
 #include <cairo.h>
+#include <fontconfig/fontconfig.h>
 #include <math.h>
 
 #define WIDTH 1000
@@ -253,4 +254,11 @@ nb_plot_traj_png (const char *path, const NbTraj *ref, const NbTraj *est, const 
       return FALSE;
     }
   return TRUE;
+}
+
+void
+nb_plot_release_caches (void)
+{
+  cairo_debug_reset_static_data ();
+  FcFini ();
 }

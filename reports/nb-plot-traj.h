@@ -17,4 +17,9 @@ gboolean nb_plot_traj_png (const char *path, const NbTraj *ref, const NbTraj *es
                            const double *value, const char *title, const char *value_label,
                            GError **error);
 
+/* Drops cairo's and fontconfig's process-wide font caches.  For a command-line tool at exit
+ * only (leak checkers then see no font data left behind); never while any
+ * other cairo object is alive, so never in the GUI. */
+void     nb_plot_release_caches (void);
+
 G_END_DECLS

@@ -332,6 +332,7 @@ run (gboolean rpe, int argc, char **argv)
       g_autofree double *value = g_new (double, est_m->n);
       g_autofree char *title = NULL, *label = NULL;
       const char *unit = nb_relation_unit (rel);
+      gboolean ok;
 
       if (rpe)
         {
@@ -347,7 +348,10 @@ run (gboolean rpe, int argc, char **argv)
                                *unit ? " " : "", unit);
       label = g_strdup_printf ("%s %s%s%s%s", rpe ? "RPE" : "APE", nb_relation_name (rel),
                                *unit ? " (" : "", unit, *unit ? ")" : "");
-      if (!nb_plot_traj_png (o.plot, ref_m, est_m, value, title, label, &error))
+      ok = nb_plot_traj_png (o.plot, ref_m, est_m, value, title, label, &error);
+      /* The CLI draws one plot and exits. */
+      nb_plot_release_caches ();
+      if (!ok)
         goto fail;
     }
 
