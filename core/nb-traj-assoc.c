@@ -198,7 +198,10 @@ nb_traj_interpolate (const NbTraj *ref, const NbTraj *est, double max_gap, doubl
           continue;
         }
       t0 = ref->t[k], t1 = ref->t[k + 1];
-      if (t1 - t0 > max_gap)
+      /* 1 µs of slack: differences of stamps near 1.7e9 s (Unix time) are
+       * only good to 2.4e-7 s, and a 10 Hz series must not turn into gaps
+       * at max_gap = 0.1 s through rounding. */
+      if (t1 - t0 > max_gap + 1e-6)
         {
           report->est_dropped.inside++;
           continue;

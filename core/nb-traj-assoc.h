@@ -14,7 +14,8 @@
  * - interpolate: the reference is interpolated at each estimate stamp
  *   (+ offset): position linearly, orientation by slerp.  A stamp outside the
  *   reference's time span, or inside a reference interval longer than
- *   max_gap (a gap in the reference), is dropped.
+ *   max_gap (+ 1 µs for the rounding of stamps; a gap in the reference), is
+ *   dropped.
  *
  * Every pose that is not evaluated is counted, with the reason.
  */

@@ -10,8 +10,8 @@
 
 G_BEGIN_DECLS
 
-/* value[k] is the error at estimate pose k, NaN where there is none (RPE:
- * only the second pose of each pair carries one).  title on top;
+/* value[k] is the error of the segment from estimate pose k − 1 to k, NaN
+ * where there is none (drawn grey).  title on top;
  * value_label under the colour bar, with its unit, e.g. "APE trans (m)". */
 gboolean nb_plot_traj_png (const char *path, const NbTraj *ref, const NbTraj *est,
                            const double *value, const char *title, const char *value_label,

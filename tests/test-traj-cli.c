@@ -386,6 +386,74 @@ test_errors_cli (void)
   g_remove (good), g_remove (unsorted), g_remove (warn), g_remove (bare), g_rmdir (dir);
 }
 
+
+static void
+test_interpolate_cli (void)
+{
+  /* Reference at 10 Hz over 0–10 s: constant velocity and a constant-rate
+   * turn about z, where linear interpolation and slerp are exact; estimate
+   * at 7 Hz over −1–12 s with known errors.  APE trans is then |e_k|. */
+  g_autofree char *dir = g_dir_make_tmp ("nb-traj-XXXXXX", NULL);
+  GString *r = g_string_new (NULL), *e = g_string_new (NULL);
+  g_autofree char *ref = NULL, *est = NULL;
+  g_autofree double *err = g_new (double, 200), *yaw_err = g_new (double, 200);
+  guint n = 0, before = 0, after = 0;
+  Run run;
+
+  for (int k = 0; k <= 100; k++)
+    {
+      double t = k * 0.1, yaw = 0.5 * t;
+
+      g_string_append_printf (r, "%.17g %.17g %.17g 0 0 0 %.17g %.17g\n", t, t, 2 * t,
+                              sin (yaw / 2), cos (yaw / 2));
+    }
+  for (int k = 0; k < 13 * 7; k++)
+    {
+      double t = -1 + k / 7.0, ex = 0.01 * sin (k), ey = 0.02 * cos (3.0 * k), h = 0.05 * sin (0.3 * k);
+      double yaw = 0.5 * t + h;
+
+      g_string_append_printf (e, "%.17g %.17g %.17g 0 0 0 %.17g %.17g\n", t, t + ex, 2 * t + ey,
+                              sin (yaw / 2), cos (yaw / 2));
+      if (t < 0)
+        before++;
+      else if (t > 10.0000000001)
+        after++;
+      else
+        err[n] = hypot (ex, ey), yaw_err[n++] = fabs (h) * 180 / G_PI;
+    }
+  ref = write_file (dir, "ref.tum", r->str);
+  est = write_file (dir, "est.tum", e->str);
+  g_string_free (r, TRUE);
+  g_string_free (e, TRUE);
+
+  run = run_cli ("compute", "ape", "--ref", ref, "--est", est, "--interpolate", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  {
+    JsonObject *a = json_object_get_object_member (run.root, "association");
+    JsonObject *d = json_object_get_object_member (a, "est_dropped");
+
+    g_assert_cmpstr (json_object_get_string_member (a, "method"), ==, "interpolate");
+    g_assert_cmpint (json_object_get_int_member (d, "before_overlap"), ==, before);
+    g_assert_cmpint (json_object_get_int_member (d, "after_overlap"), ==, after);
+    g_assert_cmpint (json_object_get_int_member (d, "in_reference_gap"), ==, 0);
+  }
+  check_stats (run.root, err, n);
+  run_clear (&run);
+  /* 10 Hz stamps such as 0.30000000000000004 − 0.2 are no gap at --max-gap 0.1 */
+  run = run_cli ("compute", "ape", "--ref", ref, "--est", est, "--interpolate", "--max-gap",
+                 "0.1", "--relation", "yaw_deg", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  check_stats (run.root, yaw_err, n);
+  run_clear (&run);
+  /* the nearest-stamp rule with its 10 ms window keeps only the estimate
+   * stamps that fall within 10 ms of a reference one */
+  run = run_cli ("compute", "ape", "--ref", ref, "--est", est, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (run.root, "n_matched"), <, n / 2);
+  run_clear (&run);
+  g_remove (ref), g_remove (est), g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -393,6 +461,7 @@ main (int argc, char **argv)
   g_test_add_func ("/traj-cli/ape", test_ape_cli);
   g_test_add_func ("/traj-cli/rpe", test_rpe_cli);
   g_test_add_func ("/traj-cli/align", test_align_cli);
+  g_test_add_func ("/traj-cli/interpolate", test_interpolate_cli);
   g_test_add_func ("/traj-cli/errors", test_errors_cli);
   return g_test_run ();
 }

@@ -135,7 +135,7 @@ run (gboolean rpe, int argc, char **argv)
     { "interpolate", 0, 0, G_OPTION_ARG_NONE, &o.interpolate,
       "interpolate the reference at the estimate's stamps (slerp)", NULL },
     { "max-gap", 0, 0, G_OPTION_ARG_STRING, &o.max_gap,
-      "with --interpolate: longest reference interval to interpolate over, s (default 0.1)",
+      "with --interpolate: longest reference interval to interpolate over, s (default 0.25)",
       "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o.json, "one JSON object on stdout", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &o.plot,
@@ -183,7 +183,7 @@ run (gboolean rpe, int argc, char **argv)
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
       !option_double ("t-max-diff", o.t_max_diff, 0.01, &t_max_diff, &error) ||
       !option_double ("t-offset", o.t_offset, 0.0, &t_offset, &error) ||
-      !option_double ("max-gap", o.max_gap, 0.1, &max_gap, &error) ||
+      !option_double ("max-gap", o.max_gap, 0.25, &max_gap, &error) ||
       !option_double ("delta", o.delta, 1.0, &delta, &error))
     goto fail;
   if (!(t_max_diff >= 0.0) || !(max_gap > 0.0))
@@ -338,8 +338,14 @@ run (gboolean rpe, int argc, char **argv)
         {
           for (guint k = 0; k < est_m->n; k++)
             value[k] = NAN;
+          /* Each pair's error colours the stretch of path it spans. */
           for (guint k = 0; k < n_err; k++)
-            value[g_array_index (pairs, NbPosePair, k).j] = err[k];
+            {
+              NbPosePair pr = g_array_index (pairs, NbPosePair, k);
+
+              for (guint i = pr.i + 1; i <= pr.j; i++)
+                value[i] = err[k];
+            }
         }
       else
         memcpy (value, err, n_err * sizeof (double));
