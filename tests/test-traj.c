@@ -1050,7 +1050,7 @@ test_csv_track (void)
   const char *text = "# Name: run 3\nt_s,x_mm,y_mm,theta_deg,z_mm\n"
                      "0.0,1000,-500,90,20\n0.1,1500,-400,-30,20\n";
   const char *quat = "t_s,x_mm,y_mm,qw,qx,qy,qz\n5,1,2,1,0,0,0\n";
-  const char *bare = "t_s,x_mm,y_mm\n5,1,2\n6,1,3\n";
+  const char *bare = "\xef\xbb\xbft_s,x_mm,y_mm\n5,1,2\n6,1,3\n";   /* with a BOM */
   g_autoptr (GError) error = NULL;
   NbTrajReadInfo info;
   g_autoptr (NbTraj) a = nb_traj_read_data ("a.csv", text, strlen (text), NB_TRAJ_FORMAT_AUTO,

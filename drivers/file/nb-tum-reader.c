@@ -297,6 +297,8 @@ sniff (const char *data, gsize len)
 {
   gsize i = 0;
 
+  if (len >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    i = 3;   /* a UTF-8 byte order mark, as spreadsheets write CSV */
   while (i < len)
     {
       while (i < len && (is_separator (data[i]) || data[i] == '\n'))
