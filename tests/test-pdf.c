@@ -7,7 +7,9 @@
 #include "nb-plot.h"
 #include "nb-test.h"
 
+#include <fontconfig/fontconfig.h>
 #include <glib/gstdio.h>
+#include <pango/pangocairo.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -193,9 +195,17 @@ test_plot_decimation (void)
 int
 main (int argc, char **argv)
 {
+  int status;
+
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/pdf/document", test_pdf_document);
   g_test_add_func ("/plot/nice-step", test_nice_step);
   g_test_add_func ("/plot/decimation", test_plot_decimation);
-  return g_test_run ();
+  status = g_test_run ();
+  /* Pango's font map, cairo's and fontconfig's caches are process-wide:
+   * released here so LeakSanitizer reports only real leaks. */
+  pango_cairo_font_map_set_default (NULL);
+  cairo_debug_reset_static_data ();
+  FcFini ();
+  return status;
 }
