@@ -16,6 +16,8 @@ static const NbCliCommand commands[] = {
   { "lu", nb_cli_lu, "the length unit LU of a robot (ISO 18646-2 4.5)" },
   { "route", nb_cli_route, "the command poses of a test route (4.5)" },
   { "compute", nb_cli_compute, "the figures of clauses 5–10 from measured data" },
+  { "campaign", nb_cli_campaign, "the campaign file: robot, conditions, trials, results" },
+  { "export", nb_cli_export, "a campaign's trials as the CSV that compute reads" },
 };
 
 int

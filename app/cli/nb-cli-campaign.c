@@ -1,0 +1,1523 @@
+/* navbench-cli campaign, export — the campaign file from the command line
+ *
+ * campaign new|info|set|edit|import|results work on one campaign file (see
+ * core/nb-campaign.h); export --trials writes a clause's stored trials back
+ * in the CSV formats `compute` reads (drivers/file/nb-measurements.h), so
+ * every figure of `campaign results` can be recomputed outside navbench.
+ */
+#include "nb-cli.h"
+
+#include "nb-campaign.h"
+#include "nb-clause.h"
+#include "nb-error.h"
+#include "nb-json-writer.h"
+#include "nb-measurements.h"
+#include "nb-metrics.h"
+#include "nb-table.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static gboolean
+require_db (const char *db, GError **error)
+{
+  if (db != NULL)
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--db F is required");
+  return FALSE;
+}
+
+static int
+emit (char *text)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *owned = text;
+
+  if (!nb_cli_write (owned, &error))
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
+}
+
+/* KEY=VALUE arguments after the options (argv[1..]). */
+static gboolean
+set_fields (NbCampaign *campaign, int argc, char **argv, GError **error)
+{
+  if (!nb_campaign_transaction_begin (campaign, error))
+    return FALSE;
+  for (int i = 1; i < argc; i++)
+    {
+      const char *eq = strchr (argv[i], '=');
+      g_autofree char *key = NULL;
+
+      if (eq == NULL || eq == argv[i])
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "'%s': expected KEY=VALUE", argv[i]);
+          goto fail;
+        }
+      key = g_strndup (argv[i], (gsize) (eq - argv[i]));
+      if (!nb_campaign_set_field (campaign, key, eq + 1, error))
+        goto fail;
+    }
+  return nb_campaign_transaction_commit (campaign, error);
+
+fail:
+  nb_campaign_transaction_rollback (campaign);
+  return FALSE;
+}
+
+static const char *
+field_help (void)
+{
+  static char *help;            /* built once per process: the --help text */
+  guint n;
+  const NbCampaignField *fields = nb_campaign_fields (&n);
+  GString *s;
+
+  if (help != NULL)
+    return help;
+  s = g_string_new ("Fields (KEY=VALUE; an empty VALUE unsets):\n");
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (s, "  %-34s %s\n", fields[i].key, fields[i].description);
+  g_string_append (s, "robot.lu_mm is derived from robot.width_mm (ISO 18646-2 4.5).");
+  help = g_string_free (s, FALSE);
+  return help;
+}
+
+/* Parses options but keeps the KEY=VALUE arguments. */
+static gboolean
+parse_keeping_args (GOptionContext *context, int *argc, char ***argv, GError **error)
+{
+  return g_option_context_parse (context, argc, argv, error);
+}
+
+/* ------------------------------------------------------------------ new -- */
+
+static int
+campaign_new (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("[KEY=VALUE…]");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autofree char *db = NULL, *name = NULL, *width = NULL;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file to create", "F" },
+    { "name", 0, 0, G_OPTION_ARG_STRING, &name, "the campaign's name", "N" },
+    { "robot-width-mm", 0, 0, G_OPTION_ARG_STRING, &width, "the robot's width w (gives LU)",
+      "W" },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context, "Creates a campaign file (SQLite, WAL mode).");
+  g_option_context_set_description (context, field_help ());
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_keeping_args (context, &argc, &argv, &error) || !require_db (db, &error))
+    return nb_cli_report_error (error);
+  if (name == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--name N is required");
+      return nb_cli_report_error (error);
+    }
+  /* Fields are checked before the file exists: a bad value creates nothing. */
+  for (int i = 1; i < argc; i++)
+    if (strchr (argv[i], '=') == NULL)
+      {
+        g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "'%s': expected KEY=VALUE", argv[i]);
+        return nb_cli_report_error (error);
+      }
+  if ((campaign = nb_campaign_create (db, name, &error)) == NULL)
+    return nb_cli_report_error (error);
+  if ((width != NULL && !nb_campaign_set_field (campaign, "robot.width_mm", width, &error)) ||
+      !set_fields (campaign, argc, argv, &error))
+    {
+      g_clear_pointer (&campaign, nb_campaign_free);
+      unlink (db);
+      return nb_cli_report_error (error);
+    }
+  if (!nb_campaign_close (g_steal_pointer (&campaign), &error))
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
+}
+
+/* ------------------------------------------------------------------ set -- */
+
+static int
+campaign_set (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("KEY=VALUE…");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autofree char *db = NULL, *who = NULL;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names (default: login)", "W" },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    "Sets robot, test-condition (clause 4) and instrument fields; every change goes\n"
+    "into the event log with the old value.");
+  g_option_context_set_description (context, field_help ());
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_keeping_args (context, &argc, &argv, &error) || !require_db (db, &error))
+    return nb_cli_report_error (error);
+  if (argc < 2)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "nothing to set: give KEY=VALUE");
+      return nb_cli_report_error (error);
+    }
+  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
+    return nb_cli_report_error (error);
+  if (who)
+    nb_campaign_set_who (campaign, who);
+  if (!set_fields (campaign, argc, argv, &error) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), &error))
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
+}
+
+/* ----------------------------------------------------------------- edit -- */
+
+static int
+campaign_edit (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new ("KEY=VALUE");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autofree char *db = NULL, *reason = NULL, *key = NULL;
+  gint64 trial = 0;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "trial", 0, 0, G_OPTION_ARG_INT64, &trial, "the trial's id (campaign info --trials)", "ID" },
+    { "reason", 0, 0, G_OPTION_ARG_STRING, &reason, "why the value is corrected", "TEXT" },
+    { NULL }
+  };
+  const char *eq;
+
+  g_option_context_set_summary (context,
+    "Corrects one recorded value of a trial (outcome, reason, time_s, attained_x_mm,\n"
+    "attained_y_mm, attained_theta_deg, true_mm, measured_mm, detected).  The event\n"
+    "log keeps the old value, the new one and the reason.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!parse_keeping_args (context, &argc, &argv, &error) || !require_db (db, &error))
+    return nb_cli_report_error (error);
+  if (argc != 2 || (eq = strchr (argv[1], '=')) == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "expected one KEY=VALUE");
+      return nb_cli_report_error (error);
+    }
+  key = g_strndup (argv[1], (gsize) (eq - argv[1]));
+  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL ||
+      !nb_campaign_edit_trial (campaign, trial, key, eq + 1, reason, &error) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), &error))
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
+}
+
+/* ----------------------------------------------------------------- info -- */
+
+/* Trials the figures of a clause count: ok ones; for 7 and 9 (pass/fail
+ * clauses) also failed ones.  Aborted and incomplete trials are kept in the
+ * file but measure nothing. */
+static gboolean
+trial_counts (guint clause, const NbCampaignTrial *t)
+{
+  return t->outcome == NB_TRIAL_OK ||
+         ((clause == 7 || clause == 9) && t->outcome == NB_TRIAL_FAILED);
+}
+
+static void
+json_double_or_null (NbJsonWriter *w, const char *key, double v)
+{
+  nb_json_key (w, key);
+  nb_json_double (w, v);
+}
+
+static void
+json_string_or_null (NbJsonWriter *w, const char *key, const char *v)
+{
+  nb_json_key (w, key);
+  if (v)
+    nb_json_string (w, v);
+  else
+    nb_json_null (w);
+}
+
+static int
+campaign_info (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (GArray) configs = NULL, events = NULL;
+  g_autofree char *db = NULL, *name = NULL;
+  gboolean json = FALSE, with_trials = FALSE;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
+    { "trials", 0, 0, G_OPTION_ARG_NONE, &with_trials, "list every trial too", NULL },
+    { NULL }
+  };
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  g_autoptr (GString) text = g_string_new (NULL);
+  NbCampaignCounts counts;
+  guint n_fields;
+  const NbCampaignField *fields = nb_campaign_fields (&n_fields);
+  double lu;
+  gboolean has_lu;
+
+  g_option_context_set_summary (context,
+    "The campaign: robot, conditions, instrument, configurations with their trials,\n"
+    "counts and the event log.  Reads without taking the writer's lock.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error) ||
+      (campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error)) == NULL ||
+      (name = nb_campaign_get_name (campaign, &error)) == NULL ||
+      !nb_campaign_get_counts (campaign, &counts, &error) ||
+      (configs = nb_campaign_list_configs (campaign, 0, &error)) == NULL ||
+      (events = nb_campaign_list_events (campaign, &error)) == NULL)
+    return nb_cli_report_error (error);
+  has_lu = nb_campaign_get_lu_mm (campaign, &lu, NULL);
+
+  nb_json_begin_object (w);
+  nb_json_key (w, "name"); nb_json_string (w, name);
+  nb_json_key (w, "schema"); nb_json_int (w, NB_CAMPAIGN_SCHEMA_VERSION);
+  nb_json_key (w, "recovered_trials");
+  nb_json_int (w, nb_campaign_get_recovered_trials (campaign));
+  g_string_append_printf (text, "Campaign '%s' (%s, schema %d)\n", name, db,
+                          NB_CAMPAIGN_SCHEMA_VERSION);
+  nb_json_key (w, "fields");
+  nb_json_begin_object (w);
+  for (guint i = 0; i < n_fields; i++)
+    {
+      g_autofree char *v = nb_campaign_get_field (campaign, fields[i].key, &error);
+
+      if (error != NULL)
+        return nb_cli_report_error (error);
+      json_string_or_null (w, fields[i].key, v);
+      g_string_append_printf (text, "  %-34s %s\n", fields[i].key, v ? v : "—");
+    }
+  nb_json_end_object (w);
+  json_double_or_null (w, "robot_lu_mm", has_lu ? lu : NAN);
+  if (has_lu)
+    g_string_append_printf (text, "  %-34s %g\n", "robot.lu_mm (derived)", lu);
+  nb_json_key (w, "counts");
+  nb_json_begin_object (w);
+  nb_json_key (w, "configs"); nb_json_int (w, counts.configs);
+  nb_json_key (w, "trials"); nb_json_int (w, (gint64) counts.trials);
+  nb_json_key (w, "samples"); nb_json_int (w, (gint64) counts.samples);
+  nb_json_key (w, "chunks"); nb_json_int (w, (gint64) counts.chunks);
+  nb_json_key (w, "events"); nb_json_int (w, (gint64) counts.events);
+  nb_json_end_object (w);
+  g_string_append_printf (text, "%u configurations, %" G_GUINT64_FORMAT " trials, %"
+                          G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT " events\n",
+                          counts.configs, counts.trials, counts.samples, counts.events);
+
+  nb_json_key (w, "configs");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      g_autoptr (GArray) trials = nb_campaign_list_trials (campaign, c->id, &error);
+      guint by_outcome[NB_TRIAL_INCOMPLETE + 1] = { 0 };
+
+      if (trials == NULL)
+        return nb_cli_report_error (error);
+      for (guint j = 0; j < trials->len; j++)
+        by_outcome[g_array_index (trials, NbCampaignTrial, j).outcome]++;
+      nb_json_begin_object (w);
+      nb_json_key (w, "clause"); nb_json_int (w, c->clause);
+      nb_json_key (w, "name"); nb_json_string (w, c->name);
+      json_string_or_null (w, "route", c->route);
+      json_double_or_null (w, "load_kg", c->load_kg);
+      json_string_or_null (w, "obstacle", c->obstacle);
+      json_string_or_null (w, "behaviour", c->behaviour);
+      json_string_or_null (w, "parameters", c->parameters);
+      if (c->clause == 5)
+        {
+          nb_json_key (w, "command");
+          nb_json_begin_array (w);
+          nb_json_double (w, c->command.x_mm);
+          nb_json_double (w, c->command.y_mm);
+          nb_json_double (w, c->command.theta_deg);
+          nb_json_end_array (w);
+        }
+      if (c->clause == 8)
+        {
+          nb_json_key (w, "from_mm");
+          nb_json_begin_array (w);
+          nb_json_double (w, c->from_mm[0]);
+          nb_json_double (w, c->from_mm[1]);
+          nb_json_end_array (w);
+          nb_json_key (w, "to_mm");
+          nb_json_begin_array (w);
+          nb_json_double (w, c->to_mm[0]);
+          nb_json_double (w, c->to_mm[1]);
+          nb_json_end_array (w);
+        }
+      nb_json_key (w, "trials"); nb_json_int (w, trials->len);
+      nb_json_key (w, "outcomes");
+      nb_json_begin_object (w);
+      for (guint k = NB_TRIAL_RUNNING; k <= NB_TRIAL_INCOMPLETE; k++)
+        {
+          nb_json_key (w, nb_trial_outcome_to_string (k));
+          nb_json_int (w, by_outcome[k]);
+        }
+      nb_json_end_object (w);
+      g_string_append_printf (text, "clause %u '%s': %u trials (%u ok, %u failed, %u aborted, "
+                              "%u incomplete)\n", c->clause, c->name, trials->len,
+                              by_outcome[NB_TRIAL_OK], by_outcome[NB_TRIAL_FAILED],
+                              by_outcome[NB_TRIAL_ABORTED], by_outcome[NB_TRIAL_INCOMPLETE]);
+      if (with_trials)
+        {
+          nb_json_key (w, "trial_list");
+          nb_json_begin_array (w);
+          for (guint j = 0; j < trials->len; j++)
+            {
+              NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, j);
+
+              nb_json_begin_object (w);
+              nb_json_key (w, "id"); nb_json_int (w, t->id);
+              nb_json_key (w, "seq"); nb_json_int (w, t->seq);
+              nb_json_key (w, "outcome"); nb_json_string (w, nb_trial_outcome_to_string (t->outcome));
+              json_string_or_null (w, "reason", t->reason);
+              nb_json_key (w, "samples"); nb_json_int (w, (gint64) t->n_samples);
+              nb_json_end_object (w);
+              g_string_append_printf (text, "  trial %u (id %" G_GINT64_FORMAT "): %s%s%s\n",
+                                      t->seq, t->id, nb_trial_outcome_to_string (t->outcome),
+                                      t->reason ? ": " : "", t->reason ? t->reason : "");
+            }
+          nb_json_end_array (w);
+        }
+      nb_json_end_object (w);
+    }
+  nb_json_end_array (w);
+
+  nb_json_key (w, "events");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < events->len; i++)
+    {
+      NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+      nb_json_begin_object (w);
+      nb_json_key (w, "time"); nb_json_string (w, e->time);
+      nb_json_key (w, "who"); nb_json_string (w, e->who);
+      nb_json_key (w, "what"); nb_json_string (w, e->what);
+      json_string_or_null (w, "subject", e->subject);
+      json_string_or_null (w, "old", e->old_value);
+      json_string_or_null (w, "new", e->new_value);
+      nb_json_end_object (w);
+    }
+  nb_json_end_array (w);
+  nb_json_end_object (w);
+  if (nb_campaign_get_recovered_trials (campaign) > 0)
+    g_printerr ("navbench-cli: %s: %u trial(s) left in flight by an interrupted navbench were "
+                "marked incomplete\n", db, nb_campaign_get_recovered_trials (campaign));
+  if (json)
+    return emit (nb_json_writer_finish (g_steal_pointer (&w)));
+  return emit (g_string_free (g_steal_pointer (&text), FALSE));
+}
+
+/* --------------------------------------------------------------- import -- */
+
+typedef struct {
+  char *route, *obstacle, *behaviour, *parameters;
+  double load_kg;
+} ConfigOptions;
+
+static gboolean
+new_config (NbCampaign *campaign, guint clause, const char *name, const ConfigOptions *o,
+            NbCampaignConfig *config, GError **error)
+{
+  NbCampaignConfig existing;
+
+  if (nb_campaign_find_config (campaign, clause, name, &existing, error))
+    {
+      nb_campaign_config_clear (&existing);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "%s: clause %u already has a configuration '%s'; import under another name",
+                   nb_campaign_get_path (campaign), clause, name);
+      return FALSE;
+    }
+  if (error && *error)
+    return FALSE;
+  config->clause = clause;
+  config->name = g_strdup (name);
+  config->route = g_strdup (o->route);
+  config->obstacle = g_strdup (o->obstacle);
+  config->behaviour = g_strdup (o->behaviour);
+  config->parameters = g_strdup (o->parameters);
+  config->load_kg = o->load_kg;
+  return nb_campaign_add_config (campaign, config, error);
+}
+
+typedef struct {
+  NbCampaign *campaign;
+  gint64 config_id;
+  GHashTable *index;                    /* label → trial id */
+  GArray *ids;                          /* of gint64, in order of first appearance */
+  GPtrArray *labels;                    /* the trials' labels, in the same order */
+  gint64 current;
+} PathImport;
+
+static gboolean
+import_path_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
+                    double t_s, gpointer user_data, GError **error)
+{
+  PathImport *imp = user_data;
+  NbSample s = { t_s, x_mm, y_mm, NAN, NAN };
+
+  if (new_run)
+    {
+      gpointer found;
+
+      if (g_hash_table_lookup_extended (imp->index, trial, NULL, &found))
+        imp->current = *(gint64 *) found;
+      else
+        {
+          NbCampaignTrial t;
+
+          nb_campaign_trial_init (&t);
+          t.label = g_strdup (trial);
+          t.number = imp->ids->len + 1;
+          if (!nb_campaign_begin_trial (imp->campaign, imp->config_id, &t, error))
+            {
+              nb_campaign_trial_clear (&t);
+              return FALSE;
+            }
+          g_array_append_val (imp->ids, t.id);
+          g_ptr_array_add (imp->labels, g_strdup (trial));
+          g_hash_table_insert (imp->index, g_strdup (trial), g_memdup2 (&t.id, sizeof t.id));
+          imp->current = t.id;
+          nb_campaign_trial_clear (&t);
+        }
+    }
+  return nb_campaign_add_samples (imp->campaign, imp->current, &s, 1, error);
+}
+
+static gboolean
+import_timed (NbCampaign *campaign, guint clause, const char *only, const ConfigOptions *o,
+              GArray *rows, const char *input, guint *n_trials, GError **error)
+{
+  g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      NbTimedRow *row = &g_array_index (rows, NbTimedRow, i);
+      gint64 *id;
+      NbCampaignTrial t;
+      gboolean ok;
+
+      if (only != NULL && !g_str_equal (only, row->config))
+        continue;
+      if ((id = g_hash_table_lookup (ids, row->config)) == NULL)
+        {
+          NbCampaignConfig config;
+
+          nb_campaign_config_init (&config);
+          ok = new_config (campaign, clause, row->config, o, &config, error);
+          if (ok)
+            g_hash_table_insert (ids, row->config, id = g_memdup2 (&config.id, sizeof config.id));
+          nb_campaign_config_clear (&config);
+          if (!ok)
+            return FALSE;
+        }
+      nb_campaign_trial_init (&t);
+      t.number = row->trial.trial;
+      t.kind = clause == 7 ? g_strdup (row->baseline ? "baseline" : "obstacle") : NULL;
+      t.time_s = row->trial.time_s;
+      t.outcome = row->trial.success ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+      ok = nb_campaign_record_trial (campaign, *id, &t, error);
+      nb_campaign_trial_clear (&t);
+      if (!ok)
+        return FALSE;
+      (*n_trials)++;
+    }
+  if (*n_trials == 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no rows of config '%s'", input, only);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+campaign_import (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autofree char *db = NULL, *config_name = NULL, *input = NULL, *truth = NULL;
+  g_autofree char *command_text = NULL, *from_text = NULL, *to_text = NULL, *who = NULL;
+  g_autofree char *load_text = NULL;
+  ConfigOptions o = { NULL, NULL, NULL, NULL, NAN };
+  gint clause = 0;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause, 5 to 10", "N" },
+    { "config", 0, 0, G_OPTION_ARG_STRING, &config_name,
+      "the configuration to create (clauses 7, 9: only the file's rows of that config)", "NAME" },
+    { "input", 0, 0, G_OPTION_ARG_FILENAME, &input, "the measured data, as for compute",
+      "F.csv" },
+    { "command", 0, 0, G_OPTION_ARG_STRING, &command_text, "clause 5: the command pose",
+      "X,Y,THETA" },
+    { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, "clause 8: P0 of the segment", "X0,Y0" },
+    { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, "clause 8: P1 of the segment", "X1,Y1" },
+    { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "clause 10: the arena's corners", "T.csv" },
+    { "route", 0, 0, G_OPTION_ARG_STRING, &o.route, "the configuration's route", "R" },
+    { "load-kg", 0, 0, G_OPTION_ARG_STRING, &load_text, "the configuration's load", "KG" },
+    { "obstacle", 0, 0, G_OPTION_ARG_STRING, &o.obstacle, "the configuration's obstacle", "O" },
+    { "behaviour", 0, 0, G_OPTION_ARG_STRING, &o.behaviour, "the configuration's behaviour", "B" },
+    { "parameters", 0, 0, G_OPTION_ARG_STRING, &o.parameters, "free parameters", "TEXT" },
+    { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
+    { NULL }
+  };
+  NbCampaignConfig config;
+  guint n_trials = 0;
+  gboolean ok = FALSE;
+  double load[1];
+
+  g_option_context_set_summary (context,
+    "Records trials measured elsewhere: the CSV formats of 'compute <clause>'\n"
+    "(5 pose, 6 detection, 7 avoidance, 8 path, 9 passage, 10 mapping with --truth).\n"
+    "The whole file is one transaction: it is recorded entirely or not at all.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  nb_campaign_config_init (&config);
+  if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error))
+    goto out;
+  if (nb_clause_get ((guint) clause) == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--clause N: 5 to 10");
+      goto out;
+    }
+  if (config_name == NULL && clause != 7 && clause != 9)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--config NAME is required");
+      goto out;
+    }
+  if (input == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--input F.csv is required");
+      goto out;
+    }
+  if (load_text && !nb_cli_parse_numbers ("load-kg", load_text, load, 1, "KG", &error))
+    goto out;
+  if (load_text)
+    o.load_kg = load[0];
+  /* Options first, then the file; the campaign is opened last. */
+  if (clause == 5)
+    {
+      double c[3];
+
+      if (!nb_cli_parse_numbers ("command", command_text, c, 3, "X,Y,THETA (mm, mm, °)", &error))
+        goto out;
+      config.command = (NbPose) { c[0], c[1], c[2] };
+    }
+  if (clause == 8)
+    {
+      NbSegment segment;
+
+      if (!nb_cli_parse_numbers ("from", from_text, config.from_mm, 2, "X0,Y0 in mm", &error) ||
+          !nb_cli_parse_numbers ("to", to_text, config.to_mm, 2, "X1,Y1 in mm", &error) ||
+          !nb_segment_init (&segment, config.from_mm[0], config.from_mm[1], config.to_mm[0],
+                            config.to_mm[1], &error))
+        goto out;
+    }
+  if (clause == 10)
+    {
+      if (truth == NULL)
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--truth T.csv is required for clause 10");
+          goto out;
+        }
+      if (!nb_measurements_read_truth_corners (truth, config.truth_mm, &error))
+        goto out;
+    }
+  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
+    goto out;
+  if (who)
+    nb_campaign_set_who (campaign, who);
+  if (!nb_campaign_transaction_begin (campaign, &error))
+    goto out;
+
+  switch (clause)
+    {
+    case 5:
+      {
+        g_autoptr (GArray) poses = nb_measurements_read_poses (input, &error);
+
+        if (poses == NULL || !new_config (campaign, 5, config_name, &o, &config, &error))
+          goto rollback;
+        for (guint i = 0; i < poses->len; i++)
+          {
+            NbCampaignTrial t;
+
+            nb_campaign_trial_init (&t);
+            t.number = i + 1;
+            t.command = config.command;
+            t.attained = g_array_index (poses, NbPose, i);
+            t.outcome = NB_TRIAL_OK;
+            if (!nb_campaign_record_trial (campaign, config.id, &t, &error))
+              goto rollback;
+            n_trials++;
+          }
+        break;
+      }
+    case 6:
+      {
+        g_autoptr (GArray) rows = nb_measurements_read_detection (input, &error);
+
+        if (rows == NULL || !new_config (campaign, 6, config_name, &o, &config, &error))
+          goto rollback;
+        for (guint i = 0; i < rows->len; i++)
+          {
+            NbPlacement *p = &g_array_index (rows, NbPlacement, i);
+            NbCampaignTrial t;
+
+            nb_campaign_trial_init (&t);
+            t.number = i + 1;
+            t.label = p->obstacle;          /* borrowed */
+            t.kind = (char *) (p->max_range ? "max" : "min");
+            t.angle_deg = p->angle_deg;
+            t.true_mm = p->true_mm;
+            t.measured_mm = p->measured_mm;
+            t.detected = p->detected;
+            t.outcome = NB_TRIAL_OK;
+            ok = nb_campaign_record_trial (campaign, config.id, &t, &error);
+            if (!ok)
+              goto rollback;
+            n_trials++;
+          }
+        break;
+      }
+    case 7:
+    case 9:
+      {
+        g_autoptr (GArray) rows = clause == 7 ? nb_measurements_read_avoidance (input, &error)
+                                              : nb_measurements_read_passage (input, &error);
+
+        if (rows == NULL ||
+            !import_timed (campaign, (guint) clause, config_name, &o, rows, input, &n_trials,
+                           &error))
+          goto rollback;
+        break;
+      }
+    case 8:
+      {
+        g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                              g_free);
+        g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+        g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+        PathImport imp = { campaign, 0, index, ids, labels, 0 };
+
+        if (!new_config (campaign, 8, config_name, &o, &config, &error))
+          goto rollback;
+        imp.config_id = config.id;
+        if (!nb_measurements_read_path (input, import_path_sample, &imp, &error))
+          goto rollback;
+        for (guint i = 0; i < ids->len; i++)
+          {
+            NbCampaignTrial t;
+
+            nb_campaign_trial_init (&t);
+            t.id = g_array_index (ids, gint64, i);
+            t.number = i + 1;
+            t.label = g_ptr_array_index (labels, i);    /* borrowed */
+            t.outcome = NB_TRIAL_OK;
+            if (!nb_campaign_end_trial (campaign, &t, &error))
+              goto rollback;
+            n_trials++;
+          }
+        break;
+      }
+    case 10:
+      {
+        g_autoptr (GArray) trials = nb_measurements_read_map_corners (input, &error);
+
+        if (trials == NULL || !new_config (campaign, 10, config_name, &o, &config, &error))
+          goto rollback;
+        for (guint i = 0; i < trials->len; i++)
+          {
+            NbMapCorners *m = &g_array_index (trials, NbMapCorners, i);
+            NbCampaignTrial t;
+
+            nb_campaign_trial_init (&t);
+            t.number = m->trial;
+            memcpy (t.corners_mm, m->corner_mm, sizeof t.corners_mm);
+            t.outcome = NB_TRIAL_OK;
+            if (!nb_campaign_record_trial (campaign, config.id, &t, &error))
+              goto rollback;
+            n_trials++;
+          }
+        break;
+      }
+    }
+  {
+    g_autofree char *subject = g_strdup_printf ("clause %d", clause);
+    g_autofree char *what = g_strdup_printf ("%u trials imported", n_trials);
+
+    if (!nb_campaign_log (campaign, what, subject, NULL, input, &error) ||
+        !nb_campaign_transaction_commit (campaign, &error))
+      goto rollback;
+  }
+  ok = nb_campaign_close (g_steal_pointer (&campaign), &error);
+  goto out;
+
+rollback:
+  nb_campaign_transaction_rollback (campaign);
+out:
+  nb_campaign_config_clear (&config);
+  g_free (o.route);
+  g_free (o.obstacle);
+  g_free (o.behaviour);
+  g_free (o.parameters);
+  if (!ok)
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
+}
+
+/* -------------------------------------------------------------- results -- */
+
+typedef struct {
+  char *name;
+  NbDetectionTally tally;
+} ObstacleTally;
+
+static void
+obstacle_tally_clear (gpointer p)
+{
+  g_free (((ObstacleTally *) p)->name);
+}
+
+/* One configuration's figures, computed once and written twice (the output
+ * and the copy stored in the campaign). */
+typedef struct {
+  guint clause;
+  char *config;
+  char *error;                          /* the figures could not be computed */
+  NbPoseResult pose;                    /* 5 */
+  NbDetectionTally all;                 /* 6 */
+  GArray *obstacles;                    /* 6: of ObstacleTally */
+  NbAvoidanceResult avoidance;          /* 7 */
+  NbPathResult path;                    /* 8 */
+  guint64 samples;                      /* 8 */
+  GPtrArray *labels;                    /* 8: trial labels; 10: NULL */
+  GArray *values;                       /* 8: d_i; 10: Dm per trial */
+  GArray *numbers;                      /* 10: trial numbers (guint) */
+  double accuracy_mm;                   /* 10 */
+  NbPassageResult passage;              /* 9 */
+} ConfigResult;
+
+static void
+config_result_clear (gpointer p)
+{
+  ConfigResult *r = p;
+
+  g_free (r->config);
+  g_free (r->error);
+  g_clear_pointer (&r->obstacles, g_array_unref);
+  g_clear_pointer (&r->labels, g_ptr_array_unref);
+  g_clear_pointer (&r->values, g_array_unref);
+  g_clear_pointer (&r->numbers, g_array_unref);
+}
+
+typedef struct {
+  NbPathTrial *acc;
+  const NbSegment *segment;
+  guint64 samples;
+} PathPush;
+
+static gboolean
+push_path_block (const NbSample *s, gsize n, gpointer user_data, GError **error)
+{
+  PathPush *p = user_data;
+
+  for (gsize i = 0; i < n; i++)
+    nb_path_trial_push (p->acc, p->segment, s[i].x_mm, s[i].y_mm);
+  p->samples += n;
+  return TRUE;
+}
+
+/* Computes r's figures from the counted trials; a failure of the figures
+ * (too few trials, no sample on the segment) goes into r->error, a failure to
+ * read the file into error. */
+static gboolean
+compute_config (NbCampaign *campaign, const NbCampaignConfig *c, ConfigResult *r, GError **error)
+{
+  g_autoptr (GArray) all = nb_campaign_list_trials (campaign, c->id, error);
+  g_autoptr (GArray) trials = g_array_new (FALSE, FALSE, sizeof (NbCampaignTrial *));
+  g_autoptr (GError) figures = NULL;
+
+  r->clause = c->clause;
+  r->config = g_strdup (c->name);
+  if (all == NULL)
+    return FALSE;
+  for (guint i = 0; i < all->len; i++)
+    {
+      NbCampaignTrial *t = &g_array_index (all, NbCampaignTrial, i);
+
+      if (trial_counts (c->clause, t))
+        g_array_append_val (trials, t);
+    }
+#define TRIAL(i) g_array_index (trials, NbCampaignTrial *, i)
+
+  switch (c->clause)
+    {
+    case 5:
+      {
+        g_autofree NbPose *attained = g_new (NbPose, MAX (trials->len, 1));
+
+        for (guint i = 0; i < trials->len; i++)
+          attained[i] = TRIAL (i)->attained;
+        nb_metrics_pose (&c->command, attained, trials->len, &r->pose, &figures);
+        break;
+      }
+    case 6:
+      {
+        g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+
+        r->obstacles = g_array_new (FALSE, FALSE, sizeof (ObstacleTally));
+        g_array_set_clear_func (r->obstacles, obstacle_tally_clear);
+        r->all = (NbDetectionTally) NB_DETECTION_TALLY_INIT;
+        for (guint i = 0; i < trials->len; i++)
+          {
+            NbCampaignTrial *t = TRIAL (i);
+            const char *name = t->label ? t->label : "";
+            gpointer found;
+            ObstacleTally *o;
+
+            if (g_hash_table_lookup_extended (index, name, NULL, &found))
+              o = &g_array_index (r->obstacles, ObstacleTally, GPOINTER_TO_UINT (found));
+            else
+              {
+                ObstacleTally fresh = { g_strdup (name), NB_DETECTION_TALLY_INIT };
+
+                g_array_append_val (r->obstacles, fresh);
+                g_hash_table_insert (index, (gpointer) name,
+                                     GUINT_TO_POINTER (r->obstacles->len - 1));
+                o = &g_array_index (r->obstacles, ObstacleTally, r->obstacles->len - 1);
+              }
+            nb_detection_tally_add (&o->tally, t->true_mm, t->detected, t->measured_mm);
+            nb_detection_tally_add (&r->all, t->true_mm, t->detected, t->measured_mm);
+          }
+        if (trials->len == 0)
+          g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no placements recorded");
+        break;
+      }
+    case 7:
+    case 9:
+      {
+        g_autoptr (GArray) baseline = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
+        g_autoptr (GArray) timed = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
+
+        for (guint i = 0; i < trials->len; i++)
+          {
+            NbCampaignTrial *t = TRIAL (i);
+            NbTimedTrial tt = { t->number, t->time_s, t->outcome == NB_TRIAL_OK };
+
+            g_array_append_val (g_strcmp0 (t->kind, "baseline") == 0 ? baseline : timed, tt);
+          }
+        if (c->clause == 7)
+          nb_metrics_avoidance ((NbTimedTrial *) baseline->data, baseline->len,
+                                (NbTimedTrial *) timed->data, timed->len, &r->avoidance,
+                                &figures);
+        else
+          nb_metrics_passage ((NbTimedTrial *) timed->data, timed->len, &r->passage, &figures);
+        break;
+      }
+    case 8:
+      {
+        NbSegment segment;
+
+        r->labels = g_ptr_array_new_with_free_func (g_free);
+        r->values = g_array_new (FALSE, FALSE, sizeof (double));
+        if (!nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1],
+                              &figures))
+          break;
+        for (guint i = 0; i < trials->len; i++)
+          {
+            NbCampaignTrial *t = TRIAL (i);
+            NbPathTrial acc;
+            PathPush push = { &acc, &segment, 0 };
+
+            nb_path_trial_init (&acc);
+            if (!nb_campaign_foreach_samples (campaign, t->id, push_path_block, &push, error))
+              return FALSE;
+            r->samples += push.samples;
+            if (acc.n_on_segment == 0)
+              {
+                g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT,
+                             "trial '%s': none of its %" G_GUINT64_FORMAT
+                             " samples projects onto the segment P0→P1",
+                             t->label ? t->label : "", acc.n_samples);
+                break;
+              }
+            g_ptr_array_add (r->labels, g_strdup (t->label ? t->label : ""));
+            g_array_append_val (r->values, acc.d_mm);
+          }
+        if (figures == NULL)
+          nb_metrics_path ((double *) r->values->data, r->values->len, &r->path, &figures);
+        break;
+      }
+    case 10:
+      {
+        r->values = g_array_new (FALSE, FALSE, sizeof (double));
+        r->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+        r->accuracy_mm = 0.0;
+        for (guint i = 0; i < trials->len; i++)
+          {
+            NbCampaignTrial *t = TRIAL (i);
+            double dm = nb_metrics_dm ((const double (*)[2]) c->truth_mm,
+                                       (const double (*)[2]) t->corners_mm);
+
+            g_array_append_val (r->values, dm);
+            g_array_append_val (r->numbers, t->number);
+            /* 10.3: the mapping accuracy is the largest Dm of the trials. */
+            r->accuracy_mm = MAX (r->accuracy_mm, dm);
+          }
+        if (trials->len == 0)
+          g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no trials recorded");
+        break;
+      }
+    }
+#undef TRIAL
+  if (figures != NULL)
+    r->error = g_strdup (figures->message);
+  return TRUE;
+}
+
+static void
+json_detection (NbJsonWriter *w, const NbDetectionTally *tally)
+{
+  nb_json_key (w, "placements"); nb_json_int (w, tally->placements);
+  nb_json_key (w, "detected"); nb_json_int (w, tally->detected);
+  nb_json_key (w, "mean_error_pct"); nb_json_double (w, nb_detection_tally_mean_error_pct (tally));
+  nb_json_key (w, "mean_accuracy_pct");
+  nb_json_double (w, nb_detection_tally_mean_accuracy_pct (tally));
+}
+
+/* The keys of `compute <clause> --json`, with "config" first. */
+static void
+json_config_result (NbJsonWriter *w, const ConfigResult *r)
+{
+  nb_json_begin_object (w);
+  nb_json_key (w, "config"); nb_json_string (w, r->config);
+  if (r->error != NULL)
+    {
+      nb_json_key (w, "error"); nb_json_string (w, r->error);
+      nb_json_end_object (w);
+      return;
+    }
+  switch (r->clause)
+    {
+    case 5:
+      nb_json_key (w, "n"); nb_json_int (w, (gint64) r->pose.n);
+      nb_json_key (w, "barycentre_x_mm"); nb_json_double (w, r->pose.barycentre_x_mm);
+      nb_json_key (w, "barycentre_y_mm"); nb_json_double (w, r->pose.barycentre_y_mm);
+      nb_json_key (w, "mean_theta_deg"); nb_json_double (w, r->pose.mean_theta_deg);
+      nb_json_key (w, "ap_mm"); nb_json_double (w, r->pose.ap_mm);
+      nb_json_key (w, "ao_deg"); nb_json_double (w, r->pose.ao_deg);
+      nb_json_key (w, "l_mean_mm"); nb_json_double (w, r->pose.l_mean_mm);
+      nb_json_key (w, "s_l_mm"); nb_json_double (w, r->pose.s_l_mm);
+      nb_json_key (w, "rp_mm"); nb_json_double (w, r->pose.rp_mm);
+      nb_json_key (w, "s_o_deg"); nb_json_double (w, r->pose.s_o_deg);
+      nb_json_key (w, "ro_deg"); nb_json_double (w, r->pose.ro_deg);
+      break;
+    case 6:
+      json_detection (w, &r->all);
+      nb_json_key (w, "obstacles");
+      nb_json_begin_array (w);
+      for (guint i = 0; i < r->obstacles->len; i++)
+        {
+          ObstacleTally *o = &g_array_index (r->obstacles, ObstacleTally, i);
+
+          nb_json_begin_object (w);
+          nb_json_key (w, "obstacle"); nb_json_string (w, o->name);
+          json_detection (w, &o->tally);
+          nb_json_end_object (w);
+        }
+      nb_json_end_array (w);
+      break;
+    case 7:
+      nb_json_key (w, "passed"); nb_json_bool (w, r->avoidance.passed);
+      nb_json_key (w, "t0_s"); nb_json_double (w, r->avoidance.t0_s);
+      nb_json_key (w, "t1_s"); nb_json_double (w, r->avoidance.t1_s);
+      nb_json_key (w, "delay_ratio"); nb_json_double (w, r->avoidance.delay_ratio);
+      break;
+    case 8:
+      nb_json_key (w, "n"); nb_json_int (w, (gint64) r->path.n);
+      nb_json_key (w, "samples"); nb_json_int (w, (gint64) r->samples);
+      nb_json_key (w, "trials");
+      nb_json_begin_array (w);
+      for (guint i = 0; i < r->labels->len; i++)
+        nb_json_string (w, g_ptr_array_index (r->labels, i));
+      nb_json_end_array (w);
+      nb_json_key (w, "deviations_mm");
+      nb_json_begin_array (w);
+      for (guint i = 0; i < r->values->len; i++)
+        nb_json_double (w, g_array_index (r->values, double, i));
+      nb_json_end_array (w);
+      nb_json_key (w, "max_mm"); nb_json_double (w, r->path.max_mm);
+      nb_json_key (w, "mean_mm"); nb_json_double (w, r->path.mean_mm);
+      nb_json_key (w, "mean_abs_mm"); nb_json_double (w, r->path.mean_abs_mm);
+      nb_json_key (w, "std_mm"); nb_json_double (w, r->path.std_mm);
+      break;
+    case 9:
+      nb_json_key (w, "passed"); nb_json_bool (w, r->passage.passed);
+      nb_json_key (w, "mean_time_s"); nb_json_double (w, r->passage.mean_time_s);
+      nb_json_key (w, "failed_trials"); nb_json_int (w, r->passage.failed_trials);
+      break;
+    case 10:
+      nb_json_key (w, "trials");
+      nb_json_begin_array (w);
+      for (guint i = 0; i < r->values->len; i++)
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "trial"); nb_json_int (w, g_array_index (r->numbers, guint, i));
+          nb_json_key (w, "dm_mm"); nb_json_double (w, g_array_index (r->values, double, i));
+          nb_json_end_object (w);
+        }
+      nb_json_end_array (w);
+      nb_json_key (w, "accuracy_mm"); nb_json_double (w, r->accuracy_mm);
+      break;
+    }
+  nb_json_end_object (w);
+}
+
+/* The figure a person reads first, per clause. */
+static void
+text_config_result (GString *out, const ConfigResult *r)
+{
+  g_string_append_printf (out, "  %-24s ", r->config);
+  if (r->error != NULL)
+    {
+      g_string_append_printf (out, "cannot be computed: %s\n", r->error);
+      return;
+    }
+  switch (r->clause)
+    {
+    case 5:
+      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  Ap %.2f mm  Ao %.3f°  Rp %.2f mm  "
+                              "Ro ±%.3f°\n", r->pose.n, r->pose.ap_mm, r->pose.ao_deg,
+                              r->pose.rp_mm, r->pose.ro_deg);
+      break;
+    case 6:
+      g_string_append_printf (out, "%u placements, %u detected, mean accuracy %.2f %%\n",
+                              r->all.placements, r->all.detected,
+                              nb_detection_tally_mean_accuracy_pct (&r->all));
+      break;
+    case 7:
+      g_string_append_printf (out, "%s  T0 %.2f s  T1 %.2f s  T1/T0 %.3f\n",
+                              r->avoidance.passed ? "passed" : "not passed", r->avoidance.t0_s,
+                              r->avoidance.t1_s, r->avoidance.delay_ratio);
+      break;
+    case 8:
+      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  d = max |d_i| %.2f mm  mean %.2f mm"
+                              "  std %.2f mm\n", r->path.n, r->path.max_mm, r->path.mean_mm,
+                              r->path.std_mm);
+      break;
+    case 9:
+      g_string_append_printf (out, "%s  passage time %.2f s  %u failed\n",
+                              r->passage.passed ? "passed" : "not passed",
+                              r->passage.mean_time_s, r->passage.failed_trials);
+      break;
+    case 10:
+      g_string_append_printf (out, "%u trials  accuracy (max Dm) %.2f mm\n", r->values->len,
+                              r->accuracy_mm);
+      break;
+    }
+}
+
+static int
+campaign_results (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autofree char *db = NULL;
+  gboolean json = FALSE, stored = FALSE;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
+    { NULL }
+  };
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autoptr (GPtrArray) per_clause = g_ptr_array_new_with_free_func (g_free);
+
+  g_option_context_set_summary (context,
+    "The figures of every clause from the stored trials, with the metric engine of\n"
+    "'compute' (the same JSON keys, plus \"config\").  Counted: ok trials, and for\n"
+    "clauses 7 and 9 failed ones too; aborted and incomplete trials are not.\n"
+    "The figures are stored in the campaign unless another navbench has it open.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error))
+    return nb_cli_report_error (error);
+  campaign = nb_campaign_open (db, 0, &error);
+  if (campaign == NULL)
+    {
+      g_clear_error (&error);
+      if ((campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error)) == NULL)
+        return nb_cli_report_error (error);
+    }
+  else
+    stored = TRUE;
+
+  nb_json_begin_object (w);
+  nb_json_key (w, "clauses");
+  nb_json_begin_object (w);
+  for (guint clause = 5; clause <= 10; clause++)
+    {
+      g_autoptr (GArray) configs = nb_campaign_list_configs (campaign, clause, &error);
+      g_autoptr (GArray) results = g_array_new (FALSE, TRUE, sizeof (ConfigResult));
+      g_autoptr (NbJsonWriter) one = nb_json_writer_new ();
+      g_autofree char *key = g_strdup_printf ("%u", clause);
+
+      g_array_set_clear_func (results, config_result_clear);
+      if (configs == NULL)
+        return nb_cli_report_error (error);
+      g_array_set_size (results, configs->len);
+      for (guint i = 0; i < configs->len; i++)
+        if (!compute_config (campaign, &g_array_index (configs, NbCampaignConfig, i),
+                             &g_array_index (results, ConfigResult, i), &error))
+          return nb_cli_report_error (error);
+
+      nb_json_key (w, key);
+      nb_json_begin_array (w);
+      nb_json_begin_array (one);
+      if (configs->len > 0)
+        g_string_append_printf (text, "Clause %u — %s (protocol table %u)\n", clause,
+                                nb_clause_get (clause)->title, nb_clause_get (clause)->table);
+      for (guint i = 0; i < results->len; i++)
+        {
+          json_config_result (w, &g_array_index (results, ConfigResult, i));
+          json_config_result (one, &g_array_index (results, ConfigResult, i));
+          text_config_result (text, &g_array_index (results, ConfigResult, i));
+        }
+      nb_json_end_array (w);
+      nb_json_end_array (one);
+      g_ptr_array_add (per_clause, nb_json_writer_finish (g_steal_pointer (&one)));
+    }
+  nb_json_end_object (w);
+  nb_json_end_object (w);
+
+  if (stored)
+    {
+      if (!nb_campaign_transaction_begin (campaign, &error))
+        return nb_cli_report_error (error);
+      for (guint clause = 5; clause <= 10; clause++)
+        if (!nb_campaign_store_result (campaign, clause, g_ptr_array_index (per_clause, clause - 5),
+                                       &error))
+          {
+            nb_campaign_transaction_rollback (campaign);
+            return nb_cli_report_error (error);
+          }
+      if (!nb_campaign_transaction_commit (campaign, &error))
+        return nb_cli_report_error (error);
+    }
+  if (!nb_campaign_close (g_steal_pointer (&campaign), &error))
+    return nb_cli_report_error (error);
+  if (json)
+    return emit (nb_json_writer_finish (g_steal_pointer (&w)));
+  if (text->len == 0)
+    g_string_append (text, "No configurations recorded yet.\n");
+  return emit (g_string_free (g_steal_pointer (&text), FALSE));
+}
+
+/* --------------------------------------------------------------- export -- */
+
+typedef struct {
+  FILE *out;
+  gboolean failed;
+  const char *prefix;                   /* clause 8: the config and path columns */
+  const char *label;
+} CsvOut;
+
+static void
+csv_text (CsvOut *o, const char *s, gboolean last)
+{
+  /* RFC 4180 quoting by libcsv for text; numbers are written bare. */
+  if (csv_fwrite (o->out, s, strlen (s)) != 0)
+    o->failed = TRUE;
+  fputc (last ? '\n' : ',', o->out);
+}
+
+static void
+csv_number (CsvOut *o, double v, gboolean last)
+{
+  char buf[40];
+
+  /* The shortest decimal that reads back as the same double: figures
+   * recomputed from the export are the stored ones, to the bit. */
+  if (!isnan (v))
+    fputs (nb_json_format_double (buf, sizeof buf, v == 0.0 ? 0.0 : v), o->out);
+  fputc (last ? '\n' : ',', o->out);
+}
+
+static void
+csv_header (CsvOut *o, const char *const *names)
+{
+  for (guint i = 0; names[i] != NULL; i++)
+    csv_text (o, names[i], names[i + 1] == NULL);
+}
+
+static gboolean
+export_path_block (const NbSample *s, gsize n, gpointer user_data, GError **error)
+{
+  CsvOut *o = user_data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      fputs (o->prefix, o->out);
+      csv_text (o, o->label, FALSE);
+      csv_number (o, s[i].t_s, FALSE);
+      csv_number (o, s[i].x_mm, FALSE);
+      csv_number (o, s[i].y_mm, TRUE);
+    }
+  return TRUE;
+}
+
+static gboolean
+export_config (NbCampaign *campaign, const NbCampaignConfig *c, gboolean truth, CsvOut *o,
+               GError **error)
+{
+  g_autoptr (GArray) trials = nb_campaign_list_trials (campaign, c->id, error);
+
+  if (trials == NULL)
+    return FALSE;
+  if (c->clause == 10 && truth)
+    {
+      for (guint k = 0; k < 4; k++)
+        {
+          csv_text (o, c->name, FALSE);
+          csv_number (o, k + 1, FALSE);
+          csv_number (o, c->truth_mm[k][0], FALSE);
+          csv_number (o, c->truth_mm[k][1], TRUE);
+        }
+      return TRUE;
+    }
+  for (guint i = 0; i < trials->len; i++)
+    {
+      NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      if (!trial_counts (c->clause, t))
+        continue;
+      switch (c->clause)
+        {
+        case 5:
+          csv_text (o, c->name, FALSE);
+          csv_number (o, c->command.x_mm, FALSE);
+          csv_number (o, c->command.y_mm, FALSE);
+          csv_number (o, c->command.theta_deg, FALSE);
+          csv_number (o, t->number, FALSE);
+          csv_number (o, t->attained.x_mm, FALSE);
+          csv_number (o, t->attained.y_mm, FALSE);
+          csv_number (o, t->attained.theta_deg, TRUE);
+          break;
+        case 6:
+          csv_text (o, c->name, FALSE);
+          csv_text (o, t->label ? t->label : "", FALSE);
+          csv_number (o, t->angle_deg, FALSE);
+          csv_text (o, t->kind ? t->kind : "", FALSE);
+          csv_number (o, t->true_mm, FALSE);
+          csv_number (o, t->measured_mm, FALSE);
+          fputs (t->detected ? "1\n" : "0\n", o->out);
+          break;
+        case 7:
+        case 9:
+          csv_text (o, c->name, FALSE);
+          if (c->clause == 7)
+            csv_text (o, t->kind ? t->kind : "obstacle", FALSE);
+          csv_number (o, t->number, FALSE);
+          csv_number (o, t->time_s, FALSE);
+          fputs (t->outcome == NB_TRIAL_OK ? "1\n" : "0\n", o->out);
+          break;
+        case 8:
+          {
+            g_autoptr (GString) prefix = g_string_new (NULL);
+            char buf[40];
+
+            {
+              /* config and the commanded segment, the same on every row */
+              g_autofree char *name = NULL;
+              size_t need = csv_write (NULL, 0, c->name, strlen (c->name));
+
+              name = g_malloc (need + 1);
+              csv_write (name, need, c->name, strlen (c->name));
+              name[need] = '\0';
+              g_string_append_printf (prefix, "%s,", name);
+            }
+            for (guint k = 0; k < 4; k++)
+              g_string_append_printf (prefix, "%s,",
+                                      nb_json_format_double (buf, sizeof buf,
+                                                             k < 2 ? c->from_mm[k]
+                                                                   : c->to_mm[k - 2]));
+            o->prefix = prefix->str;
+            o->label = t->label ? t->label : "";
+            if (!nb_campaign_foreach_samples (campaign, t->id, export_path_block, o, error))
+              return FALSE;
+            o->prefix = NULL;
+            break;
+          }
+        case 10:
+          for (guint k = 0; k < 4; k++)
+            {
+              csv_text (o, c->name, FALSE);
+              csv_number (o, t->number, FALSE);
+              csv_number (o, k + 1, FALSE);
+              csv_number (o, t->corners_mm[k][0], FALSE);
+              csv_number (o, t->corners_mm[k][1], TRUE);
+            }
+          break;
+        }
+    }
+  return TRUE;
+}
+
+static const char *const export_columns[][10] = {
+  [5] = { "config", "command_x_mm", "command_y_mm", "command_theta_deg", "trial", "x_mm", "y_mm",
+          "theta_deg", NULL },
+  [6] = { "config", "obstacle", "angle_deg", "range", "true_mm", "measured_mm", "detected", NULL },
+  [7] = { "config", "kind", "trial", "time_s", "success", NULL },
+  [8] = { "config", "from_x_mm", "from_y_mm", "to_x_mm", "to_y_mm", "trial", "t_s", "x_mm",
+          "y_mm" },
+  [9] = { "config", "trial", "time_s", "success", NULL },
+  [10] = { "config", "trial", "corner", "x_mm", "y_mm", NULL },
+};
+
+static const char *const truth_columns[] = { "config", "corner", "x_mm", "y_mm", NULL };
+
+int
+nb_cli_export (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (GArray) configs = NULL;
+  g_autofree char *db = NULL, *config_name = NULL, *format = NULL, *output = NULL;
+  g_autofree char *tmp = NULL;
+  gint clause = 0;
+  gboolean truth = FALSE;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "trials", 0, 0, G_OPTION_ARG_INT, &clause, "the clause whose trials to write, 5 to 10",
+      "N" },
+    { "config", 0, 0, G_OPTION_ARG_STRING, &config_name, "only this configuration", "NAME" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "csv (the formats 'compute' reads)", "csv" },
+    { "truth", 0, 0, G_OPTION_ARG_NONE, &truth, "clause 10: the arena's corners, not the map's",
+      NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output,
+      "write to F (complete or not at all) instead of stdout", "F" },
+    { NULL }
+  };
+  CsvOut o = { NULL, FALSE, NULL, NULL };
+  guint written = 0;
+
+  g_option_context_set_summary (context,
+    "Writes a clause's stored trials in the CSV format 'compute <clause>' reads, with\n"
+    "a config column (and the command pose or the commanded segment), so every\n"
+    "figure of 'campaign results' can be recomputed outside navbench.  Clause 10\n"
+    "writes the map's corners, or with --truth the arena's.  Written: the trials\n"
+    "'campaign results' counts.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error))
+    return nb_cli_report_error (error);
+  if (nb_clause_get ((guint) clause) == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--trials N: a clause, 5 to 10");
+      return nb_cli_report_error (error);
+    }
+  if (format != NULL && !g_str_equal (format, "csv"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format %s: only csv is written", format);
+      return nb_cli_report_error (error);
+    }
+  if (truth && clause != 10)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--truth is for clause 10");
+      return nb_cli_report_error (error);
+    }
+  if ((campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error)) == NULL ||
+      (configs = nb_campaign_list_configs (campaign, (guint) clause, &error)) == NULL)
+    return nb_cli_report_error (error);
+
+  if (output != NULL)
+    {
+      tmp = g_strconcat (output, ".part", NULL);
+      o.out = fopen (tmp, "w");
+      if (o.out == NULL)
+        {
+          int saved = errno;
+
+          g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", tmp, g_strerror (saved));
+          return nb_cli_report_error (error);
+        }
+    }
+  else
+    o.out = stdout;
+  csv_header (&o, truth ? truth_columns : export_columns[clause]);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+
+      if (config_name != NULL && !g_str_equal (config_name, c->name))
+        continue;
+      if (!export_config (campaign, c, truth, &o, &error))
+        goto fail;
+      written++;
+    }
+  if (written == 0 && config_name != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %d has no configuration '%s'",
+                   db, clause, config_name);
+      goto fail;
+    }
+  if (fflush (o.out) != 0 || ferror (o.out) || o.failed)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "writing the export: %s",
+                   g_strerror (errno));
+      goto fail;
+    }
+  if (output != NULL)
+    {
+      if (fclose (o.out) != 0 || rename (tmp, output) != 0)
+        {
+          int saved = errno;
+
+          o.out = NULL;
+          g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", output, g_strerror (saved));
+          goto fail;
+        }
+    }
+  return NB_EXIT_OK;
+
+fail:
+  if (output != NULL)
+    {
+      if (o.out)
+        fclose (o.out);
+      unlink (tmp);
+    }
+  return nb_cli_report_error (error);
+}
+
+/* ------------------------------------------------------------- dispatch -- */
+
+static const NbCliCommand campaign_commands[] = {
+  { "new", campaign_new, "create a campaign file" },
+  { "info", campaign_info, "what a campaign holds (--json)" },
+  { "set", campaign_set, "set robot, condition and instrument fields (KEY=VALUE…)" },
+  { "edit", campaign_edit, "correct a recorded value of a trial (logged with the old value)" },
+  { "import", campaign_import, "record trials measured elsewhere (the CSV of compute)" },
+  { "results", campaign_results, "every clause's figures from the stored trials" },
+};
+
+int
+nb_cli_campaign (int argc, char **argv)
+{
+  return nb_cli_dispatch ("campaign", campaign_commands, G_N_ELEMENTS (campaign_commands), argc,
+                          argv);
+}
