@@ -321,7 +321,7 @@ query_int (NbCampaign *c, const char *sql, gint64 *out, GError **error)
       return TRUE;
     }
   sqlite3_finalize (s);
-  return sql_error (c, rc, sql, error);
+  return sql_error (c, rc, "reading the campaign", error);
 }
 
 static char *
@@ -675,6 +675,39 @@ recover (NbCampaign *c, GError **error)
   return tx_finish (c, error);
 }
 
+/* A cheap look at every table (its root and rightmost pages, never the
+ * samples): damage there is reported at open, not in the middle of a test. */
+static gboolean
+check_tables (NbCampaign *c, GError **error)
+{
+  static const char *const probes[] = {
+    "SELECT count(*) FROM field",
+    "SELECT coalesce (max (id), 0) FROM config",
+    "SELECT coalesce (max (id), 0) FROM trial",
+    "SELECT coalesce (max (id), 0) FROM sample_chunk",
+    "SELECT coalesce (max (id), 0) FROM event",
+  };
+  gint64 marked;
+
+  if (!query_int (c, "SELECT count(*) FROM meta WHERE key = 'format' "
+                  "AND value = 'navbench campaign'", &marked, error))
+    return FALSE;
+  if (marked != 1)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "%s: not a navbench campaign (no format mark)", c->path);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (probes); i++)
+    {
+      gint64 ignored;
+
+      if (!query_int (c, probes[i], &ignored, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static NbCampaign *
 campaign_new (const char *path)
 {
@@ -828,6 +861,8 @@ nb_campaign_open (const char *path, NbCampaignOpenFlags flags, GError **error)
       return NULL;
     }
   c->opened_version = (guint) version;
+  if (!check_tables (c, error))
+    return NULL;
   if (version < NB_CAMPAIGN_SCHEMA_VERSION)
     {
       if (!taken)
