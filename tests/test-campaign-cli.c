@@ -1,0 +1,471 @@
+/* navbench-cli campaign and export, end to end through the binary in
+ * NAVBENCH_CLI: the figures `campaign results` computes from imported trials
+ * are those `compute` gives on the same files, and on the files `export`
+ * writes back — for every clause, compared value by value. */
+#include "nb-campaign.h"
+#include "nb-test-tmp.h"
+
+#include <json-glib/json-glib.h>
+#include <sys/wait.h>
+#include <string.h>
+
+static char *tmpdir;
+
+typedef struct {
+  int status;
+  char *out;
+  char *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static char *
+data_path (const char *name)
+{
+  return g_test_build_filename (G_TEST_DIST, "data", "campaign", name, NULL);
+}
+
+/* Runs navbench-cli with the NULL-terminated arguments. */
+static Run
+cli (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  const char *exe = g_getenv ("NAVBENCH_CLI");
+  Run r = { 0 };
+  va_list ap;
+  int wait_status;
+
+  g_assert_nonnull (exe);
+  g_ptr_array_add (argv, (gpointer) exe);
+  va_start (ap, first);
+  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &r.out, &r.err, &wait_status, &error));
+  g_assert_no_error (error);
+  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
+  return r;
+}
+
+static void
+assert_ok (const Run *r, const char *what)
+{
+  if (r->status != 0)
+    g_error ("%s: exit %d: %s", what, r->status, r->err);
+}
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr (GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (node);
+  return node;
+}
+
+static char *
+db_path (const char *name)
+{
+  char *path = g_build_filename (tmpdir, name, NULL);
+
+  g_unlink (path);
+  return path;
+}
+
+/* Every member of expected is in actual with an equal value (doubles to
+ * the bit: both sides print the shortest round-trip form). */
+static void
+assert_members_equal (JsonObject *expected, JsonObject *actual, const char *what)
+{
+  g_autoptr (GList) members = json_object_get_members (expected);
+
+  g_assert_cmpuint (g_list_length (members), >, 0);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *a = json_object_get_member (actual, l->data);
+      JsonNode *e = json_object_get_member (expected, l->data);
+
+      if (a == NULL || !json_node_equal (a, e))
+        {
+          g_autofree char *as = a ? json_to_string (a, FALSE) : g_strdup ("(missing)");
+          g_autofree char *es = json_to_string (e, FALSE);
+
+          g_error ("%s: '%s' is %s, expected %s", what, (char *) l->data, as, es);
+        }
+    }
+}
+
+/* The object of config NAME in results' clause array. */
+static JsonObject *
+result_of (JsonNode *results, const char *clause, const char *name)
+{
+  JsonObject *clauses = json_object_get_object_member (json_node_get_object (results), "clauses");
+  JsonArray *list = json_object_get_array_member (clauses, clause);
+
+  for (guint i = 0; i < json_array_get_length (list); i++)
+    {
+      JsonObject *o = json_array_get_object_element (list, i);
+
+      if (g_str_equal (json_object_get_string_member (o, "config"), name))
+        return o;
+    }
+  g_error ("clause %s has no result for '%s'", clause, name);
+}
+
+typedef struct {
+  const char *clause;           /* results key */
+  const char *compute;          /* compute subcommand */
+  const char *config;           /* NULL: the file names its configs (7, 9) */
+  const char *input;
+  const char *extra[4];         /* options for import and compute */
+} Case;
+
+static const Case cases[] = {
+  { "5", "pose", "P0→P1 30 kg", "pose.csv", { "--command", "5000,0,0" } },
+  { "6", "detection", "two obstacles", "detection.csv", { NULL } },
+  { "7", "avoidance", NULL, "avoidance.csv", { NULL } },
+  { "8", "path", "straight, 5 m", "path.csv", { "--from", "0,0", "--to", "5000,0" } },
+  { "9", "passage", NULL, "passage.csv", { NULL } },
+  { "10", "mapping", "arena", "map.csv", { NULL } },
+};
+
+static GPtrArray *
+args_new (const char *first, ...)
+{
+  GPtrArray *a = g_ptr_array_new_with_free_func (g_free);
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *s = first; s != NULL; s = va_arg (ap, const char *))
+    g_ptr_array_add (a, g_strdup (s));
+  va_end (ap);
+  return a;
+}
+
+static Run
+cli_argv (GPtrArray *args)
+{
+  const char *v[24] = { NULL };
+
+  g_assert_cmpuint (args->len, <, G_N_ELEMENTS (v) - 1);
+  for (guint i = 0; i < args->len; i++)
+    v[i] = g_ptr_array_index (args, i);
+  return cli (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
+              v[13], v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22], NULL);
+}
+
+/* compute <clause> on input (or the export), as JSON. */
+static JsonNode *
+compute_json (const Case *c, const char *input, const char *truth)
+{
+  g_autoptr (GPtrArray) a = args_new ("compute", c->compute, "--json", NULL);
+  g_auto (Run) r;
+
+  if (g_str_equal (c->clause, "10"))
+    {
+      g_ptr_array_add (a, g_strdup ("--truth"));
+      g_ptr_array_add (a, g_strdup (truth));
+      g_ptr_array_add (a, g_strdup ("--map"));
+    }
+  else
+    g_ptr_array_add (a, g_strdup ("--input"));
+  g_ptr_array_add (a, g_strdup (input));
+  for (guint i = 0; i < G_N_ELEMENTS (c->extra) && c->extra[i]; i++)
+    g_ptr_array_add (a, g_strdup (c->extra[i]));
+  r = cli_argv (a);
+  assert_ok (&r, input);
+  return parse (r.out);
+}
+
+/* compute's figures against results': one object, or (7, 9) one per config. */
+static void
+assert_same_figures (const Case *c, JsonNode *computed, JsonNode *results, const char *what)
+{
+  JsonObject *co = json_node_get_object (computed);
+
+  if (c->config != NULL)
+    {
+      assert_members_equal (co, result_of (results, c->clause, c->config), what);
+      return;
+    }
+  {
+    JsonArray *configs = json_object_get_array_member (co, "configs");
+
+    g_assert_cmpuint (json_array_get_length (configs), ==, 2);
+    for (guint i = 0; i < json_array_get_length (configs); i++)
+      {
+        JsonObject *one = json_array_get_object_element (configs, i);
+
+        assert_members_equal (one, result_of (results, c->clause,
+                                              json_object_get_string_member (one, "config")),
+                              what);
+      }
+  }
+}
+
+static void
+test_import_results_export (void)
+{
+  g_autofree char *db = db_path ("cli.nbc");
+  g_autofree char *truth = data_path ("truth.csv");
+  g_autoptr (JsonNode) results = NULL;
+  g_auto (Run) r;
+
+  r = cli ("campaign", "new", "--db", db, "--name", "CLI round trip", "--robot-width-mm", "620",
+           NULL);
+  assert_ok (&r, "campaign new");
+  run_clear (&r);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Case *c = &cases[i];
+      g_autofree char *input = data_path (c->input);
+      g_autoptr (GPtrArray) a = args_new ("campaign", "import", "--db", db, "--clause", c->clause,
+                                          "--input", input, NULL);
+
+      if (c->config)
+        {
+          g_ptr_array_add (a, g_strdup ("--config"));
+          g_ptr_array_add (a, g_strdup (c->config));
+        }
+      if (g_str_equal (c->clause, "10"))
+        {
+          g_ptr_array_add (a, g_strdup ("--truth"));
+          g_ptr_array_add (a, g_strdup (truth));
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (c->extra) && c->extra[k]; k++)
+        g_ptr_array_add (a, g_strdup (c->extra[k]));
+      r = cli_argv (a);
+      assert_ok (&r, c->input);
+      run_clear (&r);
+    }
+
+  r = cli ("campaign", "results", "--db", db, "--json", NULL);
+  assert_ok (&r, "campaign results");
+  results = parse (r.out);
+  run_clear (&r);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Case *c = &cases[i];
+      g_autofree char *input = data_path (c->input);
+      g_autofree char *exported = g_build_filename (tmpdir, "export.csv", NULL);
+      g_autofree char *exported_truth = g_build_filename (tmpdir, "export-truth.csv", NULL);
+      g_autoptr (JsonNode) direct = compute_json (c, input, truth);
+      g_autoptr (JsonNode) again = NULL;
+      g_autoptr (GPtrArray) a = args_new ("export", "--db", db, "--trials", c->clause,
+                                          "--format", "csv", "--output", exported, NULL);
+
+      /* The campaign's figures are compute's on the measured files... */
+      assert_same_figures (c, direct, results, c->input);
+
+      /* ...and compute's on what export writes back. */
+      if (c->config)
+        {
+          g_ptr_array_add (a, g_strdup ("--config"));
+          g_ptr_array_add (a, g_strdup (c->config));
+        }
+      r = cli_argv (a);
+      assert_ok (&r, "export");
+      run_clear (&r);
+      if (g_str_equal (c->clause, "10"))
+        {
+          r = cli ("export", "--db", db, "--trials", "10", "--truth", "--output", exported_truth,
+                   NULL);
+          assert_ok (&r, "export --truth");
+          run_clear (&r);
+        }
+      again = compute_json (c, exported, exported_truth);
+      assert_same_figures (c, again, results, "the export");
+    }
+
+  /* The results are stored in the campaign too. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (NbCampaign) campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+    g_autofree char *stored = NULL;
+    g_autoptr (JsonNode) node = NULL;
+
+    g_assert_no_error (error);
+    stored = nb_campaign_get_result (campaign, 5, &error);
+    g_assert_nonnull (stored);
+    node = parse (stored);
+    assert_members_equal (json_array_get_object_element (json_node_get_array (node), 0),
+                          result_of (results, "5", "P0→P1 30 kg"), "stored clause 5");
+  }
+
+  /* Export to stdout: a header, then a row per stored pose. */
+  r = cli ("export", "--db", db, "--trials", "5", "--format", "csv", NULL);
+  assert_ok (&r, "export to stdout");
+  g_assert_true (g_str_has_prefix (r.out, "\"config\",\"command_x_mm\""));
+  {
+    g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+
+    g_assert_cmpuint (g_strv_length (lines), ==, 1 + 30 + 1);
+    g_assert_true (g_str_has_prefix (lines[1], "\"P0→P1 30 kg\",5000,0,0,1,"));
+  }
+}
+
+static void
+test_fields_and_info (void)
+{
+  g_autofree char *db = db_path ("info.nbc");
+  g_autoptr (JsonNode) info = NULL;
+  JsonObject *o, *fields;
+  g_auto (Run) r;
+
+  r = cli ("campaign", "new", "--db", db, "--name", "Info", "--robot-width-mm", "1200",
+           "robot.maker=ACME", "conditions.environment=indoor", NULL);
+  assert_ok (&r, "new");
+  run_clear (&r);
+  r = cli ("campaign", "set", "--db", db, "--who", "tester", "conditions.temperature_c=21.5",
+           "notes=first, \"quoted\" run", "robot.preparation_done=yes", NULL);
+  assert_ok (&r, "set");
+  run_clear (&r);
+
+  /* Bad input: exit 2, nothing changed. */
+  r = cli ("campaign", "set", "--db", db, "conditions.temperature_c=warm", "notes=changed", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "navbench-cli: conditions.temperature_c: 'warm' is not a finite"));
+  run_clear (&r);
+  r = cli ("campaign", "set", "--db", db, "robot.lu_mm=500", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  run_clear (&r);
+
+  r = cli ("campaign", "info", "--db", db, "--json", NULL);
+  assert_ok (&r, "info");
+  info = parse (r.out);
+  o = json_node_get_object (info);
+  g_assert_cmpstr (json_object_get_string_member (o, "name"), ==, "Info");
+  g_assert_cmpint (json_object_get_int_member (o, "schema"), ==, NB_CAMPAIGN_SCHEMA_VERSION);
+  /* ISO 18646-2 4.5: w = 1200 mm → LU = 1500 mm. */
+  g_assert_cmpfloat (json_object_get_double_member (o, "robot_lu_mm"), ==, 1500.0);
+  fields = json_object_get_object_member (o, "fields");
+  g_assert_cmpstr (json_object_get_string_member (fields, "robot.maker"), ==, "ACME");
+  g_assert_cmpstr (json_object_get_string_member (fields, "robot.width_mm"), ==, "1200");
+  g_assert_cmpstr (json_object_get_string_member (fields, "conditions.temperature_c"), ==, "21.5");
+  g_assert_cmpstr (json_object_get_string_member (fields, "notes"), ==, "first, \"quoted\" run");
+  g_assert_cmpstr (json_object_get_string_member (fields, "robot.preparation_done"), ==, "yes");
+  g_assert_true (json_object_get_null_member (fields, "robot.serial"));
+  {
+    JsonArray *events = json_object_get_array_member (o, "events");
+    guint by_tester = 0;
+
+    for (guint i = 0; i < json_array_get_length (events); i++)
+      {
+        JsonObject *e = json_array_get_object_element (events, i);
+
+        by_tester += g_str_equal (json_object_get_string_member (e, "who"), "tester");
+      }
+    g_assert_cmpuint (by_tester, ==, 3);
+  }
+}
+
+static void
+test_errors (void)
+{
+  g_autofree char *db = db_path ("errors.nbc");
+  g_autofree char *text = data_path ("pose.csv");
+  g_autofree char *bad = g_build_filename (tmpdir, "bad-path.csv", NULL);
+  g_autoptr (GBytes) before = NULL, after = NULL;
+  g_auto (Run) r;
+
+  /* A CSV is not a campaign, and stays as it is. */
+  before = nb_test_read_file (text);
+  r = cli ("campaign", "info", "--db", text, NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "not a navbench campaign"));
+  after = nb_test_read_file (text);
+  g_assert_true (g_bytes_equal (before, after));
+  run_clear (&r);
+
+  r = cli ("campaign", "new", "--db", db, "--name", "E", NULL);
+  assert_ok (&r, "new");
+  run_clear (&r);
+  r = cli ("campaign", "new", "--db", db, "--name", "again", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "already exists"));
+  run_clear (&r);
+
+  /* An import with a bad row at its end records nothing. */
+  g_assert_true (g_file_set_contents (bad, "trial,x_mm,y_mm\n1,0,0\n1,100,2\n1,200,abc\n", -1,
+                                      NULL));
+  r = cli ("campaign", "import", "--db", db, "--clause", "8", "--config", "S", "--input", bad,
+           "--from", "0,0", "--to", "1000,0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "bad-path.csv:4:"));
+  run_clear (&r);
+  r = cli ("campaign", "info", "--db", db, "--json", NULL);
+  {
+    g_autoptr (JsonNode) info = parse (r.out);
+    JsonObject *counts = json_object_get_object_member (json_node_get_object (info), "counts");
+
+    g_assert_cmpint (json_object_get_int_member (counts, "configs"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (counts, "samples"), ==, 0);
+  }
+  run_clear (&r);
+
+  /* A second writer is refused while this process holds the campaign. */
+  {
+    g_autoptr (GError) error = NULL;
+    g_autoptr (NbCampaign) held = nb_campaign_open (db, 0, &error);
+
+    g_assert_no_error (error);
+    r = cli ("campaign", "set", "--db", db, "operator=someone", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    g_assert_nonnull (strstr (r.err, "campaign is open in another navbench"));
+    run_clear (&r);
+    r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "P", "--input", text,
+             "--command", "5000,0,0", NULL);
+    g_assert_cmpint (r.status, ==, 1);
+    run_clear (&r);
+    /* Reading goes on. */
+    r = cli ("campaign", "info", "--db", db, NULL);
+    assert_ok (&r, "info beside a writer");
+    run_clear (&r);
+  }
+
+  /* Importing the same configuration twice is refused. */
+  r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "P", "--input", text,
+           "--command", "5000,0,0", NULL);
+  assert_ok (&r, "import");
+  run_clear (&r);
+  r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "P", "--input", text,
+           "--command", "5000,0,0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "already has a configuration 'P'"));
+  run_clear (&r);
+  r = cli ("export", "--db", db, "--trials", "5", "--config", "nope", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  run_clear (&r);
+  r = cli ("export", "--db", db, "--trials", "4", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = nb_test_make_dir ();
+  g_test_add_func ("/campaign-cli/import-results-export", test_import_results_export);
+  g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
+  g_test_add_func ("/campaign-cli/errors", test_errors);
+  status = g_test_run ();
+  nb_test_remove_dir (tmpdir);
+  g_free (tmpdir);
+  return status;
+}
