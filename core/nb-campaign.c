@@ -772,7 +772,12 @@ nb_campaign_create (const char *path, const char *name, GError **error)
   c->writer = TRUE;
   /* Built in rollback mode so the header (application_id) is in the main
    * file from the first commit; then WAL for the campaign's life. */
+  /* 16 KiB pages: a chunk of 4096 samples (147 KiB) spans 9 overflow pages
+   * instead of 36, and the default WAL checkpoint (1000 pages) moves 16 MiB
+   * at a time — ingest measured 2× faster than with 4 KiB pages, for 1.6 %
+   * of file over the packed samples (tests/bench/bench-ingest). */
   if (!open_db (c, SQLITE_OPEN_READWRITE, error) ||
+      !exec (c, "PRAGMA page_size = 16384", "creating", error) ||
       !exec (c, "BEGIN IMMEDIATE", "creating", error))
     goto fail;
   for (guint v = 0; v < NB_CAMPAIGN_SCHEMA_VERSION; v++)
