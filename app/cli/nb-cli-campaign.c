@@ -69,22 +69,18 @@ fail:
   return FALSE;
 }
 
-static const char *
+/* The --help text listing the fields (owned by the caller). */
+static char *
 field_help (void)
 {
-  static char *help;            /* built once per process: the --help text */
   guint n;
   const NbCampaignField *fields = nb_campaign_fields (&n);
-  GString *s;
+  GString *s = g_string_new ("Fields (KEY=VALUE; an empty VALUE unsets):\n");
 
-  if (help != NULL)
-    return help;
-  s = g_string_new ("Fields (KEY=VALUE; an empty VALUE unsets):\n");
   for (guint i = 0; i < n; i++)
     g_string_append_printf (s, "  %-34s %s\n", fields[i].key, fields[i].description);
   g_string_append (s, "robot.lu_mm is derived from robot.width_mm (ISO 18646-2 4.5).");
-  help = g_string_free (s, FALSE);
-  return help;
+  return g_string_free (s, FALSE);
 }
 
 /* Parses options but keeps the KEY=VALUE arguments. */
@@ -102,7 +98,7 @@ campaign_new (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("[KEY=VALUE…]");
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
-  g_autofree char *db = NULL, *name = NULL, *width = NULL;
+  g_autofree char *db = NULL, *name = NULL, *width = NULL, *help = field_help ();
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file to create", "F" },
     { "name", 0, 0, G_OPTION_ARG_STRING, &name, "the campaign's name", "N" },
@@ -112,7 +108,7 @@ campaign_new (int argc, char **argv)
   };
 
   g_option_context_set_summary (context, "Creates a campaign file (SQLite, WAL mode).");
-  g_option_context_set_description (context, field_help ());
+  g_option_context_set_description (context, help);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!parse_keeping_args (context, &argc, &argv, &error) || !require_db (db, &error))
     return nb_cli_report_error (error);
@@ -150,7 +146,7 @@ campaign_set (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("KEY=VALUE…");
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
-  g_autofree char *db = NULL, *who = NULL;
+  g_autofree char *db = NULL, *who = NULL, *help = field_help ();
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
     { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names (default: login)", "W" },
@@ -160,7 +156,7 @@ campaign_set (int argc, char **argv)
   g_option_context_set_summary (context,
     "Sets robot, test-condition (clause 4) and instrument fields; every change goes\n"
     "into the event log with the old value.");
-  g_option_context_set_description (context, field_help ());
+  g_option_context_set_description (context, help);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!parse_keeping_args (context, &argc, &argv, &error) || !require_db (db, &error))
     return nb_cli_report_error (error);
