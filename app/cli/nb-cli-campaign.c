@@ -9,6 +9,8 @@
 
 #include "nb-campaign.h"
 #include "nb-clause.h"
+#include "nb-clause-results.h"
+#include "nb-cli-figures.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-measurements.h"
@@ -777,17 +779,6 @@ out:
 
 /* -------------------------------------------------------------- results -- */
 
-typedef struct {
-  char *name;
-  NbDetectionTally tally;
-} ObstacleTally;
-
-static void
-obstacle_tally_clear (gpointer p)
-{
-  g_free (((ObstacleTally *) p)->name);
-}
-
 /* One configuration's figures, computed once and written twice (the output
  * and the copy stored in the campaign). */
 typedef struct {
@@ -795,13 +786,12 @@ typedef struct {
   char *config;
   char *error;                          /* the figures could not be computed */
   NbPoseResult pose;                    /* 5 */
-  NbDetectionTally all;                 /* 6 */
-  GArray *obstacles;                    /* 6: of ObstacleTally */
+  NbDetectionResult detection;          /* 6 */
   NbAvoidanceResult avoidance;          /* 7 */
   NbPathResult path;                    /* 8 */
-  guint64 samples;                      /* 8 */
-  GPtrArray *labels;                    /* 8: trial labels; 10: NULL */
-  GArray *values;                       /* 8: d_i; 10: Dm per trial */
+  NbPathRun *path_run;                  /* 8 */
+  double *d_mm;                         /* 8: d_i per trial of path_run */
+  GArray *values;                       /* 10: Dm per trial */
   GArray *numbers;                      /* 10: trial numbers (guint) */
   double accuracy_mm;                   /* 10 */
   NbPassageResult passage;              /* 9 */
@@ -814,16 +804,18 @@ config_result_clear (gpointer p)
 
   g_free (r->config);
   g_free (r->error);
-  g_clear_pointer (&r->obstacles, g_array_unref);
-  g_clear_pointer (&r->labels, g_ptr_array_unref);
+  if (r->detection.obstacles != NULL)
+    nb_detection_result_clear (&r->detection);
+  g_clear_pointer (&r->path_run, nb_path_run_free);
+  g_clear_pointer (&r->d_mm, g_free);
   g_clear_pointer (&r->values, g_array_unref);
   g_clear_pointer (&r->numbers, g_array_unref);
 }
 
 typedef struct {
-  NbPathTrial *acc;
-  const NbSegment *segment;
-  guint64 samples;
+  NbPathRun *run;
+  const char *label;
+  gboolean first;
 } PathPush;
 
 static gboolean
@@ -832,8 +824,10 @@ push_path_block (const NbSample *s, gsize n, gpointer user_data, GError **error)
   PathPush *p = user_data;
 
   for (gsize i = 0; i < n; i++)
-    nb_path_trial_push (p->acc, p->segment, s[i].x_mm, s[i].y_mm);
-  p->samples += n;
+    {
+      nb_path_run_push (p->run, p->label, p->first, 0, s[i].x_mm, s[i].y_mm);
+      p->first = FALSE;
+    }
   return TRUE;
 }
 
@@ -872,37 +866,17 @@ compute_config (NbCampaign *campaign, const NbCampaignConfig *c, ConfigResult *r
         break;
       }
     case 6:
-      {
-        g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+      nb_detection_result_init (&r->detection);
+      for (guint i = 0; i < trials->len; i++)
+        {
+          NbCampaignTrial *t = TRIAL (i);
 
-        r->obstacles = g_array_new (FALSE, FALSE, sizeof (ObstacleTally));
-        g_array_set_clear_func (r->obstacles, obstacle_tally_clear);
-        r->all = (NbDetectionTally) NB_DETECTION_TALLY_INIT;
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            const char *name = t->label ? t->label : "";
-            gpointer found;
-            ObstacleTally *o;
-
-            if (g_hash_table_lookup_extended (index, name, NULL, &found))
-              o = &g_array_index (r->obstacles, ObstacleTally, GPOINTER_TO_UINT (found));
-            else
-              {
-                ObstacleTally fresh = { g_strdup (name), NB_DETECTION_TALLY_INIT };
-
-                g_array_append_val (r->obstacles, fresh);
-                g_hash_table_insert (index, (gpointer) name,
-                                     GUINT_TO_POINTER (r->obstacles->len - 1));
-                o = &g_array_index (r->obstacles, ObstacleTally, r->obstacles->len - 1);
-              }
-            nb_detection_tally_add (&o->tally, t->true_mm, t->detected, t->measured_mm);
-            nb_detection_tally_add (&r->all, t->true_mm, t->detected, t->measured_mm);
-          }
-        if (trials->len == 0)
-          g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no placements recorded");
-        break;
-      }
+          nb_detection_result_add (&r->detection, t->label ? t->label : "", t->true_mm,
+                                   t->detected, t->measured_mm);
+        }
+      if (trials->len == 0)
+        g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no placements recorded");
+      break;
     case 7:
     case 9:
       {
@@ -928,34 +902,27 @@ compute_config (NbCampaign *campaign, const NbCampaignConfig *c, ConfigResult *r
       {
         NbSegment segment;
 
-        r->labels = g_ptr_array_new_with_free_func (g_free);
-        r->values = g_array_new (FALSE, FALSE, sizeof (double));
         if (!nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1],
                               &figures))
           break;
+        r->path_run = nb_path_run_new (&segment);
         for (guint i = 0; i < trials->len; i++)
           {
             NbCampaignTrial *t = TRIAL (i);
-            NbPathTrial acc;
-            PathPush push = { &acc, &segment, 0 };
+            g_autofree char *label = t->label ? g_strdup (t->label) : g_strdup_printf ("%u", t->seq);
+            PathPush push = { r->path_run, label, TRUE };
 
-            nb_path_trial_init (&acc);
             if (!nb_campaign_foreach_samples (campaign, t->id, push_path_block, &push, error))
               return FALSE;
-            r->samples += push.samples;
-            if (acc.n_on_segment == 0)
+            if (push.first)
               {
-                g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT,
-                             "trial '%s': none of its %" G_GUINT64_FORMAT
-                             " samples projects onto the segment P0→P1",
-                             t->label ? t->label : "", acc.n_samples);
+                g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "trial '%s' has no samples",
+                             label);
                 break;
               }
-            g_ptr_array_add (r->labels, g_strdup (t->label ? t->label : ""));
-            g_array_append_val (r->values, acc.d_mm);
           }
         if (figures == NULL)
-          nb_metrics_path ((double *) r->values->data, r->values->len, &r->path, &figures);
+          r->d_mm = nb_path_run_finish (r->path_run, NULL, &r->path, &figures);
         break;
       }
     case 10:
@@ -985,16 +952,6 @@ compute_config (NbCampaign *campaign, const NbCampaignConfig *c, ConfigResult *r
   return TRUE;
 }
 
-static void
-json_detection (NbJsonWriter *w, const NbDetectionTally *tally)
-{
-  nb_json_key (w, "placements"); nb_json_int (w, tally->placements);
-  nb_json_key (w, "detected"); nb_json_int (w, tally->detected);
-  nb_json_key (w, "mean_error_pct"); nb_json_double (w, nb_detection_tally_mean_error_pct (tally));
-  nb_json_key (w, "mean_accuracy_pct");
-  nb_json_double (w, nb_detection_tally_mean_accuracy_pct (tally));
-}
-
 /* The keys of `compute <clause> --json`, with "config" first. */
 static void
 json_config_result (NbJsonWriter *w, const ConfigResult *r)
@@ -1010,74 +967,30 @@ json_config_result (NbJsonWriter *w, const ConfigResult *r)
   switch (r->clause)
     {
     case 5:
-      nb_json_key (w, "n"); nb_json_int (w, (gint64) r->pose.n);
-      nb_json_key (w, "barycentre_x_mm"); nb_json_double (w, r->pose.barycentre_x_mm);
-      nb_json_key (w, "barycentre_y_mm"); nb_json_double (w, r->pose.barycentre_y_mm);
-      nb_json_key (w, "mean_theta_deg"); nb_json_double (w, r->pose.mean_theta_deg);
-      nb_json_key (w, "ap_mm"); nb_json_double (w, r->pose.ap_mm);
-      nb_json_key (w, "ao_deg"); nb_json_double (w, r->pose.ao_deg);
-      nb_json_key (w, "l_mean_mm"); nb_json_double (w, r->pose.l_mean_mm);
-      nb_json_key (w, "s_l_mm"); nb_json_double (w, r->pose.s_l_mm);
-      nb_json_key (w, "rp_mm"); nb_json_double (w, r->pose.rp_mm);
-      nb_json_key (w, "s_o_deg"); nb_json_double (w, r->pose.s_o_deg);
-      nb_json_key (w, "ro_deg"); nb_json_double (w, r->pose.ro_deg);
+      nb_cli_json_pose (w, &r->pose);
       break;
     case 6:
-      json_detection (w, &r->all);
-      nb_json_key (w, "obstacles");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < r->obstacles->len; i++)
-        {
-          ObstacleTally *o = &g_array_index (r->obstacles, ObstacleTally, i);
-
-          nb_json_begin_object (w);
-          nb_json_key (w, "obstacle"); nb_json_string (w, o->name);
-          json_detection (w, &o->tally);
-          nb_json_end_object (w);
-        }
-      nb_json_end_array (w);
+      nb_cli_json_detection (w, &r->detection);
       break;
     case 7:
-      nb_json_key (w, "passed"); nb_json_bool (w, r->avoidance.passed);
-      nb_json_key (w, "t0_s"); nb_json_double (w, r->avoidance.t0_s);
-      nb_json_key (w, "t1_s"); nb_json_double (w, r->avoidance.t1_s);
-      nb_json_key (w, "delay_ratio"); nb_json_double (w, r->avoidance.delay_ratio);
+      nb_cli_json_avoidance (w, &r->avoidance);
       break;
     case 8:
-      nb_json_key (w, "n"); nb_json_int (w, (gint64) r->path.n);
-      nb_json_key (w, "samples"); nb_json_int (w, (gint64) r->samples);
-      nb_json_key (w, "trials");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < r->labels->len; i++)
-        nb_json_string (w, g_ptr_array_index (r->labels, i));
-      nb_json_end_array (w);
-      nb_json_key (w, "deviations_mm");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < r->values->len; i++)
-        nb_json_double (w, g_array_index (r->values, double, i));
-      nb_json_end_array (w);
-      nb_json_key (w, "max_mm"); nb_json_double (w, r->path.max_mm);
-      nb_json_key (w, "mean_mm"); nb_json_double (w, r->path.mean_mm);
-      nb_json_key (w, "mean_abs_mm"); nb_json_double (w, r->path.mean_abs_mm);
-      nb_json_key (w, "std_mm"); nb_json_double (w, r->path.std_mm);
-      break;
+      {
+        guint n = nb_path_run_n_trials (r->path_run);
+        g_autofree const char **labels = g_new (const char *, MAX (n, 1));
+
+        for (guint i = 0; i < n; i++)
+          labels[i] = nb_path_run_trial (r->path_run, i)->label;
+        nb_cli_json_path (w, &r->path, nb_path_run_samples (r->path_run), labels, r->d_mm, n);
+        break;
+      }
     case 9:
-      nb_json_key (w, "passed"); nb_json_bool (w, r->passage.passed);
-      nb_json_key (w, "mean_time_s"); nb_json_double (w, r->passage.mean_time_s);
-      nb_json_key (w, "failed_trials"); nb_json_int (w, r->passage.failed_trials);
+      nb_cli_json_passage (w, &r->passage);
       break;
     case 10:
-      nb_json_key (w, "trials");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < r->values->len; i++)
-        {
-          nb_json_begin_object (w);
-          nb_json_key (w, "trial"); nb_json_int (w, g_array_index (r->numbers, guint, i));
-          nb_json_key (w, "dm_mm"); nb_json_double (w, g_array_index (r->values, double, i));
-          nb_json_end_object (w);
-        }
-      nb_json_end_array (w);
-      nb_json_key (w, "accuracy_mm"); nb_json_double (w, r->accuracy_mm);
+      nb_cli_json_mapping (w, (const guint *) r->numbers->data, (const double *) r->values->data,
+                           r->values->len, r->accuracy_mm);
       break;
     }
   nb_json_end_object (w);
@@ -1102,8 +1015,8 @@ text_config_result (GString *out, const ConfigResult *r)
       break;
     case 6:
       g_string_append_printf (out, "%u placements, %u detected, mean accuracy %.2f %%\n",
-                              r->all.placements, r->all.detected,
-                              nb_detection_tally_mean_accuracy_pct (&r->all));
+                              r->detection.all.placements, r->detection.all.detected,
+                              nb_detection_tally_mean_accuracy_pct (&r->detection.all));
       break;
     case 7:
       g_string_append_printf (out, "%s  T0 %.2f s  T1 %.2f s  T1/T0 %.3f\n",

@@ -8,6 +8,8 @@
 #include "nb-cli.h"
 
 #include "nb-clause.h"
+#include "nb-clause-results.h"
+#include "nb-cli-figures.h"
 #include "nb-csv-reader.h"
 #include "nb-measurements.h"
 #include "nb-error.h"
@@ -134,17 +136,7 @@ compute_pose (int argc, char **argv)
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
 
       nb_json_begin_object (w);
-      nb_json_key (w, "n"); nb_json_int (w, (gint64) res.n);
-      nb_json_key (w, "barycentre_x_mm"); nb_json_double (w, res.barycentre_x_mm);
-      nb_json_key (w, "barycentre_y_mm"); nb_json_double (w, res.barycentre_y_mm);
-      nb_json_key (w, "mean_theta_deg"); nb_json_double (w, res.mean_theta_deg);
-      nb_json_key (w, "ap_mm"); nb_json_double (w, res.ap_mm);
-      nb_json_key (w, "ao_deg"); nb_json_double (w, res.ao_deg);
-      nb_json_key (w, "l_mean_mm"); nb_json_double (w, res.l_mean_mm);
-      nb_json_key (w, "s_l_mm"); nb_json_double (w, res.s_l_mm);
-      nb_json_key (w, "rp_mm"); nb_json_double (w, res.rp_mm);
-      nb_json_key (w, "s_o_deg"); nb_json_double (w, res.s_o_deg);
-      nb_json_key (w, "ro_deg"); nb_json_double (w, res.ro_deg);
+      nb_cli_json_pose (w, &res);
       nb_json_end_object (w);
       return emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -194,52 +186,12 @@ fail:
 
 /* -------------------------------------------------------------- 8: path -- */
 
-typedef struct {
-  char *label;
-  guint64 first_line;
-  NbPathTrial acc;
-} PathTrial;
-
-typedef struct {
-  const NbSegment *segment;
-  GArray *trials;                       /* of PathTrial, in order of first appearance */
-  GHashTable *index;                    /* label → index in trials */
-  guint current;
-  guint64 samples;
-} PathRun;
-
-static void
-path_trial_clear (gpointer p)
-{
-  g_free (((PathTrial *) p)->label);
-}
-
+/* nb_measurements_read_path → the shared grouping of trials. */
 static gboolean
 path_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
              double t_s, gpointer user_data, GError **error)
 {
-  PathRun *run = user_data;
-
-  if (new_run)
-    {
-      gpointer found;
-
-      if (g_hash_table_lookup_extended (run->index, trial, NULL, &found))
-        run->current = GPOINTER_TO_UINT (found);
-      else
-        {
-          PathTrial t = { g_strdup (trial), line };
-
-          nb_path_trial_init (&t.acc);
-          g_array_append_val (run->trials, t);
-          run->current = run->trials->len - 1;
-          /* The array may move, the labels do not. */
-          g_hash_table_insert (run->index, t.label, GUINT_TO_POINTER (run->current));
-        }
-    }
-  nb_path_trial_push (&g_array_index (run->trials, PathTrial, run->current).acc, run->segment,
-                      x_mm, y_mm);
-  run->samples++;
+  nb_path_run_push (user_data, trial, new_run, line, x_mm, y_mm);
   return TRUE;
 }
 
@@ -248,8 +200,7 @@ compute_path (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) trials = g_array_new (FALSE, FALSE, sizeof (PathTrial));
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr (NbPathRun) run = NULL;
   g_autofree char *from_text = NULL, *to_text = NULL;
   g_autofree double *d = NULL;
   Common common = { 0 };
@@ -261,9 +212,8 @@ compute_path (int argc, char **argv)
   double p0[2], p1[2];
   NbSegment segment;
   NbPathResult res;
-  PathRun run = { &segment, trials, index, 0, 0 };
+  guint n;
 
-  g_array_set_clear_func (trials, path_trial_clear);
   g_option_context_set_summary (context,
     "Path deviation, ISO 18646-2 clause 8: per trial the signed perpendicular\n"
     "deviation d_i of largest magnitude from the segment P0→P1 (positive = left of\n"
@@ -277,50 +227,25 @@ compute_path (int argc, char **argv)
       !nb_cli_parse_numbers ("from", from_text, p0, 2, "X0,Y0 in mm", &error) ||
       !nb_cli_parse_numbers ("to", to_text, p1, 2, "X1,Y1 in mm", &error) ||
       !nb_segment_init (&segment, p0[0], p0[1], p1[0], p1[1], &error) ||
-      !require_input ("input", common.input, &error) ||
-      !nb_measurements_read_path (common.input, path_sample, &run, &error))
+      !require_input ("input", common.input, &error))
     goto fail;
-
-  d = g_new (double, trials->len);
-  for (guint i = 0; i < trials->len; i++)
-    {
-      PathTrial *t = &g_array_index (trials, PathTrial, i);
-
-      if (t->acc.n_on_segment == 0)
-        {
-          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
-                       "%s:%" G_GUINT64_FORMAT ": trial '%s': none of its %" G_GUINT64_FORMAT
-                       " samples projects onto the segment P0→P1", common.input,
-                       t->first_line, t->label, t->acc.n_samples);
-          goto fail;
-        }
-      d[i] = t->acc.d_mm;
-    }
-  if (!nb_metrics_path (d, trials->len, &res, &error))
+  run = nb_path_run_new (&segment);
+  if (!nb_measurements_read_path (common.input, path_sample, run, &error) ||
+      (d = nb_path_run_finish (run, common.input, &res, &error)) == NULL)
     goto fail;
+  n = nb_path_run_n_trials (run);
   common_clear (&common);
 
   if (common.json)
     {
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
 
+      g_autofree const char **labels = g_new (const char *, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        labels[i] = nb_path_run_trial (run, i)->label;
       nb_json_begin_object (w);
-      nb_json_key (w, "n"); nb_json_int (w, (gint64) res.n);
-      nb_json_key (w, "samples"); nb_json_int (w, (gint64) run.samples);
-      nb_json_key (w, "trials");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < trials->len; i++)
-        nb_json_string (w, g_array_index (trials, PathTrial, i).label);
-      nb_json_end_array (w);
-      nb_json_key (w, "deviations_mm");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < trials->len; i++)
-        nb_json_double (w, d[i]);
-      nb_json_end_array (w);
-      nb_json_key (w, "max_mm"); nb_json_double (w, res.max_mm);
-      nb_json_key (w, "mean_mm"); nb_json_double (w, res.mean_mm);
-      nb_json_key (w, "mean_abs_mm"); nb_json_double (w, res.mean_abs_mm);
-      nb_json_key (w, "std_mm"); nb_json_double (w, res.std_mm);
+      nb_cli_json_path (w, &res, nb_path_run_samples (run), labels, d, n);
       nb_json_end_object (w);
       return emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -336,9 +261,9 @@ compute_path (int argc, char **argv)
       nb_table_add_column (per, "samples", "samples", NULL, 0);
       nb_table_add_column (per, "on_segment", "on P0→P1", NULL, 0);
       nb_table_add_column (per, "d_mm", "d_i", "mm", 2);
-      for (guint i = 0; i < trials->len; i++)
+      for (guint i = 0; i < n; i++)
         {
-          PathTrial *pt = &g_array_index (trials, PathTrial, i);
+          const NbPathRunTrial *pt = nb_path_run_trial (run, i);
 
           r = nb_table_add_row (per);
           nb_table_set_text (per, r, 0, pt->label);
@@ -415,18 +340,12 @@ compute_mapping (int argc, char **argv)
     {
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
 
-      nb_json_begin_object (w);
-      nb_json_key (w, "trials");
-      nb_json_begin_array (w);
+      g_autofree guint *numbers = g_new (guint, MAX (trials->len, 1));
+
       for (guint i = 0; i < trials->len; i++)
-        {
-          nb_json_begin_object (w);
-          nb_json_key (w, "trial"); nb_json_int (w, g_array_index (trials, NbMapCorners, i).trial);
-          nb_json_key (w, "dm_mm"); nb_json_double (w, dm[i]);
-          nb_json_end_object (w);
-        }
-      nb_json_end_array (w);
-      nb_json_key (w, "accuracy_mm"); nb_json_double (w, accuracy);
+        numbers[i] = g_array_index (trials, NbMapCorners, i).trial;
+      nb_json_begin_object (w);
+      nb_cli_json_mapping (w, numbers, dm, trials->len, accuracy);
       nb_json_end_object (w);
       return emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -456,21 +375,6 @@ compute_mapping (int argc, char **argv)
 
 /* --------------------------------------------------------- 6: detection -- */
 
-typedef struct {
-  const char *name;                     /* owned by the placements array */
-  NbDetectionTally tally;
-} Obstacle;
-
-static void
-json_detection (NbJsonWriter *w, const NbDetectionTally *tally)
-{
-  nb_json_key (w, "placements"); nb_json_int (w, tally->placements);
-  nb_json_key (w, "detected"); nb_json_int (w, tally->detected);
-  nb_json_key (w, "mean_error_pct"); nb_json_double (w, nb_detection_tally_mean_error_pct (tally));
-  nb_json_key (w, "mean_accuracy_pct");
-  nb_json_double (w, nb_detection_tally_mean_accuracy_pct (tally));
-}
-
 static void
 row_detection (NbTable *t, const char *name, const NbDetectionTally *tally)
 {
@@ -489,10 +393,9 @@ compute_detection (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) placements = NULL;
-  g_autoptr (GArray) obstacles = g_array_new (FALSE, FALSE, sizeof (Obstacle));
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
   Common common = { 0 };
-  NbDetectionTally all = NB_DETECTION_TALLY_INIT;
+  NbDetectionResult res;
+  int status;
 
   g_option_context_set_summary (context,
     "Obstacle detection, ISO 18646-2 clause 6: per placement detected or not and\n"
@@ -508,24 +411,12 @@ compute_detection (int argc, char **argv)
     goto fail;
   common_clear (&common);
 
+  nb_detection_result_init (&res);
   for (guint i = 0; i < placements->len; i++)
     {
       NbPlacement *p = &g_array_index (placements, NbPlacement, i);
-      gpointer found;
-      Obstacle *o;
 
-      if (g_hash_table_lookup_extended (index, p->obstacle, NULL, &found))
-        o = &g_array_index (obstacles, Obstacle, GPOINTER_TO_UINT (found));
-      else
-        {
-          Obstacle fresh = { p->obstacle, NB_DETECTION_TALLY_INIT };
-
-          g_array_append_val (obstacles, fresh);
-          g_hash_table_insert (index, p->obstacle, GUINT_TO_POINTER (obstacles->len - 1));
-          o = &g_array_index (obstacles, Obstacle, obstacles->len - 1);
-        }
-      nb_detection_tally_add (&o->tally, p->true_mm, p->detected, p->measured_mm);
-      nb_detection_tally_add (&all, p->true_mm, p->detected, p->measured_mm);
+      nb_detection_result_add (&res, p->obstacle, p->true_mm, p->detected, p->measured_mm);
     }
 
   if (common.json)
@@ -533,21 +424,9 @@ compute_detection (int argc, char **argv)
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
 
       nb_json_begin_object (w);
-      json_detection (w, &all);
-      nb_json_key (w, "obstacles");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < obstacles->len; i++)
-        {
-          Obstacle *o = &g_array_index (obstacles, Obstacle, i);
-
-          nb_json_begin_object (w);
-          nb_json_key (w, "obstacle"); nb_json_string (w, o->name);
-          json_detection (w, &o->tally);
-          nb_json_end_object (w);
-        }
-      nb_json_end_array (w);
+      nb_cli_json_detection (w, &res);
       nb_json_end_object (w);
-      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
+      status = emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
   else
     {
@@ -559,16 +438,18 @@ compute_detection (int argc, char **argv)
       nb_table_add_column (t, "detected", "detected", NULL, 0);
       nb_table_add_column (t, "mean_error_pct", "mean error", "%", 2);
       nb_table_add_column (t, "mean_accuracy_pct", "mean accuracy", "%", 2);
-      for (guint i = 0; i < obstacles->len; i++)
+      for (guint i = 0; i < res.obstacles->len; i++)
         {
-          Obstacle *o = &g_array_index (obstacles, Obstacle, i);
+          NbObstacleTally *o = &g_array_index (res.obstacles, NbObstacleTally, i);
 
-          row_detection (t, o->name, &o->tally);
-          note_trials (t, 6, o->name, o->tally.placements);
+          row_detection (t, o->obstacle, &o->tally);
+          note_trials (t, 6, o->obstacle, o->tally.placements);
         }
-      row_detection (t, "all obstacles", &all);
-      return emit (nb_table_to_text (t));
+      row_detection (t, "all obstacles", &res.all);
+      status = emit (nb_table_to_text (t));
     }
+  nb_detection_result_clear (&res);
+  return status;
 
 fail:
   common_clear (&common);
@@ -671,10 +552,7 @@ compute_avoidance (int argc, char **argv)
         {
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
-          nb_json_key (w, "passed"); nb_json_bool (w, res[i].passed);
-          nb_json_key (w, "t0_s"); nb_json_double (w, res[i].t0_s);
-          nb_json_key (w, "t1_s"); nb_json_double (w, res[i].t1_s);
-          nb_json_key (w, "delay_ratio"); nb_json_double (w, res[i].delay_ratio);
+          nb_cli_json_avoidance (w, &res[i]);
           nb_json_end_object (w);
         }
       nb_json_end_array (w);
@@ -774,9 +652,7 @@ compute_passage (int argc, char **argv)
         {
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
-          nb_json_key (w, "passed"); nb_json_bool (w, res[i].passed);
-          nb_json_key (w, "mean_time_s"); nb_json_double (w, res[i].mean_time_s);
-          nb_json_key (w, "failed_trials"); nb_json_int (w, res[i].failed_trials);
+          nb_cli_json_passage (w, &res[i]);
           nb_json_end_object (w);
         }
       nb_json_end_array (w);
