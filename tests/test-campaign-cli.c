@@ -331,7 +331,8 @@ test_fields_and_info (void)
   assert_ok (&r, "new");
   run_clear (&r);
   r = cli ("campaign", "set", "--db", db, "--who", "tester", "conditions.temperature_c=21.5",
-           "notes=first, \"quoted\" run", "robot.preparation_done=yes", NULL);
+           "notes=first, \"quoted\" run", "robot.preparation_done=yes",
+           "conditions.humidity_pct=85", NULL);
   assert_ok (&r, "set");
   run_clear (&r);
 
@@ -359,6 +360,14 @@ test_fields_and_info (void)
   g_assert_cmpstr (json_object_get_string_member (fields, "notes"), ==, "first, \"quoted\" run");
   g_assert_cmpstr (json_object_get_string_member (fields, "robot.preparation_done"), ==, "yes");
   g_assert_true (json_object_get_null_member (fields, "robot.serial"));
+  /* 4.2: 85 % humidity is accepted and flagged; 21.5 °C is within range. */
+  {
+    JsonArray *flags = json_object_get_array_member (o, "flags");
+
+    g_assert_cmpuint (json_array_get_length (flags), ==, 1);
+    g_assert_cmpstr (json_array_get_string_element (flags, 0), ==,
+                     "relative humidity 85 % is outside 0–80 % (ISO 18646-2 4.2)");
+  }
   {
     JsonArray *events = json_object_get_array_member (o, "events");
     guint by_tester = 0;
@@ -369,7 +378,7 @@ test_fields_and_info (void)
 
         by_tester += g_str_equal (json_object_get_string_member (e, "who"), "tester");
       }
-    g_assert_cmpuint (by_tester, ==, 3);
+    g_assert_cmpuint (by_tester, ==, 4);
   }
 }
 

@@ -10,11 +10,13 @@
 #include "nb-campaign.h"
 #include "nb-clause.h"
 #include "nb-clause-results.h"
+#include "nb-conditions.h"
 #include "nb-cli-figures.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-measurements.h"
 #include "nb-metrics.h"
+#include "nb-number.h"
 #include "nb-table.h"
 
 #include <csv.h>
@@ -302,6 +304,30 @@ campaign_info (int argc, char **argv)
   json_double_or_null (w, "robot_lu_mm", has_lu ? lu : NAN);
   if (has_lu)
     g_string_append_printf (text, "  %-34s %g\n", "robot.lu_mm (derived)", lu);
+  /* Clause 4 conditions outside their ranges: accepted, flagged in the protocol. */
+  nb_json_key (w, "flags");
+  nb_json_begin_array (w);
+  {
+    g_autofree char *env = nb_campaign_get_field (campaign, "conditions.environment", NULL);
+    guint n_ranges;
+    const NbConditionRange *ranges = nb_condition_ranges (&n_ranges);
+
+    for (guint i = 0; i < n_ranges; i++)
+      {
+        g_autofree char *v = nb_campaign_get_field (campaign, ranges[i].key, NULL);
+        g_autofree char *flag = NULL;
+        double value;
+
+        if (v == NULL || !nb_parse_double (v, strlen (v), &value))
+          continue;
+        flag = nb_condition_check (ranges[i].key, value, g_strcmp0 (env, "outdoor") == 0);
+        if (flag == NULL)
+          continue;
+        nb_json_string (w, flag);
+        g_string_append_printf (text, "Note: %s.\n", flag);
+      }
+  }
+  nb_json_end_array (w);
   nb_json_key (w, "counts");
   nb_json_begin_object (w);
   nb_json_key (w, "configs"); nb_json_int (w, counts.configs);
