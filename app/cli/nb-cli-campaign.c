@@ -1022,10 +1022,22 @@ json_config_result (NbJsonWriter *w, const ConfigResult *r)
   nb_json_end_object (w);
 }
 
+/* A figure for a person: its decimals, "—" when undefined (as nb-table). */
+static const char *
+num (char buf[32], double v, int decimals)
+{
+  if (!isfinite (v))
+    return "—";
+  g_snprintf (buf, 32, "%.*f", decimals, v);
+  return buf;
+}
+
 /* The figure a person reads first, per clause. */
 static void
 text_config_result (GString *out, const ConfigResult *r)
 {
+  char a[32], b[32], c[32], d[32];
+
   g_string_append_printf (out, "  %-24s ", r->config);
   if (r->error != NULL)
     {
@@ -1035,33 +1047,34 @@ text_config_result (GString *out, const ConfigResult *r)
   switch (r->clause)
     {
     case 5:
-      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  Ap %.2f mm  Ao %.3f°  Rp %.2f mm  "
-                              "Ro ±%.3f°\n", r->pose.n, r->pose.ap_mm, r->pose.ao_deg,
-                              r->pose.rp_mm, r->pose.ro_deg);
+      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  Ap %s mm  Ao %s°  Rp %s mm  Ro ±%s°\n",
+                              r->pose.n, num (a, r->pose.ap_mm, 2), num (b, r->pose.ao_deg, 3),
+                              num (c, r->pose.rp_mm, 2), num (d, r->pose.ro_deg, 3));
       break;
     case 6:
-      g_string_append_printf (out, "%u placements, %u detected, mean accuracy %.2f %%\n",
+      g_string_append_printf (out, "%u placements, %u detected, mean accuracy %s %%\n",
                               r->detection.all.placements, r->detection.all.detected,
-                              nb_detection_tally_mean_accuracy_pct (&r->detection.all));
+                              num (a, nb_detection_tally_mean_accuracy_pct (&r->detection.all), 2));
       break;
     case 7:
-      g_string_append_printf (out, "%s  T0 %.2f s  T1 %.2f s  T1/T0 %.3f\n",
-                              r->avoidance.passed ? "passed" : "not passed", r->avoidance.t0_s,
-                              r->avoidance.t1_s, r->avoidance.delay_ratio);
+      g_string_append_printf (out, "%s  T0 %s s  T1 %s s  T1/T0 %s\n",
+                              r->avoidance.passed ? "passed" : "not passed",
+                              num (a, r->avoidance.t0_s, 2), num (b, r->avoidance.t1_s, 2),
+                              num (c, r->avoidance.delay_ratio, 3));
       break;
     case 8:
-      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  d = max |d_i| %.2f mm  mean %.2f mm"
-                              "  std %.2f mm\n", r->path.n, r->path.max_mm, r->path.mean_mm,
-                              r->path.std_mm);
+      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  d = max |d_i| %s mm  mean %s mm"
+                              "  std %s mm\n", r->path.n, num (a, r->path.max_mm, 2),
+                              num (b, r->path.mean_mm, 2), num (c, r->path.std_mm, 2));
       break;
     case 9:
-      g_string_append_printf (out, "%s  passage time %.2f s  %u failed\n",
+      g_string_append_printf (out, "%s  passage time %s s  %u failed\n",
                               r->passage.passed ? "passed" : "not passed",
-                              r->passage.mean_time_s, r->passage.failed_trials);
+                              num (a, r->passage.mean_time_s, 2), r->passage.failed_trials);
       break;
     case 10:
-      g_string_append_printf (out, "%u trials  accuracy (max Dm) %.2f mm\n", r->values->len,
-                              r->accuracy_mm);
+      g_string_append_printf (out, "%u trials  accuracy (max Dm) %s mm\n", r->values->len,
+                              num (a, r->accuracy_mm, 2));
       break;
     }
 }
