@@ -205,7 +205,9 @@ typedef struct {
 /* Appends samples to a trial (the one in flight, or one being recorded in
  * a transaction).  Buffered: a chunk is written when it holds
  * NB_CHUNK_MAX_SAMPLES samples and the batch is committed when its first
- * sample has waited NB_BATCH_MAX_US, when the trial ends, or on flush. */
+ * sample has waited NB_BATCH_MAX_US, when the trial ends, or on flush.  The
+ * wait is checked on each call: a recorder whose instrument may fall silent
+ * also calls nb_campaign_flush from a NB_BATCH_MAX_US timer. */
 gboolean nb_campaign_add_samples (NbCampaign *campaign, gint64 trial_id, const NbSample *samples,
                                   gsize n, GError **error);
 gboolean nb_campaign_flush       (NbCampaign *campaign, GError **error);
