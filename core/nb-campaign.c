@@ -188,7 +188,7 @@ struct _NbCampaign {
   gint64 buf_trial;             /* the trial the buffered samples belong to */
   gint64 seq_trial;             /* the trial next_chunk_seq is for; 0 when unknown */
   gint64 next_chunk_seq;
-  NbSample *buf;                /* NB_CHUNK_MAX_SAMPLES */
+  NbTrackSample *buf;                /* NB_CHUNK_MAX_SAMPLES */
   gsize buf_n;
   guint8 *packed;               /* one packed chunk */
 };
@@ -716,7 +716,7 @@ campaign_new (const char *path)
   c->path = g_strdup (path);
   c->lock_fd = -1;
   c->who = g_strdup (g_get_user_name ());
-  c->buf = g_new (NbSample, NB_CHUNK_MAX_SAMPLES);
+  c->buf = g_new (NbTrackSample, NB_CHUNK_MAX_SAMPLES);
   c->packed = g_malloc (nb_sample_chunk_size (NB_CHUNK_MAX_SAMPLES));
   return c;
 }
@@ -1719,7 +1719,7 @@ nb_sample_chunk_size (gsize n)
 }
 
 void
-nb_sample_chunk_pack (const NbSample *samples, gsize n, guint8 *out)
+nb_sample_chunk_pack (const NbTrackSample *samples, gsize n, guint8 *out)
 {
   guint32 count = GUINT32_TO_LE ((guint32) n);
   guint8 *t = out + NB_CHUNK_HEADER_BYTES;
@@ -1742,7 +1742,7 @@ nb_sample_chunk_pack (const NbSample *samples, gsize n, guint8 *out)
 }
 
 gboolean
-nb_sample_chunk_unpack (const guint8 *data, gsize size, NbSample *out, gsize max, gsize *n,
+nb_sample_chunk_unpack (const guint8 *data, gsize size, NbTrackSample *out, gsize max, gsize *n,
                         GError **error)
 {
   guint32 count;
@@ -1836,7 +1836,7 @@ write_chunk (NbCampaign *c, GError **error)
 }
 
 gboolean
-nb_campaign_add_samples (NbCampaign *c, gint64 trial_id, const NbSample *samples, gsize n,
+nb_campaign_add_samples (NbCampaign *c, gint64 trial_id, const NbTrackSample *samples, gsize n,
                          GError **error)
 {
   if (!require_writer (c, error))
@@ -1879,10 +1879,10 @@ nb_campaign_flush (NbCampaign *c, GError **error)
 }
 
 gboolean
-nb_campaign_foreach_samples (NbCampaign *c, gint64 trial_id, NbSampleBlockFunc func,
+nb_campaign_foreach_samples (NbCampaign *c, gint64 trial_id, NbTrackBlockFunc func,
                              gpointer user_data, GError **error)
 {
-  g_autofree NbSample *block = g_new (NbSample, NB_CHUNK_MAX_SAMPLES);
+  g_autofree NbTrackSample *block = g_new (NbTrackSample, NB_CHUNK_MAX_SAMPLES);
   sqlite3_stmt *s = NULL;
   gboolean ok = TRUE;
   int rc;

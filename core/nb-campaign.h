@@ -185,12 +185,14 @@ gboolean nb_campaign_edit_trial (NbCampaign *campaign, gint64 trial_id, const ch
 
 /* ---------------------------------------------------------- samples -- */
 
+/* A stored sample: the part of an instrument sample (nb-sample.h) that a
+ * trial's track keeps, in protocol units. */
 typedef struct {
   double t_s;             /* the one monotonic time base; NaN when unknown */
   double x_mm, y_mm;
   double theta_deg;       /* NaN when the instrument gives no heading */
   float quality;          /* instrument-specific, NaN when none */
-} NbSample;
+} NbTrackSample;
 
 /* The packed form of a sample in a chunk: t, x, y, theta as little-endian
  * doubles and quality as a little-endian float, column by column after an
@@ -208,22 +210,22 @@ typedef struct {
  * sample has waited NB_BATCH_MAX_US, when the trial ends, or on flush.  The
  * wait is checked on each call: a recorder whose instrument may fall silent
  * also calls nb_campaign_flush from a NB_BATCH_MAX_US timer. */
-gboolean nb_campaign_add_samples (NbCampaign *campaign, gint64 trial_id, const NbSample *samples,
+gboolean nb_campaign_add_samples (NbCampaign *campaign, gint64 trial_id, const NbTrackSample *samples,
                                   gsize n, GError **error);
 gboolean nb_campaign_flush       (NbCampaign *campaign, GError **error);
 
 /* Calls func for each block of a trial's committed samples, in order.
  * Returning FALSE (with error set) stops. */
-typedef gboolean (*NbSampleBlockFunc) (const NbSample *samples, gsize n, gpointer user_data,
+typedef gboolean (*NbTrackBlockFunc) (const NbTrackSample *samples, gsize n, gpointer user_data,
                                        GError **error);
 gboolean nb_campaign_foreach_samples (NbCampaign *campaign, gint64 trial_id,
-                                      NbSampleBlockFunc func, gpointer user_data, GError **error);
+                                      NbTrackBlockFunc func, gpointer user_data, GError **error);
 
 /* Packs/unpacks one chunk (exposed for tests and tools). */
 gsize    nb_sample_chunk_size   (gsize n);
-void     nb_sample_chunk_pack   (const NbSample *samples, gsize n, guint8 *out);
+void     nb_sample_chunk_pack   (const NbTrackSample *samples, gsize n, guint8 *out);
 /* n is the chunk's count, checked against its header and size. */
-gboolean nb_sample_chunk_unpack (const guint8 *data, gsize size, NbSample *out, gsize max,
+gboolean nb_sample_chunk_unpack (const guint8 *data, gsize size, NbTrackSample *out, gsize max,
                                  gsize *n, GError **error);
 
 /* ------------------------------------------- transactions, log, results -- */

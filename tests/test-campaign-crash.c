@@ -23,7 +23,7 @@
 /* Sample k of trial id: a function of both, so a sample in the wrong trial
  * or place shows. */
 static void
-sample_of (gint64 id, guint64 k, NbSample *s)
+sample_of (gint64 id, guint64 k, NbTrackSample *s)
 {
   s->t_s = k * 0.01;
   s->x_mm = id * 100000.0 + k * 0.5;
@@ -38,7 +38,7 @@ G_GNUC_NORETURN static void
 child_write (const char *path, guint seed)
 {
   g_autoptr (GRand) rand = g_rand_new_with_seed (seed);
-  NbSample piece[MAX_PIECE];
+  NbTrackSample piece[MAX_PIECE];
   NbCampaign *c = nb_campaign_open (path, 0, NULL);
   NbCampaignConfig cfg;
 
@@ -83,13 +83,13 @@ typedef struct {
 } Check;
 
 static gboolean
-check_block (const NbSample *s, gsize n, gpointer user_data, GError **error)
+check_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
 {
   Check *ch = user_data;
 
   for (gsize i = 0; i < n; i++, ch->next++)
     {
-      NbSample want;
+      NbTrackSample want;
 
       sample_of (ch->id, ch->next, &want);
       if (memcmp (&s[i].t_s, &want.t_s, 8) != 0 || memcmp (&s[i].x_mm, &want.x_mm, 8) != 0 ||

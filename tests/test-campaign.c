@@ -215,7 +215,7 @@ test_fields_round_trip (void)
 /* ------------------------------------------------ configs, trials, samples -- */
 
 static void
-fill_samples (NbSample *s, gsize n, gsize first, double scale)
+fill_samples (NbTrackSample *s, gsize n, gsize first, double scale)
 {
   for (gsize i = 0; i < n; i++)
     {
@@ -234,7 +234,7 @@ typedef struct {
 } Collect;
 
 static gboolean
-collect (const NbSample *s, gsize n, gpointer user_data, GError **error)
+collect (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
 {
   g_array_append_vals (((Collect *) user_data)->got, s, n);
   return TRUE;
@@ -248,7 +248,7 @@ test_trials_round_trip (void)
   NbCampaign *c = create (path);
   NbCampaignConfig cfg, back;
   NbCampaignTrial t;
-  g_autofree NbSample *samples = g_new (NbSample, 10000);
+  g_autofree NbTrackSample *samples = g_new (NbTrackSample, 10000);
   gint64 trial_id;
 
   nb_campaign_config_init (&cfg);
@@ -344,7 +344,7 @@ test_trials_round_trip (void)
   {
     g_autoptr (GArray) trials = nb_campaign_list_trials (c, cfg.id, &error);
     NbCampaignTrial *b;
-    Collect got = { g_array_new (FALSE, FALSE, sizeof (NbSample)) };
+    Collect got = { g_array_new (FALSE, FALSE, sizeof (NbTrackSample)) };
 
     g_assert_cmpuint (trials->len, ==, 1);
     b = &g_array_index (trials, NbCampaignTrial, 0);
@@ -370,7 +370,7 @@ test_trials_round_trip (void)
     g_assert_cmpuint (got.got->len, ==, 10000);
     for (guint i = 0; i < 10000; i++)
       {
-        NbSample *a = &g_array_index (got.got, NbSample, i), *e = &samples[i];
+        NbTrackSample *a = &g_array_index (got.got, NbTrackSample, i), *e = &samples[i];
 
         if (!same_double (a->t_s, e->t_s) || !same_double (a->x_mm, e->x_mm) ||
             !same_double (a->y_mm, e->y_mm) || !same_double (a->theta_deg, e->theta_deg) ||
@@ -400,9 +400,9 @@ test_trials_round_trip (void)
 static void
 test_chunk_format (void)
 {
-  NbSample s[2] = { { 1.0, -2.0, 0.5, NAN, 0.25f }, { 2.0, 3.0, 0.0, 90.0, 1.0f } };
+  NbTrackSample s[2] = { { 1.0, -2.0, 0.5, NAN, 0.25f }, { 2.0, 3.0, 0.0, 90.0, 1.0f } };
   guint8 packed[NB_CHUNK_HEADER_BYTES + 2 * NB_SAMPLE_PACKED_BYTES];
-  NbSample back[4];
+  NbTrackSample back[4];
   gsize n;
   g_autoptr (GError) error = NULL;
   /* 1.0 = 0x3FF0000000000000, little-endian; 0.25f = 0x3E800000. */
@@ -485,7 +485,7 @@ static void
 build_v1 (const char *path)
 {
   g_autofree char *sql = NULL;
-  NbSample s[3];
+  NbTrackSample s[3];
   guint8 packed[NB_CHUNK_HEADER_BYTES + 3 * NB_SAMPLE_PACKED_BYTES];
   g_autoptr (GString) hex = g_string_new (NULL);
 
@@ -534,7 +534,7 @@ test_migration_from_v1 (void)
   {
     g_autoptr (GArray) trials = nb_campaign_list_trials (c, 1, &error);
     NbCampaignTrial *t0, *t1;
-    Collect got = { g_array_new (FALSE, FALSE, sizeof (NbSample)) };
+    Collect got = { g_array_new (FALSE, FALSE, sizeof (NbTrackSample)) };
 
     g_assert_cmpuint (trials->len, ==, 2);
     t0 = &g_array_index (trials, NbCampaignTrial, 0);
@@ -546,7 +546,7 @@ test_migration_from_v1 (void)
     g_assert_nonnull (strstr (t1->reason, "interrupted"));
     g_assert_true (nb_campaign_foreach_samples (c, 1, collect, &got, &error));
     g_assert_cmpuint (got.got->len, ==, 3);
-    nb_assert_abs (g_array_index (got.got, NbSample, 2).x_mm, 4.1, 0.0, "v1 sample");
+    nb_assert_abs (g_array_index (got.got, NbTrackSample, 2).x_mm, 4.1, 0.0, "v1 sample");
     g_array_unref (got.got);
   }
   /* What v2 added works on the migrated file. */
@@ -796,7 +796,7 @@ test_batch_bound_and_recovery (void)
   NbCampaign *c = create (path);
   NbCampaignConfig cfg;
   NbCampaignTrial t;
-  NbSample s[20];
+  NbTrackSample s[20];
 
   nb_campaign_config_init (&cfg);
   cfg.clause = 8;
@@ -917,7 +917,7 @@ test_open_does_not_read_samples (void)
 {
   g_autofree char *path = tmp_path ("big.nbc");
   g_autoptr (GError) error = NULL;
-  g_autofree NbSample *s = g_new (NbSample, 4096);
+  g_autofree NbTrackSample *s = g_new (NbTrackSample, 4096);
   NbCampaign *c = create (path);
   NbCampaignConfig cfg;
   NbCampaignCounts counts;

@@ -492,7 +492,7 @@ import_path_sample (const char *trial, gboolean new_run, guint64 line, double x_
                     double t_s, gpointer user_data, GError **error)
 {
   PathImport *imp = user_data;
-  NbSample s = { t_s, x_mm, y_mm, NAN, NAN };
+  NbTrackSample s = { t_s, x_mm, y_mm, NAN, NAN };
 
   if (new_run)
     {
@@ -845,7 +845,7 @@ typedef struct {
 } PathPush;
 
 static gboolean
-push_path_block (const NbSample *s, gsize n, gpointer user_data, GError **error)
+push_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
 {
   PathPush *p = user_data;
 
@@ -1213,7 +1213,7 @@ csv_header (CsvOut *o, const char *const *names)
 }
 
 static gboolean
-export_path_block (const NbSample *s, gsize n, gpointer user_data, GError **error)
+export_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
 {
   CsvOut *o = user_data;
 

@@ -36,10 +36,10 @@ die (GError *error)
 
 /* One trial's track at 1 kHz, made before the clock starts: the figure is
  * the store's, not sin()'s.  Every trial repeats it (the same route). */
-static NbSample *
+static NbTrackSample *
 make_track (void)
 {
-  NbSample *track = g_new (NbSample, TRIAL_SAMPLES);
+  NbTrackSample *track = g_new (NbTrackSample, TRIAL_SAMPLES);
 
   for (guint k = 0; k < TRIAL_SAMPLES; k++)
     {
@@ -55,7 +55,7 @@ make_track (void)
 /* Records n samples in trials of TRIAL_SAMPLES, in pieces of PIECE as an
  * instrument driver would hand them over; returns the seconds spent. */
 static double
-ingest (NbCampaign *c, gint64 config_id, guint64 n, const NbSample *track)
+ingest (NbCampaign *c, gint64 config_id, guint64 n, const NbTrackSample *track)
 {
   GError *error = NULL;
   double t0 = now_s ();
@@ -85,7 +85,7 @@ int
 main (int argc, char **argv)
 {
   guint64 n = 10000000;
-  g_autofree NbSample *track = make_track ();
+  g_autofree NbTrackSample *track = make_track ();
   gboolean gigabyte = FALSE;
   const char *keep = NULL;
   g_autofree char *dir = NULL, *path = NULL;
