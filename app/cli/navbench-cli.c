@@ -16,6 +16,7 @@ static const NbCliCommand commands[] = {
   { "lu", nb_cli_lu, "the length unit LU of a robot (ISO 18646-2 4.5)" },
   { "route", nb_cli_route, "the command poses of a test route (4.5)" },
   { "compute", nb_cli_compute, "the figures of clauses 5–10 from measured data" },
+  { "plan", nb_cli_plan, "check and run task plans of robot skills (seeds/000)" },
 };
 
 int
