@@ -508,7 +508,7 @@ action_name (const NbPlanAction *a, guint i, char *buf, gsize size)
 static void
 check_graph (NbPlanChecker *c)
 {
-  NbPlanAction *acts = (NbPlanAction *) c->actions->data;
+  NbPlanAction *acts = (NbPlanAction *) (void *) c->actions->data;
   guint n = c->actions->len;
   guint8 *mark;
 
@@ -623,7 +623,7 @@ lint (NbPlanChecker *c)
   g_array_set_size (c->order, n);
   g_array_set_size (released, 0);
   seen = (guint8 *) c->scratch->data;
-  order = (guint *) c->order->data;
+  order = (guint *) (void *) c->order->data;
   n_order = execution_order (plan, seen, order);
 
   for (guint k = 0; k < n_order; k++)
@@ -737,7 +737,7 @@ check_document (NbPlanChecker *c, const NbJsonValue *root)
       act->line = e->line;
       check_action (c, e, i, act);
     }
-  c->plan.actions = (const NbPlanAction *) c->actions->data;
+  c->plan.actions = (const NbPlanAction *) (void *) c->actions->data;
   c->plan.n_actions = n;
 
   if (c->mode == NB_PLAN_MODE_STEP)

@@ -6,7 +6,10 @@
  * (no checks) over a tenth of them, with a reused parser and with a parser
  * per line: the reason the checker reads JSON with core/nb-json-tree.
  *
- *   bench-plan-check [N] [SKILLS.json]
+ *   bench-plan-check [N] [OUT.jsonl]
+ *
+ * OUT.jsonl, when given, receives the plans, to time the command line on
+ * them: navbench-cli plan check OUT.jsonl --mode branch.
  */
 #include "nb-plan.h"
 #include "nb-skill.h"
@@ -31,8 +34,7 @@ int
 main (int argc, char **argv)
 {
   guint n = argc > 1 ? (guint) strtoul (argv[1], NULL, 10) : 1000000;
-  g_autofree char *default_path = g_build_filename (NB_SOURCE_ROOT, "data", "skills.json", NULL);
-  const char *path = argc > 2 ? argv[2] : default_path;
+  g_autofree char *path = g_build_filename (NB_SOURCE_ROOT, "data", "skills.json", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (NbSkillTable) t = nb_skill_table_load_file (path, &error);
   g_autoptr (GString) data = g_string_new (NULL);
@@ -51,6 +53,11 @@ main (int argc, char **argv)
       return 1;
     }
   nb_test_plan_dataset (data, n, 1, 0.3, &e);
+  if (argc > 2 && !g_file_set_contents (argv[2], data->str, (gssize) data->len, &error))
+    {
+      fprintf (stderr, "bench-plan-check: %s\n", error->message);
+      return 1;
+    }
 
   c = nb_plan_checker_new (t, NB_PLAN_MODE_BRANCH, FALSE);
   t0 = g_get_monotonic_time ();
