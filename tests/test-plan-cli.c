@@ -163,6 +163,11 @@ test_check_strict (void)
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.out, ":3: plan[1]: error [gripper_busy]: return_home of 'робот' "
                                    "while holding 'деталь №1'\n"));
+  g_assert_true (g_str_has_suffix (r.out, ": full plan invalid\n"));
+  result_clear (&r);
+  cli (&r, "plan", "check", path, "--mode", "full", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_true (g_str_has_suffix (r.out, ": full plan valid, 1 warning\n"));
 }
 
 /* Physical lines: blank lines are skipped but counted, CRLF and a BOM are

@@ -177,12 +177,6 @@ test_skills_bad_tables (void)
 
 /* ---------------------------------------------------- checker: cases -- */
 
-typedef struct {
-  NbPlanViolationKind kind;
-  guint64 line;
-  char *location;
-} Expected;
-
 static void
 run_case (const NbSkillTable *t, const char *json_name, gboolean strict)
 {

@@ -338,8 +338,12 @@ plan_check (int argc, char **argv)
       g_array_set_size (owners, 0);
       plan = nb_plan_checker_check (checker, "", 0, plan_line, violations);
       tally (&s, plan, violations, 0);
-      g_array_set_size (owners, violations->len);
-      memset (owners->data, 0, sizeof (guint64) * violations->len);
+      for (guint i = 0; i < violations->len; i++)
+        {
+          guint64 one = 1;
+
+          g_array_append_val (owners, one);
+        }
     }
   else if (!lines_mode)
     {
@@ -438,8 +442,18 @@ plan_check (int argc, char **argv)
           text_counts (text, "warning", s.warnings);
         }
       else
-        g_string_append_printf (text, "%s: %s plan %s\n", file, nb_plan_mode_name (mode),
-                                s.invalid ? "invalid" : "valid");
+        {
+          guint64 n_warnings = 0;
+
+          for (guint k = 0; k < NB_PLAN_N_KINDS; k++)
+            n_warnings += s.warnings[k];
+          g_string_append_printf (text, "%s: %s plan %s", file, nb_plan_mode_name (mode),
+                                  s.invalid ? "invalid" : "valid");
+          if (n_warnings > 0)
+            g_string_append_printf (text, ", %" G_GUINT64_FORMAT " warning%s", n_warnings,
+                                    n_warnings == 1 ? "" : "s");
+          g_string_append_c (text, '\n');
+        }
       if (!nb_cli_write (text->str, &error))
         goto fail;
     }
