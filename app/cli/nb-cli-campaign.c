@@ -8,6 +8,7 @@
 #include "nb-cli.h"
 
 #include "nb-campaign.h"
+#include "nb-campaign-results.h"
 #include "nb-clause.h"
 #include "nb-clause-results.h"
 #include "nb-conditions.h"
@@ -218,16 +219,6 @@ campaign_edit (int argc, char **argv)
 }
 
 /* ----------------------------------------------------------------- info -- */
-
-/* Trials the figures of a clause count: ok ones; for 7 and 9 (pass/fail
- * clauses) also failed ones.  Aborted and incomplete trials are kept in the
- * file but measure nothing. */
-static gboolean
-trial_counts (guint clause, const NbCampaignTrial *t)
-{
-  return t->outcome == NB_TRIAL_OK ||
-         ((clause == 7 || clause == 9) && t->outcome == NB_TRIAL_FAILED);
-}
 
 static void
 json_double_or_null (NbJsonWriter *w, const char *key, double v)
@@ -805,182 +796,9 @@ out:
 
 /* -------------------------------------------------------------- results -- */
 
-/* One configuration's figures, computed once and written twice (the output
- * and the copy stored in the campaign). */
-typedef struct {
-  guint clause;
-  char *config;
-  char *error;                          /* the figures could not be computed */
-  NbPoseResult pose;                    /* 5 */
-  NbDetectionResult detection;          /* 6 */
-  NbAvoidanceResult avoidance;          /* 7 */
-  NbPathResult path;                    /* 8 */
-  NbPathRun *path_run;                  /* 8 */
-  double *d_mm;                         /* 8: d_i per trial of path_run */
-  GArray *values;                       /* 10: Dm per trial */
-  GArray *numbers;                      /* 10: trial numbers (guint) */
-  double accuracy_mm;                   /* 10 */
-  NbPassageResult passage;              /* 9 */
-} ConfigResult;
-
-static void
-config_result_clear (gpointer p)
-{
-  ConfigResult *r = p;
-
-  g_free (r->config);
-  g_free (r->error);
-  if (r->detection.obstacles != NULL)
-    nb_detection_result_clear (&r->detection);
-  g_clear_pointer (&r->path_run, nb_path_run_free);
-  g_clear_pointer (&r->d_mm, g_free);
-  g_clear_pointer (&r->values, g_array_unref);
-  g_clear_pointer (&r->numbers, g_array_unref);
-}
-
-typedef struct {
-  NbPathRun *run;
-  const char *label;
-  gboolean first;
-} PathPush;
-
-static gboolean
-push_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
-{
-  PathPush *p = user_data;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      nb_path_run_push (p->run, p->label, p->first, 0, s[i].x_mm, s[i].y_mm);
-      p->first = FALSE;
-    }
-  return TRUE;
-}
-
-/* Computes r's figures from the counted trials; a failure of the figures
- * (too few trials, no sample on the segment) goes into r->error, a failure to
- * read the file into error. */
-static gboolean
-compute_config (NbCampaign *campaign, const NbCampaignConfig *c, ConfigResult *r, GError **error)
-{
-  g_autoptr (GArray) all = nb_campaign_list_trials (campaign, c->id, error);
-  g_autoptr (GArray) trials = g_array_new (FALSE, FALSE, sizeof (NbCampaignTrial *));
-  g_autoptr (GError) figures = NULL;
-
-  r->clause = c->clause;
-  r->config = g_strdup (c->name);
-  if (all == NULL)
-    return FALSE;
-  for (guint i = 0; i < all->len; i++)
-    {
-      NbCampaignTrial *t = &g_array_index (all, NbCampaignTrial, i);
-
-      if (trial_counts (c->clause, t))
-        g_array_append_val (trials, t);
-    }
-#define TRIAL(i) g_array_index (trials, NbCampaignTrial *, i)
-
-  switch (c->clause)
-    {
-    case 5:
-      {
-        g_autofree NbPose *attained = g_new (NbPose, MAX (trials->len, 1));
-
-        for (guint i = 0; i < trials->len; i++)
-          attained[i] = TRIAL (i)->attained;
-        nb_metrics_pose (&c->command, attained, trials->len, &r->pose, &figures);
-        break;
-      }
-    case 6:
-      nb_detection_result_init (&r->detection);
-      for (guint i = 0; i < trials->len; i++)
-        {
-          NbCampaignTrial *t = TRIAL (i);
-
-          nb_detection_result_add (&r->detection, t->label ? t->label : "", t->true_mm,
-                                   t->detected, t->measured_mm);
-        }
-      if (trials->len == 0)
-        g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no placements recorded");
-      break;
-    case 7:
-    case 9:
-      {
-        g_autoptr (GArray) baseline = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
-        g_autoptr (GArray) timed = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
-
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            NbTimedTrial tt = { t->number, t->time_s, t->outcome == NB_TRIAL_OK };
-
-            g_array_append_val (g_strcmp0 (t->kind, "baseline") == 0 ? baseline : timed, tt);
-          }
-        if (c->clause == 7)
-          nb_metrics_avoidance ((NbTimedTrial *) baseline->data, baseline->len,
-                                (NbTimedTrial *) timed->data, timed->len, &r->avoidance,
-                                &figures);
-        else
-          nb_metrics_passage ((NbTimedTrial *) timed->data, timed->len, &r->passage, &figures);
-        break;
-      }
-    case 8:
-      {
-        NbSegment segment;
-
-        if (!nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1],
-                              &figures))
-          break;
-        r->path_run = nb_path_run_new (&segment);
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            g_autofree char *label = t->label ? g_strdup (t->label) : g_strdup_printf ("%u", t->seq);
-            PathPush push = { r->path_run, label, TRUE };
-
-            if (!nb_campaign_foreach_samples (campaign, t->id, push_path_block, &push, error))
-              return FALSE;
-            if (push.first)
-              {
-                g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "trial '%s' has no samples",
-                             label);
-                break;
-              }
-          }
-        if (figures == NULL)
-          r->d_mm = nb_path_run_finish (r->path_run, NULL, &r->path, &figures);
-        break;
-      }
-    case 10:
-      {
-        r->values = g_array_new (FALSE, FALSE, sizeof (double));
-        r->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
-        r->accuracy_mm = 0.0;
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            double dm = nb_metrics_dm ((const double (*)[2]) c->truth_mm,
-                                       (const double (*)[2]) t->corners_mm);
-
-            g_array_append_val (r->values, dm);
-            g_array_append_val (r->numbers, t->number);
-            /* 10.3: the mapping accuracy is the largest Dm of the trials. */
-            r->accuracy_mm = MAX (r->accuracy_mm, dm);
-          }
-        if (trials->len == 0)
-          g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no trials recorded");
-        break;
-      }
-    }
-#undef TRIAL
-  if (figures != NULL)
-    r->error = g_strdup (figures->message);
-  return TRUE;
-}
-
 /* The keys of `compute <clause> --json`, with "config" first. */
 static void
-json_config_result (NbJsonWriter *w, const ConfigResult *r)
+json_config_result (NbJsonWriter *w, const NbConfigResult *r)
 {
   nb_json_begin_object (w);
   nb_json_key (w, "config"); nb_json_string (w, r->config);
@@ -1034,7 +852,7 @@ num (char buf[32], double v, int decimals)
 
 /* The figure a person reads first, per clause. */
 static void
-text_config_result (GString *out, const ConfigResult *r)
+text_config_result (GString *out, const NbConfigResult *r)
 {
   char a[32], b[32], c[32], d[32];
 
@@ -1120,17 +938,17 @@ campaign_results (int argc, char **argv)
   for (guint clause = 5; clause <= 10; clause++)
     {
       g_autoptr (GArray) configs = nb_campaign_list_configs (campaign, clause, &error);
-      g_autoptr (GArray) results = g_array_new (FALSE, TRUE, sizeof (ConfigResult));
+      g_autoptr (GArray) results = g_array_new (FALSE, TRUE, sizeof (NbConfigResult));
       g_autoptr (NbJsonWriter) one = nb_json_writer_new ();
       g_autofree char *key = g_strdup_printf ("%u", clause);
 
-      g_array_set_clear_func (results, config_result_clear);
+      g_array_set_clear_func (results, nb_config_result_clear);
       if (configs == NULL)
         return nb_cli_report_error (error);
       g_array_set_size (results, configs->len);
       for (guint i = 0; i < configs->len; i++)
-        if (!compute_config (campaign, &g_array_index (configs, NbCampaignConfig, i),
-                             &g_array_index (results, ConfigResult, i), &error))
+        if (!nb_config_result_compute (campaign, &g_array_index (configs, NbCampaignConfig, i),
+                             &g_array_index (results, NbConfigResult, i), &error))
           return nb_cli_report_error (error);
 
       nb_json_key (w, key);
@@ -1141,9 +959,9 @@ campaign_results (int argc, char **argv)
                                 nb_clause_get (clause)->title, nb_clause_get (clause)->table);
       for (guint i = 0; i < results->len; i++)
         {
-          json_config_result (w, &g_array_index (results, ConfigResult, i));
-          json_config_result (one, &g_array_index (results, ConfigResult, i));
-          text_config_result (text, &g_array_index (results, ConfigResult, i));
+          json_config_result (w, &g_array_index (results, NbConfigResult, i));
+          json_config_result (one, &g_array_index (results, NbConfigResult, i));
+          text_config_result (text, &g_array_index (results, NbConfigResult, i));
         }
       nb_json_end_array (w);
       nb_json_end_array (one);
@@ -1251,7 +1069,7 @@ export_config (NbCampaign *campaign, const NbCampaignConfig *c, gboolean truth, 
     {
       NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
 
-      if (!trial_counts (c->clause, t))
+      if (!nb_campaign_trial_counts (c->clause, t))
         continue;
       switch (c->clause)
         {

@@ -1,0 +1,47 @@
+/* nb-campaign-results.h — a configuration's figures from the trials stored in a campaign
+ *
+ * One place for which stored trials a clause counts and how they become the
+ * figures of the metric engine, shared by `campaign results`, the protocol
+ * report and (later) the desktop application.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-campaign.h"
+#include "nb-clause-results.h"
+#include "nb-metrics.h"
+
+G_BEGIN_DECLS
+
+/* Trials the figures of a clause count: ok ones; for 7 and 9 (pass/fail
+ * clauses) also failed ones.  Aborted and incomplete trials are kept in the
+ * file but measure nothing. */
+gboolean nb_campaign_trial_counts (guint clause, const NbCampaignTrial *trial);
+
+/* One configuration's figures. */
+typedef struct {
+  guint clause;
+  char *config;
+  char *error;                          /* the figures could not be computed: why */
+  NbPoseResult pose;                    /* 5 */
+  NbDetectionResult detection;          /* 6 */
+  NbAvoidanceResult avoidance;          /* 7 */
+  NbPathResult path;                    /* 8 */
+  NbPathRun *path_run;                  /* 8 */
+  double *d_mm;                         /* 8: d_i per trial of path_run */
+  GArray *values;                       /* 10: Dm per trial (double) */
+  GArray *numbers;                      /* 10: trial numbers (guint) */
+  double accuracy_mm;                   /* 10 */
+  NbPassageResult passage;              /* 9 */
+} NbConfigResult;
+
+/* Computes result's figures from the counted trials of config.  A failure of
+ * the figures (too few trials, no sample on the segment) goes into
+ * result->error and returns TRUE; a failure to read the file sets error. */
+gboolean nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *config,
+                                   NbConfigResult *result, GError **error);
+/* Frees what result holds (a GDestroyNotify for arrays of results). */
+void     nb_config_result_clear   (gpointer result);
+
+G_END_DECLS
