@@ -1,15 +1,16 @@
 #include "nb-clause.h"
 
+#include <glib/gi18n-lib.h>
+
 static const NbClause clauses[] = {
-  { 5, "Pose accuracy and pose repeatability",
-    "Характеристики отработки пространственного расположения", 1, 30, "trials", "5.4" },
+  { 5, N_ ("Pose accuracy and pose repeatability"), 1, 30, "trials", "5.4" },
   /* 6.3: 8 directions × {max, min} range per obstacle. */
-  { 6, "Obstacle detection", "Обнаружение препятствий", 3, 16, "placements", "6.3" },
+  { 6, N_ ("Obstacle detection"), 3, 16, "placements", "6.3" },
   /* 7.3: the first three trials decide pass or fail. */
-  { 7, "Obstacle avoidance", "Обход препятствий", 4, 3, "trials", "7.3" },
-  { 8, "Path deviation", "Отклонение от маршрута", 5, 30, "trials", "8.3" },
-  { 9, "Narrow passage", "Движение в узком проходе", 6, 5, "trials", "9.3" },
-  { 10, "Mapping accuracy", "Точность картографирования", 7, 3, "trials", "10.3" },
+  { 7, N_ ("Obstacle avoidance"), 4, 3, "trials", "7.3" },
+  { 8, N_ ("Path deviation"), 5, 30, "trials", "8.3" },
+  { 9, N_ ("Narrow passage"), 6, 5, "trials", "9.3" },
+  { 10, N_ ("Mapping accuracy"), 7, 3, "trials", "10.3" },
 };
 
 const NbClause *

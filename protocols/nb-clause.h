@@ -12,8 +12,7 @@ G_BEGIN_DECLS
 
 typedef struct {
   guint number;            /* 5..10 */
-  const char *title;       /* ISO 18646-2 wording */
-  const char *title_ru;    /* GOST R 60.6.3.15-2026 wording */
+  const char *title;       /* ISO 18646-2 wording; the catalogues give GOST's (gettext) */
   guint table;             /* the protocol table of the clause's results */
   guint trials;            /* trials per configuration the clause asks for */
   const char *trial_word;  /* what one is called: "trials", "placements" */

@@ -1,14 +1,16 @@
 #include "nb-conditions.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 
 static const NbConditionRange ranges[] = {
   /* 4.2: the normal operating environment of the tests. */
-  { "conditions.temperature_c", "ambient temperature", "°C", 10.0, 30.0, "4.2" },
-  { "conditions.humidity_pct", "relative humidity", "%", 0.0, 80.0, "4.2" },
-  { "conditions.illuminance_lx", "illuminance", "lx", 100.0, 1000.0, "4.2" },
+  { "conditions.temperature_c", N_ ("ambient temperature"), "°C", 10.0, 30.0, "4.2" },
+  { "conditions.humidity_pct", N_ ("relative humidity"), "%", 0.0, 80.0, "4.2" },
+  { "conditions.illuminance_lx", N_ ("illuminance"), "lx", 100.0, 1000.0, "4.2" },
   /* 4.3: a hard, level floor with friction 0.6–1.0 measured per ISO 7176-13. */
-  { "conditions.friction_coefficient", "friction coefficient", NULL, 0.6, 1.0, "4.3" },
+  { "conditions.friction_coefficient", N_ ("friction coefficient"), NULL, 0.6, 1.0, "4.3" },
 };
 
 const NbConditionRange *
@@ -38,7 +40,7 @@ nb_condition_check (const char *key, double value, gboolean outdoor)
   if (r == NULL || outdoor || (value >= r->min && value <= r->max))
     return NULL;
   if (!isfinite (value))
-    return g_strdup_printf ("%s is not a number", r->name);
-  return g_strdup_printf ("%s %g%s%s is outside %g–%g%s%s (ISO 18646-2 %s)", r->name, value, sep,
-                          unit, r->min, r->max, sep, unit, r->clause);
+    return g_strdup_printf (_("%s is not a number"), _(r->name));
+  return g_strdup_printf (_("%s %g%s%s is outside %g–%g%s%s (ISO 18646-2 %s)"), _(r->name), value,
+                          sep, unit, r->min, r->max, sep, unit, r->clause);
 }

@@ -250,6 +250,7 @@ typedef struct {
   guint n;
   double size;                  /* font size */
   double *width;                /* column widths */
+  double *min;                  /* the widest cell: a column never goes below it */
   gboolean *numeric;
 } TableGeometry;
 
@@ -261,7 +262,23 @@ header_text (const NbColumn *col)
   return col->unit ? g_strdup_printf ("%s, %s", col->heading, col->unit) : g_strdup (col->heading);
 }
 
-/* Natural column widths at a font size; headers may wrap onto two lines. */
+static double
+longest_word (Layout *L, const char *text, double size, PangoWeight weight)
+{
+  g_auto (GStrv) words = g_strsplit (text, " ", -1);
+  double w = 0.0;
+
+  for (guint i = 0; words[i]; i++)
+    {
+      g_autoptr (PangoLayout) l = make_text (L, words[i], size, weight, PANGO_STYLE_NORMAL, 0);
+
+      w = MAX (w, text_width (l));
+    }
+  return w;
+}
+
+/* Natural column widths at a font size (the cells and the heading on one
+ * line) and each column's minimum (its widest cell); returns Σ minimum. */
 static double
 measure (Layout *L, const NbTable *t, TableGeometry *g)
 {
@@ -282,12 +299,52 @@ measure (Layout *L, const NbTable *t, TableGeometry *g)
           w = MAX (w, text_width (l));
           g->numeric[c] = g->numeric[c] || nb_table_cell (t, r, c)->kind == NB_CELL_NUMBER;
         }
-      /* A long heading may take two lines rather than widen the column. */
-      w = MAX (w, MIN (text_width (hl), MAX (w, text_width (hl) / 2.0 + 10.0)));
-      g->width[c] = w + 2.0 * PAD;
-      total += g->width[c];
+      /* A number never wraps; text and headings may, but not inside a word. */
+      g->min[c] = MAX (w, longest_word (L, h, g->size, PANGO_WEIGHT_BOLD)) + 2.0 * PAD;
+      if (!g->numeric[c])
+        {
+          double word = 0.0;
+
+          for (guint r = 0; r < nb_table_n_rows (t); r++)
+            {
+              g_autofree char *s = nb_table_format_cell (t, r, c);
+
+              word = MAX (word, longest_word (L, s, g->size, PANGO_WEIGHT_NORMAL));
+            }
+          g->min[c] = MAX (word, longest_word (L, h, g->size, PANGO_WEIGHT_BOLD)) + 2.0 * PAD;
+        }
+      g->width[c] = MAX (w, text_width (hl)) + 2.0 * PAD;
+      total += g->min[c];
     }
   return total;
+}
+
+/* Fits the columns into the text width: every column gets its minimum, and
+ * what is left goes to those whose natural width is larger, in proportion. */
+static void
+share_width (TableGeometry *g)
+{
+  double natural = 0.0, minimum = 0.0, want = 0.0;
+
+  for (guint c = 0; c < g->n; c++)
+    {
+      natural += g->width[c];
+      minimum += g->min[c];
+      want += g->width[c] - g->min[c];
+    }
+  if (natural <= TEXT_W)
+    {
+      /* Room to spare: the text columns take it. */
+      guint n_text = 0;
+
+      for (guint c = 0; c < g->n; c++)
+        n_text += !g->numeric[c];
+      for (guint c = 0; c < g->n; c++)
+        g->width[c] += (TEXT_W - natural) / (n_text ? n_text : g->n) * (n_text ? !g->numeric[c] : 1);
+      return;
+    }
+  for (guint c = 0; c < g->n; c++)
+    g->width[c] = g->min[c] + (want > 0 ? (TEXT_W - minimum) * (g->width[c] - g->min[c]) / want : 0);
 }
 
 static double
@@ -355,20 +412,20 @@ draw_row (Layout *L, const NbTable *t, const TableGeometry *g, int row, double h
 static void
 table (Layout *L, const NbTable *t)
 {
-  TableGeometry g = { nb_table_n_columns (t), 9.0, NULL, NULL };
+  TableGeometry g = { nb_table_n_columns (t), 9.0, NULL, NULL, NULL };
   g_autofree double *width = g_new0 (double, MAX (g.n, 1));
+  g_autofree double *min = g_new0 (double, MAX (g.n, 1));
   g_autofree gboolean *numeric = g_new0 (gboolean, MAX (g.n, 1));
   g_autoptr (PangoLayout) title = NULL;
-  double total, header_h;
+  double header_h;
 
   g.width = width;
+  g.min = min;
   g.numeric = numeric;
-  /* Shrink the type down to 6.5 pt before anything is squeezed. */
-  while ((total = measure (L, t, &g)) > TEXT_W && g.size > 6.5)
+  /* Smaller type (down to 6.5 pt) before a number would be squeezed. */
+  while (measure (L, t, &g) > TEXT_W && g.size > 6.5)
     g.size -= 0.5;
-  /* Share what is left (or what is missing) in proportion. */
-  for (guint c = 0; c < g.n; c++)
-    g.width[c] *= TEXT_W / total;
+  share_width (&g);
 
   header_h = row_height (L, t, &g, -1);
   if (nb_table_title (t))

@@ -55,7 +55,7 @@ nb_plot_begin (NbPlot *p, cairo_t *cr, double bx, double by, double bw, double b
                double xmax, double ymin, double ymax, gboolean equal_aspect, const char *x_label,
                const char *y_label)
 {
-  const double left = 42.0, bottom = 28.0, top = 6.0, right = 8.0;
+  const double left = 42.0, bottom = 28.0, top = 6.0, right = 14.0;
   double xs, ys;
   char buf[32];
 

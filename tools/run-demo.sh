@@ -33,3 +33,11 @@ step "Clause 9"
 $cli compute passage --input $s/passage.csv
 step "Clause 10"
 $cli compute mapping --truth $s/mapping-truth.csv --map $s/mapping-map.csv
+
+step "The campaign file build/sample-campaign.nbc (every clause, from data/samples)"
+tools/make-sample-campaign.sh "$cli" build/sample-campaign.nbc >/dev/null
+$cli campaign results --db build/sample-campaign.nbc
+step "The test protocol"
+$cli report --db build/sample-campaign.nbc --lang ru -o build/protocol-ru.pdf
+$cli report --db build/sample-campaign.nbc --lang en -o build/protocol-en.pdf
+echo "build/protocol-ru.pdf (GOST wording) and build/protocol-en.pdf (ISO wording) written."

@@ -18,6 +18,7 @@ static const NbCliCommand commands[] = {
   { "compute", nb_cli_compute, "the figures of clauses 5–10 from measured data" },
   { "campaign", nb_cli_campaign, "the campaign file: robot, conditions, trials, results" },
   { "export", nb_cli_export, "a campaign's trials as the CSV that compute reads" },
+  { "report", nb_cli_report, "the test protocol of a campaign: PDF, Markdown or JSON" },
   { "plan", nb_cli_plan, "check and run task plans of robot skills (seeds/000)" },
 };
 

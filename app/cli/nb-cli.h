@@ -30,6 +30,7 @@ int nb_cli_compute_ape (int argc, char **argv);   /* nb-cli-traj.c */
 int nb_cli_compute_rpe (int argc, char **argv);
 int nb_cli_campaign (int argc, char **argv);
 int nb_cli_export (int argc, char **argv);
+int nb_cli_report (int argc, char **argv);
 int nb_cli_plan    (int argc, char **argv);
 
 /* Prints "navbench-cli: message" on stderr; returns the exit status the

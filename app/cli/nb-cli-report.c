@@ -1,0 +1,102 @@
+/* navbench-cli report — the test protocol of a campaign (PDF, Markdown, JSON) */
+#include "nb-cli.h"
+
+#include "nb-campaign.h"
+#include "nb-error.h"
+#include "nb-pdf.h"
+#include "nb-protocol-report.h"
+
+#include <string.h>
+
+/* The catalogues of the build tree when this binary runs from it. */
+static const char *
+locale_dir (void)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (exe != NULL && g_str_has_prefix (exe, NB_BUILD_ROOT "/"))
+    return NB_LOCALEDIR_BUILD;
+  return NB_LOCALEDIR_INSTALLED;
+}
+
+static gboolean
+write_text (const char *path, const char *text, GError **error)
+{
+  if (path == NULL || g_str_equal (path, "-"))
+    return nb_cli_write (text, error);
+  if (!g_file_set_contents (path, text, -1, error))
+    {
+      g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+int
+nb_cli_report (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (NbDocument) doc = NULL;
+  g_autofree char *db = NULL, *format = NULL, *lang = NULL, *out = NULL;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "format", 0, 0, G_OPTION_ARG_STRING, &format, "pdf (default), md or json", "FORMAT" },
+    { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "ru or en (default)", "LANG" },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "where to write (- for stdout; "
+      "required for pdf)", "OUT" },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    "The test protocol of a campaign per ISO 18646-2 (GOST R 60.6.3.15-2026): the robot,\n"
+    "the conditions of clause 4 with out-of-range values flagged, and per clause its\n"
+    "table and plots; a clause without configurations is reported as not tested.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (format == NULL)
+    format = g_strdup ("pdf");
+  if (!g_str_equal (format, "pdf") && !g_str_equal (format, "md") && !g_str_equal (format, "json"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format: '%s' is not pdf, md or json",
+                   format);
+      return nb_cli_report_error (error);
+    }
+  if (db == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F is required");
+      return nb_cli_report_error (error);
+    }
+  if (g_str_equal (format, "pdf") && (out == NULL || g_str_equal (out, "-")))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "a PDF report needs -o OUT.pdf");
+      return nb_cli_report_error (error);
+    }
+  nb_protocol_report_bind_catalogue (locale_dir ());
+  if (!nb_protocol_report_set_language (lang ? lang : "en"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--lang: '%s' is not ru or en", lang);
+      return nb_cli_report_error (error);
+    }
+
+  campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  if (campaign == NULL || (doc = nb_protocol_report_build (campaign, &error)) == NULL)
+    return nb_cli_report_error (error);
+
+  if (g_str_equal (format, "pdf"))
+    {
+      if (!nb_pdf_write (doc, nb_protocol_report_pdf_words (), out, &error))
+        return nb_cli_report_error (error);
+    }
+  else
+    {
+      g_autofree char *text = g_str_equal (format, "md") ? nb_protocol_report_markdown (doc)
+                                                        : nb_protocol_report_json (doc);
+
+      if (!write_text (out, text, &error))
+        return nb_cli_report_error (error);
+    }
+  return NB_EXIT_OK;
+}

@@ -1,0 +1,1048 @@
+#include "nb-protocol-report.h"
+
+#include "nb-angle.h"
+#include "nb-campaign-results.h"
+#include "nb-clause.h"
+#include "nb-conditions.h"
+#include "nb-error.h"
+#include "nb-json-writer.h"
+#include "nb-plot.h"
+#include "nb-table-formats.h"
+
+#include <glib/gi18n-lib.h>
+#include <locale.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ language -- */
+
+gboolean
+nb_protocol_report_set_language (const char *lang)
+{
+  if (g_strcmp0 (lang, "en") != 0 && g_strcmp0 (lang, "ru") != 0)
+    return FALSE;
+  /* gettext honours LANGUAGE only outside the "C" locale: C.UTF-8 is always
+   * there (glibc ≥ 2.35) and keeps numbers, dates and collation neutral. */
+  if (setlocale (LC_MESSAGES, "C.UTF-8") == NULL)
+    setlocale (LC_MESSAGES, "");
+  g_setenv ("LANGUAGE", lang, TRUE);
+  /* A change of LANGUAGE takes effect with the next textdomain call. */
+  textdomain (textdomain (NULL));
+  return TRUE;
+}
+
+void
+nb_protocol_report_bind_catalogue (const char *locale_dir)
+{
+  bindtextdomain (GETTEXT_PACKAGE, locale_dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+}
+
+const NbPdfWords *
+nb_protocol_report_pdf_words (void)
+{
+  static NbPdfWords words;
+
+  words.contents_title = _("Contents");
+  words.figure_word = _("Figure");
+  words.table_word = _("Table");
+  return &words;
+}
+
+/* ------------------------------------------------------------- helpers -- */
+
+/* The route names of nb-route.c, for the catalogues (tables show _(route)). */
+static const char *const route_words[] G_GNUC_UNUSED = {
+  N_ ("straight"), N_ ("rectangular"), N_ ("combined"),
+};
+
+typedef struct {
+  NbCampaign *campaign;
+  NbDocument *doc;
+  gboolean outdoor;
+  double lu_mm;
+} Build;
+
+static char *
+field (Build *b, const char *key)
+{
+  return nb_campaign_get_field (b->campaign, key, NULL);
+}
+
+/* The clause's conditions the protocol table states beside its figures. */
+static void
+clause_conditions (Build *b, gboolean speed, gboolean load)
+{
+  g_autofree char *friction = field (b, "conditions.friction_coefficient");
+  g_autofree char *rated_speed = field (b, "robot.rated_speed_mm_s");
+  g_autofree char *rated_load = field (b, "robot.rated_load_kg");
+  GString *s = g_string_new (NULL);
+
+  g_string_append_printf (s, _("Friction coefficient of the surface: %s."), friction ? friction : "—");
+  if (speed)
+    {
+      g_string_append_c (s, ' ');
+      g_string_append_printf (s, _("Rated speed: %s mm/s."), rated_speed ? rated_speed : "—");
+    }
+  if (load)
+    {
+      g_string_append_c (s, ' ');
+      g_string_append_printf (s, _("Rated load: %s kg."), rated_load ? rated_load : "—");
+    }
+  nb_document_add_paragraph (b->doc, s->str);
+  g_string_free (s, TRUE);
+}
+
+static void
+short_series (NbTable *t, guint row, guint column, guint clause, const char *config, guint n)
+{
+  g_autofree char *note = nb_clause_check_trials (nb_clause_get (clause), n);
+
+  if (note == NULL)
+    return;
+  nb_table_flag_cell (t, row, column);
+  {
+    g_autofree char *line = g_strdup_printf (_("%s: %u trials where the standard asks for %u (%s)."),
+                                             config, n, nb_clause_get (clause)->trials,
+                                             nb_clause_get (clause)->trials_clause);
+
+    nb_table_add_note (t, line);
+  }
+}
+
+static char *
+clause_heading (guint clause)
+{
+  return g_strdup (_(nb_clause_get (clause)->title));
+}
+
+static void
+not_tested (Build *b)
+{
+  nb_document_add_paragraph (b->doc, _("This clause was not tested in this campaign."));
+}
+
+/* --------------------------------------------------------- 5: figures -- */
+
+typedef struct {
+  guint n;
+  double *dx, *dy, *delta;      /* attained − command: mm, mm, ° */
+  double bx, by, rp, ao, ro;
+} PoseFigure;
+
+static void
+pose_figure_free (gpointer p)
+{
+  PoseFigure *f = p;
+
+  g_free (f->dx);
+  g_free (f->dy);
+  g_free (f->delta);
+  g_free (f);
+}
+
+static void
+draw_pose (cairo_t *cr, double w, double h, gpointer data)
+{
+  PoseFigure *f = data;
+  double extent = f->rp + hypot (f->bx, f->by), dmax = fabs (f->ao) + f->ro;
+  g_autofree double *index = g_new (double, MAX (f->n, 1));
+  double band_x[2] = { 0.5, f->n + 0.5 }, band_y[2];
+  NbPlot p, q;
+
+  for (guint j = 0; j < f->n; j++)
+    {
+      extent = MAX (extent, MAX (fabs (f->dx[j]), fabs (f->dy[j])));
+      dmax = MAX (dmax, fabs (f->delta[j]));
+      index[j] = j + 1;
+    }
+  extent *= 1.15;
+  /* Left: the attained positions to scale about the command position. */
+  nb_plot_begin (&p, cr, 0, 0, w * 0.5, h, -extent, extent, -extent, extent, TRUE,
+                 _("x − x_c, mm"), _("y − y_c, mm"));
+  nb_plot_points (&p, f->dx, f->dy, f->n, 1.8, 0.12, 0.32, 0.70);
+  nb_plot_circle (&p, f->bx, f->by, f->rp, 0.10, 0.55, 0.15, TRUE);
+  nb_plot_marker (&p, 0, 0, _("command"), 0.75, 0.10, 0.10);
+  nb_plot_marker (&p, f->bx, f->by, _("barycentre"), 0.10, 0.45, 0.10);
+  /* Right: the heading deviations δ_j, with Ao and the band Ao ± Ro. */
+  dmax = MAX (dmax * 1.2, 1e-3);
+  nb_plot_begin (&q, cr, w * 0.52, 0, w * 0.48, h, 0.5, f->n + 0.5, -dmax, dmax, FALSE,
+                 _("trial"), _("δ = recast(o − o_c), °"));
+  band_y[0] = band_y[1] = f->ao;
+  nb_plot_line (&q, band_x, band_y, 2, 1.0, 0.10, 0.45, 0.10);
+  band_y[0] = band_y[1] = f->ao + f->ro;
+  nb_plot_line (&q, band_x, band_y, 2, 0.6, 0.55, 0.55, 0.55);
+  band_y[0] = band_y[1] = f->ao - f->ro;
+  nb_plot_line (&q, band_x, band_y, 2, 0.6, 0.55, 0.55, 0.55);
+  nb_plot_points (&q, index, f->delta, f->n, 1.8, 0.12, 0.32, 0.70);
+}
+
+static void
+clause_5 (Build *b, GArray *configs)
+{
+  NbTable *t = nb_table_new (_("Table 1 — Pose accuracy and pose repeatability"));
+
+  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
+  nb_table_add_column (t, "route", _("Route"), NULL, 0);
+  nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
+  nb_table_add_column (t, "n", "n", NULL, 0);
+  nb_table_add_column (t, "ap_mm", _("Pose accuracy Ap"), _("mm"), 2);
+  nb_table_add_column (t, "ao_deg", _("Orientation accuracy Ao"), "°", 3);
+  nb_table_add_column (t, "rp_mm", _("Pose repeatability Rp"), _("mm"), 2);
+  nb_table_add_column (t, "ro_deg", _("Orientation repeatability Ro (±)"), "°", 3);
+  nb_document_add_table (b->doc, t);
+
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      NbConfigResult r = { 0 };
+      guint row = nb_table_add_row (t);
+      g_autoptr (GError) error = NULL;
+
+      nb_table_set_text (t, row, 0, c->name);
+      nb_table_set_text (t, row, 1, c->route ? _(c->route) : NULL);
+      nb_table_set_number (t, row, 2, c->load_kg);
+      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+        {
+          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
+                                                c->name, r.error ? r.error : error->message);
+
+          nb_document_add_warning (b->doc, w);
+          nb_table_flag_cell (t, row, 3);
+          nb_config_result_clear (&r);
+          continue;
+        }
+      nb_table_set_number (t, row, 3, (double) r.pose.n);
+      nb_table_set_number (t, row, 4, r.pose.ap_mm);
+      nb_table_set_number (t, row, 5, r.pose.ao_deg);
+      nb_table_set_number (t, row, 6, r.pose.rp_mm);
+      nb_table_set_number (t, row, 7, r.pose.ro_deg);
+      short_series (t, row, 3, 5, c->name, (guint) r.pose.n);
+
+      /* The scatter behind the figures. */
+      {
+        g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+        PoseFigure *f = g_new0 (PoseFigure, 1);
+        g_autofree char *caption = NULL;
+
+        f->dx = g_new (double, MAX (r.pose.n, 1));
+        f->dy = g_new (double, MAX (r.pose.n, 1));
+        f->delta = g_new (double, MAX (r.pose.n, 1));
+        for (guint j = 0; trials && j < trials->len; j++)
+          {
+            NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, j);
+
+            if (!nb_campaign_trial_counts (5, tr) || f->n >= r.pose.n)
+              continue;
+            f->dx[f->n] = tr->attained.x_mm - c->command.x_mm;
+            f->dy[f->n] = tr->attained.y_mm - c->command.y_mm;
+            f->delta[f->n] = nb_angle_recast_deg (tr->attained.theta_deg - c->command.theta_deg);
+            f->n++;
+          }
+        f->bx = r.pose.barycentre_x_mm - c->command.x_mm;
+        f->by = r.pose.barycentre_y_mm - c->command.y_mm;
+        f->rp = r.pose.rp_mm;
+        f->ao = r.pose.ao_deg;
+        f->ro = r.pose.ro_deg;
+        caption = g_strdup_printf (_("%s: attained positions about the command position with the "
+                                     "barycentre and the circle of radius Rp (to scale); heading "
+                                     "deviations with Ao and Ao ± Ro"), c->name);
+        nb_document_add_figure (b->doc, 70, draw_pose, f, pose_figure_free, caption);
+      }
+      nb_config_result_clear (&r);
+    }
+  clause_conditions (b, TRUE, TRUE);
+}
+
+/* ------------------------------------------------------------------ 6 -- */
+
+typedef struct {
+  char *name;
+  guint n;
+  double angle[64];
+  gboolean max_range[64], detected[64];
+} Polar;
+
+typedef struct {
+  GArray *obstacles;            /* of Polar */
+} PolarFigure;
+
+static void
+polar_figure_free (gpointer p)
+{
+  PolarFigure *f = p;
+
+  for (guint i = 0; i < f->obstacles->len; i++)
+    g_free (g_array_index (f->obstacles, Polar, i).name);
+  g_array_unref (f->obstacles);
+  g_free (f);
+}
+
+static void
+draw_polar (cairo_t *cr, double w, double h, gpointer data)
+{
+  PolarFigure *f = data;
+  guint n = f->obstacles->len, cols = MIN (n, 3u), rows = (n + cols - 1) / MAX (cols, 1u);
+
+  for (guint i = 0; i < n; i++)
+    {
+      Polar *o = &g_array_index (f->obstacles, Polar, i);
+      double cw = w / cols, ch = h / MAX (rows, 1u);
+      double cx = cw * (i % cols) + cw / 2, cy = ch * (i / cols) + ch / 2 + 5;
+      double R = MIN (cw, ch) / 2 - 14;
+      cairo_text_extents_t ext;
+
+      cairo_set_line_width (cr, 0.4);
+      cairo_set_source_rgb (cr, 0.6, 0.6, 0.6);
+      for (int ring = 1; ring <= 2; ring++)
+        {
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, cx, cy, R * ring / 2, 0, 2 * G_PI);
+        }
+      for (int k = 0; k < 8; k++)
+        {
+          cairo_move_to (cr, cx, cy);
+          cairo_line_to (cr, cx + R * cos (k * G_PI / 4), cy - R * sin (k * G_PI / 4));
+        }
+      cairo_stroke (cr);
+      /* The robot looks along +x (the line of sight), angles counter-clockwise. */
+      for (guint k = 0; k < o->n; k++)
+        {
+          double a = o->angle[k] * G_PI / 180.0, r = R * (o->max_range[k] ? 1.0 : 0.5);
+          double px = cx + r * cos (a), py = cy - r * sin (a);
+
+          if (o->detected[k])
+            {
+              cairo_set_source_rgb (cr, 0.1, 0.55, 0.15);
+              cairo_new_sub_path (cr);
+              cairo_arc (cr, px, py, 3.0, 0, 2 * G_PI);
+              cairo_fill (cr);
+            }
+          else
+            {
+              cairo_set_source_rgb (cr, 0.8, 0.1, 0.1);
+              cairo_set_line_width (cr, 1.4);
+              cairo_move_to (cr, px - 3, py - 3);
+              cairo_line_to (cr, px + 3, py + 3);
+              cairo_move_to (cr, px + 3, py - 3);
+              cairo_line_to (cr, px - 3, py + 3);
+              cairo_stroke (cr);
+            }
+        }
+      cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
+      cairo_select_font_face (cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
+      cairo_set_font_size (cr, 7.5);
+      cairo_text_extents (cr, o->name, &ext);
+      cairo_move_to (cr, cx - ext.width / 2, cy - R - 5);
+      cairo_show_text (cr, o->name);
+    }
+}
+
+static void
+clause_6 (Build *b, GArray *configs)
+{
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      NbConfigResult r = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autofree char *title = g_strdup_printf (_("Table 3 — Obstacle detection: %s"), c->name);
+      NbTable *t = nb_table_new (title);
+      PolarFigure *f;
+      g_autoptr (GArray) trials = NULL;
+
+      nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
+      nb_table_add_column (t, "placements", _("Placements"), NULL, 0);
+      nb_table_add_column (t, "detected", _("Detected"), NULL, 0);
+      nb_table_add_column (t, "mean_error_pct", _("Mean error"), "%", 2);
+      nb_table_add_column (t, "mean_accuracy_pct", _("Mean accuracy"), "%", 2);
+      nb_document_add_table (b->doc, t);
+      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+        {
+          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
+                                                c->name, r.error ? r.error : error->message);
+
+          nb_document_add_warning (b->doc, w);
+          nb_config_result_clear (&r);
+          continue;
+        }
+      for (guint k = 0; k < r.detection.obstacles->len; k++)
+        {
+          NbObstacleTally *o = &g_array_index (r.detection.obstacles, NbObstacleTally, k);
+          guint row = nb_table_add_row (t);
+
+          nb_table_set_text (t, row, 0, o->obstacle);
+          nb_table_set_number (t, row, 1, o->tally.placements);
+          nb_table_set_number (t, row, 2, o->tally.detected);
+          nb_table_set_number (t, row, 3, nb_detection_tally_mean_error_pct (&o->tally));
+          nb_table_set_number (t, row, 4, nb_detection_tally_mean_accuracy_pct (&o->tally));
+          short_series (t, row, 1, 6, o->obstacle, o->tally.placements);
+          if (o->tally.detected < o->tally.placements)
+            nb_table_flag_cell (t, row, 2);
+        }
+      {
+        guint row = nb_table_add_row (t);
+
+        nb_table_set_text (t, row, 0, _("all obstacles"));
+        nb_table_set_number (t, row, 1, r.detection.all.placements);
+        nb_table_set_number (t, row, 2, r.detection.all.detected);
+        nb_table_set_number (t, row, 3, nb_detection_tally_mean_error_pct (&r.detection.all));
+        nb_table_set_number (t, row, 4, nb_detection_tally_mean_accuracy_pct (&r.detection.all));
+      }
+
+      /* The polar diagram of detected and missed placements. */
+      f = g_new0 (PolarFigure, 1);
+      f->obstacles = g_array_new (FALSE, TRUE, sizeof (Polar));
+      trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+      for (guint k = 0; trials && k < trials->len; k++)
+        {
+          NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
+          Polar *o = NULL;
+
+          if (!nb_campaign_trial_counts (6, tr))
+            continue;
+          for (guint m = 0; m < f->obstacles->len && o == NULL; m++)
+            if (g_strcmp0 (g_array_index (f->obstacles, Polar, m).name, tr->label) == 0)
+              o = &g_array_index (f->obstacles, Polar, m);
+          if (o == NULL)
+            {
+              Polar fresh = { g_strdup (tr->label ? tr->label : "") };
+
+              g_array_append_val (f->obstacles, fresh);
+              o = &g_array_index (f->obstacles, Polar, f->obstacles->len - 1);
+            }
+          if (o->n < G_N_ELEMENTS (o->angle))
+            {
+              o->angle[o->n] = tr->angle_deg;
+              o->max_range[o->n] = g_strcmp0 (tr->kind, "max") == 0;
+              o->detected[o->n] = tr->detected;
+              o->n++;
+            }
+        }
+      {
+        g_autofree char *caption = g_strdup_printf (
+          _("%s: placements per obstacle, seen from the robot looking right; inner ring the "
+            "minimum range, outer ring the maximum; ● detected, ✕ missed"), c->name);
+
+        nb_document_add_figure (b->doc, 30.0 * ((f->obstacles->len + 2) / 3) + 10, draw_polar, f,
+                                polar_figure_free, caption);
+      }
+      nb_config_result_clear (&r);
+    }
+}
+
+/* ------------------------------------------------------------------ 7 -- */
+
+static void
+clause_7 (Build *b, GArray *configs)
+{
+  NbTable *t = nb_table_new (_("Table 4 — Obstacle avoidance"));
+
+  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
+  nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
+  nb_table_add_column (t, "passed", _("Avoided"), NULL, 0);
+  nb_table_add_column (t, "t0_s", _("Travel time without obstacle T0"), _("s"), 2);
+  nb_table_add_column (t, "t1_s", _("Travel time with obstacle T1"), _("s"), 2);
+  nb_table_add_column (t, "delay_ratio", _("Delay ratio T1/T0"), NULL, 3);
+  nb_document_add_table (b->doc, t);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      NbConfigResult r = { 0 };
+      g_autoptr (GError) error = NULL;
+      guint row = nb_table_add_row (t);
+
+      nb_table_set_text (t, row, 0, c->name);
+      nb_table_set_text (t, row, 1, c->obstacle);
+      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+        {
+          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
+                                                c->name, r.error ? r.error : error->message);
+
+          nb_document_add_warning (b->doc, w);
+          nb_config_result_clear (&r);
+          continue;
+        }
+      nb_table_set_text (t, row, 2, r.avoidance.passed ? _("yes") : _("no"));
+      if (!r.avoidance.passed)
+        nb_table_flag_cell (t, row, 2);
+      nb_table_set_number (t, row, 3, r.avoidance.t0_s);
+      nb_table_set_number (t, row, 4, r.avoidance.t1_s);
+      nb_table_set_number (t, row, 5, r.avoidance.delay_ratio);
+      nb_config_result_clear (&r);
+    }
+  nb_table_add_note (t, _("A configuration is avoided when its first three trials succeed (7.3)."));
+}
+
+/* ------------------------------------------------------------------ 8 -- */
+
+typedef struct {
+  GArray *s;                    /* per trial: GArray of double pairs (along, lateral) */
+  double length_mm;
+  double d_mm;                  /* d = max |d_i| */
+  guint d_trial;
+} PathFigure;
+
+static void
+path_figure_free (gpointer p)
+{
+  PathFigure *f = p;
+
+  g_ptr_array_unref ((GPtrArray *) f->s);
+  g_free (f);
+}
+
+typedef struct {
+  const NbSegment *segment;
+  GArray *along, *lateral;
+} PathCollect;
+
+static gboolean
+collect_path (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
+{
+  PathCollect *c = user_data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      double u = s[i].x_mm - c->segment->x0_mm, v = s[i].y_mm - c->segment->y0_mm;
+      double along = u * c->segment->ex + v * c->segment->ey;
+      double lateral = c->segment->ex * v - c->segment->ey * u;
+
+      g_array_append_val (c->along, along);
+      g_array_append_val (c->lateral, lateral);
+    }
+  return TRUE;
+}
+
+static void
+draw_path (cairo_t *cr, double w, double h, gpointer data)
+{
+  PathFigure *f = data;
+  GPtrArray *tracks = (GPtrArray *) f->s;
+  double ymax = MAX (f->d_mm * 1.25, 1.0);
+  NbPlot p;
+
+  nb_plot_begin (&p, cr, 0, 0, w, h, 0, f->length_mm, -ymax, ymax, FALSE,
+                 _("distance along P0→P1, mm"), _("deviation (left +), mm"));
+  for (guint i = 0; i + 1 < tracks->len; i += 2)
+    {
+      GArray *along = g_ptr_array_index (tracks, i), *lateral = g_ptr_array_index (tracks, i + 1);
+      double shade = 0.25 + 0.5 * (double) i / MAX (tracks->len, 1u);
+
+      nb_plot_line (&p, (double *) along->data, (double *) lateral->data, along->len, 0.5,
+                    0.1, shade * 0.6, shade);
+    }
+  {
+    double x[2] = { 0, f->length_mm }, y[2] = { f->d_mm, f->d_mm };
+
+    nb_plot_line (&p, x, y, 2, 0.8, 0.8, 0.1, 0.1);
+    y[0] = y[1] = -f->d_mm;
+    nb_plot_line (&p, x, y, 2, 0.8, 0.8, 0.1, 0.1);
+    nb_plot_marker (&p, f->length_mm * 0.02, f->d_mm, "d", 0.8, 0.1, 0.1);
+  }
+}
+
+static void
+clause_8 (Build *b, GArray *configs)
+{
+  NbTable *t = nb_table_new (_("Table 5 — Path deviation"));
+
+  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
+  nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
+  nb_table_add_column (t, "n", "n", NULL, 0);
+  nb_table_add_column (t, "max_mm", _("Maximum deviation d"), _("mm"), 2);
+  nb_table_add_column (t, "mean_mm", _("Mean d_i"), _("mm"), 2);
+  nb_table_add_column (t, "mean_abs_mm", _("Mean |d_i|"), _("mm"), 2);
+  nb_table_add_column (t, "std_mm", _("Standard deviation"), _("mm"), 2);
+  nb_document_add_table (b->doc, t);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      NbConfigResult r = { 0 };
+      g_autoptr (GError) error = NULL;
+      guint row = nb_table_add_row (t);
+      NbSegment segment;
+
+      nb_table_set_text (t, row, 0, c->name);
+      nb_table_set_number (t, row, 1, c->load_kg);
+      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+        {
+          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
+                                                c->name, r.error ? r.error : error->message);
+
+          nb_document_add_warning (b->doc, w);
+          nb_config_result_clear (&r);
+          continue;
+        }
+      nb_table_set_number (t, row, 2, (double) r.path.n);
+      nb_table_set_number (t, row, 3, r.path.max_mm);
+      nb_table_set_number (t, row, 4, r.path.mean_mm);
+      nb_table_set_number (t, row, 5, r.path.mean_abs_mm);
+      nb_table_set_number (t, row, 6, r.path.std_mm);
+      short_series (t, row, 2, 8, c->name, (guint) r.path.n);
+
+      if (nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1], NULL))
+        {
+          g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+          PathFigure *f = g_new0 (PathFigure, 1);
+          GPtrArray *tracks = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+          g_autofree char *caption = NULL;
+
+          f->s = (GArray *) tracks;
+          f->length_mm = segment.length_mm;
+          f->d_mm = r.path.max_mm;
+          for (guint k = 0; trials && k < trials->len; k++)
+            {
+              NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
+              PathCollect pc = { &segment, g_array_new (FALSE, FALSE, sizeof (double)),
+                                 g_array_new (FALSE, FALSE, sizeof (double)) };
+
+              if (!nb_campaign_trial_counts (8, tr))
+                {
+                  g_array_unref (pc.along);
+                  g_array_unref (pc.lateral);
+                  continue;
+                }
+              nb_campaign_foreach_samples (b->campaign, tr->id, collect_path, &pc, NULL);
+              g_ptr_array_add (tracks, pc.along);
+              g_ptr_array_add (tracks, pc.lateral);
+            }
+          caption = g_strdup_printf (_("%s: lateral deviation of every trial along the commanded "
+                                       "path; d = max |d_i| marked"), c->name);
+          nb_document_add_figure (b->doc, 60, draw_path, f, path_figure_free, caption);
+        }
+      nb_config_result_clear (&r);
+    }
+  clause_conditions (b, TRUE, FALSE);
+}
+
+/* ------------------------------------------------------------------ 9 -- */
+
+static void
+clause_9 (Build *b, GArray *configs)
+{
+  NbTable *t = nb_table_new (_("Table 6 — Narrow passage"));
+
+  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
+  nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
+  nb_table_add_column (t, "passed", _("Passed"), NULL, 0);
+  nb_table_add_column (t, "mean_time_s", _("Passage time"), _("s"), 2);
+  nb_table_add_column (t, "failed_trials", _("Failed trials"), NULL, 0);
+  nb_document_add_table (b->doc, t);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      NbConfigResult r = { 0 };
+      g_autoptr (GError) error = NULL;
+      guint row = nb_table_add_row (t);
+
+      nb_table_set_text (t, row, 0, c->name);
+      nb_table_set_number (t, row, 1, c->load_kg);
+      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+        {
+          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
+                                                c->name, r.error ? r.error : error->message);
+
+          nb_document_add_warning (b->doc, w);
+          nb_config_result_clear (&r);
+          continue;
+        }
+      nb_table_set_text (t, row, 2, r.passage.passed ? _("yes") : _("no"));
+      if (!r.passage.passed)
+        nb_table_flag_cell (t, row, 2);
+      nb_table_set_number (t, row, 3, r.passage.mean_time_s);
+      nb_table_set_number (t, row, 4, r.passage.failed_trials);
+      if (r.passage.failed_trials > 0)
+        nb_table_flag_cell (t, row, 4);
+      nb_config_result_clear (&r);
+    }
+  nb_table_add_note (t, _("The passage time is the mean of five consecutive successful trials (9.3)."));
+  clause_conditions (b, FALSE, FALSE);
+}
+
+/* ----------------------------------------------------------------- 10 -- */
+
+typedef struct {
+  double truth[4][2];
+  GArray *maps;                 /* of double: 8 per trial, A'_1..A'_4 as x, y */
+} CornerFigure;
+
+#define N_MAPS(f) ((f)->maps->len / 8)
+
+static void
+corner_figure_free (gpointer p)
+{
+  CornerFigure *f = p;
+
+  g_array_unref (f->maps);
+  g_free (f);
+}
+
+static void
+draw_corners (cairo_t *cr, double w, double h, gpointer data)
+{
+  CornerFigure *f = data;
+  double lo = 0, hi = 0, off = 1.0;
+  NbPlot p, q;
+
+  for (int i = 0; i < 4; i++)
+    {
+      lo = MIN (lo, MIN (f->truth[i][0], f->truth[i][1]));
+      hi = MAX (hi, MAX (f->truth[i][0], f->truth[i][1]));
+    }
+  for (guint m = 0; m < N_MAPS (f); m++)
+    {
+      double (*c)[2] = (double (*)[2]) &g_array_index (f->maps, double, 8 * m);
+
+      for (int i = 0; i < 4; i++)
+        off = MAX (off, MAX (fabs (c[i][0] - f->truth[i][0]), fabs (c[i][1] - f->truth[i][1])));
+    }
+  /* Left: the arena and the maps to scale; right: each corner's offset. */
+  nb_plot_begin (&p, cr, 0, 0, w * 0.5, h, lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo),
+                 lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo), TRUE, _("x, mm"), _("y, mm"));
+  {
+    double x[5], y[5];
+
+    for (int i = 0; i < 5; i++)
+      x[i] = f->truth[i % 4][0], y[i] = f->truth[i % 4][1];
+    nb_plot_line (&p, x, y, 5, 1.2, 0.1, 0.1, 0.1);
+    for (int i = 0; i < 4; i++)
+      {
+        char label[8];
+
+        g_snprintf (label, sizeof label, "A%d", i + 1);
+        nb_plot_marker (&p, f->truth[i][0], f->truth[i][1], label, 0.1, 0.1, 0.1);
+      }
+  }
+  off *= 1.3;
+  nb_plot_begin (&q, cr, w * 0.52, 0, w * 0.48, h, -off, off, -off, off, TRUE,
+                 _("x′ − x, mm"), _("y′ − y, mm"));
+  for (guint m = 0; m < N_MAPS (f); m++)
+    {
+      double (*c)[2] = (double (*)[2]) &g_array_index (f->maps, double, 8 * m);
+      double dx[4], dy[4];
+
+      for (int i = 0; i < 4; i++)
+        dx[i] = c[i][0] - f->truth[i][0], dy[i] = c[i][1] - f->truth[i][1];
+      {
+        double x[5], y[5];
+
+        for (int i = 0; i < 5; i++)
+          x[i] = c[i % 4][0], y[i] = c[i % 4][1];
+        nb_plot_line (&p, x, y, 5, 0.6, 0.12 + 0.3 * m, 0.32, 0.70 - 0.2 * m);
+      }
+      for (int i = 0; i < 4; i++)
+        {
+          char label[16];
+
+          g_snprintf (label, sizeof label, "A'%d/%u", i + 1, m + 1);
+          nb_plot_marker (&q, dx[i], dy[i], label, 0.12 + 0.3 * m, 0.32, 0.70 - 0.2 * m);
+        }
+    }
+}
+
+static void
+clause_10 (Build *b, GArray *configs)
+{
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      NbConfigResult r = { 0 };
+      g_autoptr (GError) error = NULL;
+      g_autofree char *title = g_strdup_printf (_("Table 7 — Mapping accuracy: %s"), c->name);
+      NbTable *t = nb_table_new (title);
+      g_autoptr (GArray) trials = NULL;
+      CornerFigure *f;
+
+      nb_table_add_column (t, "trial", _("Trial"), NULL, 0);
+      nb_table_add_column (t, "dm_mm", _("Deviation Dm"), _("mm"), 2);
+      nb_document_add_table (b->doc, t);
+      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+        {
+          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
+                                                c->name, r.error ? r.error : error->message);
+
+          nb_document_add_warning (b->doc, w);
+          nb_config_result_clear (&r);
+          continue;
+        }
+      for (guint k = 0; k < r.values->len; k++)
+        {
+          g_autofree char *name = g_strdup_printf ("%u", g_array_index (r.numbers, guint, k));
+          guint row = nb_table_add_row (t);
+
+          nb_table_set_text (t, row, 0, name);
+          nb_table_set_number (t, row, 1, g_array_index (r.values, double, k));
+        }
+      {
+        guint row = nb_table_add_row (t);
+
+        nb_table_set_text (t, row, 0, _("Mapping accuracy (max Dm)"));
+        nb_table_set_number (t, row, 1, r.accuracy_mm);
+        short_series (t, row, 0, 10, c->name, r.values->len);
+      }
+      f = g_new0 (CornerFigure, 1);
+      memcpy (f->truth, c->truth_mm, sizeof f->truth);
+      f->maps = g_array_new (FALSE, FALSE, sizeof (double));
+      trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+      for (guint k = 0; trials && k < trials->len; k++)
+        {
+          NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
+
+          if (nb_campaign_trial_counts (10, tr))
+            g_array_append_vals (f->maps, tr->corners_mm, 8);
+        }
+      nb_document_add_figure (b->doc, 70, draw_corners, f, corner_figure_free,
+                              _("The arena's corners A_i and, per trial, the offsets of the map's "
+                                "corners A′_i (mm)"));
+      {
+        g_autofree char *mode = c->parameters ? g_strdup_printf (_("Operating mode: %s."), c->parameters) : NULL;
+
+        if (mode)
+          nb_document_add_paragraph (b->doc, mode);
+      }
+      nb_config_result_clear (&r);
+    }
+  clause_conditions (b, FALSE, FALSE);
+}
+
+/* ------------------------------------------------------------ clause 4 -- */
+
+typedef struct {
+  const char *key;
+  const char *label;            /* N_() */
+} Label;
+
+static const Label labels[] = {
+  { "robot.maker", N_("Manufacturer") },
+  { "robot.model", N_("Model") },
+  { "robot.serial", N_("Serial number") },
+  { "robot.length_mm", N_("Length l, mm") },
+  { "robot.width_mm", N_("Width w, mm") },
+  { "robot.height_mm", N_("Height h, mm") },
+  { "robot.rated_speed_mm_s", N_("Rated speed, mm/s") },
+  { "robot.rated_load_kg", N_("Rated load, kg") },
+  { "robot.preparation_done", N_("Preparation per the manufacturer done") },
+  { "conditions.environment", N_("Environment (indoor/outdoor)") },
+  { "conditions.temperature_c", N_("Ambient temperature, °C") },
+  { "conditions.humidity_pct", N_("Relative humidity, %") },
+  { "conditions.illuminance_lx", N_("Illuminance, lx") },
+  { "conditions.friction_coefficient", N_("Friction coefficient of the surface") },
+  { "conditions.surface", N_("Surface") },
+  { "conditions.landmarks", N_("Landmarks and external equipment") },
+  { "instrument.kind", N_("Measurement system") },
+  { "instrument.model", N_("Measurement system model") },
+  { "instrument.accuracy_mm", N_("Stated accuracy, mm") },
+  { "instrument.sample_rate_hz", N_("Sample rate, Hz") },
+  { "instrument.registration", N_("Frame registration") },
+  { "instrument.registration_rms_mm", N_("Registration residual RMS, mm") },
+  { "notes", N_("Notes") },
+};
+
+static void
+clause_4 (Build *b)
+{
+  NbTable *t = nb_table_new (_("Robot under test, test conditions and measurement system"));
+  g_autofree char *env = field (b, "conditions.environment");
+
+  b->outdoor = g_strcmp0 (env, "outdoor") == 0;
+  nb_table_add_column (t, "item", _("Item"), NULL, 0);
+  nb_table_add_column (t, "value", _("Value"), NULL, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      g_autofree char *v = field (b, labels[i].key);
+      guint row = nb_table_add_row (t);
+      g_autofree char *flag = v ? nb_condition_check (labels[i].key, g_ascii_strtod (v, NULL),
+                                                      b->outdoor) : NULL;
+
+      nb_table_set_text (t, row, 0, _(labels[i].label));
+      nb_table_set_text (t, row, 1, v ? v : "—");
+      if (flag)
+        {
+          g_autofree char *w = g_strdup_printf (_("Out of range: %s; the value is accepted and "
+                                                  "flagged."), flag);
+
+          nb_table_flag_cell (t, row, 1);
+          nb_document_add_warning (b->doc, w);
+        }
+      if (g_str_equal (labels[i].key, "robot.width_mm"))
+        {
+          g_autofree char *lu = isfinite (b->lu_mm) ? g_strdup_printf ("%g", b->lu_mm) : NULL;
+
+          row = nb_table_add_row (t);
+          nb_table_set_text (t, row, 0, _("Length unit LU, mm (4.5)"));
+          nb_table_set_text (t, row, 1, lu ? lu : "—");
+        }
+    }
+  nb_document_add_table (b->doc, t);
+  if (b->outdoor)
+    nb_document_add_paragraph (b->doc, _("Outdoor tests (annex A): the environment and the surface "
+                                         "are those of normal use; the ranges of 4.2 and 4.3 do not "
+                                         "apply."));
+}
+
+/* ------------------------------------------------------------- build -- */
+
+NbDocument *
+nb_protocol_report_build (NbCampaign *campaign, GError **error)
+{
+  g_autofree char *name = nb_campaign_get_name (campaign, error);
+  /* SOURCE_DATE_EPOCH (reproducible-builds.org) pins the date: golden files. */
+  const char *epoch = g_getenv ("SOURCE_DATE_EPOCH");
+  g_autoptr (GDateTime) now = epoch ? g_date_time_new_from_unix_utc (g_ascii_strtoll (epoch, NULL, 10))
+                                    : g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
+  g_autofree char *robot = NULL, *maker = NULL, *model = NULL, *serial = NULL, *op = NULL;
+  g_autoptr (NbDocument) doc = NULL;
+  Build b = { campaign };
+
+  if (name == NULL && error != NULL && *error != NULL)
+    return NULL;
+  doc = nb_document_new (_("Test protocol — ISO 18646-2:2024 (GOST R 60.6.3.15-2026)"));
+  b.doc = doc;
+  b.lu_mm = NAN;
+  nb_campaign_get_lu_mm (campaign, &b.lu_mm, NULL);
+  maker = field (&b, "robot.maker");
+  model = field (&b, "robot.model");
+  serial = field (&b, "robot.serial");
+  op = field (&b, "operator");
+  robot = g_strdup_printf ("%s %s%s%s", maker ? maker : "", model ? model : "",
+                           serial ? _(", s/n ") : "", serial ? serial : "");
+  nb_document_add_title_field (doc, _("Campaign"), name);
+  nb_document_add_title_field (doc, _("Robot under test"), g_strstrip (robot));
+  nb_document_add_title_field (doc, _("Standard"),
+                               _("ISO 18646-2:2024 Robotics — Performance criteria and related "
+                                 "test methods for service robots — Part 2: Navigation"));
+  nb_document_add_title_field (doc, _("Operator"), op);
+  nb_document_add_title_field (doc, _("Date of the protocol"), date);
+
+  nb_document_add_heading (doc, 1, "4", _("Test conditions"));
+  clause_4 (&b);
+
+  for (guint clause = 5; clause <= 10; clause++)
+    {
+      g_autoptr (GArray) configs = nb_campaign_list_configs (campaign, clause, error);
+      g_autofree char *heading = clause_heading (clause);
+      g_autofree char *number = g_strdup_printf ("%u", clause);
+
+      if (configs == NULL)
+        return NULL;
+      nb_document_add_heading (doc, 1, number, heading);
+      if (configs->len == 0)
+        {
+          not_tested (&b);
+          continue;
+        }
+      switch (clause)
+        {
+        case 5: clause_5 (&b, configs); break;
+        case 6: clause_6 (&b, configs); break;
+        case 7: clause_7 (&b, configs); break;
+        case 8: clause_8 (&b, configs); break;
+        case 9: clause_9 (&b, configs); break;
+        case 10: clause_10 (&b, configs); break;
+        }
+    }
+  return g_steal_pointer (&doc);
+}
+
+/* --------------------------------------------------- Markdown and JSON -- */
+
+char *
+nb_protocol_report_markdown (const NbDocument *doc)
+{
+  GString *out = g_string_new (NULL);
+  guint figures = 0;
+
+  g_string_append_printf (out, "# %s\n\n", nb_document_title (doc));
+  for (guint i = 0; i < nb_document_n_title_fields (doc); i++)
+    {
+      const char *label, *value;
+
+      nb_document_title_field (doc, i, &label, &value);
+      g_string_append_printf (out, "- **%s:** %s\n", label, value);
+    }
+  for (guint i = 0; i < nb_document_n_blocks (doc); i++)
+    {
+      const NbBlock *b = nb_document_block (doc, i);
+
+      switch (b->kind)
+        {
+        case NB_BLOCK_HEADING:
+          g_string_append_printf (out, "\n%s %s%s%s\n", b->level == 1 ? "##" : "###",
+                                  b->number ? b->number : "", b->number ? " " : "", b->text);
+          break;
+        case NB_BLOCK_PARAGRAPH:
+          g_string_append_printf (out, "\n%s\n", b->text);
+          break;
+        case NB_BLOCK_WARNING:
+          g_string_append_printf (out, "\n> ⚠ **%s**\n", b->text);
+          break;
+        case NB_BLOCK_TABLE:
+          {
+            g_autofree char *md = nb_table_to_markdown (b->table);
+
+            g_string_append_printf (out, "\n%s", md);
+            break;
+          }
+        case NB_BLOCK_FIGURE:
+          g_string_append_printf (out, "\n*%s %u — %s*\n", nb_protocol_report_pdf_words ()->figure_word,
+                                  ++figures, b->text);
+          break;
+        case NB_BLOCK_PAGE_BREAK:
+          break;
+        }
+    }
+  return g_string_free (out, FALSE);
+}
+
+char *
+nb_protocol_report_json (const NbDocument *doc)
+{
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  static const char *const kinds[] = { "heading", "paragraph", "warning", "table", "figure", "page_break" };
+
+  nb_json_begin_object (w);
+  nb_json_key (w, "title"); nb_json_string (w, nb_document_title (doc));
+  nb_json_key (w, "fields");
+  nb_json_begin_object (w);
+  for (guint i = 0; i < nb_document_n_title_fields (doc); i++)
+    {
+      const char *label, *value;
+
+      nb_document_title_field (doc, i, &label, &value);
+      nb_json_key (w, label);
+      nb_json_string (w, value);
+    }
+  nb_json_end_object (w);
+  nb_json_key (w, "blocks");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < nb_document_n_blocks (doc); i++)
+    {
+      const NbBlock *b = nb_document_block (doc, i);
+
+      if (b->kind == NB_BLOCK_PAGE_BREAK)
+        continue;
+      nb_json_begin_object (w);
+      nb_json_key (w, "kind"); nb_json_string (w, kinds[b->kind]);
+      if (b->kind == NB_BLOCK_HEADING)
+        {
+          nb_json_key (w, "number"); nb_json_string (w, b->number);
+          nb_json_key (w, "level"); nb_json_int (w, b->level);
+        }
+      if (b->kind == NB_BLOCK_TABLE)
+        {
+          nb_json_key (w, "table");
+          nb_table_to_json (b->table, w);
+        }
+      else
+        {
+          nb_json_key (w, "text"); nb_json_string (w, b->text);
+        }
+      nb_json_end_object (w);
+    }
+  nb_json_end_array (w);
+  nb_json_end_object (w);
+  return nb_json_writer_finish (g_steal_pointer (&w));
+}

@@ -1,0 +1,246 @@
+/* navbench-cli report end to end: a campaign with every clause filled (from
+ * data/samples, through `campaign import`), its protocol as Markdown and JSON
+ * against golden files in English and Russian, the PDF's text (pdftotext)
+ * with every table heading and value, and the figures equal to `campaign
+ * results`.  NB_REBUILD_GOLDEN=1 rewrites the golden files. */
+#include "nb-test.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *tmpdir;
+static char *db;
+
+static char *
+run (int expect, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *root = g_strdup (g_getenv ("NAVBENCH_SOURCE_ROOT"));
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (root, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &out, &err, &status, NULL));
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) != expect)
+    g_error ("%s %s: exit %d (expected %d): %s", first, (char *) argv->pdata[2],
+             WEXITSTATUS (status), expect, err);
+  return out;
+}
+
+static void
+assert_golden (const char *name, const char *actual)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "golden", name, NULL);
+  g_autofree char *expected = NULL;
+
+  if (g_getenv ("NB_REBUILD_GOLDEN"))
+    g_assert_true (g_file_set_contents (path, actual, -1, NULL));
+  g_assert_true (g_file_get_contents (path, &expected, NULL, NULL));
+  g_assert_cmpstr (actual, ==, expected);
+}
+
+static void
+make_campaign (void)
+{
+  const char *s = "data/samples/";
+  g_autofree char *p5 = g_strconcat (s, "pose-straight-noload.csv", NULL);
+  g_autofree char *p6 = g_strconcat (s, "detection.csv", NULL);
+  g_autofree char *p7 = g_strconcat (s, "avoidance.csv", NULL);
+  g_autofree char *p8 = g_strconcat (s, "path-straight-noload.csv", NULL);
+  g_autofree char *p9 = g_strconcat (s, "passage.csv", NULL);
+  g_autofree char *p10 = g_strconcat (s, "mapping-map.csv", NULL);
+  g_autofree char *t10 = g_strconcat (s, "mapping-truth.csv", NULL);
+
+  tmpdir = g_dir_make_tmp ("nb-report-XXXXXX", NULL);
+  db = g_build_filename (tmpdir, "c.nbc", NULL);
+  g_free (run (0, "campaign", "new", "--db", db, "--name", "Rover 2", "robot.maker=ACME",
+               "robot.model=Rover 2", "robot.width_mm=730", "robot.rated_speed_mm_s=1000",
+               "robot.rated_load_kg=20", "conditions.temperature_c=34",
+               "conditions.friction_coefficient=0.72", "operator=I. Ivanov", NULL));
+  g_free (run (0, "campaign", "import", "--db", db, "--clause", "5", "--config", "straight",
+               "--route", "straight", "--load-kg", "0", "--input", p5, "--command", "5000,0,0",
+               NULL));
+  g_free (run (0, "campaign", "import", "--db", db, "--clause", "6", "--config", "obstacles",
+               "--input", p6, NULL));
+  g_free (run (0, "campaign", "import", "--db", db, "--clause", "7", "--input", p7, NULL));
+  g_free (run (0, "campaign", "import", "--db", db, "--clause", "8", "--config", "straight",
+               "--input", p8, "--from", "0,0", "--to", "5000,0", NULL));
+  g_free (run (0, "campaign", "import", "--db", db, "--clause", "10", "--config", "arena",
+               "--input", p10, "--truth", t10, NULL));
+  /* Clause 9 is left out: the protocol must say it was not tested. */
+}
+
+static void
+test_markdown_json_golden (void)
+{
+  g_autofree char *en = run (0, "report", "--db", db, "--format", "md", "--lang", "en", NULL);
+  g_autofree char *ru = run (0, "report", "--db", db, "--format=md", "--lang=ru", NULL);
+  g_autofree char *json = run (0, "report", "--db", db, "--format", "json", NULL);
+
+  assert_golden ("report-en.md", en);
+  assert_golden ("report-ru.md", ru);
+  assert_golden ("report-en.json", json);
+  g_assert_nonnull (strstr (en, "This clause was not tested in this campaign."));
+  g_assert_nonnull (strstr (ru, "Испытания по этому разделу в данной программе не проводились."));
+  /* 34 °C is outside 4.2's 10–30 °C: flagged, in words and in the table. */
+  g_assert_nonnull (strstr (en, "ambient temperature 34 °C is outside 10–30 °C"));
+  g_assert_nonnull (strstr (ru, "температура окружающей среды 34 °C вне диапазона 10–30 °C"));
+  g_assert_nonnull (strstr (ru, "Погрешность отработки позиции Ap, мм"));
+  g_assert_nonnull (strstr (ru, "Повторяемость отработки позиции Rp, мм"));
+}
+
+/* Every figure of the protocol's JSON equals `campaign results`. */
+static void
+test_figures_agree (void)
+{
+  g_autofree char *report = run (0, "report", "--db", db, "--format", "json", NULL);
+  g_autofree char *results = run (0, "campaign", "results", "--db", db, "--json", NULL);
+  g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
+  JsonArray *blocks;
+  JsonObject *clauses;
+  struct { guint clause; const char *key; } checks[] = {
+    { 5, "ap_mm" }, { 5, "ao_deg" }, { 5, "rp_mm" }, { 5, "ro_deg" }, { 7, "t0_s" },
+    { 7, "t1_s" }, { 7, "delay_ratio" }, { 8, "max_mm" }, { 8, "mean_mm" }, { 8, "std_mm" },
+  };
+  guint checked = 0;
+
+  g_assert_true (json_parser_load_from_data (pr, report, -1, NULL));
+  g_assert_true (json_parser_load_from_data (pc, results, -1, NULL));
+  blocks = json_object_get_array_member (json_node_get_object (json_parser_get_root (pr)), "blocks");
+  clauses = json_object_get_object_member (json_node_get_object (json_parser_get_root (pc)), "clauses");
+  for (guint k = 0; k < G_N_ELEMENTS (checks); k++)
+    {
+      char clause[4];
+      JsonObject *cr;
+
+      g_snprintf (clause, sizeof clause, "%u", checks[k].clause);
+      cr = json_array_get_object_element (json_object_get_array_member (clauses, clause), 0);
+      /* Find the first table row with that key. */
+      for (guint i = 0; i < json_array_get_length (blocks); i++)
+        {
+          JsonObject *b = json_array_get_object_element (blocks, i);
+          JsonArray *rows;
+
+          if (!json_object_has_member (b, "table"))
+            continue;
+          rows = json_object_get_array_member (json_object_get_object_member (b, "table"), "rows");
+          if (json_array_get_length (rows) == 0 ||
+              !json_object_has_member (json_array_get_object_element (rows, 0), checks[k].key))
+            continue;
+          nb_assert_rel (json_object_get_double_member (json_array_get_object_element (rows, 0),
+                                                        checks[k].key),
+                         json_object_get_double_member (cr, checks[k].key), 1e-15, checks[k].key);
+          checked++;
+          break;
+        }
+    }
+  g_assert_cmpuint (checked, ==, G_N_ELEMENTS (checks));
+}
+
+static void
+test_pdf_text (void)
+{
+  const char *langs[] = { "en", "ru" };
+  const char *expect[2][8] = {
+    { "Test protocol", "Contents", "Table 1", "Table 3", "Table 4", "Table 5", "Table 7",
+      "This clause was not tested" },
+    { "Протокол испытаний", "Содержание", "Таблица 1", "Таблица 3", "Таблица 4", "Таблица 5",
+      "Таблица 7", "не проводились" },
+  };
+
+  for (guint l = 0; l < 2; l++)
+    {
+      g_autofree char *pdf = g_strdup_printf ("%s/report-%s.pdf", tmpdir, langs[l]);
+      g_autofree char *text = NULL, *err = NULL;
+      const char *argv[] = { "pdftotext", pdf, "-", NULL };
+      g_autofree char *json = run (0, "report", "--db", db, "--format", "json", "--lang",
+                                   langs[l], NULL);
+      int status;
+
+      g_free (run (0, "report", "--db", db, "--lang", langs[l], "-o", pdf, NULL));
+      g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                                   &text, &err, &status, NULL));
+      g_assert_cmpint (status, ==, 0);
+      for (guint k = 0; k < 8; k++)
+        if (strstr (text, expect[l][k]) == NULL)
+          g_error ("%s: the PDF's text lacks \"%s\"", langs[l], expect[l][k]);
+      /* Every value a table shows (its decimals) is in the PDF. */
+      {
+        g_autofree char *md = run (0, "report", "--db", db, "--format", "md", "--lang", langs[l],
+                                   NULL);
+        g_auto (GStrv) lines = g_strsplit (md, "\n", -1);
+        guint values = 0;
+
+        for (guint i = 0; lines[i]; i++)
+          {
+            g_auto (GStrv) cells = NULL;
+
+            if (!g_str_has_prefix (lines[i], "| ") || strstr (lines[i], "---"))
+              continue;
+            cells = g_strsplit (lines[i], "|", -1);
+            for (guint c = 0; cells[c]; c++)
+              {
+                g_autofree char *v = g_strstrip (g_strdup (cells[c]));
+
+                if (g_ascii_isdigit (v[0]) && strchr (v, '.') && strlen (v) < 12)
+                  {
+                    if (strstr (text, v) == NULL)
+                      g_error ("%s: the PDF lacks the value %s", langs[l], v);
+                    values++;
+                  }
+              }
+          }
+        g_assert_cmpuint (values, >, 30);
+      }
+    }
+}
+
+static void
+test_bad_usage (void)
+{
+  g_free (run (2, "report", "--db", db, "--format", "docx", NULL));
+  g_free (run (2, "report", "--db", db, "--lang", "de", "--format", "md", NULL));
+  g_free (run (2, "report", "--db", db, NULL));          /* a PDF needs -o */
+  g_free (run (2, "report", "--format", "md", NULL));
+  g_free (run (2, "report", "--db", "data/samples/passage.csv", "--format", "md", NULL));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_setenv ("SOURCE_DATE_EPOCH", "1796000000", TRUE);
+  g_test_init (&argc, &argv, NULL);
+  make_campaign ();
+  g_test_add_func ("/report/markdown-json-golden", test_markdown_json_golden);
+  g_test_add_func ("/report/figures-agree", test_figures_agree);
+  g_test_add_func ("/report/pdf-text", test_pdf_text);
+  g_test_add_func ("/report/bad-usage", test_bad_usage);
+  status = g_test_run ();
+  {
+    g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+
+    while (dir && (name = g_dir_read_name (dir)))
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+  }
+  return status;
+}
