@@ -183,6 +183,7 @@ clause_5 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (_("Table 1 — Pose accuracy and pose repeatability"));
 
+  nb_table_set_protocol_number (t, 1);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "route", _("Route"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
@@ -352,6 +353,7 @@ clause_6 (Build *b, GArray *configs)
       PolarFigure *f;
       g_autoptr (GArray) trials = NULL;
 
+      nb_table_set_protocol_number (t, 3);
       nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
       nb_table_add_column (t, "placements", _("Placements"), NULL, 0);
       nb_table_add_column (t, "detected", _("Detected"), NULL, 0);
@@ -439,6 +441,7 @@ clause_7 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (_("Table 4 — Obstacle avoidance"));
 
+  nb_table_set_protocol_number (t, 4);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
   nb_table_add_column (t, "passed", _("Avoided"), NULL, 0);
@@ -548,6 +551,7 @@ clause_8 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (_("Table 5 — Path deviation"));
 
+  nb_table_set_protocol_number (t, 5);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
   nb_table_add_column (t, "n", "n", NULL, 0);
@@ -624,6 +628,7 @@ clause_9 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (_("Table 6 — Narrow passage"));
 
+  nb_table_set_protocol_number (t, 6);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
   nb_table_add_column (t, "passed", _("Passed"), NULL, 0);
@@ -755,6 +760,7 @@ clause_10 (Build *b, GArray *configs)
       g_autoptr (GArray) trials = NULL;
       CornerFigure *f;
 
+      nb_table_set_protocol_number (t, 7);
       nb_table_add_column (t, "trial", _("Trial"), NULL, 0);
       nb_table_add_column (t, "dm_mm", _("Deviation Dm"), _("mm"), 2);
       nb_document_add_table (b->doc, t);

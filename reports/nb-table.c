@@ -5,6 +5,7 @@
 
 struct _NbTable {
   char *title;
+  guint protocol_number;
   GArray *columns;     /* of NbColumn */
   GPtrArray *rows;     /* of NbCell[n_columns] */
   GPtrArray *notes;    /* of char* */
@@ -112,6 +113,18 @@ nb_table_flag_cell (NbTable *t, guint row, guint column)
 
   g_return_if_fail (cell != NULL);
   cell->flagged = TRUE;
+}
+
+void
+nb_table_set_protocol_number (NbTable *t, guint number)
+{
+  t->protocol_number = number;
+}
+
+guint
+nb_table_protocol_number (const NbTable *t)
+{
+  return t->protocol_number;
 }
 
 void

@@ -45,6 +45,9 @@ void        nb_table_set_text   (NbTable *table, guint row, guint column, const 
 void        nb_table_set_number (NbTable *table, guint row, guint column, double value);
 void        nb_table_set_bool   (NbTable *table, guint row, guint column, gboolean value);
 void        nb_table_flag_cell  (NbTable *table, guint row, guint column);
+/* Which table of the standard's protocol this is (1, 3–7); 0 for others. */
+void        nb_table_set_protocol_number (NbTable *table, guint number);
+guint       nb_table_protocol_number     (const NbTable *table);
 void        nb_table_add_note   (NbTable *table, const char *note);
 guint       nb_table_n_notes    (const NbTable *table);
 const char *nb_table_note       (const NbTable *table, guint i);
