@@ -28,6 +28,7 @@ typedef struct {
   int total_pages;              /* known in the second pass */
   int *heading_page;            /* per block; from the first pass */
   guint n_figures;
+  gboolean measuring;           /* the first pass: layout only, figures not drawn */
 } Layout;
 
 static PangoLayout *
@@ -480,7 +481,8 @@ figure (Layout *L, const NbBlock *b)
   cairo_translate (L->cr, MARGIN, L->y);
   cairo_rectangle (L->cr, 0, 0, TEXT_W, h);
   cairo_clip (L->cr);
-  if (b->draw)
+  /* A figure's size is fixed: the first pass need not draw a million points. */
+  if (b->draw && !L->measuring)
     b->draw (L->cr, TEXT_W, h, b->draw_data);
   cairo_restore (L->cr);
   L->y += h + 4.0;
@@ -531,6 +533,7 @@ nb_pdf_write (const NbDocument *doc, const NbPdfWords *words, const char *path, 
   surface = cairo_pdf_surface_create_for_stream (discard, NULL, PAGE_W, PAGE_H);
   L.cr = cairo_create (surface);
   L.heading_page = pages;
+  L.measuring = TRUE;
   render (&L);
   total = L.page;
   cairo_destroy (L.cr);
