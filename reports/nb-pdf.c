@@ -38,6 +38,10 @@ make_text (Layout *L, const char *text, double size, PangoWeight weight, PangoSt
   PangoLayout *layout = pango_cairo_create_layout (L->cr);
   PangoFontDescription *font = pango_font_description_from_string (FONT);
 
+  /* Points are points: pango assumes 96 dpi unless told the PDF's 72. */
+  pango_cairo_context_set_resolution (pango_layout_get_context (layout), 72.0);
+  pango_layout_context_changed (layout);
+
   pango_font_description_set_size (font, (gint) (size * PANGO_SCALE));
   pango_font_description_set_weight (font, weight);
   pango_font_description_set_style (font, style);

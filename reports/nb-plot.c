@@ -4,7 +4,7 @@
 #include <pango/pangocairo.h>
 #include <stdio.h>
 
-#define FONT "DejaVu Sans 7"
+#define FONT "DejaVu Sans 7.5"
 
 double
 nb_plot_nice_step (double span, int n)
@@ -24,6 +24,10 @@ label (cairo_t *cr, const char *text, double x, double y, double ax, double ay, 
   PangoLayout *l = pango_cairo_create_layout (cr);
   PangoFontDescription *font = pango_font_description_from_string (FONT);
   int w, h;
+
+  /* One unit of the cairo space is a point (PDF) or a pixel (PNG): 72 dpi. */
+  pango_cairo_context_set_resolution (pango_layout_get_context (l), 72.0);
+  pango_layout_context_changed (l);
 
   pango_layout_set_font_description (l, font);
   pango_font_description_free (font);

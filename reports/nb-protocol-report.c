@@ -921,6 +921,22 @@ nb_protocol_report_build (NbCampaign *campaign, GError **error)
                                _("ISO 18646-2:2024 Robotics — Performance criteria and related "
                                  "test methods for service robots — Part 2: Navigation"));
   nb_document_add_title_field (doc, _("Operator"), op);
+  {
+    /* The test dates: from the campaign's first record to its last (the
+     * event log, UTC). */
+    g_autoptr (GArray) events = nb_campaign_list_events (campaign, NULL);
+    g_autofree char *dates = NULL;
+
+    if (events != NULL && events->len > 0)
+      {
+        const char *first = g_array_index (events, NbCampaignEvent, 0).time;
+        const char *last = g_array_index (events, NbCampaignEvent, events->len - 1).time;
+
+        dates = strncmp (first, last, 10) == 0 ? g_strndup (first, 10)
+                : g_strdup_printf ("%.10s – %.10s", first, last);
+      }
+    nb_document_add_title_field (doc, _("Test dates"), dates);
+  }
   nb_document_add_title_field (doc, _("Date of the protocol"), date);
 
   nb_document_add_heading (doc, 1, "4", _("Test conditions"));
