@@ -216,7 +216,15 @@ nb_map_plot_png (const NbMap *map, const NbMapFit *fit, const double (*truth_mm)
           cairo_move_to (cr, x - 6, y + 6); cairo_line_to (cr, x + 6, y - 6);
           cairo_stroke (cr);
           g_snprintf (text, sizeof text, "A%d", k + 1);
-          label (cr, x + 8, y - 8, text, 0.0, 0.5, 0.1);
+          if (fit != NULL)
+            {
+              /* towards the arena's centre: the map's A'_k sits outside */
+              double ox = cx - x, oy = cy - y, len = MAX (hypot (ox, oy), 1);
+
+              label (cr, x + ox / len * 24 - 8, y + oy / len * 24 + 5, text, 0.0, 0.5, 0.1);
+            }
+          else
+            label (cr, x + 8, y - 8, text, 0.0, 0.5, 0.1);
         }
     }
 
