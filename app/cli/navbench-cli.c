@@ -20,6 +20,7 @@ static const NbCliCommand commands[] = {
   { "export", nb_cli_export, "a campaign's trials as the CSV that compute reads" },
   { "report", nb_cli_report, "the test protocol of a campaign: PDF, Markdown or JSON" },
   { "plan", nb_cli_plan, "check and run task plans of robot skills (seeds/000)" },
+  { "map", nb_cli_map, "clause 10 from a robot's map files: corners, defects, synthetic maps" },
 };
 
 int

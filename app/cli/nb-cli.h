@@ -34,6 +34,7 @@ int nb_cli_report (int argc, char **argv);
 int nb_cli_export_table (const char *db, guint table, const char *format, const char *lang,
                          const char *output);
 int nb_cli_plan    (int argc, char **argv);
+int nb_cli_map     (int argc, char **argv);
 
 /* Prints "navbench-cli: message" on stderr; returns the exit status the
  * error's domain and code call for. */
