@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -1610,6 +1611,74 @@ static const struct {
 #undef EDIT
 };
 
+/* Clause 10: a map corner corrected by hand ("corner3_x_mm"), the
+ * operator's override of what the corner extraction found: one number of
+ * the corners blob, the old value kept in the event log. */
+static gboolean
+edit_corner (NbCampaign *c, gint64 trial_id, const char *key, guint corner, guint axis,
+             const char *value, const char *why, GError **error)
+{
+  g_autofree char *subject = NULL, *old = NULL, *what = NULL;
+  double corners[4][2], number;
+  guint8 packed[64];
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  if (!nb_parse_double (value, strlen (value), &number))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: '%s' is not a finite number", key, value);
+      return FALSE;
+    }
+  if (!require_writer (c, error) || !tx_ensure (c, error))
+    return FALSE;
+  if ((subject = trial_subject (c, trial_id, error)) == NULL)
+    return tx_fail (c);
+  rc = sqlite3_prepare_v2 (c->db, "SELECT corners FROM trial WHERE id = ?1", -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_int64 (s, 1, trial_id);
+      if ((rc = sqlite3_step (s)) == SQLITE_ROW)
+        column_corners (s, 0, corners);
+    }
+  sqlite3_finalize (s);
+  if (rc != SQLITE_ROW)
+    {
+      sql_error (c, rc, "reading a trial", error);
+      return tx_fail (c);
+    }
+  if (!corners_set ((const double (*)[2]) corners))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s has no map corners to correct", subject);
+      return tx_fail (c);
+    }
+  old = g_strdup_printf ("%.17g", corners[corner][axis]);
+  corners[corner][axis] = number;
+  pack_doubles (&corners[0][0], 8, packed);
+  rc = sqlite3_prepare_v2 (c->db,
+                           "UPDATE trial SET corners = ?2 WHERE id = ?1 AND outcome != 'running'",
+                           -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_int64 (s, 1, trial_id);
+      sqlite3_bind_blob (s, 2, packed, sizeof packed, SQLITE_TRANSIENT);
+      rc = sqlite3_step (s);
+    }
+  sqlite3_finalize (s);
+  if (rc != SQLITE_DONE || sqlite3_changes (c->db) != 1)
+    {
+      if (rc != SQLITE_DONE)
+        sql_error (c, rc, "editing a trial", error);
+      else
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s is in flight; edit it once it ended",
+                     c->path, subject);
+      return tx_fail (c);
+    }
+  what = g_strdup_printf ("trial value edited: %s", key);
+  if (!log_event (c, what, subject, old, value, why, error))
+    return tx_fail (c);
+  return tx_finish (c, error);
+}
+
 gboolean
 nb_campaign_edit_trial (NbCampaign *c, gint64 trial_id, const char *key, const char *value,
                         const char *why, GError **error)
@@ -1621,6 +1690,23 @@ nb_campaign_edit_trial (NbCampaign *c, gint64 trial_id, const char *key, const c
   guint i;
   int rc;
 
+  {
+    guint corner;
+    char axis;
+    int end = 0;
+
+    if (sscanf (key, "corner%1u_%c_mm%n", &corner, &axis, &end) == 2 && key[end] == '\0' &&
+        corner >= 1 && corner <= 4 && (axis == 'x' || axis == 'y'))
+      {
+        if (why == NULL || *why == '\0')
+          {
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                         "editing a recorded value needs a reason (it goes into the event log)");
+            return FALSE;
+          }
+        return edit_corner (c, trial_id, key, corner - 1, axis == 'y', value, why, error);
+      }
+  }
   for (i = 0; i < G_N_ELEMENTS (trial_edits); i++)
     if (g_str_equal (trial_edits[i].key, key))
       break;

@@ -178,7 +178,8 @@ gboolean nb_campaign_record_trial (NbCampaign *campaign, gint64 config_id, NbCam
 GArray  *nb_campaign_list_trials (NbCampaign *campaign, gint64 config_id, GError **error);
 
 /* Edits a recorded value of a trial (key: outcome, reason, time_s, attained_x_mm,
- * attained_y_mm, attained_theta_deg, measured_mm, true_mm, detected); the
+ * attained_y_mm, attained_theta_deg, measured_mm, true_mm, detected, and for
+ * clause 10 a map corner corrected by hand, corner1_x_mm … corner4_y_mm); the
  * event log keeps the old value, the new one and why. */
 gboolean nb_campaign_edit_trial (NbCampaign *campaign, gint64 trial_id, const char *key,
                                  const char *value, const char *why, GError **error);

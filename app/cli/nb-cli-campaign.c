@@ -15,6 +15,7 @@
 #include "nb-cli-figures.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
+#include "nb-map-file.h"
 #include "nb-measurements.h"
 #include "nb-metrics.h"
 #include "nb-number.h"
@@ -559,6 +560,94 @@ import_timed (NbCampaign *campaign, guint clause, const char *only, const Config
   return TRUE;
 }
 
+/* Clause 10 from the robot's own map: the corners found in MAP.yaml become
+ * the next trial of the configuration (created with --truth the first time);
+ * a map with defects beyond the accepted range is a failed trial (10.3).
+ * What the extraction found goes into the event log, so a corner corrected
+ * later by hand (`campaign edit … corner2_x_mm=…`) keeps both. */
+static gboolean
+import_map (NbCampaign *campaign, const char *config_name, const ConfigOptions *o,
+            NbCampaignConfig *config, gboolean have_truth, const char *map_path,
+            double build_time_s, guint *n_trials, GError **error)
+{
+  g_autoptr (NbMapAnalysis) a = NULL;
+  g_autoptr (GArray) existing = NULL;
+  g_autoptr (GString) found = g_string_new (NULL);
+  g_autoptr (GString) reason = g_string_new (NULL);
+  g_autofree char *subject = NULL;
+  NbCampaignConfig stored;
+  NbCampaignTrial t;
+  gboolean known;
+
+  nb_campaign_config_init (&stored);
+  known = nb_campaign_find_config (campaign, 10, config_name, &stored, error);
+  if (!known && error != NULL && *error != NULL)
+    return FALSE;
+  if (known)
+    {
+      if (have_truth)
+        {
+          nb_campaign_config_clear (&stored);
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "config '%s' exists: its truth is already recorded (omit --truth)",
+                       config_name);
+          return FALSE;
+        }
+      nb_campaign_config_clear (config);
+      *config = stored;
+    }
+  else
+    {
+      if (!have_truth)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "--truth T.csv is required for the first map of config '%s'",
+                       config_name);
+          return FALSE;
+        }
+      if (!new_config (campaign, 10, config_name, o, config, error))
+        return FALSE;
+    }
+
+  if ((a = nb_map_analyse (map_path, (const double (*)[2]) config->truth_mm, NULL, error)) == NULL)
+    return FALSE;
+  if ((existing = nb_campaign_list_trials (campaign, config->id, error)) == NULL)
+    return FALSE;
+
+  nb_campaign_trial_init (&t);
+  t.number = existing->len + 1;
+  memcpy (t.corners_mm, a->fit->corner_mm, sizeof t.corners_mm);
+  t.time_s = build_time_s;
+  t.outcome = a->fit->passed ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+  for (guint i = 0; i < a->fit->defects->len; i++)
+    {
+      NbMapDefect *d = &g_array_index (a->fit->defects, NbMapDefect, i);
+
+      if (d->accepted)
+        continue;
+      g_string_append_printf (reason, "%s%s on wall %u (%.0f mm)", reason->len ? "; " : "",
+                              nb_map_defect_kind_to_string (d->kind), d->wall + 1, d->length_mm);
+    }
+  t.reason = reason->len ? reason->str : NULL;       /* borrowed */
+  if (!nb_campaign_record_trial (campaign, config->id, &t, error))
+    return FALSE;
+
+  g_string_append_printf (found, "map %s; Dm %.3f mm; corners (mm, ±1σ):", map_path, a->dm_mm);
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf (found, " A'%d %.2f,%.2f ±%.2f", k + 1, a->fit->corner_mm[k][0],
+                            a->fit->corner_mm[k][1], a->fit->corner_sigma_mm[k]);
+  g_string_append_printf (found, "; walls RMS (mm): %.2f %.2f %.2f %.2f",
+                          a->fit->walls[0].residual_mm, a->fit->walls[1].residual_mm,
+                          a->fit->walls[2].residual_mm, a->fit->walls[3].residual_mm);
+  if (reason->len)
+    g_string_append_printf (found, "; defects: %s", reason->str);
+  subject = g_strdup_printf ("config '%s', trial %u", config_name, t.number);
+  if (!nb_campaign_log (campaign, "map corners found", subject, NULL, found->str, error))
+    return FALSE;
+  (*n_trials)++;
+  return TRUE;
+}
+
 static int
 campaign_import (int argc, char **argv)
 {
@@ -567,8 +656,9 @@ campaign_import (int argc, char **argv)
   g_autoptr (NbCampaign) campaign = NULL;
   g_autofree char *db = NULL, *config_name = NULL, *input = NULL, *truth = NULL;
   g_autofree char *command_text = NULL, *from_text = NULL, *to_text = NULL, *who = NULL;
-  g_autofree char *load_text = NULL;
+  g_autofree char *load_text = NULL, *map = NULL, *build_time_text = NULL;
   ConfigOptions o = { NULL, NULL, NULL, NULL, NAN };
+  double build_time_s = NAN;
   gint clause = 0;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
@@ -582,6 +672,10 @@ campaign_import (int argc, char **argv)
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, "clause 8: P0 of the segment", "X0,Y0" },
     { "to", 0, 0, G_OPTION_ARG_STRING, &to_text, "clause 8: P1 of the segment", "X1,Y1" },
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth, "clause 10: the arena's corners", "T.csv" },
+    { "map", 0, 0, G_OPTION_ARG_FILENAME, &map,
+      "clause 10: the robot's map (map_server YAML) instead of --input: one more trial", "MAP.yaml" },
+    { "build-time-s", 0, 0, G_OPTION_ARG_STRING, &build_time_text,
+      "clause 10, with --map: the time taken to build the map", "S" },
     { "route", 0, 0, G_OPTION_ARG_STRING, &o.route, "the configuration's route", "R" },
     { "load-kg", 0, 0, G_OPTION_ARG_STRING, &load_text, "the configuration's load", "KG" },
     { "obstacle", 0, 0, G_OPTION_ARG_STRING, &o.obstacle, "the configuration's obstacle", "O" },
@@ -613,7 +707,25 @@ campaign_import (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--config NAME is required");
       goto out;
     }
-  if (input == NULL)
+  if (map != NULL && (clause != 10 || input != NULL))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--map is for clause 10, instead of --input");
+      goto out;
+    }
+  if (build_time_text != NULL && map == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--build-time-s goes with --map");
+      goto out;
+    }
+  if (build_time_text != NULL &&
+      (!nb_cli_parse_numbers ("build-time-s", build_time_text, &build_time_s, 1, "S", &error) ||
+       !(build_time_s >= 0.0)))
+    {
+      if (error == NULL)
+        g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--build-time-s must not be negative");
+      goto out;
+    }
+  if (input == NULL && map == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--input F.csv is required");
       goto out;
@@ -643,12 +755,12 @@ campaign_import (int argc, char **argv)
     }
   if (clause == 10)
     {
-      if (truth == NULL)
+      if (truth == NULL && map == NULL)
         {
           g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--truth T.csv is required for clause 10");
           goto out;
         }
-      if (!nb_measurements_read_truth_corners (truth, config.truth_mm, &error))
+      if (truth != NULL && !nb_measurements_read_truth_corners (truth, config.truth_mm, &error))
         goto out;
     }
   if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
@@ -749,6 +861,13 @@ campaign_import (int argc, char **argv)
         break;
       }
     case 10:
+      if (map != NULL)
+        {
+          if (!import_map (campaign, config_name, &o, &config, truth != NULL, map, build_time_s,
+                           &n_trials, &error))
+            goto rollback;
+          break;
+        }
       {
         g_autoptr (GArray) trials = nb_measurements_read_map_corners (input, &error);
 
@@ -774,7 +893,7 @@ campaign_import (int argc, char **argv)
     g_autofree char *subject = g_strdup_printf ("clause %d", clause);
     g_autofree char *what = g_strdup_printf ("%u trials imported", n_trials);
 
-    if (!nb_campaign_log (campaign, what, subject, NULL, input, &error) ||
+    if (!nb_campaign_log (campaign, what, subject, NULL, input ? input : map, &error) ||
         !nb_campaign_transaction_commit (campaign, &error))
       goto rollback;
   }

@@ -1,0 +1,170 @@
+/* campaign import --clause 10 --map: a map file becomes the next trial of a
+ * configuration, failed when its defects are beyond the accepted range; the
+ * corners found go into the event log, and a corner corrected by hand keeps
+ * its old value there and changes Dm as ISO 18646-2 10.2 says. */
+#include "nb-test.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *dir;
+
+static char *
+run (int expect, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, NULL));
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) != expect)
+    g_error ("%s %s: exit %d, expected %d: %s", first, (char *) argv->pdata[2],
+             WEXITSTATUS (status), expect, err);
+  return out;
+}
+
+static JsonNode *
+parse (const char *text)
+{
+  g_autoptr (JsonParser) p = json_parser_new ();
+
+  g_assert_true (json_parser_load_from_data (p, text, -1, NULL));
+  return json_node_copy (json_parser_get_root (p));
+}
+
+static void
+test_import_map (void)
+{
+  g_autofree char *g1 = run (0, "map", "generate", "--out", ".", "--name", "m1", "--translate-mm",
+                             "30,-20", "--rotate-deg", "0.5", NULL);
+  g_autofree char *g2 = run (0, "map", "generate", "--out", ".", "--name", "m2", "--gap",
+                             "2,0.4,0.6,1", NULL);
+  g_autofree char *corners = run (0, "map", "corners", "m1.yaml", "--truth", "m1-truth.csv",
+                                  "--json", NULL);
+  g_autoptr (JsonNode) cn = parse (corners);
+  JsonObject *co = json_node_get_object (cn);
+  JsonArray *ca = json_object_get_array_member (co, "corners");
+  double expect_dm = json_object_get_double_member (co, "dm_mm"), found[4][2], truth[4][2];
+  g_autofree char *results = NULL, *info = NULL, *after = NULL;
+  g_autoptr (JsonNode) rn = NULL, in = NULL, an = NULL;
+  JsonObject *c10;
+  JsonArray *events;
+  guint found_events = 0, edits = 0;
+  double dm = 0.0;
+
+  for (guint k = 0; k < 4; k++)
+    {
+      JsonObject *c = json_array_get_object_element (ca, k);
+
+      found[k][0] = json_object_get_double_member (c, "x_mm");
+      found[k][1] = json_object_get_double_member (c, "y_mm");
+      truth[k][0] = json_object_get_double_member (c, "truth_x_mm");
+      truth[k][1] = json_object_get_double_member (c, "truth_y_mm");
+    }
+
+  g_free (run (0, "campaign", "new", "--db", "c.nbc", "--name", "maps", NULL));
+  /* The first map needs the arena's truth; the configuration keeps it. */
+  g_free (run (2, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+               "--map", "m1.yaml", NULL));
+  g_free (run (0, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+               "--map", "m1.yaml", "--truth", "m1-truth.csv", "--build-time-s", "412", NULL));
+  g_free (run (2, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+               "--map", "m2.yaml", "--truth", "m2-truth.csv", NULL));
+  g_free (run (0, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+               "--map", "m2.yaml", "--build-time-s", "380", NULL));
+  g_free (run (2, "campaign", "import", "--db", "c.nbc", "--clause", "8", "--config", "x",
+               "--map", "m2.yaml", NULL));
+
+  /* Trial 2's map leaks through wall 2: failed, and not counted. */
+  results = run (0, "campaign", "results", "--db", "c.nbc", "--json", NULL);
+  rn = parse (results);
+  c10 = json_array_get_object_element (json_object_get_array_member (
+          json_object_get_object_member (json_node_get_object (rn), "clauses"), "10"), 0);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (c10, "trials")), ==, 1);
+  nb_assert_rel (json_object_get_double_member (c10, "accuracy_mm"), expect_dm, 1e-12,
+                 "Dm as map corners finds it");
+
+  info = run (0, "campaign", "info", "--db", "c.nbc", "--trials", NULL);
+  g_assert_nonnull (strstr (info, "trial 2 (id 2): failed: open_contour on wall 2"));
+
+  /* A corner dragged by hand: Dm follows, the log keeps the old value. */
+  g_free (run (2, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "corner1_x_mm=-480.5",
+               NULL));
+  g_free (run (0, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "--reason",
+               "dragged onto the wall", "corner1_x_mm=-480.5", NULL));
+  found[0][0] = -480.5;
+  for (int k = 0; k < 4; k++)
+    dm += hypot (truth[k][0] - found[k][0], truth[k][1] - found[k][1]) / 4.0;
+  after = run (0, "campaign", "results", "--db", "c.nbc", "--json", NULL);
+  an = parse (after);
+  c10 = json_array_get_object_element (json_object_get_array_member (
+          json_object_get_object_member (json_node_get_object (an), "clauses"), "10"), 0);
+  nb_assert_rel (json_object_get_double_member (c10, "accuracy_mm"), dm, 1e-12, "Dm after the edit");
+
+  g_free (info);
+  info = run (0, "campaign", "info", "--db", "c.nbc", "--json", NULL);
+  in = parse (info);
+  events = json_object_get_array_member (json_node_get_object (in), "events");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      const char *what = json_object_get_string_member (e, "what");
+
+      if (g_str_equal (what, "map corners found"))
+        {
+          g_assert_nonnull (strstr (json_object_get_string_member (e, "new"), "A'1 "));
+          found_events++;
+        }
+      if (g_str_equal (what, "trial value edited: corner1_x_mm"))
+        {
+          double old = json_object_get_double_member (json_array_get_object_element (ca, 0), "x_mm");
+
+          nb_assert_rel (g_ascii_strtod (json_object_get_string_member (e, "old"), NULL), old,
+                         1e-15, "old corner kept");
+          g_assert_cmpstr (json_object_get_string_member (e, "new"), ==, "-480.5");
+          edits++;
+        }
+    }
+  g_assert_cmpuint (found_events, ==, 2);
+  g_assert_cmpuint (edits, ==, 1);
+  g_free (run (2, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "--reason", "x",
+               "corner5_x_mm=1", NULL));
+  (void) g1, (void) g2;
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  dir = g_dir_make_tmp ("nb-map-import-XXXXXX", NULL);
+  g_test_add_func ("/map-import/campaign", test_import_map);
+  status = g_test_run ();
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while (d && (name = g_dir_read_name (d)))
+      {
+        g_autofree char *p = g_build_filename (dir, name, NULL);
+
+        g_unlink (p);
+      }
+    g_rmdir (dir);
+  }
+  return status;
+}
