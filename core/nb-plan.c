@@ -585,7 +585,8 @@ execution_order (const NbPlan *plan, guint8 *seen, guint *order)
         order[n++] = i;
       return n;
     }
-  memset (seen, 0, plan->n_actions);
+  if (plan->n_actions > 0)
+    memset (seen, 0, plan->n_actions);
   for (int i = plan->n_actions > 0 ? 0 : -1; i >= 0 && !seen[i]; i = plan->actions[i].next)
     {
       seen[i] = 1;
@@ -727,7 +728,8 @@ check_document (NbPlanChecker *c, const NbJsonValue *root)
 
   n = plan->n_children;
   g_array_set_size (c->actions, n);
-  memset (c->actions->data, 0, n * sizeof (NbPlanAction));
+  if (n > 0)                    /* memset (NULL, 0, 0) is undefined */
+    memset (c->actions->data, 0, n * sizeof (NbPlanAction));
   for (e = nb_json_tree_child (c->tree, plan), i = 0; e != NULL;
        e = nb_json_tree_next (c->tree, e), i++)
     {
