@@ -1,0 +1,193 @@
+/* The arm model of seeds/002: limits from joint_limits.yaml (every check uses
+ * them), the DH kinematics of the iiwa 7, FK/IK round trips to 1e-6 m. */
+#include "nb-arm-file.h"
+#include "nb-error.h"
+#include "nb-test.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+static NbArmModel model;
+
+static void
+load (void)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "robots",
+                                           "iiwa7", NULL);
+  GError *error = NULL;
+
+  g_assert_true (nb_arm_model_load (dir, &model, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_limits (void)
+{
+  double q[NB_ARM_JOINTS] = { 0 };
+  GError *error = NULL;
+
+  g_assert_cmpstr (model.joint[0].name, ==, "joint1");
+  g_assert_cmpstr (model.joint[6].name, ==, "joint7");
+  /* A2 ±120° hard, ±115° soft; A7 ±175° / ±170°; A6 180 °/s. */
+  nb_assert_rel (model.joint[1].max_position, 120.0 * G_PI / 180.0, 1e-12, "A2 hard");
+  nb_assert_rel (model.joint[1].soft_upper, 115.0 * G_PI / 180.0, 1e-12, "A2 soft");
+  nb_assert_rel (model.joint[6].max_position, 175.0 * G_PI / 180.0, 1e-12, "A7 hard");
+  nb_assert_rel (model.joint[5].max_velocity, G_PI, 1e-12, "A6 velocity");
+
+  g_assert_true (nb_arm_check_joints (&model, q, NULL));
+  q[1] = 2.01;                  /* inside the hard ±2.094, outside the soft ±2.007 */
+  g_assert_false (nb_arm_check_joints (&model, q, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "joint2: 2.010000 rad is outside its soft range "
+                                            "[-2.007129, 2.007129] rad"));
+  g_clear_error (&error);
+  q[1] = 0.0;
+  q[6] = NAN;
+  g_assert_false (nb_arm_check_joints (&model, q, &error));
+  g_assert_nonnull (strstr (error->message, "joint7"));
+  g_clear_error (&error);
+}
+
+static void
+test_fk (void)
+{
+  double q[NB_ARM_JOINTS] = { 0 }, T[16];
+
+  /* Stretched upright: 0.340 + 0.400 + 0.400 + 0.126 m above the base, the
+   * flange's frame the base's. */
+  nb_arm_fk (&model, q, T);
+  nb_assert_abs (T[3], 0.0, 1e-15, "x");
+  nb_assert_abs (T[7], 0.0, 1e-15, "y");
+  nb_assert_abs (T[11], 1.266, 1e-15, "z");
+  for (int i = 0; i < 3; i++)
+    for (int j = 0; j < 3; j++)
+      nb_assert_abs (T[4 * i + j], i == j, 1e-15, "R = I");
+
+  /* A2 at 90°: the arm lies horizontal at the shoulder's height, 0.926 m out. */
+  q[1] = G_PI / 2;
+  nb_arm_fk (&model, q, T);
+  nb_assert_abs (hypot (T[3], T[7]), 0.926, 1e-12, "reach");
+  nb_assert_abs (T[11], 0.340, 1e-12, "shoulder height");
+  /* A1 turns it about z: the reach stays, the direction follows. */
+  {
+    double T2[16];
+
+    q[0] = 0.7;
+    nb_arm_fk (&model, q, T2);
+    nb_assert_abs (hypot (T2[3], T2[7]), 0.926, 1e-12, "reach after A1");
+    nb_assert_abs (atan2 (T2[7], T2[3]) - atan2 (T[7], T[3]), 0.7, 1e-12, "A1 turns the arm");
+  }
+}
+
+static void
+test_ik_round_trips (void)
+{
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  guint converged = 0;
+
+  for (int k = 0; k < 200; k++)
+    {
+      double q[NB_ARM_JOINTS], seed[NB_ARM_JOINTS], sol[NB_ARM_JOINTS], T[16], S[16];
+      GError *error = NULL;
+
+      for (int i = 0; i < NB_ARM_JOINTS; i++)
+        {
+          double lo, hi;
+
+          nb_arm_joint_range (&model.joint[i], &lo, &hi);
+          q[i] = g_rand_double_range (rand, 0.8 * lo, 0.8 * hi);
+          seed[i] = q[i] + g_rand_double_range (rand, -0.15, 0.15);
+        }
+      nb_arm_fk (&model, q, T);
+      if (!nb_arm_ik (&model, T, seed, sol, &error))
+        g_error ("config %d: %s", k, error->message);
+      g_assert_true (nb_arm_check_joints (&model, sol, NULL));
+      nb_arm_fk (&model, sol, S);
+      nb_assert_abs (S[3], T[3], 1e-6, "x round trip");
+      nb_assert_abs (S[7], T[7], 1e-6, "y round trip");
+      nb_assert_abs (S[11], T[11], 1e-6, "z round trip");
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+          nb_assert_abs (S[4 * i + j], T[4 * i + j], 1e-6, "R round trip");
+      converged++;
+    }
+  g_assert_cmpuint (converged, ==, 200);
+}
+
+static void
+test_ik_unreachable (void)
+{
+  double T[16] = { 1, 0, 0, 2.0, 0, 1, 0, 0, 0, 0, 1, 0.5, 0, 0, 0, 1 };
+  double seed[NB_ARM_JOINTS] = { 0, 0.5, 0, -0.5, 0, 0.5, 0 }, q[NB_ARM_JOINTS];
+  GError *error = NULL;
+
+  /* 2 m out: beyond the arm's 1.27 m reach; a clear failure, not a hang. */
+  g_assert_false (nb_arm_ik (&model, T, seed, q, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "unreachable"));
+  g_clear_error (&error);
+}
+
+static void
+test_bad_files (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-arm-XXXXXX", NULL);
+  g_autofree char *limits = g_build_filename (dir, "joint_limits.yaml", NULL);
+  g_autofree char *kin = g_build_filename (dir, "kinematics.yaml", NULL);
+  g_autofree char *src_dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "robots",
+                                               "iiwa7", NULL);
+  g_autofree char *src_limits = g_build_filename (src_dir, "joint_limits.yaml", NULL);
+  g_autofree char *src_kin = g_build_filename (src_dir, "kinematics.yaml", NULL);
+  g_autofree char *good = NULL, *good_kin = NULL;
+  struct { const char *from, *to, *message; } cases[] = {
+    { "max_velocity: 1.71042266695444", "max_velocity: fast",
+      "joint_limits.yaml:12: joint_limits/joint1/max_velocity: 'fast' is not a finite number" },
+    { "soft_upper_limit: 2.87979326579064\n  joint2", "soft_upper_limit: 3.1\n  joint2",
+      "joint1: the soft range" },
+    { "  joint7:", "  jointX:", "'joint_limits/joint7/has_position_limits'" },
+    { "has_soft_limits: true", "has_soft_limits: yes please", "is not true or false" },
+    { "joint_limits:", "joint_limits: [", "joint_limits.yaml:" },
+  };
+  NbArmModel m;
+
+  g_assert_true (g_file_get_contents (src_limits, &good, NULL, NULL));
+  g_assert_true (g_file_get_contents (src_kin, &good_kin, NULL, NULL));
+  g_assert_true (g_file_set_contents (kin, good_kin, -1, NULL));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GString) s = g_string_new (good);
+      GError *error = NULL;
+
+      g_assert_cmpuint (g_string_replace (s, cases[i].from, cases[i].to, 1), ==, 1);
+      g_assert_true (g_file_set_contents (limits, s->str, -1, NULL));
+      if (nb_arm_model_load (dir, &m, &error))
+        g_error ("case %u: the bad file loads", i);
+      g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+      if (strstr (error->message, cases[i].message) == NULL)
+        g_error ("case %u: \"%s\" lacks \"%s\"", i, error->message, cases[i].message);
+      g_clear_error (&error);
+    }
+  g_unlink (limits);
+  {
+    GError *error = NULL;
+
+    g_assert_false (nb_arm_model_load (dir, &m, &error));
+    g_assert_nonnull (strstr (error->message, "No such file"));
+    g_clear_error (&error);
+  }
+  g_unlink (kin);
+  g_rmdir (dir);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  load ();
+  g_test_add_func ("/arm/limits", test_limits);
+  g_test_add_func ("/arm/fk", test_fk);
+  g_test_add_func ("/arm/ik-round-trips", test_ik_round_trips);
+  g_test_add_func ("/arm/ik-unreachable", test_ik_unreachable);
+  g_test_add_func ("/arm/bad-files", test_bad_files);
+  return g_test_run ();
+}
