@@ -1,0 +1,120 @@
+#include "nb-sim-arm.h"
+
+#include "nb-error.h"
+
+#include <math.h>
+#include <string.h>
+#include <unistd.h>
+
+void
+nb_sim_arm_init (NbSimArm *arm, const NbArmModel *model, guint32 seed)
+{
+  memset (arm, 0, sizeof *arm);
+  arm->model = *model;
+  arm->default_frame = g_strdup ("base_link");
+  arm->rand = g_rand_new_with_seed (seed);
+  arm->noise_rad = 2e-5;
+  arm->backlash_rad = 1e-5;
+}
+
+void
+nb_sim_arm_clear (NbSimArm *arm)
+{
+  g_clear_pointer (&arm->rand, g_rand_free);
+  g_clear_pointer (&arm->default_frame, g_free);
+  g_clear_pointer (&arm->last_frame, g_free);
+}
+
+static void
+advance (NbSimArm *arm, double seconds)
+{
+  arm->clock_s += seconds;
+  if (arm->real_time && seconds > 0)
+    g_usleep ((gulong) (seconds * 1e6));
+}
+
+static gboolean
+move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **error)
+{
+  NbSimArm *arm = robot;
+  double duration = 0.0;
+
+  arm->goals++;
+  if (arm->fail_goal != 0 && arm->goals == arm->fail_goal)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "goal %u aborted by the controller (injected)",
+                   arm->goals);
+      return FALSE;
+    }
+  /* seeds/002: a goal outside the soft range is refused before any motion. */
+  if (!nb_arm_check_joints (&arm->model, target, error))
+    return FALSE;
+  for (int i = 0; i < NB_ARM_JOINTS; i++)
+    {
+      const NbArmJoint *j = &arm->model.joint[i];
+      double delta = target[i] - arm->q[i];
+      double dir = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
+
+      if (j->has_velocity_limits && j->max_velocity > 0)
+        duration = MAX (duration, fabs (delta) / j->max_velocity);
+      /* A reversal loses the backlash; the servo settles with some noise. */
+      arm->q[i] = target[i] + g_rand_double_range (arm->rand, -1, 1) * arm->noise_rad * sqrt (3.0)
+                  - (dir != 0 && dir != arm->last_dir[i] ? dir * arm->backlash_rad : 0.0);
+      if (dir != 0)
+        arm->last_dir[i] = dir;
+    }
+  advance (arm, duration);
+  return TRUE;
+}
+
+static gboolean
+move_to_pose (gpointer robot, const char *frame_id, const double position[3],
+              const double o[4], const char *planner, GError **error)
+{
+  NbSimArm *arm = robot;
+  /* Quaternion (x, y, z, w) → rotation matrix. */
+  double x = o[0], y = o[1], z = o[2], w = o[3];
+  double T[16] = { 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), position[0],
+                   2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), position[1],
+                   2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y), position[2],
+                   0, 0, 0, 1 };
+  double q[NB_ARM_JOINTS];
+  const char *frame = frame_id && *frame_id ? frame_id : arm->default_frame;
+
+  g_free (arm->last_frame);
+  arm->last_frame = g_strdup (frame);
+  /* The simulated cell knows one frame; an unknown frame fails the goal. */
+  if (!g_str_equal (frame, "base_link"))
+    {
+      arm->goals++;
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "frame '%s' is not known to the simulator",
+                   frame);
+      return FALSE;
+    }
+  if (!nb_arm_ik (&arm->model, T, arm->q, q, error))
+    {
+      arm->goals++;
+      return FALSE;
+    }
+  return move_to_joints (robot, q, error);
+}
+
+static void
+stop (gpointer robot)
+{
+  ((NbSimArm *) robot)->stops++;
+}
+
+static void
+wait_s (gpointer robot, double seconds)
+{
+  advance (robot, seconds);
+}
+
+const NbRobotOps *
+nb_sim_arm_ops (void)
+{
+  static const NbRobotOps ops = { move_to_joints, move_to_pose, stop, wait_s };
+
+  return &ops;
+}

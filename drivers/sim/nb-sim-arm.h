@@ -1,0 +1,34 @@
+/* nb-sim-arm.h — the simulated iiwa 7: joint motion at the limits' velocities
+ * on a virtual clock, seeded noise and backlash on the attained joints, and
+ * fault injection; it speaks NbRobotOps so the sequence runner drives it as
+ * it drives the real stack. */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-arm.h"
+#include "nb-sequence.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  NbArmModel model;
+  char *default_frame;          /* planning.default_frame: "base_link" */
+  double q[NB_ARM_JOINTS];      /* attained joints */
+  double clock_s;               /* the virtual clock */
+  gboolean real_time;           /* also sleep what the clock advances */
+  double noise_rad;             /* σ of the attained joints */
+  double backlash_rad;          /* lost motion on a reversal */
+  GRand *rand;
+  guint goals;                  /* goals received (MoveToJoints + MoveToPose) */
+  guint stops;                  /* motion stops requested */
+  guint fail_goal;              /* 1-based goal to fail; 0: none */
+  char *last_frame;             /* the frame of the last Cartesian goal, as used */
+  double last_dir[NB_ARM_JOINTS];
+} NbSimArm;
+
+void  nb_sim_arm_init  (NbSimArm *arm, const NbArmModel *model, guint32 seed);
+void  nb_sim_arm_clear (NbSimArm *arm);
+const NbRobotOps *nb_sim_arm_ops (void);
+
+G_END_DECLS
