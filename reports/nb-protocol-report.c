@@ -123,6 +123,25 @@ not_tested (Build *b)
   nb_document_add_paragraph (b->doc, _("This clause was not tested in this campaign."));
 }
 
+/* A configuration's figures, or a visible warning saying why there are none
+ * (the result is cleared then). */
+static gboolean
+figures (Build *b, const NbCampaignConfig *c, NbConfigResult *r)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (nb_config_result_compute (b->campaign, c, r, &error) && r->error == NULL)
+    return TRUE;
+  {
+    g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"), c->name,
+                                          r->error ? r->error : error->message);
+
+    nb_document_add_warning (b->doc, w);
+  }
+  nb_config_result_clear (r);
+  return FALSE;
+}
+
 /* --------------------------------------------------------- 5: figures -- */
 
 typedef struct {
@@ -204,14 +223,9 @@ clause_5 (Build *b, GArray *configs)
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_text (t, row, 1, c->route ? _(c->route) : NULL);
       nb_table_set_number (t, row, 2, c->load_kg);
-      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+      if (!figures (b, c, &r))
         {
-          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
-                                                c->name, r.error ? r.error : error->message);
-
-          nb_document_add_warning (b->doc, w);
           nb_table_flag_cell (t, row, 3);
-          nb_config_result_clear (&r);
           continue;
         }
       nb_table_set_number (t, row, 3, (double) r.pose.n);
@@ -347,7 +361,6 @@ clause_6 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autoptr (GError) error = NULL;
       g_autofree char *title = g_strdup_printf (_("Table 3 — Obstacle detection: %s"), c->name);
       NbTable *t = nb_table_new (title);
       PolarFigure *f;
@@ -360,13 +373,8 @@ clause_6 (Build *b, GArray *configs)
       nb_table_add_column (t, "mean_error_pct", _("Mean error"), "%", 2);
       nb_table_add_column (t, "mean_accuracy_pct", _("Mean accuracy"), "%", 2);
       nb_document_add_table (b->doc, t);
-      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+      if (!figures (b, c, &r))
         {
-          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
-                                                c->name, r.error ? r.error : error->message);
-
-          nb_document_add_warning (b->doc, w);
-          nb_config_result_clear (&r);
           continue;
         }
       for (guint k = 0; k < r.detection.obstacles->len; k++)
@@ -453,18 +461,12 @@ clause_7 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autoptr (GError) error = NULL;
       guint row = nb_table_add_row (t);
 
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_text (t, row, 1, c->obstacle);
-      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+      if (!figures (b, c, &r))
         {
-          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
-                                                c->name, r.error ? r.error : error->message);
-
-          nb_document_add_warning (b->doc, w);
-          nb_config_result_clear (&r);
           continue;
         }
       nb_table_set_text (t, row, 2, r.avoidance.passed ? _("yes") : _("no"));
@@ -564,19 +566,13 @@ clause_8 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autoptr (GError) error = NULL;
       guint row = nb_table_add_row (t);
       NbSegment segment;
 
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_number (t, row, 1, c->load_kg);
-      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+      if (!figures (b, c, &r))
         {
-          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
-                                                c->name, r.error ? r.error : error->message);
-
-          nb_document_add_warning (b->doc, w);
-          nb_config_result_clear (&r);
           continue;
         }
       nb_table_set_number (t, row, 2, (double) r.path.n);
@@ -639,18 +635,12 @@ clause_9 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autoptr (GError) error = NULL;
       guint row = nb_table_add_row (t);
 
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_number (t, row, 1, c->load_kg);
-      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+      if (!figures (b, c, &r))
         {
-          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
-                                                c->name, r.error ? r.error : error->message);
-
-          nb_document_add_warning (b->doc, w);
-          nb_config_result_clear (&r);
           continue;
         }
       nb_table_set_text (t, row, 2, r.passage.passed ? _("yes") : _("no"));
@@ -754,7 +744,6 @@ clause_10 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autoptr (GError) error = NULL;
       g_autofree char *title = g_strdup_printf (_("Table 7 — Mapping accuracy: %s"), c->name);
       NbTable *t = nb_table_new (title);
       g_autoptr (GArray) trials = NULL;
@@ -764,13 +753,8 @@ clause_10 (Build *b, GArray *configs)
       nb_table_add_column (t, "trial", _("Trial"), NULL, 0);
       nb_table_add_column (t, "dm_mm", _("Deviation Dm"), _("mm"), 2);
       nb_document_add_table (b->doc, t);
-      if (!nb_config_result_compute (b->campaign, c, &r, &error) || r.error)
+      if (!figures (b, c, &r))
         {
-          g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"),
-                                                c->name, r.error ? r.error : error->message);
-
-          nb_document_add_warning (b->doc, w);
-          nb_config_result_clear (&r);
           continue;
         }
       for (guint k = 0; k < r.values->len; k++)

@@ -20,6 +20,17 @@ locale_dir (void)
   return NB_LOCALEDIR_INSTALLED;
 }
 
+/* The protocol's language from --lang (English by default). */
+static gboolean
+set_language (const char *lang, GError **error)
+{
+  nb_protocol_report_bind_catalogue (locale_dir ());
+  if (nb_protocol_report_set_language (lang ? lang : "en"))
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--lang: '%s' is not ru or en", lang);
+  return FALSE;
+}
+
 static gboolean
 write_text (const char *path, const char *text, GError **error)
 {
@@ -75,12 +86,8 @@ nb_cli_report (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "a PDF report needs -o OUT.pdf");
       return nb_cli_report_error (error);
     }
-  nb_protocol_report_bind_catalogue (locale_dir ());
-  if (!nb_protocol_report_set_language (lang ? lang : "en"))
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--lang: '%s' is not ru or en", lang);
-      return nb_cli_report_error (error);
-    }
+  if (!set_language (lang, &error))
+    return nb_cli_report_error (error);
 
   campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   if (campaign == NULL || (doc = nb_protocol_report_build (campaign, &error)) == NULL)
@@ -129,12 +136,8 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format: csv or json for a table");
       return nb_cli_report_error (error);
     }
-  nb_protocol_report_bind_catalogue (locale_dir ());
-  if (!nb_protocol_report_set_language (lang ? lang : "en"))
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--lang: '%s' is not ru or en", lang);
-      return nb_cli_report_error (error);
-    }
+  if (!set_language (lang, &error))
+    return nb_cli_report_error (error);
   campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   if (campaign == NULL || (doc = nb_protocol_report_build (campaign, &error)) == NULL)
     return nb_cli_report_error (error);
