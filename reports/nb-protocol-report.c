@@ -374,9 +374,7 @@ clause_6 (Build *b, GArray *configs)
       nb_table_add_column (t, "mean_accuracy_pct", _("Mean accuracy"), "%", 2);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
-        {
-          continue;
-        }
+        continue;
       for (guint k = 0; k < r.detection.obstacles->len; k++)
         {
           NbObstacleTally *o = &g_array_index (r.detection.obstacles, NbObstacleTally, k);
@@ -466,9 +464,7 @@ clause_7 (Build *b, GArray *configs)
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_text (t, row, 1, c->obstacle);
       if (!figures (b, c, &r))
-        {
-          continue;
-        }
+        continue;
       nb_table_set_text (t, row, 2, r.avoidance.passed ? _("yes") : _("no"));
       if (!r.avoidance.passed)
         nb_table_flag_cell (t, row, 2);
@@ -572,9 +568,7 @@ clause_8 (Build *b, GArray *configs)
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_number (t, row, 1, c->load_kg);
       if (!figures (b, c, &r))
-        {
-          continue;
-        }
+        continue;
       nb_table_set_number (t, row, 2, (double) r.path.n);
       nb_table_set_number (t, row, 3, r.path.max_mm);
       nb_table_set_number (t, row, 4, r.path.mean_mm);
@@ -640,9 +634,7 @@ clause_9 (Build *b, GArray *configs)
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_number (t, row, 1, c->load_kg);
       if (!figures (b, c, &r))
-        {
-          continue;
-        }
+        continue;
       nb_table_set_text (t, row, 2, r.passage.passed ? _("yes") : _("no"));
       if (!r.passage.passed)
         nb_table_flag_cell (t, row, 2);
@@ -754,9 +746,7 @@ clause_10 (Build *b, GArray *configs)
       nb_table_add_column (t, "dm_mm", _("Deviation Dm"), _("mm"), 2);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
-        {
-          continue;
-        }
+        continue;
       for (guint k = 0; k < r.values->len; k++)
         {
           g_autofree char *name = g_strdup_printf ("%u", g_array_index (r.numbers, guint, k));
