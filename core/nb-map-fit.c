@@ -861,9 +861,11 @@ find_leaks (const Ctx *c, const NbMapFitOptions *o, NbMapFit *fit)
         double x = 0, y = 0;
         guint first_evidence = fit->leak_cells->len;
 
-        /* seeds: outside free cells; skip the arena's span of the row */
-        if (col > 0 && (gint64) col >= near_lo[row] && (gint64) col <= near_hi[row] &&
-            row > 0 && row + 1 < H)
+        /* seeds: outside free cells; skip the arena's span of the row (but
+         * never the border columns: jumping back to W − 2 from the last
+         * column looped forever — found by fuzz-map) */
+        if (col > 0 && col + 1 < W && (gint64) col >= near_lo[row] &&
+            (gint64) col <= near_hi[row] && row > 0 && row + 1 < H)
           {
             col = (guint) MIN (near_hi[row], (gint64) W - 2);
             continue;
