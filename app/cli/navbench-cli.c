@@ -22,6 +22,8 @@ static const NbCliCommand commands[] = {
   { "sequence", nb_cli_sequence, "run a motion sequence of the motion stack (seeds/003)" },
   { "plan", nb_cli_plan, "check and run task plans of robot skills (seeds/000)" },
   { "map", nb_cli_map, "clause 10 from a robot's map files: corners, defects, synthetic maps" },
+  { "replay", nb_cli_replay, "decode a recorded instrument capture (driver test harness)" },
+  { "acquire", nb_cli_acquire, "acquire samples from a live instrument or the simulator" },
 };
 
 int

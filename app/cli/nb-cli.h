@@ -36,6 +36,8 @@ int nb_cli_export_table (const char *db, guint table, const char *format, const 
                          const char *output);
 int nb_cli_plan    (int argc, char **argv);
 int nb_cli_map     (int argc, char **argv);
+int nb_cli_replay  (int argc, char **argv);
+int nb_cli_acquire (int argc, char **argv);
 
 /* Prints "navbench-cli: message" on stderr; returns the exit status the
  * error's domain and code call for. */

@@ -1,0 +1,432 @@
+/* navbench-cli replay / acquire — instruments, from recordings and live
+ *
+ * replay runs a capture through the real driver and device path (the test
+ * harness for drivers, gpsd's regression style): one JSON object per
+ * decoded sample with --json.  acquire opens a live instrument (serial,
+ * TCP, UDP, or the simulator), prints samples as they come and a rate and
+ * quality summary at the end, and can keep them in a CSV file.
+ * Decode problems are warnings on stderr as "navbench-cli: FILE:LINE:
+ * reason"; they do not stop a replay.
+ */
+#include "nb-cli.h"
+
+#include "nb-device.h"
+#include "nb-error.h"
+#include "nb-json-writer.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Compact JSON, one object per line (nb-json-writer indents for people). */
+static void
+key_number (GString *out, const char *key, double v)
+{
+  char b[G_ASCII_DTOSTR_BUF_SIZE + 8];
+
+  g_string_append_printf (out, ",\"%s\":%s", key,
+                          isfinite (v) ? nb_json_format_double (b, sizeof b, v) : "null");
+}
+
+/* One sample as one line of JSON (names are plain ASCII, no escaping). */
+static void
+append_sample_json (GString *out, const NbSample *s)
+{
+  char b[4][G_ASCII_DTOSTR_BUF_SIZE + 8];
+
+  g_string_append_printf (out, "{\"source\":\"%s\",\"tag\":\"%s\"", s->source, s->tag);
+  if (s->target_id >= 0)
+    g_string_append_printf (out, ",\"id\":%d", s->target_id);
+  key_number (out, "t", s->t_s);
+  key_number (out, "device_time", s->device_time_s);
+  key_number (out, "x", s->x_m);
+  key_number (out, "y", s->y_m);
+  key_number (out, "z", s->z_m);
+  if (s->has_orientation)
+    g_string_append_printf (out, ",\"q\":[%s,%s,%s,%s]",
+                            nb_json_format_double (b[0], sizeof b[0], s->qw),
+                            nb_json_format_double (b[1], sizeof b[1], s->qx),
+                            nb_json_format_double (b[2], sizeof b[2], s->qy),
+                            nb_json_format_double (b[3], sizeof b[3], s->qz));
+  if (isfinite (s->heading_deg))
+    key_number (out, "heading", s->heading_deg);
+  if (s->has_geodetic)
+    {
+      key_number (out, "lat", s->lat_deg);
+      key_number (out, "lon", s->lon_deg);
+      key_number (out, "alt", s->alt_m);
+    }
+  g_string_append_printf (out, ",\"fix\":\"%s\",\"tracking\":\"%s\"",
+                          nb_fix_type_name (s->fix), nb_tracking_name (s->tracking));
+  key_number (out, "rms", s->rms_m);
+  if (isfinite (s->hdop))
+    key_number (out, "hdop", s->hdop);
+  if (s->satellites >= 0)
+    g_string_append_printf (out, ",\"satellites\":%d", s->satellites);
+  g_string_append (out, "}\n");
+}
+
+static void
+append_sample_text (GString *out, const NbSample *s)
+{
+  char b[8][G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_printf (out, "%-6s %-6s t=%s x=%s y=%s z=%s heading=%s fix=%s tracking=%s rms=%s\n",
+                          s->source, s->tag,
+                          g_ascii_formatd (b[0], sizeof b[0], "%.3f", s->t_s),
+                          g_ascii_formatd (b[1], sizeof b[1], "%.4f", s->x_m),
+                          g_ascii_formatd (b[2], sizeof b[2], "%.4f", s->y_m),
+                          g_ascii_formatd (b[3], sizeof b[3], "%.4f", s->z_m),
+                          g_ascii_formatd (b[4], sizeof b[4], "%.2f", s->heading_deg),
+                          nb_fix_type_name (s->fix), nb_tracking_name (s->tracking),
+                          g_ascii_formatd (b[5], sizeof b[5], "%.4f", s->rms_m));
+}
+
+/* "--set KEY=VALUE" options and the common ones, applied to the device. */
+static gboolean
+apply_settings (NbDevice *device, char **settings, GError **error)
+{
+  for (guint i = 0; settings != NULL && settings[i] != NULL; i++)
+    {
+      const char *eq = strchr (settings[i], '=');
+      g_autofree char *key = NULL;
+
+      if (eq == NULL || eq == settings[i])
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--set '%s' is not KEY=VALUE",
+                       settings[i]);
+          return FALSE;
+        }
+      key = g_strndup (settings[i], (gsize) (eq - settings[i]));
+      if (!nb_device_configure (device, key, eq + 1, error))
+        {
+          g_prefix_error (error, "--set %s: ", key);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* A driver's "line N: reason" becomes "FILE:N: reason". */
+static void
+print_note (const char *file, const char *message)
+{
+  guint64 line;
+  char *end;
+
+  if (file != NULL && g_str_has_prefix (message, "line ") &&
+      (line = g_ascii_strtoull (message + 5, &end, 10)) > 0 && g_str_has_prefix (end, ": "))
+    g_printerr ("navbench-cli: %s:%" G_GUINT64_FORMAT ": %s\n", file, line, end + 2);
+  else
+    g_printerr ("navbench-cli: %s%s%s\n", file ? file : "", file ? ": " : "", message);
+}
+
+/* ------------------------------------------------------------ replay -- */
+
+int
+nb_cli_replay (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbDevice) device = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autofree char *driver = NULL, *capture = NULL, *pace = NULL;
+  g_auto (GStrv) settings = NULL;
+  gboolean json = FALSE, quiet = FALSE;
+  guint64 samples = 0, notes = 0;
+  GOptionEntry entries[] = {
+    { "driver", 0, 0, G_OPTION_ARG_STRING, &driver, "the instrument driver (nmea, csv, tum, …)",
+      "NAME" },
+    { "capture", 0, 0, G_OPTION_ARG_FILENAME, &capture, "the recorded capture", "F" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object per decoded sample", NULL },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings,
+      "a driver setting, such as origin=LAT,LON,H for nmea (repeatable)", "KEY=VALUE" },
+    { "pace", 0, 0, G_OPTION_ARG_STRING, &pace,
+      "fast (default) or recorded (the capture's own timing)", "PACE" },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "no decode warnings on stderr", NULL },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    "Replays a recorded instrument capture through its driver: the harness for\n"
+    "driver regression tests.  Decode problems are warnings on stderr.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (driver == NULL || capture == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--driver NAME and --capture F are required");
+      return nb_cli_report_error (error);
+    }
+  if ((device = nb_device_new (driver, &error)) == NULL ||
+      !nb_device_configure (device, "url", capture, &error) ||
+      (pace != NULL && !nb_device_configure (device, "pace", pace, &error)) ||
+      !apply_settings (device, settings, &error) || !nb_device_start (device, &error))
+    return nb_cli_report_error (error);
+
+  for (;;)
+    {
+      NbEvent e;
+
+      if (!nb_device_next (device, G_USEC_PER_SEC, &e))
+        continue;
+      switch (e.kind)
+        {
+        case NB_EVENT_SAMPLE:
+          samples++;
+          if (json)
+            append_sample_json (out, &e.sample);
+          else
+            append_sample_text (out, &e.sample);
+          break;
+        case NB_EVENT_NOTE:
+          notes++;
+          if (!quiet)
+            print_note (capture, e.message);
+          break;
+        case NB_EVENT_ERROR:
+          g_set_error (&error, NB_ERROR, e.error_code, "%s", e.message);
+          nb_event_clear (&e);
+          return nb_cli_report_error (error);
+        case NB_EVENT_END:
+          if (!json)
+            g_string_append_printf (out, "%" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT
+                                    " decode warnings\n", samples, notes);
+          if (!nb_cli_write (out->str, &error))
+            return nb_cli_report_error (error);
+          return NB_EXIT_OK;
+        case NB_EVENT_CONNECTED:
+        case NB_EVENT_LOST:
+        default:
+          break;
+        }
+      nb_event_clear (&e);
+    }
+}
+
+/* ----------------------------------------------------------- acquire -- */
+
+static void
+csv_row (FILE *f, const NbSample *s)
+{
+  char b[16][G_ASCII_DTOSTR_BUF_SIZE];
+  double v[] = { s->t_s, s->device_time_s, s->x_m, s->y_m, s->z_m, s->qw, s->qx, s->qy, s->qz,
+                 s->heading_deg, s->lat_deg, s->lon_deg, s->alt_m, s->rms_m, s->hdop };
+
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    {
+      if (isfinite (v[i]))
+        g_ascii_formatd (b[i], sizeof b[i], "%.17g", v[i]);
+      else
+        b[i][0] = '\0';
+    }
+  fprintf (f, "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%d\n", b[0], b[1], b[2],
+           b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12],
+           nb_fix_type_name (s->fix), b[13], b[14], s->satellites,
+           nb_tracking_name (s->tracking), s->target_id);
+}
+
+int
+nb_cli_acquire (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbDevice) device = NULL;
+  g_autofree char *driver = NULL, *port = NULL, *url = NULL, *framing = NULL, *flow = NULL;
+  g_autofree char *out_path = NULL;
+  g_auto (GStrv) settings = NULL;
+  int baud = 0;
+  double duration = 10.0, latency = 0.0;
+  gboolean quiet = FALSE, json = FALSE;
+  FILE *csv = NULL;
+  guint64 samples = 0, notes = 0, losses = 0, fix_counts[NB_FIX_TRACKED + 1] = { 0 };
+  double t_first = NAN, t_last = NAN, rms_sum = 0.0;
+  guint64 rms_n = 0;
+  double start, deadline;
+  int status = NB_EXIT_OK;
+  GOptionEntry entries[] = {
+    { "driver", 0, 0, G_OPTION_ARG_STRING, &driver, "the instrument driver (default sim)",
+      "NAME" },
+    { "port", 0, 0, G_OPTION_ARG_FILENAME, &port, "a serial port", "P" },
+    { "baud", 0, 0, G_OPTION_ARG_INT, &baud, "the serial baud rate (default 9600)", "B" },
+    { "framing", 0, 0, G_OPTION_ARG_STRING, &framing, "serial framing (default 8N1)", "8N1" },
+    { "flow", 0, 0, G_OPTION_ARG_STRING, &flow,
+      "serial flow control: none, xonxoff, rtscts, dtrdsr", "FLOW" },
+    { "url", 0, 0, G_OPTION_ARG_STRING, &url,
+      "tcp://HOST:PORT, udp://GROUP:PORT, udp://ADDR:PORT or a file", "U" },
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration, "seconds to acquire (default 10)", "S" },
+    { "latency", 0, 0, G_OPTION_ARG_DOUBLE, &latency,
+      "the instrument's latency, subtracted from every timestamp (s)", "S" },
+    { "out", 0, 0, G_OPTION_ARG_FILENAME, &out_path, "keep the samples in a CSV file", "F.csv" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings, "a driver setting (repeatable)",
+      "KEY=VALUE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "samples and the summary as JSON lines", NULL },
+    { "quiet", 'q', 0, G_OPTION_ARG_NONE, &quiet, "print only the summary", NULL },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    "Acquires samples from a live instrument (or the simulator), prints them as\n"
+    "they arrive and a rate and quality summary at the end.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (!(duration > 0.0) || !isfinite (duration))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--duration must be positive");
+      return nb_cli_report_error (error);
+    }
+  if (port != NULL && url != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "give --port or --url, not both");
+      return nb_cli_report_error (error);
+    }
+  if ((device = nb_device_new (driver ? driver : "sim", &error)) == NULL ||
+      (port != NULL && !nb_device_configure (device, "port", port, &error)) ||
+      (url != NULL && !nb_device_configure (device, "url", url, &error)))
+    return nb_cli_report_error (error);
+  if (baud != 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", baud);
+
+      if (!nb_device_configure (device, "baud", text, &error))
+        return nb_cli_report_error (error);
+    }
+  if ((framing != NULL && !nb_device_configure (device, "framing", framing, &error)) ||
+      (flow != NULL && !nb_device_configure (device, "flow", flow, &error)) ||
+      !apply_settings (device, settings, &error))
+    return nb_cli_report_error (error);
+  if (latency != 0.0)
+    {
+      char b[G_ASCII_DTOSTR_BUF_SIZE];
+
+      if (!nb_device_configure (device, "latency", g_ascii_dtostr (b, sizeof b, latency), &error))
+        return nb_cli_report_error (error);
+    }
+  if (out_path != NULL)
+    {
+      if ((csv = fopen (out_path, "w")) == NULL)
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", out_path, g_strerror (errno));
+          return nb_cli_report_error (error);
+        }
+      fputs ("t_s,device_time_s,x_m,y_m,z_m,qw,qx,qy,qz,heading_deg,lat_deg,lon_deg,alt_m,fix,"
+             "rms_m,hdop,satellites,tracking,target_id\n", csv);
+    }
+  if (!nb_device_start (device, &error))
+    {
+      if (csv)
+        fclose (csv);
+      return nb_cli_report_error (error);
+    }
+
+  start = nb_device_now ();
+  deadline = start + duration;
+  for (gboolean done = FALSE; !done;)
+    {
+      NbEvent e;
+      double now = nb_device_now ();
+      g_autoptr (GString) line = g_string_new (NULL);
+
+      if (now >= deadline)
+        break;
+      if (!nb_device_next (device, (gint64) (MIN (0.1, deadline - now) * 1e6), &e))
+        continue;
+      switch (e.kind)
+        {
+        case NB_EVENT_SAMPLE:
+          samples++;
+          if (isnan (t_first))
+            t_first = e.sample.t_s;
+          t_last = e.sample.t_s;
+          fix_counts[MIN ((guint) e.sample.fix, (guint) NB_FIX_TRACKED)]++;
+          if (isfinite (e.sample.rms_m))
+            {
+              rms_sum += e.sample.rms_m;
+              rms_n++;
+            }
+          if (csv)
+            csv_row (csv, &e.sample);
+          if (!quiet)
+            {
+              if (json)
+                append_sample_json (line, &e.sample);
+              else
+                append_sample_text (line, &e.sample);
+              fputs (line->str, stdout);
+              fflush (stdout);
+            }
+          break;
+        case NB_EVENT_NOTE:
+          notes++;
+          if (!quiet)
+            print_note (NULL, e.message);
+          break;
+        case NB_EVENT_LOST:
+          losses++;
+          g_printerr ("navbench-cli: link lost: %s\n", e.message);
+          break;
+        case NB_EVENT_CONNECTED:
+          if (losses > 0)
+            g_printerr ("navbench-cli: link back: %s\n", e.message ? e.message : "");
+          break;
+        case NB_EVENT_END:
+          done = TRUE;
+          break;
+        case NB_EVENT_ERROR:
+        default:
+          g_set_error (&error, NB_ERROR, e.error_code, "%s", e.message);
+          status = nb_cli_report_error (error);
+          done = TRUE;
+          break;
+        }
+      nb_event_clear (&e);
+    }
+  nb_device_stop (device);
+  if (csv != NULL && fclose (csv) != 0 && status == NB_EXIT_OK)
+    {
+      g_printerr ("navbench-cli: %s: write failed\n", out_path);
+      status = NB_EXIT_FAILURE;
+    }
+  if (status != NB_EXIT_OK)
+    return status;
+
+  {
+    g_autoptr (GString) summary = g_string_new ("{\"summary\":true");
+    double span = t_last - t_first, rate = samples > 1 && span > 0 ? (double) (samples - 1) / span
+                                                                  : NAN;
+
+    g_string_append_printf (summary, ",\"samples\":%" G_GUINT64_FORMAT, samples);
+    key_number (summary, "duration_s", isfinite (span) ? span : 0.0);
+    key_number (summary, "rate_hz", rate);
+    key_number (summary, "mean_rms_m", rms_n > 0 ? rms_sum / (double) rms_n : NAN);
+    g_string_append_printf (summary, ",\"decode_warnings\":%" G_GUINT64_FORMAT
+                            ",\"link_losses\":%" G_GUINT64_FORMAT ",\"fix\":{", notes, losses);
+    for (guint i = 0, first = 1; i <= NB_FIX_TRACKED; i++)
+      if (fix_counts[i] > 0)
+        {
+          g_string_append_printf (summary, "%s\"%s\":%" G_GUINT64_FORMAT, first ? "" : ",",
+                                  nb_fix_type_name ((NbFixType) i), fix_counts[i]);
+          first = 0;
+        }
+    g_string_append (summary, "}}");
+    if (json)
+      printf ("%s\n", summary->str);
+    else
+      {
+        char b[2][G_ASCII_DTOSTR_BUF_SIZE];
+
+        printf ("%" G_GUINT64_FORMAT " samples in %s s (%s Hz), %" G_GUINT64_FORMAT
+                " decode warnings, %" G_GUINT64_FORMAT " link losses; fix:",
+                samples, g_ascii_formatd (b[0], sizeof b[0], "%.2f", isfinite (span) ? span : 0.0),
+                g_ascii_formatd (b[1], sizeof b[1], "%.1f", isfinite (rate) ? rate : 0.0),
+                notes, losses);
+        for (guint i = 0; i <= NB_FIX_TRACKED; i++)
+          if (fix_counts[i] > 0)
+            printf (" %s %" G_GUINT64_FORMAT, nb_fix_type_name ((NbFixType) i), fix_counts[i]);
+        printf ("\n");
+      }
+  }
+  return fflush (stdout) == 0 ? NB_EXIT_OK : NB_EXIT_FAILURE;
+}

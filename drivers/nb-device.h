@@ -1,0 +1,57 @@
+/* nb-device.h — one running instrument: a driver, its transport, a worker
+ *
+ * NbDevice runs the blocking half (opening, reading, writing requests,
+ * reconnecting) in its own GThread and hands results over a queue, so a GUI
+ * polls nb_device_next() with a zero timeout from its main loop and a CLI
+ * waits on it; nothing else is shared.  Live links that drop are reported
+ * (NB_EVENT_LOST) and reopened every reconnect interval until they return
+ * (NB_EVENT_CONNECTED).
+ *
+ * Settings (nb_device_configure): "url", "port" (serial path), "baud",
+ * "framing" (8N1), "flow", "latency" (s, subtracted from every timestamp),
+ * "pace" ("fast" or "recorded" for file replay), "loss-timeout" (s of
+ * silence that count as a lost link; default 1), and the driver's own keys.
+ */
+#pragma once
+
+#include "nb-driver.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NB_EVENT_SAMPLE,
+  NB_EVENT_NOTE,        /* a decode problem; acquisition goes on */
+  NB_EVENT_CONNECTED,   /* the link is up (first time, or again after a loss) */
+  NB_EVENT_LOST,        /* the link failed or fell silent; reconnecting */
+  NB_EVENT_END,         /* the recording is over */
+  NB_EVENT_ERROR,       /* fatal: the worker has stopped */
+} NbEventKind;
+
+typedef struct {
+  NbEventKind kind;
+  NbSample sample;      /* NB_EVENT_SAMPLE */
+  char *message;        /* owned; NOTE, LOST, ERROR */
+  int error_code;       /* NB_ERROR_* for ERROR */
+  double t_s;           /* monotonic time of the event */
+} NbEvent;
+
+typedef struct _NbDevice NbDevice;
+
+NbDevice *nb_device_new       (const char *driver_name, GError **error);
+const NbDriver *nb_device_driver (NbDevice *device);
+gboolean  nb_device_configure (NbDevice *device, const char *key, const char *value,
+                               GError **error);
+/* Starts the worker; returns at once (the link opens in the worker). */
+gboolean  nb_device_start     (NbDevice *device, GError **error);
+/* The next event, waiting up to timeout_us (0: just look); FALSE if none. */
+gboolean  nb_device_next      (NbDevice *device, gint64 timeout_us, NbEvent *event);
+/* Stops and joins the worker (within about 100 ms). */
+void      nb_device_stop      (NbDevice *device);
+void      nb_device_free      (NbDevice *device);
+void      nb_event_clear      (NbEvent *event);
+/* The time base of every sample, seconds. */
+double    nb_device_now       (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbDevice, nb_device_free)
+
+G_END_DECLS

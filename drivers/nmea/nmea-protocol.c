@@ -1,0 +1,762 @@
+/* nmea-protocol.c — NMEA 0183 sentences (see nmea-protocol.h)
+ *
+ * Field layouts follow NMEA 0183 v4.11 (and the receivers' manuals for the
+ * talkers GP, GN, GL, GA, GB, BD).  Numbers are parsed by hand, exactly:
+ * a decimal field is an integer mantissa and a power of ten, so the degrees
+ * of "4134.49795459" are 41 + (34 + 49795459e-8)/60 with one rounding each,
+ * never a strtod of the whole field (locale-free too).
+ */
+#include "nmea-protocol.h"
+
+#include "nb-error.h"
+#include "nb-sample.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MAX_FIELDS 40
+
+typedef struct {
+  const char *p;
+  gsize n;
+} Field;
+
+static const double pow10_table[] = {
+  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+  1e16, 1e17, 1e18,
+};
+
+static int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  return -1;
+}
+
+/* Unsigned digits → value; FALSE on anything else or more than 18 digits. */
+static gboolean
+parse_digits (const char *p, gsize n, guint64 *out)
+{
+  guint64 v = 0;
+
+  if (n == 0 || n > 18)
+    return FALSE;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (p[i] < '0' || p[i] > '9')
+        return FALSE;
+      v = v * 10 + (guint64) (p[i] - '0');
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* "[-+]ddd[.ddd]" → double.  Splits at the point so long fractions keep
+ * full precision. */
+static gboolean
+parse_decimal (const Field *f, double *out)
+{
+  const char *p = f->p, *end = f->p + f->n, *dot;
+  gboolean negative = FALSE;
+  guint64 ip = 0, fp = 0;
+  gsize in, fn;
+
+  if (p < end && (*p == '-' || *p == '+'))
+    {
+      negative = *p == '-';
+      p++;
+    }
+  dot = memchr (p, '.', (gsize) (end - p));
+  in = (gsize) ((dot ? dot : end) - p);
+  fn = dot ? (gsize) (end - dot - 1) : 0;
+  if (in == 0 && fn == 0)
+    return FALSE;
+  if (in > 0 && !parse_digits (p, in, &ip))
+    return FALSE;
+  if (fn > 0)
+    {
+      /* Digits beyond 18 cannot matter at double precision: check, drop. */
+      gsize keep = MIN (fn, (gsize) 18);
+
+      for (gsize i = keep; i < fn; i++)
+        if (dot[1 + i] < '0' || dot[1 + i] > '9')
+          return FALSE;
+      if (!parse_digits (dot + 1, keep, &fp))
+        return FALSE;
+      *out = (double) ip + (double) fp / pow10_table[keep];
+    }
+  else
+    *out = (double) ip;
+  if (negative)
+    *out = -*out;
+  return TRUE;
+}
+
+static gboolean
+parse_int (const Field *f, int *out)
+{
+  guint64 v;
+
+  if (!parse_digits (f->p, f->n, &v) || v > G_MAXINT)
+    return FALSE;
+  *out = (int) v;
+  return TRUE;
+}
+
+/* (d)ddmm.mmmm + hemisphere → signed degrees. */
+static gboolean
+parse_angle (const Field *f, const Field *hemi, int degree_digits_max, double *out)
+{
+  const char *dot = memchr (f->p, '.', f->n);
+  gsize in = (gsize) ((dot ? dot : f->p + f->n) - f->p);
+  guint64 ip, fp = 0;
+  gsize fn = dot ? (gsize) (f->p + f->n - dot - 1) : 0;
+  double minutes;
+  guint64 degrees;
+
+  if (in < 3 || in > (gsize) degree_digits_max + 2 || !parse_digits (f->p, in, &ip))
+    return FALSE;
+  if (fn > 0)
+    {
+      gsize keep = MIN (fn, (gsize) 18);
+
+      if (!parse_digits (dot + 1, keep, &fp))
+        return FALSE;
+      for (gsize i = keep; i < fn; i++)
+        if (dot[1 + i] < '0' || dot[1 + i] > '9')
+          return FALSE;
+      minutes = (double) (ip % 100) + (double) fp / pow10_table[keep];
+    }
+  else
+    minutes = (double) (ip % 100);
+  degrees = ip / 100;
+  if (minutes >= 60.0)
+    return FALSE;
+  *out = (double) degrees + minutes / 60.0;
+  if (hemi->n != 1)
+    return FALSE;
+  switch (hemi->p[0])
+    {
+    case 'N': case 'E': break;
+    case 'S': case 'W': *out = -*out; break;
+    default: return FALSE;
+    }
+  return *out >= -(degree_digits_max == 2 ? 90.0 : 180.0) &&
+         *out <= (degree_digits_max == 2 ? 90.0 : 180.0);
+}
+
+/* hhmmss[.sss] → seconds of the day. */
+static gboolean
+parse_time (const Field *f, double *out)
+{
+  guint64 hh, mm;
+  double ss;
+  Field sec;
+
+  if (f->n < 6 || !parse_digits (f->p, 2, &hh) || !parse_digits (f->p + 2, 2, &mm))
+    return FALSE;
+  sec = (Field) { f->p + 4, f->n - 4 };
+  if (sec.p[0] == '-' || sec.p[0] == '+' || !parse_decimal (&sec, &ss))
+    return FALSE;
+  /* 60 allows a leap second. */
+  if (hh > 23 || mm > 59 || ss >= 61.0)
+    return FALSE;
+  *out = (double) (hh * 3600 + mm * 60) + ss;
+  return TRUE;
+}
+
+static gboolean
+set_date (NbNmeaFix *out, int year, int month, int day)
+{
+  if (month < 1 || month > 12 || day < 1 || day > 31)
+    return FALSE;
+  out->year = year;
+  out->month = month;
+  out->day = day;
+  out->has |= NB_NMEA_HAS_DATE;
+  return TRUE;
+}
+
+/* ddmmyy, two-digit years pivoting at 1980 (GPS epoch) as gpsd does. */
+static gboolean
+parse_date (const Field *f, NbNmeaFix *out)
+{
+  guint64 d, m, y;
+
+  if (f->n != 6 || !parse_digits (f->p, 2, &d) || !parse_digits (f->p + 2, 2, &m) ||
+      !parse_digits (f->p + 4, 2, &y))
+    return FALSE;
+  return set_date (out, (int) (y < 80 ? 2000 + y : 1900 + y), (int) m, (int) d);
+}
+
+int
+nb_nmea_quality_to_fix (int quality)
+{
+  switch (quality)
+    {
+    case 1: return NB_FIX_GNSS;
+    case 2: return NB_FIX_DGNSS;
+    case 3: return NB_FIX_PPS;
+    case 4: return NB_FIX_RTK_FIXED;
+    case 5: return NB_FIX_RTK_FLOAT;
+    case 6: return NB_FIX_ESTIMATED;
+    case 7: return NB_FIX_MANUAL;
+    case 8: return NB_FIX_SIMULATED;
+    default: return NB_FIX_NONE;
+    }
+}
+
+/* FAA mode indicator → GGA-style quality; 0 means no fix. */
+static int
+mode_quality (char mode)
+{
+  switch (mode)
+    {
+    case 'A': return 1;
+    case 'D': return 2;
+    case 'P': return 3;
+    case 'R': return 4;
+    case 'F': return 5;
+    case 'E': return 6;
+    case 'M': return 7;
+    case 'S': return 8;
+    default: return 0;   /* N, V, unknown */
+    }
+}
+
+typedef struct {
+  const Field *f;
+  guint n;
+  const char *type;
+  GError **error;
+} Ctx;
+
+static gboolean
+bad (Ctx *c, guint i, const char *what)
+{
+  g_set_error (c->error, NB_ERROR, NB_ERROR_INPUT, "%s field %u: %s", c->type, i, what);
+  return FALSE;
+}
+
+static gboolean
+empty (const Ctx *c, guint i)
+{
+  return i >= c->n || c->f[i].n == 0;
+}
+
+/* Optional decimal: absent is fine (FALSE in *present), malformed is an error. */
+static gboolean
+opt_decimal (Ctx *c, guint i, double *out, gboolean *present)
+{
+  *present = FALSE;
+  if (empty (c, i))
+    return TRUE;
+  if (!parse_decimal (&c->f[i], out) || !isfinite (*out))
+    return bad (c, i, "not a number");
+  *present = TRUE;
+  return TRUE;
+}
+
+static gboolean
+opt_time (Ctx *c, guint i, NbNmeaFix *out)
+{
+  if (empty (c, i))
+    return TRUE;
+  if (!parse_time (&c->f[i], &out->time_s))
+    return bad (c, i, "not a time hhmmss.ss");
+  out->has |= NB_NMEA_HAS_TIME;
+  return TRUE;
+}
+
+/* lat, N/S, lon, E/W at i..i+3; sets *present when all four are there. */
+static gboolean
+opt_position (Ctx *c, guint i, NbNmeaFix *out, gboolean *present)
+{
+  *present = FALSE;
+  if (empty (c, i) && empty (c, i + 2))
+    return TRUE;
+  if (empty (c, i) || empty (c, i + 1) || empty (c, i + 2) || empty (c, i + 3))
+    return bad (c, i, "incomplete position");
+  if (!parse_angle (&c->f[i], &c->f[i + 1], 2, &out->lat_deg))
+    return bad (c, i, "not a latitude ddmm.mm,N|S");
+  if (!parse_angle (&c->f[i + 2], &c->f[i + 3], 3, &out->lon_deg))
+    return bad (c, i + 2, "not a longitude dddmm.mm,E|W");
+  *present = TRUE;
+  return TRUE;
+}
+
+static gboolean
+opt_int (Ctx *c, guint i, int *out, gboolean *present)
+{
+  *present = FALSE;
+  if (empty (c, i))
+    return TRUE;
+  if (!parse_int (&c->f[i], out))
+    return bad (c, i, "not an integer");
+  *present = TRUE;
+  return TRUE;
+}
+
+static gboolean
+opt_char (Ctx *c, guint i, char *out)
+{
+  *out = 0;
+  if (empty (c, i))
+    return TRUE;
+  if (c->f[i].n != 1)
+    return bad (c, i, "not a single letter");
+  *out = c->f[i].p[0];
+  return TRUE;
+}
+
+static gboolean
+parse_gga (Ctx *c, NbNmeaFix *out)
+{
+  gboolean pos, q, s, h, a, g, age;
+  double dgps_age;
+
+  if (!opt_time (c, 1, out) || !opt_position (c, 2, out, &pos) ||
+      !opt_int (c, 6, &out->quality, &q) || !opt_int (c, 7, &out->satellites, &s) ||
+      !opt_decimal (c, 8, &out->hdop, &h) || !opt_decimal (c, 9, &out->alt_msl_m, &a) ||
+      !opt_decimal (c, 11, &out->geoid_sep_m, &g) || !opt_decimal (c, 13, &dgps_age, &age))
+    return FALSE;
+  if (q && out->quality > 8)
+    return bad (c, 6, "quality beyond 8");
+  out->valid = q && out->quality > 0;
+  if (q)
+    out->has |= NB_NMEA_HAS_QUALITY;
+  if (s)
+    out->has |= NB_NMEA_HAS_SATELLITES;
+  if (h)
+    out->has |= NB_NMEA_HAS_HDOP;
+  if (a && out->valid)
+    out->has |= NB_NMEA_HAS_ALTITUDE;
+  if (g)
+    out->has |= NB_NMEA_HAS_GEOID;
+  if (pos && out->valid)
+    out->has |= NB_NMEA_HAS_POSITION;
+  return TRUE;
+}
+
+static gboolean
+parse_gll (Ctx *c, NbNmeaFix *out)
+{
+  gboolean pos;
+  char status;
+
+  if (!opt_position (c, 1, out, &pos) || !opt_time (c, 5, out) || !opt_char (c, 6, &status) ||
+      !opt_char (c, 7, &out->mode))
+    return FALSE;
+  out->valid = status == 'A' && out->mode != 'N';
+  out->quality = out->valid ? (out->mode ? mode_quality (out->mode) : 1) : 0;
+  out->has |= NB_NMEA_HAS_QUALITY;
+  if (pos && out->valid)
+    out->has |= NB_NMEA_HAS_POSITION;
+  return TRUE;
+}
+
+static gboolean
+parse_gns (Ctx *c, NbNmeaFix *out)
+{
+  gboolean pos, s, h, a, g;
+  int best = 0;
+
+  if (!opt_time (c, 1, out) || !opt_position (c, 2, out, &pos) ||
+      !opt_int (c, 7, &out->satellites, &s) || !opt_decimal (c, 8, &out->hdop, &h) ||
+      !opt_decimal (c, 9, &out->alt_msl_m, &a) || !opt_decimal (c, 10, &out->geoid_sep_m, &g))
+    return FALSE;
+  /* Field 6 carries one mode letter per constellation; the best one wins. */
+  if (!empty (c, 6))
+    for (gsize k = 0; k < c->f[6].n; k++)
+      {
+        int qk = mode_quality (c->f[6].p[k]);
+
+        if (!g_ascii_isupper (c->f[6].p[k]))
+          return bad (c, 6, "not a mode letter");
+        /* rank: RTK fixed (4) > float (5) > DGNSS (2) > GNSS (1) > others */
+        if (qk != 0 && (best == 0 || (qk == 4) || (qk == 5 && best != 4) ||
+                        (qk == 2 && best != 4 && best != 5) || (qk == 1 && best > 5)))
+          {
+            best = qk;
+            out->mode = c->f[6].p[k];
+          }
+      }
+  out->quality = best;
+  out->valid = best > 0;
+  out->has |= NB_NMEA_HAS_QUALITY;
+  if (s)
+    out->has |= NB_NMEA_HAS_SATELLITES;
+  if (h)
+    out->has |= NB_NMEA_HAS_HDOP;
+  if (a && out->valid)
+    out->has |= NB_NMEA_HAS_ALTITUDE;
+  if (g)
+    out->has |= NB_NMEA_HAS_GEOID;
+  if (pos && out->valid)
+    out->has |= NB_NMEA_HAS_POSITION;
+  return TRUE;
+}
+
+static gboolean
+parse_rmc (Ctx *c, NbNmeaFix *out)
+{
+  gboolean pos, sp, co;
+  char status;
+  double knots;
+
+  if (!opt_time (c, 1, out) || !opt_char (c, 2, &status) || !opt_position (c, 3, out, &pos) ||
+      !opt_decimal (c, 7, &knots, &sp) || !opt_decimal (c, 8, &out->course_deg, &co) ||
+      !opt_char (c, 12, &out->mode))
+    return FALSE;
+  if (!empty (c, 9) && !parse_date (&c->f[9], out))
+    return bad (c, 9, "not a date ddmmyy");
+  out->valid = status == 'A' && out->mode != 'N';
+  out->quality = out->valid ? (out->mode ? mode_quality (out->mode) : 1) : 0;
+  out->has |= NB_NMEA_HAS_QUALITY;
+  if (sp)
+    {
+      out->speed_mps = knots * (1852.0 / 3600.0);
+      out->has |= NB_NMEA_HAS_SPEED;
+    }
+  if (co)
+    out->has |= NB_NMEA_HAS_COURSE;
+  if (pos && out->valid)
+    out->has |= NB_NMEA_HAS_POSITION;
+  return TRUE;
+}
+
+static gboolean
+parse_gst (Ctx *c, NbNmeaFix *out)
+{
+  gboolean p[7];
+
+  if (!opt_time (c, 1, out) || !opt_decimal (c, 2, &out->gst_rms_m, &p[0]) ||
+      !opt_decimal (c, 3, &out->gst_major_m, &p[1]) ||
+      !opt_decimal (c, 4, &out->gst_minor_m, &p[2]) ||
+      !opt_decimal (c, 5, &out->gst_orient_deg, &p[3]) ||
+      !opt_decimal (c, 6, &out->gst_lat_m, &p[4]) || !opt_decimal (c, 7, &out->gst_lon_m, &p[5]) ||
+      !opt_decimal (c, 8, &out->gst_alt_m, &p[6]))
+    return FALSE;
+  /* A GST without the latitude and longitude sigmas says nothing usable. */
+  if (p[4] && p[5])
+    {
+      if (!p[0])
+        out->gst_rms_m = NAN;
+      if (!p[6])
+        out->gst_alt_m = NAN;
+      out->has |= NB_NMEA_HAS_GST;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_gsa (Ctx *c, NbNmeaFix *out)
+{
+  gboolean m, p, h, v;
+
+  if (!opt_int (c, 2, &out->fix_mode, &m) || !opt_decimal (c, 15, &out->pdop, &p) ||
+      !opt_decimal (c, 16, &out->hdop, &h) || !opt_decimal (c, 17, &out->vdop, &v))
+    return FALSE;
+  if (m && (out->fix_mode < 1 || out->fix_mode > 3))
+    return bad (c, 2, "fix mode not 1, 2 or 3");
+  if (m)
+    out->has |= NB_NMEA_HAS_DOP;
+  if (h)
+    out->has |= NB_NMEA_HAS_HDOP;
+  if (!p)
+    out->pdop = NAN;
+  if (!v)
+    out->vdop = NAN;
+  return TRUE;
+}
+
+static gboolean
+parse_heading (Ctx *c, NbNmeaFix *out, gboolean ths)
+{
+  gboolean h;
+  char flag;
+
+  if (!opt_decimal (c, 1, &out->heading_deg, &h) || !opt_char (c, 2, &flag))
+    return FALSE;
+  if (h && (out->heading_deg < 0.0 || out->heading_deg > 360.0))
+    return bad (c, 1, "heading outside 0–360");
+  /* THS: A autonomous, E estimated, M manual, S simulator are headings;
+   * V is "not valid".  HDT's second field is the constant T. */
+  if (h && (!ths || (flag != 'V' && flag != 0)))
+    out->has |= NB_NMEA_HAS_HEADING;
+  out->valid = (out->has & NB_NMEA_HAS_HEADING) != 0;
+  return TRUE;
+}
+
+static gboolean
+parse_vtg (Ctx *c, NbNmeaFix *out)
+{
+  gboolean co, kn, kmh;
+  double knots, kph;
+
+  if (!opt_decimal (c, 1, &out->course_deg, &co) || !opt_decimal (c, 5, &knots, &kn) ||
+      !opt_decimal (c, 7, &kph, &kmh) || !opt_char (c, 9, &out->mode))
+    return FALSE;
+  if (co)
+    out->has |= NB_NMEA_HAS_COURSE;
+  if (kmh || kn)
+    {
+      out->speed_mps = kmh ? kph / 3.6 : knots * (1852.0 / 3600.0);
+      out->has |= NB_NMEA_HAS_SPEED;
+    }
+  return TRUE;
+}
+
+static gboolean
+parse_zda (Ctx *c, NbNmeaFix *out)
+{
+  gboolean d, m, y;
+  int day, month, year;
+
+  if (!opt_time (c, 1, out) || !opt_int (c, 2, &day, &d) || !opt_int (c, 3, &month, &m) ||
+      !opt_int (c, 4, &year, &y))
+    return FALSE;
+  if (d && m && y)
+    {
+      if (year < 1980 || year > 2200)
+        return bad (c, 4, "year outside 1980–2200");
+      if (!set_date (out, year, month, day))
+        return bad (c, 2, "not a date");
+    }
+  return TRUE;
+}
+
+static void
+fix_clear (NbNmeaFix *out)
+{
+  memset (out, 0, sizeof *out);
+  out->lat_deg = out->lon_deg = NAN;
+  out->alt_msl_m = out->geoid_sep_m = NAN;
+  out->hdop = out->pdop = out->vdop = NAN;
+  out->gst_rms_m = out->gst_major_m = out->gst_minor_m = out->gst_orient_deg = NAN;
+  out->gst_lat_m = out->gst_lon_m = out->gst_alt_m = NAN;
+  out->heading_deg = out->speed_mps = out->course_deg = NAN;
+  out->satellites = -1;
+}
+
+gboolean
+nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
+{
+  Field f[MAX_FIELDS];
+  guint n = 0;
+  gsize end = len, star;
+  guint8 sum = 0;
+  int hi, lo;
+  Ctx c;
+  const char *addr;
+  gsize addr_n;
+  gboolean ok;
+
+  fix_clear (out);
+  while (end > 0 && (line[end - 1] == '\r' || line[end - 1] == '\n'))
+    end--;
+  if (end < 6 || (line[0] != '$' && line[0] != '!'))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "not an NMEA sentence (no leading '$')");
+      return FALSE;
+    }
+  if (end < 4 || line[end - 3] != '*')
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "no checksum '*hh' at the end");
+      return FALSE;
+    }
+  star = end - 3;
+  for (gsize i = 1; i < star; i++)
+    {
+      if ((guchar) line[i] < 0x20 || (guchar) line[i] > 0x7e || line[i] == '*' || line[i] == '$')
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "invalid character 0x%02x at column %" G_GSIZE_FORMAT,
+                       (guchar) line[i], i + 1);
+          return FALSE;
+        }
+      sum ^= (guint8) line[i];
+    }
+  hi = hex_value (line[star + 1]);
+  lo = hex_value (line[star + 2]);
+  if (hi < 0 || lo < 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "checksum '%.2s' is not hexadecimal",
+                   line + star + 1);
+      return FALSE;
+    }
+  if ((guint8) (hi << 4 | lo) != sum)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "checksum %02X does not match computed %02X",
+                   (unsigned) (hi << 4 | lo), sum);
+      return FALSE;
+    }
+
+  /* Split the body (after '$', before '*') at commas. */
+  for (gsize start = 1, i = 1; i <= star; i++)
+    if (i == star || line[i] == ',')
+      {
+        if (n == MAX_FIELDS)
+          {
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "more than %d fields", MAX_FIELDS);
+            return FALSE;
+          }
+        f[n++] = (Field) { line + start, i - start };
+        start = i + 1;
+      }
+
+  addr = f[0].p;
+  addr_n = f[0].n;
+  if (addr_n >= 1 && addr[0] == 'P')
+    {
+      /* Proprietary: valid and ignored. */
+      out->talker[0] = 'P';
+      g_strlcpy (out->type, addr + 1, MIN (addr_n, sizeof out->type));
+      return TRUE;
+    }
+  if (addr_n != 5)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "address '%.*s' is not talker + type",
+                   (int) MIN (addr_n, 16), addr);
+      return FALSE;
+    }
+  for (gsize i = 0; i < 5; i++)
+    if (!g_ascii_isupper (addr[i]) && !g_ascii_isdigit (addr[i]))
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "address '%.5s' is not talker + type",
+                     addr);
+        return FALSE;
+      }
+  memcpy (out->talker, addr, 2);
+  memcpy (out->type, addr + 2, 3);
+
+  c = (Ctx) { f, n, out->type, error };
+#define IS(t) (memcmp (addr + 2, t, 3) == 0)
+  if (IS ("GGA"))
+    out->sentence = NB_NMEA_GGA, ok = parse_gga (&c, out);
+  else if (IS ("GLL"))
+    out->sentence = NB_NMEA_GLL, ok = parse_gll (&c, out);
+  else if (IS ("GNS"))
+    out->sentence = NB_NMEA_GNS, ok = parse_gns (&c, out);
+  else if (IS ("RMC"))
+    out->sentence = NB_NMEA_RMC, ok = parse_rmc (&c, out);
+  else if (IS ("GST"))
+    out->sentence = NB_NMEA_GST, ok = parse_gst (&c, out);
+  else if (IS ("GSA"))
+    out->sentence = NB_NMEA_GSA, ok = parse_gsa (&c, out);
+  else if (IS ("HDT"))
+    out->sentence = NB_NMEA_HDT, ok = parse_heading (&c, out, FALSE);
+  else if (IS ("THS"))
+    out->sentence = NB_NMEA_THS, ok = parse_heading (&c, out, TRUE);
+  else if (IS ("VTG"))
+    out->sentence = NB_NMEA_VTG, ok = parse_vtg (&c, out);
+  else if (IS ("ZDA"))
+    out->sentence = NB_NMEA_ZDA, ok = parse_zda (&c, out);
+  else
+    ok = TRUE;
+#undef IS
+  if (!ok)
+    out->has = 0;
+  return ok;
+}
+
+/* ------------------------------------------------------------- lexer -- */
+
+enum {
+  LEX_LINE_START,   /* at the start of a line: '#' begins a comment */
+  LEX_SEEK,         /* looking for '$' */
+  LEX_BODY,         /* inside a sentence */
+  LEX_COMMENT,      /* skipping to the end of a '#' line */
+};
+
+void
+nb_nmea_lexer_init (NbNmeaLexer *lexer)
+{
+  memset (lexer, 0, sizeof *lexer);
+  lexer->state = LEX_LINE_START;
+}
+
+void
+nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc func,
+                    gpointer user_data)
+{
+  for (gsize i = 0; i < len; i++)
+    {
+      guint8 b = data[i];
+
+      switch (lexer->state)
+        {
+        case LEX_LINE_START:
+        case LEX_SEEK:
+          if (b == '$' || b == '!')
+            {
+              lexer->buf[0] = (char) b;
+              lexer->len = 1;
+              lexer->sentence_line = lexer->newlines + 1;
+              lexer->state = LEX_BODY;
+            }
+          else if (b == '#' && lexer->state == LEX_LINE_START)
+            lexer->state = LEX_COMMENT;
+          else if (b == '\n' || b == '\r')
+            {
+              lexer->newlines += b == '\n';
+              lexer->state = LEX_LINE_START;
+            }
+          else
+            {
+              lexer->skipped++;
+              lexer->state = LEX_SEEK;
+            }
+          break;
+
+        case LEX_BODY:
+          if (b == '\r' || b == '\n')
+            {
+              func (lexer->buf, lexer->len, user_data);
+              lexer->len = 0;
+              lexer->newlines += b == '\n';
+              lexer->state = LEX_LINE_START;
+            }
+          else if (b == '$' || b == '!')
+            {
+              /* A new start inside a sentence: the old one was cut off. */
+              lexer->skipped += lexer->len;
+              lexer->buf[0] = (char) b;
+              lexer->len = 1;
+              lexer->sentence_line = lexer->newlines + 1;
+            }
+          else if (b < 0x20 || b > 0x7e)
+            {
+              /* Binary: not NMEA; resynchronise on the next '$'. */
+              lexer->newlines += b == '\n';
+              lexer->skipped += lexer->len + 1;
+              lexer->len = 0;
+              lexer->state = LEX_SEEK;
+            }
+          else if (lexer->len == sizeof lexer->buf)
+            {
+              lexer->overflows++;
+              lexer->skipped += lexer->len + 1;
+              lexer->len = 0;
+              lexer->state = LEX_SEEK;
+            }
+          else
+            lexer->buf[lexer->len++] = (char) b;
+          break;
+
+        case LEX_COMMENT:
+        default:
+          if (b == '\n' || b == '\r')
+            {
+              lexer->newlines += b == '\n';
+              lexer->state = LEX_LINE_START;
+            }
+          break;
+        }
+    }
+}

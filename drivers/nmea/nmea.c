@@ -1,0 +1,215 @@
+/* nmea.c — the NMEA 0183 driver: GNSS receivers, RTK rovers
+ *
+ * Sentences are cut by the lexer and decoded by nb_nmea_parse
+ * (nmea-protocol.c); this file keeps the state that spans sentences (date,
+ * satellites, HDOP, GST sigmas, heading, altitude) and emits one sample per
+ * sentence that carries a valid position, converted to east-north-up about
+ * the configured origin (ISO 18646-2 annex A: the test area's P0).
+ */
+#include "nb-driver.h"
+#include "nmea-protocol.h"
+
+#include "nb-error.h"
+#include "nb-geodesy.h"
+#include "nb-number.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  NbNmeaLexer lexer;
+  gboolean has_origin, origin_configured;
+  NbEnuFrame origin;
+  double origin_cfg[3];
+
+  /* State that spans sentences. */
+  gboolean has_date;
+  int year, month, day;
+  int satellites;
+  double hdop, rms_m, heading_deg, alt_hae_m;
+  guint64 sentences, errors;
+  const NbSink *sink;
+} NmeaCtx;
+
+static void
+state_reset (NmeaCtx *c)
+{
+  nb_nmea_lexer_init (&c->lexer);
+  c->has_origin = FALSE;
+  if (c->origin_configured)
+    {
+      nb_enu_frame_init (&c->origin, c->origin_cfg[0], c->origin_cfg[1], c->origin_cfg[2]);
+      c->has_origin = TRUE;
+    }
+  c->has_date = FALSE;
+  c->satellites = -1;
+  c->hdop = c->rms_m = c->heading_deg = c->alt_hae_m = NAN;
+  c->sentences = c->errors = 0;
+}
+
+static gpointer
+nmea_open (GError **error)
+{
+  NmeaCtx *c = g_new0 (NmeaCtx, 1);
+
+  state_reset (c);
+  return c;
+}
+
+static gboolean
+nmea_configure (gpointer ctx, const char *key, const char *value, GError **error)
+{
+  NmeaCtx *c = ctx;
+
+  if (g_str_equal (key, "origin"))
+    {
+      g_auto (GStrv) parts = g_strsplit (value, ",", -1);
+      guint n = g_strv_length (parts);
+      double v[3] = { 0.0, 0.0, 0.0 };
+
+      if (n < 2 || n > 3)
+        goto bad;
+      for (guint i = 0; i < n; i++)
+        if (!nb_parse_double (parts[i], strlen (parts[i]), &v[i]))
+          goto bad;
+      if (fabs (v[0]) > 90.0 || fabs (v[1]) > 180.0)
+        goto bad;
+      memcpy (c->origin_cfg, v, sizeof v);
+      c->origin_configured = TRUE;
+      state_reset (c);
+      return TRUE;
+    bad:
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "origin '%s' is not LAT,LON[,H] in degrees and metres", value);
+      return FALSE;
+    }
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "driver nmea has no setting '%s' (origin)", key);
+  return FALSE;
+}
+
+static gboolean
+nmea_start (gpointer ctx, GError **error)
+{
+  state_reset (ctx);
+  return TRUE;
+}
+
+static void
+nmea_stop (gpointer ctx)
+{
+}
+
+static void
+nmea_close (gpointer ctx)
+{
+  g_free (ctx);
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Hinnant's
+ * days_from_civil), so device time needs no timegm and no time zone. */
+static gint64
+days_from_civil (int y, int m, int d)
+{
+  gint64 era, yoe, doy, doe;
+
+  y -= m <= 2;
+  era = (y >= 0 ? y : y - 399) / 400;
+  yoe = y - era * 400;
+  doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + doe - 719468;
+}
+
+static void
+on_line (const char *line, gsize len, gpointer user_data)
+{
+  NmeaCtx *c = user_data;
+  g_autoptr (GError) error = NULL;
+  NbNmeaFix f;
+  NbSample s;
+  double enu[3], h;
+
+  c->sentences++;
+  if (!nb_nmea_parse (line, len, &f, &error))
+    {
+      c->errors++;
+      if (c->sink->note != NULL)
+        {
+          g_autofree char *m = g_strdup_printf ("line %" G_GUINT64_FORMAT ": %s",
+                                                c->lexer.sentence_line, error->message);
+
+          c->sink->note (m, c->sink->user_data);
+        }
+      return;
+    }
+  if (f.has & NB_NMEA_HAS_DATE)
+    {
+      c->has_date = TRUE;
+      c->year = f.year;
+      c->month = f.month;
+      c->day = f.day;
+    }
+  if (f.has & NB_NMEA_HAS_SATELLITES)
+    c->satellites = f.satellites;
+  if (f.has & NB_NMEA_HAS_HDOP)
+    c->hdop = f.hdop;
+  if (f.has & NB_NMEA_HAS_GST)
+    c->rms_m = hypot (f.gst_lat_m, f.gst_lon_m);   /* horizontal 1-σ radius */
+  if (f.has & NB_NMEA_HAS_HEADING)
+    c->heading_deg = f.heading_deg;
+  if (f.has & NB_NMEA_HAS_ALTITUDE)
+    c->alt_hae_m = f.alt_msl_m + ((f.has & NB_NMEA_HAS_GEOID) ? f.geoid_sep_m : 0.0);
+  if (!(f.has & NB_NMEA_HAS_POSITION))
+    return;
+
+  nb_sample_init (&s, "nmea");
+  g_snprintf (s.tag, sizeof s.tag, "%s%s", f.talker, f.type);
+  if (f.has & NB_NMEA_HAS_TIME)
+    s.device_time_s = c->has_date
+                      ? (double) days_from_civil (c->year, c->month, c->day) * 86400.0 + f.time_s
+                      : f.time_s;
+  h = isnan (c->alt_hae_m) ? (c->has_origin ? c->origin.h_m : 0.0) : c->alt_hae_m;
+  if (!c->has_origin)
+    {
+      /* No surveyed P0 given: the first fix is the origin. */
+      nb_enu_frame_init (&c->origin, f.lat_deg, f.lon_deg, h);
+      c->has_origin = TRUE;
+    }
+  nb_enu_from_geodetic (&c->origin, f.lat_deg, f.lon_deg, h, enu);
+  s.x_m = enu[0];
+  s.y_m = enu[1];
+  s.z_m = enu[2];
+  s.has_geodetic = TRUE;
+  s.lat_deg = f.lat_deg;
+  s.lon_deg = f.lon_deg;
+  s.alt_m = c->alt_hae_m;
+  s.heading_deg = c->heading_deg;
+  s.fix = (NbFixType) nb_nmea_quality_to_fix (f.quality);
+  s.tracking = NB_TRACKING_OK;
+  s.rms_m = c->rms_m;
+  s.hdop = c->hdop;
+  s.satellites = c->satellites;
+  c->sink->sample (&s, c->sink->user_data);
+}
+
+static void
+nmea_feed (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink)
+{
+  NmeaCtx *c = ctx;
+
+  c->sink = sink;
+  nb_nmea_lexer_feed (&c->lexer, data, len, on_line, c);
+  c->sink = NULL;
+}
+
+const NbDriver nb_driver_nmea = {
+  .name = "nmea",
+  .summary = "NMEA 0183 GNSS receiver (GGA GLL GNS RMC GST GSA HDT THS VTG ZDA)",
+  .needs_transport = TRUE,
+  .open = nmea_open,
+  .configure = nmea_configure,
+  .start = nmea_start,
+  .stop = nmea_stop,
+  .close = nmea_close,
+  .feed = nmea_feed,
+};

@@ -1,0 +1,31 @@
+/* sim-robot.h — a minimal simulated robot pose source for the sim tracker
+ *
+ * The motion issue brings the real simulated robot; until then the sim
+ * tracker observes anything behind NbPoseSource.  NbSimRobot drives a square
+ * of side side_m at speed_mps, stopping dwell_s at each corner (the stops
+ * are what settle detection looks for), turning on the spot.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* The true pose at time t (s): position in metres, heading in degrees. */
+typedef struct {
+  void (*pose_at) (gconstpointer self, double t_s, double *x_m, double *y_m, double *theta_deg);
+  gconstpointer self;
+} NbPoseSource;
+
+typedef struct {
+  double side_m;
+  double speed_mps;
+  double dwell_s;
+} NbSimRobot;
+
+void nb_sim_robot_init (NbSimRobot *robot);
+void nb_sim_robot_pose (const NbSimRobot *robot, double t_s, double *x_m, double *y_m,
+                        double *theta_deg);
+NbPoseSource nb_sim_robot_source (const NbSimRobot *robot);
+
+G_END_DECLS

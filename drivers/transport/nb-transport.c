@@ -1,0 +1,437 @@
+/* nb-transport.c — serial, TCP, UDP and file links (see nb-transport.h)
+ *
+ * Serial is libserialport; every sp_* failure becomes a GError carrying
+ * sp_last_error_message().  TCP and UDP are GIO sockets, waited on with
+ * g_socket_condition_timed_wait so no call blocks beyond its timeout.
+ */
+#include "nb-transport.h"
+
+#include "nb-error.h"
+
+#include <errno.h>
+#include <gio/gio.h>
+#include <libserialport.h>
+#include <stdio.h>
+#include <string.h>
+
+struct _NbTransport {
+  NbTransportKind kind;
+  char *name;               /* for messages */
+  gboolean at_end;
+  FILE *file;
+  struct sp_port *port;
+  GSocket *socket;          /* UDP, or the TCP connection's socket */
+  GSocketConnection *connection;
+};
+
+void
+nb_transport_options_init (NbTransportOptions *options)
+{
+  memset (options, 0, sizeof *options);
+  options->baud = 9600;
+  options->data_bits = 8;
+  options->parity = 'N';
+  options->stop_bits = 1;
+  options->flow = "none";
+}
+
+gboolean
+nb_transport_parse_framing (const char *text, NbTransportOptions *options, GError **error)
+{
+  if (text == NULL || strlen (text) != 3 || text[0] < '5' || text[0] > '8' ||
+      strchr ("NEOMS", g_ascii_toupper (text[1])) == NULL || (text[2] != '1' && text[2] != '2'))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "framing '%s' is not DATA PARITY STOP such as 8N1 or 7E1", text ? text : "");
+      return FALSE;
+    }
+  options->data_bits = text[0] - '0';
+  options->parity = g_ascii_toupper (text[1]);
+  options->stop_bits = text[2] - '0';
+  return TRUE;
+}
+
+NbTransportKind
+nb_transport_kind_of (const char *url)
+{
+  if (g_str_has_prefix (url, "tcp://"))
+    return NB_TRANSPORT_TCP;
+  if (g_str_has_prefix (url, "udp://"))
+    return NB_TRANSPORT_UDP;
+  if (g_str_has_prefix (url, "serial:") || g_str_has_prefix (url, "/dev/"))
+    return NB_TRANSPORT_SERIAL;
+  return NB_TRANSPORT_FILE;
+}
+
+/* ------------------------------------------------------------ serial -- */
+
+static gboolean
+sp_check (enum sp_return r, NbTransport *t, const char *what, GError **error)
+{
+  char *message;
+
+  if (r >= SP_OK)
+    return TRUE;
+  message = r == SP_ERR_FAIL ? sp_last_error_message () : NULL;
+  g_set_error (error, NB_ERROR, r == SP_ERR_ARG ? NB_ERROR_INPUT : NB_ERROR_FAILED,
+               "%s: %s: %s", t->name, what,
+               message ? message
+               : r == SP_ERR_ARG ? "invalid argument (no such port, or not a serial port)"
+               : r == SP_ERR_MEM ? "out of memory"
+               : r == SP_ERR_SUPP ? "not supported" : "failed");
+  if (message != NULL)
+    sp_free_error_message (message);
+  return FALSE;
+}
+
+/* Follows symbolic links (at most 16) to the device node. */
+static char *
+resolve_links (const char *path)
+{
+  char *current = g_strdup (path);
+
+  for (int hop = 0; hop < 16; hop++)
+    {
+      g_autofree char *target = g_file_read_link (current, NULL);
+      g_autofree char *dir = NULL;
+
+      if (target == NULL)
+        break;
+      dir = g_path_get_dirname (current);
+      g_free (current);
+      current = g_canonicalize_filename (target, dir);
+    }
+  return current;
+}
+
+static gboolean
+serial_open (NbTransport *t, const NbTransportOptions *o, const char *path, GError **error)
+{
+  g_autofree char *real = NULL;
+  enum sp_flowcontrol flow;
+  enum sp_parity parity;
+
+  if (o->flow == NULL || g_str_equal (o->flow, "none"))
+    flow = SP_FLOWCONTROL_NONE;
+  else if (g_str_equal (o->flow, "xonxoff"))
+    flow = SP_FLOWCONTROL_XONXOFF;
+  else if (g_str_equal (o->flow, "rtscts"))
+    flow = SP_FLOWCONTROL_RTSCTS;
+  else if (g_str_equal (o->flow, "dtrdsr"))
+    flow = SP_FLOWCONTROL_DTRDSR;
+  else
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "flow control '%s' is not none, xonxoff, rtscts or dtrdsr", o->flow);
+      return FALSE;
+    }
+  switch (o->parity)
+    {
+    case 'E': parity = SP_PARITY_EVEN; break;
+    case 'O': parity = SP_PARITY_ODD; break;
+    case 'M': parity = SP_PARITY_MARK; break;
+    case 'S': parity = SP_PARITY_SPACE; break;
+    default: parity = SP_PARITY_NONE; break;
+    }
+  /* libserialport finds a port by its /dev/ttyX name in sysfs: resolve
+   * links such as /dev/serial/by-id/… (or a socat pty link) first, again on
+   * every reconnect, since the link may point elsewhere by then. */
+  real = resolve_links (path);
+  path = real;
+  if (o->baud <= 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "baud rate %d is not positive", o->baud);
+      return FALSE;
+    }
+  return sp_check (sp_get_port_by_name (path, &t->port), t, "find port", error) &&
+         sp_check (sp_open (t->port, SP_MODE_READ_WRITE), t, "open", error) &&
+         sp_check (sp_set_baudrate (t->port, o->baud), t, "set baud rate", error) &&
+         sp_check (sp_set_bits (t->port, o->data_bits), t, "set data bits", error) &&
+         sp_check (sp_set_parity (t->port, parity), t, "set parity", error) &&
+         sp_check (sp_set_stopbits (t->port, o->stop_bits), t, "set stop bits", error) &&
+         sp_check (sp_set_flowcontrol (t->port, flow), t, "set flow control", error);
+}
+
+/* --------------------------------------------------------------- net -- */
+
+static gboolean
+split_host_port (const char *rest, char **host, guint16 *port, GError **error)
+{
+  const char *colon = strrchr (rest, ':');
+  guint64 p;
+
+  if (colon == NULL || !g_ascii_string_to_unsigned (colon + 1, 10, 1, 65535, &p, NULL))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "'%s' is not HOST:PORT", rest);
+      return FALSE;
+    }
+  *host = g_strndup (rest, (gsize) (colon - rest));
+  *port = (guint16) p;
+  return TRUE;
+}
+
+static gboolean
+tcp_open (NbTransport *t, const NbTransportOptions *o, const char *rest, GError **error)
+{
+  g_autoptr (GSocketClient) client = g_socket_client_new ();
+  g_autofree char *host = NULL;
+  guint16 port;
+
+  if (!split_host_port (rest, &host, &port, error))
+    return FALSE;
+  /* Instruments sit on the lab network: never through a desktop proxy. */
+  g_socket_client_set_enable_proxy (client, FALSE);
+  g_socket_client_set_timeout (client, MAX (1u, (o->connect_timeout_ms ? o->connect_timeout_ms
+                                                                       : 5000) / 1000));
+  t->connection = g_socket_client_connect_to_host (client, rest, port, NULL, error);
+  if (t->connection == NULL)
+    {
+      g_prefix_error (error, "%s: ", t->name);
+      return FALSE;
+    }
+  t->socket = g_object_ref (g_socket_connection_get_socket (t->connection));
+  return TRUE;
+}
+
+static gboolean
+udp_open (NbTransport *t, const char *rest, GError **error)
+{
+  g_autofree char *host = NULL;
+  g_autoptr (GInetAddress) address = NULL;
+  g_autoptr (GInetAddress) any = NULL;
+  g_autoptr (GSocketAddress) bind_address = NULL;
+  guint16 port;
+  gboolean multicast;
+
+  if (!split_host_port (rest, &host, &port, error))
+    return FALSE;
+  if (host[0] == '\0')
+    address = g_inet_address_new_any (G_SOCKET_FAMILY_IPV4);
+  else if ((address = g_inet_address_new_from_string (host)) == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: '%s' is not an IP address", t->name,
+                   host);
+      return FALSE;
+    }
+  multicast = g_inet_address_get_is_multicast (address);
+  t->socket = g_socket_new (g_inet_address_get_family (address), G_SOCKET_TYPE_DATAGRAM,
+                            G_SOCKET_PROTOCOL_UDP, error);
+  if (t->socket == NULL)
+    return FALSE;
+  /* A multicast group is joined on a socket bound to the port on any
+   * address; several listeners may share it (allow_reuse). */
+  any = g_inet_address_new_any (g_inet_address_get_family (address));
+  bind_address = g_inet_socket_address_new (multicast ? any : address, port);
+  if (!g_socket_bind (t->socket, bind_address, TRUE, error) ||
+      (multicast && !g_socket_join_multicast_group (t->socket, address, FALSE, NULL, error)))
+    {
+      g_prefix_error (error, "%s: ", t->name);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------ public -- */
+
+NbTransport *
+nb_transport_open (const NbTransportOptions *o, GError **error)
+{
+  g_autoptr (NbTransport) t = g_new0 (NbTransport, 1);
+  const char *url = o->url;
+  gboolean ok = FALSE;
+
+  if (url == NULL || url[0] == '\0')
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "no port, URL or file given");
+      return NULL;
+    }
+  t->kind = nb_transport_kind_of (url);
+  t->name = g_strdup (url);
+  switch (t->kind)
+    {
+    case NB_TRANSPORT_TCP:
+      ok = tcp_open (t, o, url + strlen ("tcp://"), error);
+      break;
+    case NB_TRANSPORT_UDP:
+      ok = udp_open (t, url + strlen ("udp://"), error);
+      break;
+    case NB_TRANSPORT_SERIAL:
+      ok = serial_open (t, o, g_str_has_prefix (url, "serial:") ? url + strlen ("serial:") : url,
+                        error);
+      break;
+    case NB_TRANSPORT_FILE:
+    default:
+      {
+        const char *path = g_str_has_prefix (url, "file:") ? url + strlen ("file:") : url;
+
+        t->file = fopen (path, "rb");
+        if (t->file == NULL)
+          {
+            int saved = errno;
+
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, g_strerror (saved));
+          }
+        ok = t->file != NULL;
+      }
+      break;
+    }
+  return ok ? g_steal_pointer (&t) : NULL;
+}
+
+gssize
+nb_transport_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GError **error)
+{
+  switch (t->kind)
+    {
+    case NB_TRANSPORT_FILE:
+      {
+        size_t n = fread (buf, 1, len, t->file);
+
+        if (n == 0)
+          {
+            if (ferror (t->file))
+              {
+                g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+                return -1;
+              }
+            t->at_end = TRUE;
+          }
+        return (gssize) n;
+      }
+
+    case NB_TRANSPORT_SERIAL:
+      {
+        enum sp_return r = sp_blocking_read_next (t->port, buf, len, timeout_ms);
+        enum sp_signal signals;
+
+        if (!sp_check (r, t, "read", error))
+          return -1;
+        /* A hung-up pty or an unplugged USB adapter can read as "nothing"
+         * forever; the modem lines tell the difference (ENXIO/EIO). */
+        if (r == 0 && !sp_check (sp_get_signals (t->port, &signals), t, "line status", error))
+          return -1;
+        return r;
+      }
+
+    case NB_TRANSPORT_TCP:
+    case NB_TRANSPORT_UDP:
+    default:
+      {
+        g_autoptr (GError) local = NULL;
+        gssize n;
+
+        if (!g_socket_condition_timed_wait (t->socket, G_IO_IN | G_IO_HUP | G_IO_ERR,
+                                            (gint64) timeout_ms * 1000, NULL, &local))
+          {
+            if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_TIMED_OUT))
+              return 0;
+            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", t->name, local->message);
+            return -1;
+          }
+        n = g_socket_receive (t->socket, (char *) buf, len, NULL, &local);
+        if (n < 0)
+          {
+            if (g_error_matches (local, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+              return 0;
+            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", t->name, local->message);
+            return -1;
+          }
+        if (n == 0 && t->kind == NB_TRANSPORT_TCP)
+          {
+            /* The peer closed the connection. */
+            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: connection closed by the peer",
+                         t->name);
+            return -1;
+          }
+        return n;
+      }
+    }
+}
+
+gboolean
+nb_transport_at_end (NbTransport *t)
+{
+  return t->at_end;
+}
+
+gboolean
+nb_transport_write (NbTransport *t, const guint8 *data, gsize len, guint timeout_ms,
+                    GError **error)
+{
+  switch (t->kind)
+    {
+    case NB_TRANSPORT_SERIAL:
+      {
+        enum sp_return r = sp_blocking_write (t->port, data, len, timeout_ms);
+
+        if (!sp_check (r, t, "write", error))
+          return FALSE;
+        if ((gsize) r != len)
+          {
+            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: write timed out", t->name);
+            return FALSE;
+          }
+        return TRUE;
+      }
+    case NB_TRANSPORT_TCP:
+    case NB_TRANSPORT_UDP:
+      {
+        g_autoptr (GError) local = NULL;
+        gsize done = 0;
+
+        while (done < len)
+          {
+            gssize n;
+
+            if (!g_socket_condition_timed_wait (t->socket, G_IO_OUT, (gint64) timeout_ms * 1000,
+                                                NULL, &local) ||
+                (n = g_socket_send (t->socket, (const char *) data + done, len - done, NULL,
+                                    &local)) < 0)
+              {
+                g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", t->name,
+                             local->message);
+                return FALSE;
+              }
+            done += (gsize) n;
+          }
+        return TRUE;
+      }
+    case NB_TRANSPORT_FILE:
+    default:
+      /* A replayed recording answers nothing: requests are dropped. */
+      return TRUE;
+    }
+}
+
+void
+nb_transport_flush_input (NbTransport *t)
+{
+  if (t->kind == NB_TRANSPORT_SERIAL)
+    sp_flush (t->port, SP_BUF_INPUT);
+}
+
+NbTransportKind
+nb_transport_kind (NbTransport *t)
+{
+  return t->kind;
+}
+
+void
+nb_transport_close (NbTransport *t)
+{
+  if (t == NULL)
+    return;
+  if (t->file != NULL)
+    fclose (t->file);
+  if (t->port != NULL)
+    {
+      sp_close (t->port);
+      sp_free_port (t->port);
+    }
+  if (t->connection != NULL)
+    g_io_stream_close (G_IO_STREAM (t->connection), NULL, NULL);
+  g_clear_object (&t->socket);
+  g_clear_object (&t->connection);
+  g_free (t->name);
+  g_free (t);
+}

@@ -1,0 +1,162 @@
+/* navbench-cli replay and acquire end to end: JSON lines parsed with
+ * json-glib, decode warnings as FILE:LINE on stderr, exit codes, the CSV
+ * that acquire keeps, and the rate it reports. */
+#include "nb-test.h"
+
+#include <json-glib/json-glib.h>
+#include <glib/gstdio.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+
+typedef struct {
+  int status;
+  char *out, *err;
+} Run;
+
+static void
+run_clear (Run *r)
+{
+  g_free (r->out);
+  g_free (r->err);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static Run
+cli (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  Run run = { 0 };
+  int status;
+  va_list args;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
+  va_start (args, first);
+  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (args);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+                               &run.out, &run.err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status));
+  run.status = WEXITSTATUS (status);
+  return run;
+}
+
+static JsonObject *
+object (const char *line)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+
+  if (!json_parser_load_from_data (parser, line, -1, NULL))
+    g_error ("not JSON: %s", line);
+  return json_object_ref (json_node_get_object (json_parser_get_root (parser)));
+}
+
+static void
+test_replay (void)
+{
+  g_autofree char *capture = g_test_build_filename (G_TEST_DIST, "captures", "nmea",
+                                                    "garmin48.log", NULL);
+  g_auto (Run) r = cli ("replay", "--driver", "nmea", "--capture", capture, "--json",
+                        "--set", "origin=-45.4576,167.1527,15", NULL);
+  g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+  g_autoptr (JsonObject) first = NULL;
+  g_autofree char *where = g_strdup_printf ("%s:84: no checksum", capture);
+
+  g_assert_cmpint (r.status, ==, 0);
+  /* 21 fixes (see the gpsd regression); the last line is empty. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 22);
+  first = object (lines[0]);
+  g_assert_cmpstr (json_object_get_string_member (first, "tag"), ==, "GPRMC");
+  nb_assert_abs (json_object_get_double_member (first, "lat"), -(45 + 27.458 / 60), 1e-12, "lat");
+  /* 0.0000333° north and 0.0005° east of the origin at 45.46° S. */
+  nb_assert_abs (json_object_get_double_member (first, "y"), -0.0000333333 * 111141.0, 0.01,
+                 "north of the origin");
+  g_assert_nonnull (strstr (r.err, where));
+}
+
+static void
+test_replay_errors (void)
+{
+  g_auto (Run) missing = cli ("replay", "--driver", "nmea", "--capture", "/nonexistent.log", NULL);
+  g_auto (Run) driver = cli ("replay", "--driver", "nope", "--capture", "x", NULL);
+  g_auto (Run) set = cli ("replay", "--driver", "nmea", "--capture", "x", "--set", "origin", NULL);
+  g_auto (Run) none = cli ("replay", NULL);
+
+  g_assert_cmpint (missing.status, ==, 2);
+  g_assert_cmpstr (missing.out, ==, "");
+  g_assert_nonnull (strstr (missing.err, "navbench-cli: /nonexistent.log: No such file"));
+  g_assert_cmpint (driver.status, ==, 2);
+  g_assert_nonnull (strstr (driver.err, "no driver named 'nope'"));
+  g_assert_cmpint (set.status, ==, 2);
+  g_assert_nonnull (strstr (set.err, "not KEY=VALUE"));
+  g_assert_cmpint (none.status, ==, 2);
+}
+
+static void
+test_acquire_sim (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-acquire-XXXXXX", NULL);
+  g_autofree char *csv = g_build_filename (dir, "samples.csv", NULL);
+  g_auto (Run) r = cli ("acquire", "--duration", "1", "--json", "--out", csv, "--set", "rate=100",
+                        "--set", "seed=4", NULL);
+  g_auto (GStrv) lines = g_strsplit (r.out, "\n", -1);
+  guint n = g_strv_length (lines);
+  g_autoptr (JsonObject) summary = NULL;
+  g_autofree char *text = NULL;
+  g_auto (GStrv) rows = NULL;
+  gint64 samples;
+
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpuint (n, >=, 3);
+  summary = object (lines[n - 2]);
+  g_assert_true (json_object_get_boolean_member (summary, "summary"));
+  samples = json_object_get_int_member (summary, "samples");
+  g_assert_cmpint (samples, ==, (gint64) n - 2);
+  /* 100 Hz for 1 s, real time. */
+  g_assert_cmpint (samples, >=, 80);
+  g_assert_cmpint (samples, <=, 101);
+  nb_assert_rel (json_object_get_double_member (summary, "rate_hz"), 100.0, 1e-6, "rate");
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (summary, "fix"),
+                                               "simulated"), ==, samples);
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  rows = g_strsplit (text, "\n", -1);
+  g_assert_true (g_str_has_prefix (rows[0], "t_s,device_time_s,x_m,y_m"));
+  g_assert_cmpuint (g_strv_length (rows), ==, (guint) samples + 2);
+  g_remove (csv);
+  g_rmdir (dir);
+}
+
+static void
+test_acquire_errors (void)
+{
+  g_auto (Run) both = cli ("acquire", "--port", "/dev/ttyS0", "--url", "tcp://x:1", NULL);
+  g_auto (Run) port = cli ("acquire", "--driver", "nmea", "--port", "/dev/ttyNOSUCH9", "--baud",
+                           "115200", "--duration", "2", NULL);
+  g_auto (Run) refused = cli ("acquire", "--driver", "nmea", "--url", "tcp://127.0.0.1:1",
+                              "--duration", "2", NULL);
+  g_auto (Run) duration = cli ("acquire", "--duration", "-1", NULL);
+
+  g_assert_cmpint (both.status, ==, 2);
+  g_assert_nonnull (strstr (both.err, "not both"));
+  g_assert_cmpint (port.status, ==, 2);
+  g_assert_nonnull (strstr (port.err, "/dev/ttyNOSUCH9"));
+  g_assert_cmpint (refused.status, ==, 1);
+  g_assert_nonnull (strstr (refused.err, "navbench-cli: tcp://127.0.0.1:1"));
+  g_assert_cmpint (duration.status, ==, 2);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/cli/replay", test_replay);
+  g_test_add_func ("/cli/replay-errors", test_replay_errors);
+  g_test_add_func ("/cli/acquire-sim", test_acquire_sim);
+  g_test_add_func ("/cli/acquire-errors", test_acquire_errors);
+  return g_test_run ();
+}

@@ -1,0 +1,421 @@
+/* The NMEA parser and lexer, and the WGS-84 → local plane conversion.
+ *
+ * Parser values are worked by hand from the sentences; the geodesy is
+ * checked against an independent 40-digit computation (mpmath, rotation
+ * built as Rz·Ry, see the numbers' comments) and against Vincenty's
+ * inverse geodesic written here from Vincenty (1975), Survey Review 23.
+ */
+#include "nb-test.h"
+
+#include "nb-error.h"
+#include "nb-geodesy.h"
+#include "nb-sample.h"
+#include "nmea-protocol.h"
+
+#include <string.h>
+
+/* "$BODY*hh" with the right checksum. */
+static char *
+sentence (const char *body)
+{
+  guint8 sum = 0;
+
+  for (const char *p = body; *p; p++)
+    sum ^= (guint8) *p;
+  return g_strdup_printf ("$%s*%02X", body, sum);
+}
+
+static NbNmeaFix
+parse_ok (const char *body)
+{
+  g_autofree char *s = sentence (body);
+  g_autoptr (GError) error = NULL;
+  NbNmeaFix f;
+
+  if (!nb_nmea_parse (s, strlen (s), &f, &error))
+    g_error ("%s: %s", s, error->message);
+  return f;
+}
+
+static void
+parse_fails (const char *text, const char *fragment)
+{
+  g_autoptr (GError) error = NULL;
+  NbNmeaFix f;
+
+  g_assert_false (nb_nmea_parse (text, strlen (text), &f, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  if (strstr (error->message, fragment) == NULL)
+    g_error ("%s: error '%s' lacks '%s'", text, error->message, fragment);
+  g_assert_cmpuint (f.has, ==, 0);
+}
+
+static void
+test_checksum (void)
+{
+  /* A real Trimble sentence with its own checksum (nmea-rtk.log). */
+  const char *gga = "$GNGGA,132819.60,4134.49795459,N,09345.03431408,W,2,10,0.9,278.161,M,"
+                    "-31.442,M,6.6,0133*6A\r\n";
+  g_autofree char *bad = g_strdup (gga);
+  NbNmeaFix f;
+
+  g_assert_true (nb_nmea_parse (gga, strlen (gga), &f, NULL));
+  bad[strlen (bad) - 3] = 'B';   /* *6B */
+  parse_fails (bad, "does not match computed 6A");
+  parse_fails ("$GPGGA,1,2,3", "no checksum");
+  parse_fails ("GPGGA,1,2,3*00", "no leading '$'");
+  parse_fails ("$GPHDT,1.0,T*ZZ", "not hexadecimal");
+  parse_fails ("$GPHDT,1.0\x01,T*00", "invalid character 0x01");
+  parse_fails ("$G*00", "not an NMEA sentence");
+}
+
+static void
+test_gga (void)
+{
+  NbNmeaFix f = parse_ok ("GNGGA,132819.60,4134.49795459,N,09345.03431408,W,4,19,0.7,280.827,M,"
+                          "-31.442,M,6.0,0002");
+
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_GGA);
+  g_assert_cmpstr (f.talker, ==, "GN");
+  /* 41° 34.49795459' = 41 + 34.49795459/60 */
+  nb_assert_abs (f.lat_deg, 41.0 + 34.49795459 / 60.0, 1e-13, "lat");
+  nb_assert_abs (f.lon_deg, -(93.0 + 45.03431408 / 60.0), 1e-13, "lon");
+  nb_assert_abs (f.time_s, 13 * 3600 + 28 * 60 + 19.6, 1e-9, "time");
+  g_assert_cmpint (f.quality, ==, 4);
+  g_assert_cmpint (nb_nmea_quality_to_fix (f.quality), ==, NB_FIX_RTK_FIXED);
+  g_assert_cmpint (f.satellites, ==, 19);
+  nb_assert_abs (f.hdop, 0.7, 1e-15, "hdop");
+  nb_assert_abs (f.alt_msl_m, 280.827, 1e-12, "alt");
+  nb_assert_abs (f.geoid_sep_m, -31.442, 1e-12, "sep");
+  g_assert_true (f.has & NB_NMEA_HAS_POSITION);
+
+  f = parse_ok ("GPGGA,000001,4500.0000,S,00030.0000,E,5,07,1.1,10,M,,M,,");
+  g_assert_cmpint (nb_nmea_quality_to_fix (f.quality), ==, NB_FIX_RTK_FLOAT);
+  nb_assert_abs (f.lat_deg, -45.0, 0, "south");
+  nb_assert_abs (f.lon_deg, 0.5, 0, "east");
+  g_assert_false (f.has & NB_NMEA_HAS_GEOID);
+
+  /* Quality 0: the sentence parses, but there is no position. */
+  f = parse_ok ("GPGGA,053229.438,,,,,0,00,,,M,0.0,M,,0000");
+  g_assert_false (f.has & NB_NMEA_HAS_POSITION);
+  f = parse_ok ("GPGGA,053229.438,4500.00,N,00100.00,E,0,00,,,M,0.0,M,,0000");
+  g_assert_false (f.has & NB_NMEA_HAS_POSITION);
+
+  /* Talkers: GP GN GL GA GB BD all decode the same. */
+  for (guint i = 0; i < 6; i++)
+    {
+      static const char *const talkers[] = { "GP", "GN", "GL", "GA", "GB", "BD" };
+      g_autofree char *body = g_strdup_printf ("%sGGA,120000,0100.000,N,00200.000,W,1,5,1,1,M,1,M,,",
+                                               talkers[i]);
+
+      f = parse_ok (body);
+      g_assert_cmpstr (f.talker, ==, talkers[i]);
+      nb_assert_abs (f.lat_deg, 1.0, 1e-15, "lat");
+      nb_assert_abs (f.lon_deg, -2.0, 1e-15, "lon");
+    }
+
+  {
+    g_autofree char *s1 = sentence ("GPGGA,120000,9100.000,N,00200.000,W,1,5,1,1,M,1,M,,");
+    g_autofree char *s2 = sentence ("GPGGA,120000,4560.000,N,00200.000,W,1,5,1,1,M,1,M,,");
+    g_autofree char *s3 = sentence ("GPGGA,120000,4500.000,X,00200.000,W,1,5,1,1,M,1,M,,");
+    g_autofree char *s4 = sentence ("GPGGA,250000,4500.000,N,00200.000,W,1,5,1,1,M,1,M,,");
+    g_autofree char *s5 = sentence ("GPGGA,120000,4500.000,N,00200.000,W,9,5,1,1,M,1,M,,");
+    g_autofree char *s6 = sentence ("GPGGA,120000,4500.000,N,,W,1,5,1,1,M,1,M,,");
+    g_autofree char *s7 = sentence ("GPGGA,120000,4500.000,N,00200.000,W,1,5,1e3,1,M,1,M,,");
+
+    parse_fails (s1, "GGA field 2: not a latitude");
+    parse_fails (s2, "not a latitude");
+    parse_fails (s3, "not a latitude");
+    parse_fails (s4, "GGA field 1: not a time");
+    parse_fails (s5, "quality beyond 8");
+    parse_fails (s6, "incomplete position");
+    parse_fails (s7, "GGA field 8: not a number");
+  }
+}
+
+static void
+test_rmc_gll_gns (void)
+{
+  NbNmeaFix f = parse_ok ("GNRMC,003956.00,A,4552.65403,S,17030.00668,E,0.025,12.5,120419,,,A,V");
+
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_RMC);
+  nb_assert_abs (f.lat_deg, -(45.0 + 52.65403 / 60.0), 1e-13, "lat");
+  nb_assert_abs (f.lon_deg, 170.0 + 30.00668 / 60.0, 1e-13, "lon");
+  g_assert_cmpint (f.year, ==, 2019);
+  g_assert_cmpint (f.month, ==, 4);
+  g_assert_cmpint (f.day, ==, 12);
+  nb_assert_abs (f.speed_mps, 0.025 * 1852.0 / 3600.0, 1e-15, "knots");
+  nb_assert_abs (f.course_deg, 12.5, 0, "course");
+  g_assert_cmpint (f.quality, ==, 1);
+  g_assert_true (f.has & NB_NMEA_HAS_POSITION);
+
+  /* RTK modes in RMC: R fixed, F float. */
+  f = parse_ok ("GNRMC,003956.00,A,4552.65403,S,17030.00668,E,0.025,,120419,,,R");
+  g_assert_cmpint (nb_nmea_quality_to_fix (f.quality), ==, NB_FIX_RTK_FIXED);
+  f = parse_ok ("GNRMC,003956.00,A,4552.65403,S,17030.00668,E,0.025,,120419,,,F");
+  g_assert_cmpint (nb_nmea_quality_to_fix (f.quality), ==, NB_FIX_RTK_FLOAT);
+  /* Status V: no position. */
+  f = parse_ok ("GPRMC,225308,V,4527.458,S,16709.165,E,000.0,094.5,060601,024.1,E");
+  g_assert_false (f.has & NB_NMEA_HAS_POSITION);
+
+  f = parse_ok ("GNGLL,4552.65403,S,17030.00668,E,003956.00,A,D");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_GLL);
+  g_assert_cmpint (nb_nmea_quality_to_fix (f.quality), ==, NB_FIX_DGNSS);
+  nb_assert_abs (f.time_s, 39 * 60 + 56.0, 1e-12, "gll time");
+  g_assert_true (f.has & NB_NMEA_HAS_POSITION);
+  f = parse_ok ("GNGLL,4552.65403,S,17030.00668,E,003956.00,A,N");
+  g_assert_false (f.has & NB_NMEA_HAS_POSITION);
+
+  /* GNS: one mode letter per constellation (GPS RTK fixed, GLONASS float). */
+  f = parse_ok ("GNGNS,112257.00,3844.24011,N,00908.43828,W,RF,15,0.9,130.2,50.5,,");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_GNS);
+  g_assert_cmpint (nb_nmea_quality_to_fix (f.quality), ==, NB_FIX_RTK_FIXED);
+  g_assert_cmpint (f.satellites, ==, 15);
+  nb_assert_abs (f.alt_msl_m, 130.2, 1e-13, "gns alt");
+  nb_assert_abs (f.geoid_sep_m, 50.5, 1e-13, "gns sep");
+  f = parse_ok ("GNGNS,053229.438,,,,,NNNN,00,,,0.0,,0000");
+  g_assert_false (f.has & NB_NMEA_HAS_POSITION);
+}
+
+static void
+test_quality_sentences (void)
+{
+  NbNmeaFix f = parse_ok ("GNGST,132819.60,0.75,0.012,0.008,38.5,0.011,0.009,0.021");
+
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_GST);
+  g_assert_true (f.has & NB_NMEA_HAS_GST);
+  nb_assert_abs (f.gst_rms_m, 0.75, 0, "rms");
+  nb_assert_abs (f.gst_major_m, 0.012, 0, "major");
+  nb_assert_abs (f.gst_minor_m, 0.008, 0, "minor");
+  nb_assert_abs (f.gst_orient_deg, 38.5, 0, "orient");
+  nb_assert_abs (f.gst_lat_m, 0.011, 0, "lat sigma");
+  nb_assert_abs (f.gst_lon_m, 0.009, 0, "lon sigma");
+  nb_assert_abs (f.gst_alt_m, 0.021, 0, "alt sigma");
+  f = parse_ok ("GPGST,132819.60,,,,,,,");
+  g_assert_false (f.has & NB_NMEA_HAS_GST);
+
+  f = parse_ok ("GNGSA,A,3,01,,,,13,20,22,,,,28,,3.2,2.2,2.1,1");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_GSA);
+  g_assert_cmpint (f.fix_mode, ==, 3);
+  nb_assert_abs (f.pdop, 3.2, 0, "pdop");
+  nb_assert_abs (f.hdop, 2.2, 0, "hdop");
+  nb_assert_abs (f.vdop, 2.1, 0, "vdop");
+  {
+    g_autofree char *s = sentence ("GPGSA,A,4,,,,,,,,,,,,,1,1,1");
+
+    parse_fails (s, "fix mode not 1, 2 or 3");
+  }
+
+  f = parse_ok ("GPHDT,274.07,T");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_HDT);
+  nb_assert_abs (f.heading_deg, 274.07, 0, "hdt");
+  g_assert_true (f.has & NB_NMEA_HAS_HEADING);
+  f = parse_ok ("GNTHS,77.52,A");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_THS);
+  nb_assert_abs (f.heading_deg, 77.52, 0, "ths");
+  g_assert_true (f.has & NB_NMEA_HAS_HEADING);
+  f = parse_ok ("GNTHS,77.52,V");
+  g_assert_false (f.has & NB_NMEA_HAS_HEADING);
+  {
+    g_autofree char *s = sentence ("GPHDT,361.5,T");
+
+    parse_fails (s, "heading outside");
+  }
+
+  f = parse_ok ("GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_VTG);
+  nb_assert_abs (f.course_deg, 54.7, 0, "vtg course");
+  nb_assert_abs (f.speed_mps, 10.2 / 3.6, 1e-15, "vtg speed");
+
+  f = parse_ok ("GPZDA,201530.00,04,07,2002,00,00");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_ZDA);
+  g_assert_cmpint (f.year, ==, 2002);
+  g_assert_cmpint (f.month, ==, 7);
+  g_assert_cmpint (f.day, ==, 4);
+  nb_assert_abs (f.time_s, 20 * 3600 + 15 * 60 + 30.0, 1e-12, "zda time");
+
+  /* Proprietary and unknown sentences are valid and carry nothing. */
+  f = parse_ok ("PGRME,15.0,M,45.0,M,25.0,M");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_OTHER);
+  g_assert_cmpuint (f.has, ==, 0);
+  f = parse_ok ("GPGSV,3,1,11,01,78,221,47");
+  g_assert_cmpint (f.sentence, ==, NB_NMEA_OTHER);
+}
+
+static void
+on_line (const char *line, gsize len, gpointer user_data)
+{
+  g_ptr_array_add (user_data, g_strndup (line, len));
+}
+
+static void
+test_lexer (void)
+{
+  g_autoptr (GPtrArray) lines = g_ptr_array_new_with_free_func (g_free);
+  NbNmeaLexer lexer;
+  const char stream[] =
+    "# Name: header, with a $GPGGA inside the comment\n"
+    "\x00\xff\xb5\x62\x01\x07 binary UBX frame $GPHDT,1.0,T*00\r\n"
+    "$GPHDT,2.0,T*00$GPHDT,3.0,T*00\r\n"      /* a cut sentence: the second wins */
+    "$GPHDT,4.0\x80,T*00\n"                    /* binary inside: dropped */
+    "$GPHDT,5.0,T*00\n";
+  char big[600];
+
+  nb_nmea_lexer_init (&lexer);
+  nb_nmea_lexer_feed (&lexer, (const guint8 *) stream, sizeof stream - 1, on_line, lines);
+  g_assert_cmpuint (lines->len, ==, 3);
+  g_assert_cmpstr (lines->pdata[0], ==, "$GPHDT,1.0,T*00");
+  g_assert_cmpstr (lines->pdata[1], ==, "$GPHDT,3.0,T*00");
+  g_assert_cmpstr (lines->pdata[2], ==, "$GPHDT,5.0,T*00");
+  g_assert_cmpuint (lexer.sentence_line, ==, 5);
+  g_assert_cmpuint (lexer.skipped, >, 20);
+
+  /* An endless sentence overflows the fixed buffer and is dropped. */
+  memset (big, 'A', sizeof big);
+  big[0] = '$';
+  g_ptr_array_set_size (lines, 0);
+  nb_nmea_lexer_init (&lexer);
+  nb_nmea_lexer_feed (&lexer, (const guint8 *) big, sizeof big, on_line, lines);
+  nb_nmea_lexer_feed (&lexer, (const guint8 *) "\n$GPHDT,6.0,T*00\n", 17, on_line, lines);
+  g_assert_cmpuint (lexer.overflows, ==, 1);
+  g_assert_cmpuint (lines->len, ==, 1);
+  g_assert_cmpstr (lines->pdata[0], ==, "$GPHDT,6.0,T*00");
+}
+
+/* ---------------------------------------------------------- geodesy -- */
+
+/* Vincenty's inverse problem on WGS-84: the geodesic distance (m). */
+static double
+vincenty_distance (double lat1, double lon1, double lat2, double lon2)
+{
+  const double a = NB_WGS84_A, f = NB_WGS84_F, b = a * (1 - f);
+  double L = (lon2 - lon1) * G_PI / 180.0;
+  double U1 = atan ((1 - f) * tan (lat1 * G_PI / 180.0));
+  double U2 = atan ((1 - f) * tan (lat2 * G_PI / 180.0));
+  double sinU1 = sin (U1), cosU1 = cos (U1), sinU2 = sin (U2), cosU2 = cos (U2);
+  double lambda = L, prev, sinSigma, cosSigma, sigma, cos2Alpha, cos2SigmaM, C;
+  double u2, A, B, deltaSigma;
+  int iter = 0;
+
+  do
+    {
+      double sinLambda = sin (lambda), cosLambda = cos (lambda), sinAlpha;
+
+      sinSigma = sqrt ((cosU2 * sinLambda) * (cosU2 * sinLambda) +
+                       (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda) *
+                       (cosU1 * sinU2 - sinU1 * cosU2 * cosLambda));
+      cosSigma = sinU1 * sinU2 + cosU1 * cosU2 * cosLambda;
+      sigma = atan2 (sinSigma, cosSigma);
+      sinAlpha = cosU1 * cosU2 * sinLambda / sinSigma;
+      cos2Alpha = 1 - sinAlpha * sinAlpha;
+      /* Along the equator cos²α = 0 and the term vanishes. */
+      cos2SigmaM = cos2Alpha != 0.0 ? cosSigma - 2 * sinU1 * sinU2 / cos2Alpha : 0.0;
+      C = f / 16 * cos2Alpha * (4 + f * (4 - 3 * cos2Alpha));
+      prev = lambda;
+      lambda = L + (1 - C) * f * sinAlpha *
+               (sigma + C * sinSigma * (cos2SigmaM + C * cosSigma *
+                                        (-1 + 2 * cos2SigmaM * cos2SigmaM)));
+    }
+  while (fabs (lambda - prev) > 1e-14 && ++iter < 200);
+  u2 = cos2Alpha * (a * a - b * b) / (b * b);
+  A = 1 + u2 / 16384 * (4096 + u2 * (-768 + u2 * (320 - 175 * u2)));
+  B = u2 / 1024 * (256 + u2 * (-128 + u2 * (74 - 47 * u2)));
+  deltaSigma = B * sinSigma * (cos2SigmaM + B / 4 *
+               (cosSigma * (-1 + 2 * cos2SigmaM * cos2SigmaM) -
+                B / 6 * cos2SigmaM * (-3 + 4 * sinSigma * sinSigma) *
+                (-3 + 4 * cos2SigmaM * cos2SigmaM)));
+  return b * A * (sigma - deltaSigma);
+}
+
+static void
+test_geodesy_reference (void)
+{
+  NbEnuFrame frame;
+  double ecef[3], enu[3], lat, lon, h;
+
+  /* 40-digit references (mpmath, rotation as Ry(lat)·Rz(lon)). */
+  nb_geodesy_to_ecef (41.5, -93.7, 250.0, ecef);
+  nb_assert_abs (ecef[0], -308733.23044775292189, 1e-7, "ecef x");
+  nb_assert_abs (ecef[1], -4774193.2821582363215, 1e-7, "ecef y");
+  nb_assert_abs (ecef[2], 4204337.9133665091313, 1e-7, "ecef z");
+
+  nb_enu_frame_init (&frame, 41.5, -93.7, 250.0);
+  nb_enu_from_geodetic (&frame, 41.5081, -93.6892, 251.5, enu);
+  nb_assert_abs (enu[0], 901.68174544671491041, 1e-6, "east 1");
+  nb_assert_abs (enu[1], 899.7075337204882194, 1e-6, "north 1");
+  nb_assert_abs (enu[2], 1.3727600046674609857, 1e-6, "up 1");
+  nb_enu_from_geodetic (&frame, 41.4912, -93.7117, 249.0, enu);
+  nb_assert_abs (enu[0], -977.07548796823970221, 1e-6, "east 2");
+  nb_assert_abs (enu[1], -977.3309307192723836, 1e-6, "north 2");
+  nb_assert_abs (enu[2], -1.1497753528117743336, 1e-6, "up 2");
+  /* The far side of the Earth still converts exactly (no flat earth). */
+  nb_enu_from_geodetic (&frame, 45.4576333333, 167.15275, 15.8, enu);
+  nb_assert_abs (enu[0], -4424504.5297378017389, 1e-5, "east far");
+  nb_assert_abs (enu[1], 3880954.4302579540873, 1e-5, "north far");
+  nb_assert_abs (enu[2], -3905438.8324315119358, 1e-5, "up far");
+
+  /* The origin is the origin. */
+  nb_enu_from_geodetic (&frame, 41.5, -93.7, 250.0, enu);
+  nb_assert_abs (hypot (hypot (enu[0], enu[1]), enu[2]), 0.0, 1e-9, "origin");
+
+  /* Round trip through Heikkinen's closed-form inverse. */
+  nb_geodesy_from_ecef (ecef, &lat, &lon, &h);
+  nb_assert_abs (lat, 41.5, 1e-12, "lat back");
+  nb_assert_abs (lon, -93.7, 1e-12, "lon back");
+  nb_assert_abs (h, 250.0, 1e-6, "h back");
+}
+
+/* ≤ 1 mm over 1 km: the plane distance to points 1 km away in every
+ * direction, at several latitudes, equals the geodesic (Vincenty) to well
+ * under a millimetre.  (Chord vs arc over 1 km differs by ~4 µm.) */
+static void
+test_geodesy_1km (void)
+{
+  const double origins[][2] = { { 0.0, 0.0 }, { 41.5, -93.7 }, { 55.75, 37.62 },
+                                { -45.88, 170.5 }, { 78.2, 15.6 } };
+  double worst = 0.0;
+
+  for (guint o = 0; o < G_N_ELEMENTS (origins); o++)
+    {
+      NbEnuFrame frame;
+
+      nb_enu_frame_init (&frame, origins[o][0], origins[o][1], 0.0);
+      for (int k = 0; k < 16; k++)
+        {
+          /* Pick a point about 1 km away, then compare distances. */
+          double az = k * G_PI / 8.0;
+          double lat2 = origins[o][0] + 1000.0 * cos (az) / 111000.0;
+          double lon2 = origins[o][1] + 1000.0 * sin (az) /
+                        (111000.0 * cos (origins[o][0] * G_PI / 180.0));
+          double enu[3], plane, geodesic;
+
+          nb_enu_from_geodetic (&frame, lat2, lon2, 0.0, enu);
+          plane = hypot (enu[0], enu[1]);
+          geodesic = vincenty_distance (origins[o][0], origins[o][1], lat2, lon2);
+          g_assert_cmpfloat (geodesic, >, 900.0);
+          g_assert_cmpfloat (geodesic, <, 1100.0);
+          worst = MAX (worst, fabs (plane - geodesic));
+          nb_assert_abs (plane, geodesic, 1e-4, "plane vs geodesic");
+          /* Direction: east is +x, north is +y. */
+          if (k == 0)
+            g_assert_cmpfloat (enu[1], >, 990.0);
+          if (k == 4)
+            g_assert_cmpfloat (enu[0], >, 990.0);
+        }
+    }
+  g_test_message ("worst plane vs geodesic over 1 km: %.3g m", worst);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/nmea/checksum", test_checksum);
+  g_test_add_func ("/nmea/gga", test_gga);
+  g_test_add_func ("/nmea/rmc-gll-gns", test_rmc_gll_gns);
+  g_test_add_func ("/nmea/quality-sentences", test_quality_sentences);
+  g_test_add_func ("/nmea/lexer", test_lexer);
+  g_test_add_func ("/geodesy/reference", test_geodesy_reference);
+  g_test_add_func ("/geodesy/1km", test_geodesy_1km);
+  return g_test_run ();
+}
