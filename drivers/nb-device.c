@@ -3,6 +3,7 @@
 
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-register.h"
 
 #include <math.h>
 #include <string.h>
@@ -22,6 +23,8 @@ struct _NbDevice {
   double loss_timeout_s;
   gboolean pace_recorded;
   double time_offset_s;       /* a generator's virtual clock → the monotonic base */
+  gboolean has_offset;        /* tracked target → the robot's reference point */
+  double offset[3];
 
   GThread *thread;
   GAsyncQueue *queue;
@@ -142,6 +145,22 @@ nb_device_configure (NbDevice *d, const char *key, const char *value, GError **e
         }
       return TRUE;
     }
+  if (g_str_equal (key, "marker-offset"))
+    {
+      g_auto (GStrv) parts = g_strsplit (value, ",", -1);
+
+      if (g_strv_length (parts) != 3)
+        goto bad_offset;
+      for (guint i = 0; i < 3; i++)
+        if (!nb_parse_double (parts[i], strlen (parts[i]), &d->offset[i]))
+          goto bad_offset;
+      d->has_offset = TRUE;
+      return TRUE;
+    bad_offset:
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "marker-offset '%s' is not DX,DY,DZ in metres (the target's frame)", value);
+      return FALSE;
+    }
   if (g_str_equal (key, "loss-timeout"))
     return parse_seconds (key, value, 0.05, &d->loss_timeout_s, error);
   if (g_str_equal (key, "pace"))
@@ -256,6 +275,23 @@ on_sample (const NbSample *sample, gpointer user_data)
     s.t_s += d->time_offset_s;
   /* The instant the pose was true: the driver's latency before arrival. */
   s.t_s -= d->latency_s;
+  /* The robot's reference point, not the marker or prism: the offset turns
+   * with the target (quaternion, else heading).  Without an orientation the
+   * offset cannot be applied, and the sample says so by being untracked. */
+  if (d->has_offset)
+    {
+      double in[3] = { s.x_m, s.y_m, s.z_m }, q[4] = { s.qw, s.qx, s.qy, s.qz }, out[3];
+
+      if (s.has_orientation || isfinite (s.heading_deg))
+        {
+          nb_marker_to_reference (in, s.has_orientation ? q : NULL, s.heading_deg, d->offset, out);
+          s.x_m = out[0];
+          s.y_m = out[1];
+          s.z_m = out[2];
+        }
+      else
+        s.tracking = NB_TRACKING_LOST;
+    }
   push (d, NB_EVENT_SAMPLE, &s, NULL, 0);
 }
 

@@ -10,7 +10,9 @@
  * Settings (nb_device_configure): "url", "port" (serial path), "baud",
  * "framing" (8N1), "flow", "latency" (s, subtracted from every timestamp),
  * "pace" ("fast" or "recorded" for file replay), "loss-timeout" (s of
- * silence that count as a lost link; default 1), and the driver's own keys.
+ * silence that count as a lost link; default 1), "marker-offset" (DX,DY,DZ
+ * in metres from the tracked target to the robot's reference point, in the
+ * target's frame), and the driver's own keys.
  */
 #pragma once
 

@@ -224,6 +224,35 @@ test_csv_tum (void)
   g_assert_true (s->has_orientation);
 }
 
+/* The marker offset: TUM poses with known quaternions, the robot's
+ * reference point 0.1 m ahead of the marker along its x axis. */
+static void
+test_marker_offset (void)
+{
+  g_autofree char *tum = data_path ("trajectory.tum");
+  g_autoptr (NbDevice) t = device ("tum", "url", tum, "marker-offset", "0.1,0,0", NULL);
+  g_auto (Log) log = { 0 };
+  GError *error = NULL;
+
+  g_assert_true (nb_device_start (t, NULL));
+  pump (t, &log, 5.0, until_end);
+  g_assert_cmpuint (log.samples->len, ==, 4);
+  /* identity: +x */
+  nb_assert_abs (g_array_index (log.samples, NbSample, 0).x_m, 0.2, 1e-12, "identity x");
+  /* 90° about z: +y */
+  nb_assert_abs (g_array_index (log.samples, NbSample, 1).x_m, 0.2, 1e-12, "90° x");
+  nb_assert_abs (g_array_index (log.samples, NbSample, 1).y_m, 0.3, 1e-12, "90° y");
+  /* 180° about z: −x */
+  nb_assert_abs (g_array_index (log.samples, NbSample, 2).x_m, 0.2, 1e-12, "180° x");
+  /* (0.5, 0.5, 0.5, 0.5): 120° about (1,1,1), x → y */
+  nb_assert_abs (g_array_index (log.samples, NbSample, 3).x_m, 0.4, 1e-12, "120° x");
+  nb_assert_abs (g_array_index (log.samples, NbSample, 3).y_m, 0.3, 1e-12, "120° y");
+  nb_assert_abs (g_array_index (log.samples, NbSample, 3).z_m, 0.3, 1e-12, "120° z");
+  g_assert_false (nb_device_configure (t, "marker-offset", "1,2", &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_clear_error (&error);
+}
+
 static void
 test_errors (void)
 {
@@ -518,6 +547,7 @@ main (int argc, char **argv)
   g_test_add_func ("/instruments/replay/pace-latency", test_file_pace);
   g_test_add_func ("/instruments/replay/csv-tum", test_csv_tum);
   g_test_add_func ("/instruments/errors", test_errors);
+  g_test_add_func ("/instruments/marker-offset", test_marker_offset);
   g_test_add_func ("/instruments/sim/statistics", test_sim);
   g_test_add_func ("/instruments/sim/robot", test_sim_robot);
   g_test_add_func ("/instruments/sim/device", test_sim_device);
