@@ -68,19 +68,26 @@ nb_transport_kind_of (const char *url)
 static gboolean
 sp_check (enum sp_return r, NbTransport *t, const char *what, GError **error)
 {
-  char *message;
+  char *os;
+  const char *kind;
 
   if (r >= SP_OK)
     return TRUE;
-  message = r == SP_ERR_FAIL ? sp_last_error_message () : NULL;
-  g_set_error (error, NB_ERROR, r == SP_ERR_ARG ? NB_ERROR_INPUT : NB_ERROR_FAILED,
-               "%s: %s: %s", t->name, what,
-               message ? message
-               : r == SP_ERR_ARG ? "invalid argument (no such port, or not a serial port)"
-               : r == SP_ERR_MEM ? "out of memory"
-               : r == SP_ERR_SUPP ? "not supported" : "failed");
-  if (message != NULL)
-    sp_free_error_message (message);
+  /* libserialport's own words for every failure; for SP_ERR_FAIL that is
+   * the OS error, for the others the errno left behind explains the cause
+   * (ENOENT for a missing port), so it follows the kind of failure. */
+  os = sp_last_error_message ();
+  kind = r == SP_ERR_FAIL ? NULL
+         : r == SP_ERR_ARG ? "invalid argument (no such port, or not a serial port)"
+         : r == SP_ERR_MEM ? "out of memory"
+         : r == SP_ERR_SUPP ? "not supported" : "failed";
+  if (kind == NULL)
+    g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s: %s", t->name, what, os ? os : "failed");
+  else
+    g_set_error (error, NB_ERROR, r == SP_ERR_ARG ? NB_ERROR_INPUT : NB_ERROR_FAILED,
+                 "%s: %s: %s (%s)", t->name, what, kind, os ? os : "no OS error");
+  if (os != NULL)
+    sp_free_error_message (os);
   return FALSE;
 }
 
