@@ -399,6 +399,8 @@ run_transport (NbDevice *d, const NbSink *sink)
         {
           if (d->is_file && nb_transport_at_end (d->transport))
             {
+              if (d->driver->finish != NULL)
+                d->driver->finish (d->ctx, sink);
               push (d, NB_EVENT_END, NULL, NULL, 0);
               return;
             }

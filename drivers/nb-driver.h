@@ -43,6 +43,9 @@ struct _NbDriver {
 
   /* Decodes a chunk of the byte stream (or one datagram); pure. */
   void (*feed) (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink);
+  /* The end of a recording (optional): decode what is left, such as a last
+   * line without its line feed. */
+  void (*finish) (gpointer ctx, const NbSink *sink);
   /* Request/response instruments (optional): the request to send now, if
    * any; *timeout_ms is how long to wait for its answer. */
   GBytes *(*poll) (gpointer ctx, double now_s, guint *timeout_ms);

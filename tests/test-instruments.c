@@ -184,6 +184,25 @@ test_file_pace (void)
   g_remove (path);
 }
 
+/* A recording whose last sentence has no line end still yields it. */
+static void
+test_file_last_line (void)
+{
+  g_autofree char *l1 = gga (0.0, 0), *l2 = gga (0.3, 1);
+  g_autofree char *text = g_strconcat (l1, l2, NULL);
+  g_autofree char *path = NULL;
+  g_autoptr (NbDevice) d = NULL;
+  g_auto (Log) log = { 0 };
+
+  text[strlen (text) - 2] = '\0';   /* drop the final CR LF */
+  path = write_temp (text);
+  d = device ("nmea", "url", path, NULL);
+  g_assert_true (nb_device_start (d, NULL));
+  pump (d, &log, 5.0, until_end);
+  g_assert_cmpuint (log.samples->len, ==, 2);
+  g_remove (path);
+}
+
 static void
 test_csv_tum (void)
 {
@@ -545,6 +564,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/instruments/replay/pace-latency", test_file_pace);
+  g_test_add_func ("/instruments/replay/last-line", test_file_last_line);
   g_test_add_func ("/instruments/replay/csv-tum", test_csv_tum);
   g_test_add_func ("/instruments/errors", test_errors);
   g_test_add_func ("/instruments/marker-offset", test_marker_offset);

@@ -254,6 +254,18 @@ geocom_feed (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink)
   c->sink = NULL;
 }
 
+static void
+geocom_finish (gpointer ctx, const NbSink *sink)
+{
+  GeocomCtx *c = ctx;
+
+  c->sink = sink;
+  if ((c->len > 0 || c->overflow) && !c->comment)
+    line_done (c);
+  c->len = 0;
+  c->sink = NULL;
+}
+
 static GBytes *
 geocom_poll (gpointer ctx, double now_s, guint *timeout_ms)
 {
@@ -301,6 +313,7 @@ const NbDriver nb_driver_geocom = {
   .stop = geocom_stop,
   .close = geocom_close,
   .feed = geocom_feed,
+  .finish = geocom_finish,
   .poll = geocom_poll,
   .timeout = geocom_timeout,
 };

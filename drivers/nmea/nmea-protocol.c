@@ -760,3 +760,12 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
         }
     }
 }
+
+void
+nb_nmea_lexer_finish (NbNmeaLexer *lexer, NbNmeaLineFunc func, gpointer user_data)
+{
+  if (lexer->state == LEX_BODY && lexer->len > 0)
+    func (lexer->buf, lexer->len, user_data);
+  lexer->len = 0;
+  lexer->state = LEX_LINE_START;
+}

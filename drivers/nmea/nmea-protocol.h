@@ -96,5 +96,8 @@ void nb_nmea_lexer_init (NbNmeaLexer *lexer);
  * Lines starting with '#' are comments (recording headers). */
 void nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc func,
                          gpointer user_data);
+/* The end of the stream: a sentence still being cut (no line end yet) is
+ * passed to func, as a recording's last line may lack its line feed. */
+void nb_nmea_lexer_finish (NbNmeaLexer *lexer, NbNmeaLineFunc func, gpointer user_data);
 
 G_END_DECLS

@@ -202,6 +202,16 @@ nmea_feed (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink)
   c->sink = NULL;
 }
 
+static void
+nmea_finish (gpointer ctx, const NbSink *sink)
+{
+  NmeaCtx *c = ctx;
+
+  c->sink = sink;
+  nb_nmea_lexer_finish (&c->lexer, on_line, c);
+  c->sink = NULL;
+}
+
 const NbDriver nb_driver_nmea = {
   .name = "nmea",
   .summary = "NMEA 0183 GNSS receiver (GGA GLL GNS RMC GST GSA HDT THS VTG ZDA)",
@@ -212,4 +222,5 @@ const NbDriver nb_driver_nmea = {
   .stop = nmea_stop,
   .close = nmea_close,
   .feed = nmea_feed,
+  .finish = nmea_finish,
 };

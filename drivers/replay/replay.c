@@ -358,6 +358,19 @@ replay_feed (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink)
   c->sink = NULL;
 }
 
+static void
+replay_finish (gpointer ctx, const NbSink *sink)
+{
+  ReplayCtx *c = ctx;
+
+  c->sink = sink;
+  if (c->len > 0 || c->overflow)
+    line_done (c);
+  c->len = 0;
+  c->overflow = FALSE;
+  c->sink = NULL;
+}
+
 const NbDriver nb_driver_csv = {
   .name = "csv",
   .summary = "poses from a CSV export (column mapping, units)",
@@ -368,6 +381,7 @@ const NbDriver nb_driver_csv = {
   .stop = replay_stop,
   .close = replay_close,
   .feed = replay_feed,
+  .finish = replay_finish,
 };
 
 const NbDriver nb_driver_tum = {
@@ -380,4 +394,5 @@ const NbDriver nb_driver_tum = {
   .stop = replay_stop,
   .close = replay_close,
   .feed = replay_feed,
+  .finish = replay_finish,
 };
