@@ -39,6 +39,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   ctx = driver->open (NULL);
   driver->start (ctx, NULL);
   driver->feed (ctx, data, size, &sink);
+  driver->finish (ctx, &sink);
   driver->close (ctx);
   return 0;
 }

@@ -41,6 +41,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       driver->start (ctx, NULL);
       for (size_t off = 0; off < size; off += chunk)
         driver->feed (ctx, data + off, MIN (chunk, size - off), &sink);
+      driver->finish (ctx, &sink);
       driver->close (ctx);
     }
   return 0;
