@@ -468,6 +468,12 @@ nb_device_start (NbDevice *d, GError **error)
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the device is already running");
       return FALSE;
     }
+  if (d->driver->feed == NULL && d->url != NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "driver %s takes no port, URL or capture",
+                   d->driver->name);
+      return FALSE;
+    }
   if (d->driver->generate == NULL && d->url == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,

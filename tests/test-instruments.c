@@ -300,6 +300,13 @@ test_errors (void)
   g_clear_error (&error);
   g_assert_false (nb_device_start (d, &error));   /* no URL */
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_clear_error (&error);
+  {
+    g_autoptr (NbDevice) sim = device ("sim", "url", "tcp://127.0.0.1:9", NULL);
+
+    g_assert_false (nb_device_start (sim, &error));   /* a generator reads nothing */
+    g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  }
 
   g_assert_true (nb_device_start (missing, NULL));
   pump (missing, &log, 5.0, until_end);
