@@ -28,6 +28,7 @@ struct _NbDevice {
 
   GThread *thread;
   GAsyncQueue *queue;
+  GQueue taken;               /* consumer side: events taken from the queue in one go */
   GMutex lock;
   GCond wake;
   gboolean stopping;          /* under lock */
@@ -80,6 +81,7 @@ nb_device_new (const char *driver_name, GError **error)
   nb_transport_options_init (&d->options);
   d->loss_timeout_s = 1.0;
   d->queue = g_async_queue_new_full (event_free);
+  g_queue_init (&d->taken);
   g_mutex_init (&d->lock);
   g_cond_init (&d->wake);
   return d;
@@ -264,10 +266,14 @@ on_sample (const NbSample *sample, gpointer user_data)
             sleep_until (d, (gint64) ((d->pace_mono_t0 + s.device_time_s - d->pace_device_t0)
                                       * 1e6));
         }
-      if (d->batch != NULL && d->batch->len >= 1024)
-        flush_batch (d);
-      while (g_async_queue_length (d->queue) > QUEUE_HIGH_WATER && !stopping (d))
-        g_usleep (100);
+      /* Hand over every 1024 samples, and only then look at the queue's
+       * length (it takes the queue's lock). */
+      if (d->batch == NULL || d->batch->len >= 1024)
+        {
+          flush_batch (d);
+          while (g_async_queue_length (d->queue) > QUEUE_HIGH_WATER && !stopping (d))
+            g_usleep (100);
+        }
     }
   else if (isnan (s.t_s))
     s.t_s = nb_device_now ();
@@ -488,11 +494,23 @@ nb_device_start (NbDevice *d, GError **error)
 gboolean
 nb_device_next (NbDevice *d, gint64 timeout_us, NbEvent *event)
 {
-  NbEvent *e = timeout_us > 0 ? g_async_queue_timeout_pop (d->queue, (guint64) timeout_us)
-                              : g_async_queue_try_pop (d->queue);
+  NbEvent *e;
 
-  if (e == NULL)
-    return FALSE;
+  if (d->taken.length == 0)
+    {
+      /* Wait for one event, then take all that are there under one lock:
+       * the worker and the consumer meet once per batch, not per sample. */
+      e = timeout_us > 0 ? g_async_queue_timeout_pop (d->queue, (guint64) timeout_us)
+                         : g_async_queue_try_pop (d->queue);
+      if (e == NULL)
+        return FALSE;
+      g_queue_push_tail (&d->taken, e);
+      g_async_queue_lock (d->queue);
+      while (d->taken.length < 4096 && (e = g_async_queue_try_pop_unlocked (d->queue)) != NULL)
+        g_queue_push_tail (&d->taken, e);
+      g_async_queue_unlock (d->queue);
+    }
+  e = g_queue_pop_head (&d->taken);
   *event = *e;
   g_free (e);
   return TRUE;
@@ -518,6 +536,7 @@ nb_device_free (NbDevice *d)
     return;
   nb_device_stop (d);
   d->driver->close (d->ctx);
+  g_queue_clear_full (&d->taken, event_free);
   g_async_queue_unref (d->queue);
   g_mutex_clear (&d->lock);
   g_cond_clear (&d->wake);
