@@ -110,6 +110,8 @@ static const NbCampaignField campaign_fields[] = {
   { "instrument.registration", NB_FIELD_TEXT, "frame registration (method, reference points)" },
   { "instrument.registration_rms_mm", NB_FIELD_NUMBER, "registration residual RMS, mm" },
   { "instrument.registration_max_mm", NB_FIELD_NUMBER, "registration residual max, mm" },
+  { "instrument.registration_transform", NB_FIELD_TEXT,
+    "instrument → test area: rotation rows and translation (mm), JSON" },
   { "operator", NB_FIELD_TEXT, "test operator" },
   { "notes", NB_FIELD_TEXT, "free notes" },
 };

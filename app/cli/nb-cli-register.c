@@ -1,0 +1,173 @@
+/* navbench-cli campaign register — the instrument frame registered to the test
+ * area from surveyed reference points, stored with the campaign
+ *
+ * ARCHITECTURE "one frame": a rigid fit (core/nb-register.h) to ≥ 3 points
+ * whose coordinates are known in both frames, per-point residuals and RMS
+ * reported, the transform stored in the campaign's instrument fields and the
+ * residuals in its event log — never a best fit of the robot's own track.
+ */
+#include "nb-cli.h"
+
+#include "nb-campaign.h"
+#include "nb-csv-reader.h"
+#include "nb-error.h"
+#include "nb-json-writer.h"
+#include "nb-register.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MM_PER_M 1000.0
+
+int
+nb_cli_campaign_register (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCsvReader) r = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (GArray) inst = g_array_new (FALSE, FALSE, sizeof (double[3]));
+  g_autoptr (GArray) ref = g_array_new (FALSE, FALSE, sizeof (double[3]));
+  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  g_autoptr (GString) log = g_string_new (NULL);
+  g_autofree char *db = NULL, *points = NULL, *transform = NULL, *text = NULL;
+  g_autofree double *residual = NULL;
+  gboolean json = FALSE;
+  gint dim = 2;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "points", 0, 0, G_OPTION_ARG_FILENAME, &points, "the surveyed reference points", "P.csv" },
+    { "dim", 0, 0, G_OPTION_ARG_INT, &dim, "2 (x, y; default) or 3 (x, y, z)", "2|3" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
+    { NULL }
+  };
+  NbCsvColumn cols[] = { { "point", TRUE }, { "instrument_x_mm", TRUE }, { "instrument_y_mm", TRUE },
+                         { "instrument_z_mm", FALSE }, { "reference_x_mm", TRUE },
+                         { "reference_y_mm", TRUE }, { "reference_z_mm", FALSE } };
+  NbRigidTransform tf;
+  double rms, max = 0.0;
+  char a[32], b[32];
+  int rc;
+
+  g_option_context_set_summary (context,
+    "Registers the instrument frame to the test-area frame (ARCHITECTURE: one frame):\n"
+    "a rigid fit to ≥ 3 surveyed points, per-point residuals and RMS, the transform\n"
+    "stored as instrument.registration_transform with its RMS and maximum.\n\n"
+    "Columns: point, instrument_x_mm, instrument_y_mm[, instrument_z_mm],\n"
+    "reference_x_mm, reference_y_mm[, reference_z_mm].");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (db == NULL || points == NULL || (dim != 2 && dim != 3))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --points P.csv and --dim 2|3");
+      return nb_cli_report_error (error);
+    }
+  if ((r = nb_csv_reader_new_for_path (points, &error)) == NULL ||
+      !nb_csv_reader_read_header (r, cols, G_N_ELEMENTS (cols), &error))
+    return nb_cli_report_error (error);
+  if (dim == 3 && (cols[3].index < 0 || cols[6].index < 0))
+    {
+      nb_csv_reader_set_error (r, &error, "--dim 3 needs instrument_z_mm and reference_z_mm");
+      return nb_cli_report_error (error);
+    }
+  while ((rc = nb_csv_reader_next (r, &error)) > 0)
+    {
+      double pi[3] = { 0, 0, 0 }, pr[3] = { 0, 0, 0 };
+      const char *name = nb_csv_reader_get_text (r, &cols[0], &error);
+
+      if (name == NULL ||
+          !nb_csv_reader_get_double (r, &cols[1], &pi[0], &error) ||
+          !nb_csv_reader_get_double (r, &cols[2], &pi[1], &error) ||
+          (dim == 3 && !nb_csv_reader_get_double (r, &cols[3], &pi[2], &error)) ||
+          !nb_csv_reader_get_double (r, &cols[4], &pr[0], &error) ||
+          !nb_csv_reader_get_double (r, &cols[5], &pr[1], &error) ||
+          (dim == 3 && !nb_csv_reader_get_double (r, &cols[6], &pr[2], &error)))
+        return nb_cli_report_error (error);
+      for (int k = 0; k < 3; k++)
+        pi[k] /= MM_PER_M, pr[k] /= MM_PER_M;
+      g_array_append_val (inst, pi);
+      g_array_append_val (ref, pr);
+      g_ptr_array_add (names, g_strdup (name));
+    }
+  if (rc < 0)
+    return nb_cli_report_error (error);
+  residual = g_new0 (double, MAX (inst->len, 1));
+  if (!nb_register_rigid ((const double (*)[3]) inst->data, (const double (*)[3]) ref->data,
+                          inst->len, (guint) dim, &tf, residual, &rms, &error))
+    {
+      g_prefix_error (&error, "%s: ", points);
+      return nb_cli_report_error (error);
+    }
+
+  /* The transform as the campaign keeps it: rows of R, then t in mm. */
+  transform = g_strdup_printf ("{\"dim\": %d, \"r\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, %.17g], "
+                               "[%.17g, %.17g, %.17g]], \"t_mm\": [%.17g, %.17g, %.17g]}", dim,
+                               tf.r[0][0], tf.r[0][1], tf.r[0][2], tf.r[1][0], tf.r[1][1],
+                               tf.r[1][2], tf.r[2][0], tf.r[2][1], tf.r[2][2],
+                               tf.t[0] * MM_PER_M, tf.t[1] * MM_PER_M, tf.t[2] * MM_PER_M);
+  g_string_append_printf (log, "rigid %d-D fit to %u points; residuals (mm):", dim, inst->len);
+  for (guint i = 0; i < inst->len; i++)
+    {
+      max = MAX (max, residual[i]);
+      g_string_append_printf (log, " %s %.3f", (char *) g_ptr_array_index (names, i),
+                              residual[i] * MM_PER_M);
+    }
+  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
+    return nb_cli_report_error (error);
+  {
+    g_autofree char *method = g_strdup_printf ("rigid %d-D fit (Kabsch, SVD) to %u surveyed "
+                                               "points (%s)", dim, inst->len, points);
+
+    g_ascii_formatd (a, sizeof a, "%.3f", rms * MM_PER_M);
+    g_ascii_formatd (b, sizeof b, "%.3f", max * MM_PER_M);
+    if (!nb_campaign_set_field (campaign, "instrument.registration", method, &error) ||
+        !nb_campaign_set_field (campaign, "instrument.registration_rms_mm", a, &error) ||
+        !nb_campaign_set_field (campaign, "instrument.registration_max_mm", b, &error) ||
+        !nb_campaign_set_field (campaign, "instrument.registration_transform", transform, &error) ||
+        !nb_campaign_log (campaign, "frame registration", "instrument", NULL, log->str, &error) ||
+        !nb_campaign_close (g_steal_pointer (&campaign), &error))
+      return nb_cli_report_error (error);
+  }
+
+  if (!json)
+    {
+      text = g_strdup_printf ("%s\nRMS %s mm, max %s mm; yaw %.6f°\nstored in %s\n", log->str, a,
+                              b, nb_rigid_yaw_deg (&tf), db);
+      return nb_cli_write (text, &error) ? NB_EXIT_OK : nb_cli_report_error (error);
+    }
+  nb_json_begin_object (w);
+  nb_json_key (w, "dim"); nb_json_int (w, dim);
+  nb_json_key (w, "rotation");
+  nb_json_begin_array (w);
+  for (int i = 0; i < 3; i++)
+    {
+      nb_json_begin_array (w);
+      for (int j = 0; j < 3; j++)
+        nb_json_double (w, tf.r[i][j]);
+      nb_json_end_array (w);
+    }
+  nb_json_end_array (w);
+  nb_json_key (w, "translation_mm");
+  nb_json_begin_array (w);
+  for (int k = 0; k < 3; k++)
+    nb_json_double (w, tf.t[k] * MM_PER_M);
+  nb_json_end_array (w);
+  nb_json_key (w, "yaw_deg"); nb_json_double (w, nb_rigid_yaw_deg (&tf));
+  nb_json_key (w, "residuals");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < inst->len; i++)
+    {
+      nb_json_begin_object (w);
+      nb_json_key (w, "point"); nb_json_string (w, g_ptr_array_index (names, i));
+      nb_json_key (w, "residual_mm"); nb_json_double (w, residual[i] * MM_PER_M);
+      nb_json_end_object (w);
+    }
+  nb_json_end_array (w);
+  nb_json_key (w, "rms_mm"); nb_json_double (w, rms * MM_PER_M);
+  nb_json_key (w, "max_mm"); nb_json_double (w, max * MM_PER_M);
+  nb_json_end_object (w);
+  text = nb_json_writer_finish (g_steal_pointer (&w));
+  return nb_cli_write (text, &error) ? NB_EXIT_OK : nb_cli_report_error (error);
+}
