@@ -817,6 +817,7 @@ static const Label labels[] = {
   { "instrument.sample_rate_hz", N_("Sample rate, Hz") },
   { "instrument.registration", N_("Frame registration") },
   { "instrument.registration_rms_mm", N_("Registration residual RMS, mm") },
+  { "instrument.registration_max_mm", N_("Registration residual max, mm") },
   { "notes", N_("Notes") },
 };
 
