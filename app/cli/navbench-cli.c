@@ -19,6 +19,7 @@ static const NbCliCommand commands[] = {
   { "campaign", nb_cli_campaign, "the campaign file: robot, conditions, trials, results" },
   { "export", nb_cli_export, "a campaign's trials as the CSV that compute reads" },
   { "report", nb_cli_report, "the test protocol of a campaign: PDF, Markdown or JSON" },
+  { "robot", nb_cli_robot, "the arm's tools and named positions (seeds/002)" },
   { "sequence", nb_cli_sequence, "run a motion sequence of the motion stack (seeds/003)" },
   { "plan", nb_cli_plan, "check and run task plans of robot skills (seeds/000)" },
   { "map", nb_cli_map, "clause 10 from a robot's map files: corners, defects, synthetic maps" },

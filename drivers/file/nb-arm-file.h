@@ -17,3 +17,43 @@ G_BEGIN_DECLS
 gboolean nb_arm_model_load (const char *robot_dir, NbArmModel *model, GError **error);
 
 G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* ------------------------------------------------ tools and positions -- */
+
+/* A tool of tools.yaml: its Xacro, the chain's end link, the TCP from
+ * link_ee (xyz m, rpy rad) and the self-collision pairs to disable. */
+typedef struct {
+  char *name;
+  char *description;
+  char *xacro;                  /* "" for none */
+  char *end_link;
+  double xyz[3], rpy[3];
+  GPtrArray *pairs;             /* of char*: link1, link2, link1, link2, … */
+} NbArmTool;
+
+void       nb_arm_tool_free  (NbArmTool *tool);
+/* Of NbArmTool*, in the file's order. */
+GPtrArray *nb_arm_tools_load (const char *robot_dir, GError **error);
+
+/* seeds/002 "Выбор инструмента из реестра": rewrites tool_active.xacro
+ * (the tool's include and the fixed TCP joint on link_ee) and iiwa7.srdf (the
+ * chain's tip, the pairs marked reason="Tool"), keeping every group_state.
+ * Both files are replaced atomically. */
+gboolean   nb_arm_setup_tool (const char *robot_dir, const NbArmTool *tool, GError **error);
+
+/* A named position: an SRDF group_state. */
+typedef struct {
+  char *name;
+  char *group;
+  char *description;            /* "" when the SRDF gives none */
+  GPtrArray *joints;            /* of char* */
+  GArray *values;               /* of double, rad */
+} NbNamedPosition;
+
+void       nb_named_position_free (NbNamedPosition *position);
+/* Of NbNamedPosition*, in the SRDF's order. */
+GPtrArray *nb_arm_named_positions (const char *robot_dir, GError **error);
+
+G_END_DECLS

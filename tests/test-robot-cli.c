@@ -1,0 +1,190 @@
+/* seeds/002 without HTTP: the tool registry (robot setup rewrites
+ * tool_active.xacro and iiwa7.srdf, keeping every group_state; tool none puts
+ * the TCP on link_ee) and the named positions catalogue. */
+#include "nb-test.h"
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <stdarg.h>
+#include <string.h>
+#include <sys/wait.h>
+
+static char *dir;
+
+static char *
+run (int expect, char **err_out, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status;
+  va_list ap;
+
+  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, NULL));
+  g_assert_true (WIFEXITED (status));
+  if (WEXITSTATUS (status) != expect)
+    g_error ("exit %d, expected %d: %s", WEXITSTATUS (status), expect, err);
+  if (err_out)
+    *err_out = g_steal_pointer (&err);
+  return out;
+}
+
+static char *
+file (const char *name)
+{
+  g_autofree char *path = g_build_filename (dir, name, NULL);
+  char *text = NULL;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  return text;
+}
+
+/* The group_state elements of an SRDF, as text. */
+static char *
+group_states (const char *srdf)
+{
+  const char *a = strstr (srdf, "<group_state"), *b = g_strrstr (srdf, "</group_state>");
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  return g_strndup (a, (gsize) (b - a));
+}
+
+static void
+copy_robot (void)
+{
+  const char *names[] = { "tools.yaml", "iiwa7.srdf", "tool_active.xacro", "joint_limits.yaml",
+                          "kinematics.yaml" };
+
+  dir = g_dir_make_tmp ("nb-robot-XXXXXX", NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *src = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "robots",
+                                               "iiwa7", names[i], NULL);
+      g_autofree char *dst = g_build_filename (dir, names[i], NULL);
+      g_autofree char *text = NULL;
+
+      g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+      g_assert_true (g_file_set_contents (dst, text, -1, NULL));
+    }
+}
+
+static void
+test_tool_change (void)
+{
+  g_autofree char *before = file ("iiwa7.srdf");
+  g_autofree char *states = group_states (before);
+  g_autofree char *err = NULL;
+
+  g_free (run (0, NULL, "robot", "setup", "--tool", "robotiq_2f85", "--dir", dir, NULL));
+  {
+    g_autofree char *srdf = file ("iiwa7.srdf"), *xacro = file ("tool_active.xacro");
+    g_autofree char *after = group_states (srdf);
+
+    /* Every named position kept, to the byte. */
+    g_assert_cmpstr (after, ==, states);
+    g_assert_nonnull (strstr (srdf, "tip_link=\"robotiq_tcp\""));
+    g_assert_nonnull (strstr (srdf, "<disable_collisions link1=\"robotiq_base\" link2=\"robotiq_left_finger\" reason=\"Tool\"/>"));
+    g_assert_nonnull (strstr (srdf, "link1=\"link_6\" link2=\"link_7\" reason=\"Adjacent\""));
+    g_assert_nonnull (strstr (xacro, "<xacro:include filename=\"$(find iiwa7_tools)/urdf/robotiq_2f85.xacro\"/>"));
+    g_assert_nonnull (strstr (xacro, "<origin xyz=\"0 0 0.16\" rpy=\"0 0 0\"/>"));
+  }
+  /* Another tool: the previous tool's pairs go, the robot's stay. */
+  g_free (run (0, NULL, "robot", "setup", "--tool", "marker_probe", "--dir", dir, NULL));
+  {
+    g_autofree char *srdf = file ("iiwa7.srdf");
+    g_autofree char *after = group_states (srdf);
+
+    g_assert_cmpstr (after, ==, states);
+    g_assert_null (strstr (srdf, "robotiq"));
+    g_assert_nonnull (strstr (srdf, "link2=\"probe_body\" reason=\"Tool\""));
+    g_assert_nonnull (strstr (srdf, "tip_link=\"probe_tip\""));
+  }
+  /* none: the TCP is link_ee through a fixed joint; no tool pairs. */
+  g_free (run (0, NULL, "robot", "setup", "--tool", "none", "--dir", dir, NULL));
+  {
+    g_autofree char *srdf = file ("iiwa7.srdf"), *xacro = file ("tool_active.xacro");
+
+    g_assert_null (strstr (srdf, "reason=\"Tool\"/>"));
+    g_assert_nonnull (strstr (srdf, "tip_link=\"link_ee\""));
+    g_assert_null (strstr (xacro, "xacro:include"));
+    g_assert_nonnull (strstr (xacro, "<joint name=\"tcp_joint\" type=\"fixed\">"));
+    g_assert_nonnull (strstr (xacro, "<parent link=\"link_ee\"/>"));
+    g_assert_nonnull (strstr (xacro, "<origin xyz=\"0 0 0\" rpy=\"0 0 0\"/>"));
+  }
+  g_free (run (2, &err, "robot", "setup", "--tool", "laser", "--dir", dir, NULL));
+  g_assert_nonnull (strstr (err, "no tool 'laser' in tools.yaml (none, robotiq_2f85, marker_probe)"));
+}
+
+static void
+test_positions (void)
+{
+  g_autofree char *out = run (0, NULL, "robot", "positions", "--dir", dir, "--json", NULL);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonArray *positions;
+  JsonObject *ready, *joints;
+
+  g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
+  positions = json_object_get_array_member (json_node_get_object (json_parser_get_root (p)),
+                                            "positions");
+  g_assert_cmpuint (json_array_get_length (positions), ==, 3);
+  ready = json_array_get_object_element (positions, 1);
+  g_assert_cmpstr (json_object_get_string_member (ready, "name"), ==, "ready");
+  g_assert_cmpstr (json_object_get_string_member (ready, "group"), ==, "manipulator");
+  g_assert_cmpstr (json_object_get_string_member (ready, "description"), ==,
+                   "elbow up, the flange down, above the table");
+  joints = json_object_get_object_member (ready, "joints");
+  g_assert_cmpuint (json_object_get_size (joints), ==, 7);
+  nb_assert_abs (json_object_get_double_member (joints, "joint4"), -1.2, 0, "ready joint4");
+  nb_assert_abs (json_object_get_double_member (joints, "joint6"), 0.6, 0, "ready joint6");
+}
+
+static void
+test_bad_srdf (void)
+{
+  g_autofree char *path = g_build_filename (dir, "iiwa7.srdf", NULL);
+  g_autofree char *err = NULL;
+
+  g_assert_true (g_file_set_contents (path, "<robot>\n  <group_state name=\"x\" group=\"g\">\n"
+                                            "    <joint name=\"joint1\" value=\"abc\"/>\n"
+                                            "  </group_state>\n</robot>\n", -1, NULL));
+  g_free (run (2, &err, "robot", "positions", "--dir", dir, NULL));
+  g_assert_nonnull (strstr (err, "iiwa7.srdf:3: group_state 'x', joint 'joint1': 'abc' is not a number"));
+  g_clear_pointer (&err, g_free);
+  g_assert_true (g_file_set_contents (path, "<robot><group_state", -1, NULL));
+  g_free (run (2, &err, "robot", "positions", "--dir", dir, NULL));
+  g_assert_nonnull (strstr (err, "iiwa7.srdf:1:"));
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  copy_robot ();
+  g_test_add_func ("/robot/tool-change", test_tool_change);
+  g_test_add_func ("/robot/positions", test_positions);
+  g_test_add_func ("/robot/bad-srdf", test_bad_srdf);
+  status = g_test_run ();
+  {
+    g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while (d && (name = g_dir_read_name (d)))
+      {
+        g_autofree char *p = g_build_filename (dir, name, NULL);
+
+        g_unlink (p);
+      }
+    g_rmdir (dir);
+  }
+  return status;
+}
