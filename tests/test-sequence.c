@@ -248,6 +248,62 @@ test_cli_sigterm (void)
   g_string_free (out, TRUE);
 }
 
+/* Fault injection beyond a failed goal: a stalled goal times out, a slow arm
+ * takes longer; and the active tool's TCP is what a Cartesian goal places. */
+static void
+test_faults_and_tool (void)
+{
+  g_autoptr (NbSequence) s = example ();
+  const char *one = "{\"home\": {\"joints\": [0, 0.35, 0, -1.2, 0, 0.6, 0]}, \"waypoints\": ["
+                    "{\"pose\": {\"position\": [0.45, 0.25, 0.35], \"orientation\": [0, 1, 0, 0]},"
+                    " \"planner\": \"pilz_ptp\"}]}";
+  g_autoptr (NbSequence) p = nb_sequence_parse ("t.json", one, -1, NULL);
+  const double xyz[3] = { 0, 0, 0.160 }, rpy[3] = { 0, 0, 0 };
+  NbSimArm arm;
+  GError *error = NULL;
+  double t1, t2, T[16];
+
+  nb_sim_arm_init (&arm, &model, 1);
+  arm.stall_goal = 2;
+  g_assert_false (nb_sequence_run (s, 0, nb_sim_arm_ops (), &arm, NULL, NULL, NULL, &error));
+  g_assert_nonnull (strstr (error->message, "no result within 60 s"));
+  g_assert_cmpuint (arm.goals, ==, 2);
+  g_assert_cmpuint (arm.stops, ==, 1);
+  g_clear_error (&error);
+  nb_sim_arm_clear (&arm);
+
+  nb_sim_arm_init (&arm, &model, 1);
+  g_assert_true (nb_sequence_run (s, 1, nb_sim_arm_ops (), &arm, NULL, NULL, NULL, NULL));
+  t1 = arm.clock_s;
+  nb_sim_arm_clear (&arm);
+  nb_sim_arm_init (&arm, &model, 1);
+  arm.slow_factor = 2.0;
+  g_assert_true (nb_sequence_run (s, 1, nb_sim_arm_ops (), &arm, NULL, NULL, NULL, NULL));
+  t2 = arm.clock_s;
+  nb_sim_arm_clear (&arm);
+  nb_assert_rel (t2, 2.0 * t1, 1e-6, "slow-down doubles the motion time");
+
+  /* A gripper's TCP 160 mm beyond the flange: the TCP, not link_ee, reaches the pose. */
+  nb_sim_arm_init (&arm, &model, 1);
+  nb_sim_arm_set_tcp (&arm, xyz, rpy);
+  arm.noise_rad = 0;
+  arm.backlash_rad = 0;
+  g_assert_true (nb_sequence_run (p, 1, nb_sim_arm_ops (), &arm, NULL, NULL, NULL, NULL));
+  /* The last goal was home; replay the Cartesian one alone and look at the TCP. */
+  {
+    const double pos[3] = { 0.45, 0.25, 0.35 }, q[4] = { 0, 1, 0, 0 };
+
+    g_assert_true (nb_sim_arm_ops ()->move_to_pose (&arm, "", pos, q, "pilz_ptp", NULL));
+    nb_arm_fk (&arm.model, arm.q, T);
+    nb_assert_abs (T[3], 0.45, 1e-6, "TCP x");
+    nb_assert_abs (T[7], 0.25, 1e-6, "TCP y");
+    nb_assert_abs (T[11], 0.35, 1e-6, "TCP z");
+    nb_arm_fk (&model, arm.q, T);         /* the bare flange is 160 mm above */
+    nb_assert_abs (T[11], 0.51, 1e-6, "flange z");
+  }
+  nb_sim_arm_clear (&arm);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -263,5 +319,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sequence/stop-flag", test_stop_flag);
   g_test_add_func ("/sequence/thousand-points", test_thousand_points);
   g_test_add_func ("/sequence/cli-sigterm", test_cli_sigterm);
+  g_test_add_func ("/sequence/faults-and-tool", test_faults_and_tool);
   return g_test_run ();
 }

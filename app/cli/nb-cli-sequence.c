@@ -49,8 +49,9 @@ sequence_run (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE.json");
   g_autoptr (GError) error = NULL;
   g_autoptr (NbSequence) seq = NULL;
-  g_autofree char *robot = NULL, *bag = NULL, *model_dir = NULL;
-  gint iterations = 0, fail_goal = 0, seed = 1;
+  g_autofree char *robot = NULL, *bag = NULL, *model_dir = NULL, *tool = NULL;
+  gint iterations = 0, fail_goal = 0, stall_goal = 0, seed = 1;
+  double slow = 1.0;
   gboolean real_time = FALSE;
   const GOptionEntry entries[] = {
     { "robot", 0, 0, G_OPTION_ARG_STRING, &robot, "sim (the default)", "sim|URL" },
@@ -58,6 +59,11 @@ sequence_run (int argc, char **argv)
     { "bag", 0, 0, G_OPTION_ARG_FILENAME, &bag, "record into DIR (overrides bag_path)", "DIR" },
     { "real-time", 0, 0, G_OPTION_ARG_NONE, &real_time, "sim: move in real time", NULL },
     { "fail-goal", 0, 0, G_OPTION_ARG_INT, &fail_goal, "sim: the K-th goal fails", "K" },
+    { "stall-goal", 0, 0, G_OPTION_ARG_INT, &stall_goal,
+      "sim: the K-th goal never finishes (its result times out)", "K" },
+    { "slow", 0, 0, G_OPTION_ARG_DOUBLE, &slow, "sim: motion takes F times longer", "F" },
+    { "tool", 0, 0, G_OPTION_ARG_STRING, &tool, "the active tool of tools.yaml (default none)",
+      "NAME" },
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "sim: the noise's seed", "S" },
     { NULL }
   };
@@ -86,9 +92,10 @@ sequence_run (int argc, char **argv)
                    "comes with the HTTP API)", robot);
       return nb_cli_report_error (error);
     }
-  if (iterations < 0 || fail_goal < 0)
+  if (iterations < 0 || fail_goal < 0 || stall_goal < 0 || !(slow > 0))
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--iterations and --fail-goal are ≥ 0");
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
+                   "--iterations, --fail-goal and --stall-goal are ≥ 0, --slow > 0");
       return nb_cli_report_error (error);
     }
   if ((seq = nb_sequence_load (argv[1], &error)) == NULL)
@@ -113,6 +120,28 @@ sequence_run (int argc, char **argv)
   nb_sim_arm_init (&arm, &model, (guint32) seed);
   arm.real_time = real_time;
   arm.fail_goal = (guint) fail_goal;
+  arm.stall_goal = (guint) stall_goal;
+  arm.slow_factor = slow;
+  if (tool != NULL)
+    {
+      g_autoptr (GPtrArray) tools = nb_arm_tools_load (model_dir, &error);
+      gboolean found = FALSE;
+
+      for (guint i = 0; tools && i < tools->len && !found; i++)
+        {
+          NbArmTool *t = g_ptr_array_index (tools, i);
+
+          if ((found = g_str_equal (t->name, tool)))
+            nb_sim_arm_set_tcp (&arm, t->xyz, t->rpy);
+        }
+      if (!found)
+        {
+          if (error == NULL)
+            g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "no tool '%s' in tools.yaml", tool);
+          nb_sim_arm_clear (&arm);
+          return nb_cli_report_error (error);
+        }
+    }
   ok = nb_sequence_run (seq, (guint) iterations, nb_sim_arm_ops (), &arm,
                         (const volatile int *) &stop_requested, print_line, &arm.clock_s, &error);
   printf ("goals sent: %u, motion stops: %u, virtual time %.3f s\n", arm.goals, arm.stops,

@@ -15,6 +15,22 @@ nb_sim_arm_init (NbSimArm *arm, const NbArmModel *model, guint32 seed)
   arm->rand = g_rand_new_with_seed (seed);
   arm->noise_rad = 2e-5;
   arm->backlash_rad = 1e-5;
+  arm->slow_factor = 1.0;
+  arm->goal_timeout_s = 60.0;
+}
+
+void
+nb_sim_arm_set_tcp (NbSimArm *arm, const double xyz[3], const double rpy[3])
+{
+  /* URDF rpy: R = Rz(yaw) · Ry(pitch) · Rx(roll). */
+  double cr = cos (rpy[0]), sr = sin (rpy[0]), cp = cos (rpy[1]), sp = sin (rpy[1]);
+  double cy = cos (rpy[2]), sy = sin (rpy[2]);
+  const double t[16] = { cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, xyz[0],
+                         sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, xyz[1],
+                         -sp, cp * sr, cp * cr, xyz[2],
+                         0, 0, 0, 1 };
+
+  memcpy (arm->model.tcp, t, sizeof t);
 }
 
 void
@@ -49,6 +65,15 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
   /* seeds/002: a goal outside the soft range is refused before any motion. */
   if (!nb_arm_check_joints (&arm->model, target, error))
     return FALSE;
+  if (arm->stall_goal != 0 && arm->goals == arm->stall_goal)
+    {
+      /* The controller never answers: the goal's wait runs out. */
+      advance (arm, arm->goal_timeout_s);
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
+                   "goal %u: no result within %.0f s (the arm stalled, injected)", arm->goals,
+                   arm->goal_timeout_s);
+      return FALSE;
+    }
   for (int i = 0; i < NB_ARM_JOINTS; i++)
     {
       const NbArmJoint *j = &arm->model.joint[i];
@@ -63,7 +88,7 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
       if (dir != 0)
         arm->last_dir[i] = dir;
     }
-  advance (arm, duration);
+  advance (arm, duration * arm->slow_factor);
   return TRUE;
 }
 

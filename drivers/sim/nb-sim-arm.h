@@ -23,6 +23,9 @@ typedef struct {
   guint goals;                  /* goals received (MoveToJoints + MoveToPose) */
   guint stops;                  /* motion stops requested */
   guint fail_goal;              /* 1-based goal to fail; 0: none */
+  guint stall_goal;             /* 1-based goal that never finishes: the result times out */
+  double slow_factor;           /* motion takes this many times longer (1: rated) */
+  double goal_timeout_s;        /* how long the runner's goal waits for a result */
   char *last_frame;             /* the frame of the last Cartesian goal, as used */
   double last_dir[NB_ARM_JOINTS];
 } NbSimArm;
@@ -30,5 +33,7 @@ typedef struct {
 void  nb_sim_arm_init  (NbSimArm *arm, const NbArmModel *model, guint32 seed);
 void  nb_sim_arm_clear (NbSimArm *arm);
 const NbRobotOps *nb_sim_arm_ops (void);
+/* The active tool's TCP (from tools.yaml): flange → TCP. */
+void  nb_sim_arm_set_tcp (NbSimArm *arm, const double xyz[3], const double rpy[3]);
 
 G_END_DECLS
