@@ -3,38 +3,14 @@
  * corners found go into the event log, and a corner corrected by hand keeps
  * its old value there and changes Dm as ISO 18646-2 10.2 says. */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
 
 static char *dir;
-
-static char *
-run (int expect, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *err = NULL;
-  char *out = NULL;
-  int status;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, NULL));
-  g_assert_true (WIFEXITED (status));
-  if (WEXITSTATUS (status) != expect)
-    g_error ("%s %s: exit %d, expected %d: %s", first, (char *) argv->pdata[2],
-             WEXITSTATUS (status), expect, err);
-  return out;
-}
 
 static JsonNode *
 parse (const char *text)
@@ -48,11 +24,11 @@ parse (const char *text)
 static void
 test_import_map (void)
 {
-  g_autofree char *g1 = run (0, "map", "generate", "--out", ".", "--name", "m1", "--translate-mm",
+  g_autofree char *g1 = nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "m1", "--translate-mm",
                              "30,-20", "--rotate-deg", "0.5", NULL);
-  g_autofree char *g2 = run (0, "map", "generate", "--out", ".", "--name", "m2", "--gap",
+  g_autofree char *g2 = nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "m2", "--gap",
                              "2,0.4,0.6,1", NULL);
-  g_autofree char *corners = run (0, "map", "corners", "m1.yaml", "--truth", "m1-truth.csv",
+  g_autofree char *corners = nb_test_cli_run (dir, 0, NULL, "map", "corners", "m1.yaml", "--truth", "m1-truth.csv",
                                   "--json", NULL);
   g_autoptr (JsonNode) cn = parse (corners);
   JsonObject *co = json_node_get_object (cn);
@@ -75,21 +51,21 @@ test_import_map (void)
       truth[k][1] = json_object_get_double_member (c, "truth_y_mm");
     }
 
-  g_free (run (0, "campaign", "new", "--db", "c.nbc", "--name", "maps", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "new", "--db", "c.nbc", "--name", "maps", NULL));
   /* The first map needs the arena's truth; the configuration keeps it. */
-  g_free (run (2, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
                "--map", "m1.yaml", NULL));
-  g_free (run (0, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
                "--map", "m1.yaml", "--truth", "m1-truth.csv", "--build-time-s", "412", NULL));
-  g_free (run (2, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
                "--map", "m2.yaml", "--truth", "m2-truth.csv", NULL));
-  g_free (run (0, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "c.nbc", "--clause", "10", "--config", "arena",
                "--map", "m2.yaml", "--build-time-s", "380", NULL));
-  g_free (run (2, "campaign", "import", "--db", "c.nbc", "--clause", "8", "--config", "x",
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "import", "--db", "c.nbc", "--clause", "8", "--config", "x",
                "--map", "m2.yaml", NULL));
 
   /* Trial 2's map leaks through wall 2: failed, and not counted. */
-  results = run (0, "campaign", "results", "--db", "c.nbc", "--json", NULL);
+  results = nb_test_cli_run (dir, 0, NULL, "campaign", "results", "--db", "c.nbc", "--json", NULL);
   rn = parse (results);
   c10 = json_array_get_object_element (json_object_get_array_member (
           json_object_get_object_member (json_node_get_object (rn), "clauses"), "10"), 0);
@@ -97,25 +73,25 @@ test_import_map (void)
   nb_assert_rel (json_object_get_double_member (c10, "accuracy_mm"), expect_dm, 1e-12,
                  "Dm as map corners finds it");
 
-  info = run (0, "campaign", "info", "--db", "c.nbc", "--trials", NULL);
+  info = nb_test_cli_run (dir, 0, NULL, "campaign", "info", "--db", "c.nbc", "--trials", NULL);
   g_assert_nonnull (strstr (info, "trial 2 (id 2): failed: open_contour on wall 2"));
 
   /* A corner dragged by hand: Dm follows, the log keeps the old value. */
-  g_free (run (2, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "corner1_x_mm=-480.5",
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "corner1_x_mm=-480.5",
                NULL));
-  g_free (run (0, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "--reason",
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "--reason",
                "dragged onto the wall", "corner1_x_mm=-480.5", NULL));
   found[0][0] = -480.5;
   for (int k = 0; k < 4; k++)
     dm += hypot (truth[k][0] - found[k][0], truth[k][1] - found[k][1]) / 4.0;
-  after = run (0, "campaign", "results", "--db", "c.nbc", "--json", NULL);
+  after = nb_test_cli_run (dir, 0, NULL, "campaign", "results", "--db", "c.nbc", "--json", NULL);
   an = parse (after);
   c10 = json_array_get_object_element (json_object_get_array_member (
           json_object_get_object_member (json_node_get_object (an), "clauses"), "10"), 0);
   nb_assert_rel (json_object_get_double_member (c10, "accuracy_mm"), dm, 1e-12, "Dm after the edit");
 
   g_free (info);
-  info = run (0, "campaign", "info", "--db", "c.nbc", "--json", NULL);
+  info = nb_test_cli_run (dir, 0, NULL, "campaign", "info", "--db", "c.nbc", "--json", NULL);
   in = parse (info);
   events = json_object_get_array_member (json_node_get_object (in), "events");
   for (guint i = 0; i < json_array_get_length (events); i++)
@@ -140,7 +116,7 @@ test_import_map (void)
     }
   g_assert_cmpuint (found_events, ==, 2);
   g_assert_cmpuint (edits, ==, 1);
-  g_free (run (2, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "--reason", "x",
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "edit", "--db", "c.nbc", "--trial", "1", "--reason", "x",
                "corner5_x_mm=1", NULL));
   (void) g1, (void) g2;
 }

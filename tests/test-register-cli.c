@@ -2,39 +2,14 @@
  * stored with the campaign (issue 5: "store the transform with the
  * campaign"), residuals in the event log, bad input refused. */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
 
 static char *dir;
-
-static char *
-run (int expect, char **err_out, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *err = NULL;
-  char *out = NULL;
-  int status;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, NULL));
-  g_assert_true (WIFEXITED (status));
-  if (WEXITSTATUS (status) != expect)
-    g_error ("exit %d, expected %d: %s", WEXITSTATUS (status), expect, err);
-  if (err_out)
-    *err_out = g_steal_pointer (&err);
-  return out;
-}
 
 static void
 write_points (const char *name, double yaw_deg, double tx, double ty, double noise3)
@@ -69,11 +44,11 @@ test_register (void)
   g_autofree char *two = g_build_filename (dir, "two.csv", NULL);
   g_autofree char *bad = g_build_filename (dir, "bad.csv", NULL);
 
-  g_free (run (0, NULL, "campaign", "new", "--db", "c.nbc", "--name", "reg", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "new", "--db", "c.nbc", "--name", "reg", NULL));
   write_points ("exact.csv", 30.0, 1000.0, -500.0, 0.0);
-  g_free (run (0, NULL, "campaign", "register", "--db", "c.nbc", "--points", "exact.csv", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "register", "--db", "c.nbc", "--points", "exact.csv", NULL));
   write_points ("noisy.csv", -12.5, 250.0, 4000.0, 1.0);
-  out = run (0, NULL, "campaign", "register", "--db", "c.nbc", "--points", "noisy.csv", "--json",
+  out = nb_test_cli_run (dir, 0, NULL, "campaign", "register", "--db", "c.nbc", "--points", "noisy.csv", "--json",
              NULL);
   g_assert_true (json_parser_load_from_data (p, out, -1, NULL));
   o = json_node_get_object (json_parser_get_root (p));
@@ -96,7 +71,7 @@ test_register (void)
   g_assert_cmpfloat (json_object_get_double_member (o, "max_mm"), >, 0.2);
   g_assert_cmpfloat (json_object_get_double_member (o, "max_mm"), <, 0.5);
 
-  info = run (0, NULL, "campaign", "info", "--db", "c.nbc", "--json", NULL);
+  info = nb_test_cli_run (dir, 0, NULL, "campaign", "info", "--db", "c.nbc", "--json", NULL);
   g_assert_true (json_parser_load_from_data (pi, info, -1, NULL));
   fields = json_object_get_object_member (json_node_get_object (json_parser_get_root (pi)), "fields");
   g_assert_nonnull (strstr (json_object_get_string_member (fields, "instrument.registration"),
@@ -119,16 +94,16 @@ test_register (void)
   g_assert_true (g_file_set_contents (two,
                                       "point,instrument_x_mm,instrument_y_mm,reference_x_mm,reference_y_mm\n"
                                       "A,0,0,0,0\nB,1,0,1,0\n", -1, NULL));
-  g_free (run (2, &err, "campaign", "register", "--db", "c.nbc", "--points", "two.csv", NULL));
+  g_free (nb_test_cli_run (dir, 2, &err, "campaign", "register", "--db", "c.nbc", "--points", "two.csv", NULL));
   g_assert_nonnull (strstr (err, "two.csv: "));
   g_clear_pointer (&err, g_free);
   g_assert_true (g_file_set_contents (bad,
                                       "point,instrument_x_mm,instrument_y_mm,reference_x_mm,reference_y_mm\n"
                                       "A,0,0,0,0\nB,1,x,1,0\n", -1, NULL));
-  g_free (run (2, &err, "campaign", "register", "--db", "c.nbc", "--points", "bad.csv", NULL));
+  g_free (nb_test_cli_run (dir, 2, &err, "campaign", "register", "--db", "c.nbc", "--points", "bad.csv", NULL));
   g_assert_nonnull (strstr (err, "bad.csv:3: column 'instrument_y_mm'"));
   g_clear_pointer (&err, g_free);
-  g_free (run (2, &err, "campaign", "register", "--db", "c.nbc", "--points", "bad.csv", "--dim",
+  g_free (nb_test_cli_run (dir, 2, &err, "campaign", "register", "--db", "c.nbc", "--points", "bad.csv", "--dim",
                "3", NULL));
   g_assert_nonnull (strstr (err, "--dim 3 needs instrument_z_mm"));
 }

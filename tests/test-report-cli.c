@@ -4,40 +4,15 @@
  * with every table heading and value, and the figures equal to `campaign
  * results`.  NB_REBUILD_GOLDEN=1 rewrites the golden files. */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
 
 static char *tmpdir;
 static char *db;
-
-static char *
-run (int expect, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *root = g_strdup (g_getenv ("NAVBENCH_SOURCE_ROOT"));
-  g_autofree char *err = NULL;
-  char *out = NULL;
-  int status;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (root, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &out, &err, &status, NULL));
-  g_assert_true (WIFEXITED (status));
-  if (WEXITSTATUS (status) != expect)
-    g_error ("%s %s: exit %d (expected %d): %s", first, (char *) argv->pdata[2],
-             WEXITSTATUS (status), expect, err);
-  return out;
-}
 
 /* The test dates come from the campaign's event log (the day the test ran):
  * masked before comparing with a golden file. */
@@ -77,19 +52,19 @@ make_campaign (void)
 
   tmpdir = g_dir_make_tmp ("nb-report-XXXXXX", NULL);
   db = g_build_filename (tmpdir, "c.nbc", NULL);
-  g_free (run (0, "campaign", "new", "--db", db, "--name", "Rover 2", "robot.maker=ACME",
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "new", "--db", db, "--name", "Rover 2", "robot.maker=ACME",
                "robot.model=Rover 2", "robot.width_mm=730", "robot.rated_speed_mm_s=1000",
                "robot.rated_load_kg=20", "conditions.temperature_c=34",
                "conditions.friction_coefficient=0.72", "operator=I. Ivanov", NULL));
-  g_free (run (0, "campaign", "import", "--db", db, "--clause", "5", "--config", "straight",
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import", "--db", db, "--clause", "5", "--config", "straight",
                "--route", "straight", "--load-kg", "0", "--input", p5, "--command", "5000,0,0",
                NULL));
-  g_free (run (0, "campaign", "import", "--db", db, "--clause", "6", "--config", "obstacles",
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import", "--db", db, "--clause", "6", "--config", "obstacles",
                "--input", p6, NULL));
-  g_free (run (0, "campaign", "import", "--db", db, "--clause", "7", "--input", p7, NULL));
-  g_free (run (0, "campaign", "import", "--db", db, "--clause", "8", "--config", "straight",
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import", "--db", db, "--clause", "7", "--input", p7, NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import", "--db", db, "--clause", "8", "--config", "straight",
                "--input", p8, "--from", "0,0", "--to", "5000,0", NULL));
-  g_free (run (0, "campaign", "import", "--db", db, "--clause", "10", "--config", "arena",
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import", "--db", db, "--clause", "10", "--config", "arena",
                "--input", p10, "--truth", t10, NULL));
   /* Clause 9 is left out: the protocol must say it was not tested. */
 }
@@ -97,9 +72,9 @@ make_campaign (void)
 static void
 test_markdown_json_golden (void)
 {
-  g_autofree char *en = run (0, "report", "--db", db, "--format", "md", "--lang", "en", NULL);
-  g_autofree char *ru = run (0, "report", "--db", db, "--format=md", "--lang=ru", NULL);
-  g_autofree char *json = run (0, "report", "--db", db, "--format", "json", NULL);
+  g_autofree char *en = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--format", "md", "--lang", "en", NULL);
+  g_autofree char *ru = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--format=md", "--lang=ru", NULL);
+  g_autofree char *json = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--format", "json", NULL);
 
   assert_golden ("report-en.md", en);
   assert_golden ("report-ru.md", ru);
@@ -117,8 +92,8 @@ test_markdown_json_golden (void)
 static void
 test_figures_agree (void)
 {
-  g_autofree char *report = run (0, "report", "--db", db, "--format", "json", NULL);
-  g_autofree char *results = run (0, "campaign", "results", "--db", db, "--json", NULL);
+  g_autofree char *report = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--format", "json", NULL);
+  g_autofree char *results = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "results", "--db", db, "--json", NULL);
   g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
   JsonArray *blocks;
   JsonObject *clauses;
@@ -177,11 +152,11 @@ test_pdf_text (void)
       g_autofree char *pdf = g_strdup_printf ("%s/report-%s.pdf", tmpdir, langs[l]);
       g_autofree char *text = NULL, *err = NULL;
       const char *argv[] = { "pdftotext", pdf, "-", NULL };
-      g_autofree char *json = run (0, "report", "--db", db, "--format", "json", "--lang",
+      g_autofree char *json = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--format", "json", "--lang",
                                    langs[l], NULL);
       int status;
 
-      g_free (run (0, "report", "--db", db, "--lang", langs[l], "-o", pdf, NULL));
+      g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--lang", langs[l], "-o", pdf, NULL));
       g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                    &text, &err, &status, NULL));
       g_assert_cmpint (status, ==, 0);
@@ -190,7 +165,7 @@ test_pdf_text (void)
           g_error ("%s: the PDF's text lacks \"%s\"", langs[l], expect[l][k]);
       /* Every value a table shows (its decimals) is in the PDF. */
       {
-        g_autofree char *md = run (0, "report", "--db", db, "--format", "md", "--lang", langs[l],
+        g_autofree char *md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", db, "--format", "md", "--lang", langs[l],
                                    NULL);
         g_auto (GStrv) lines = g_strsplit (md, "\n", -1);
         guint values = 0;
@@ -237,10 +212,10 @@ test_pdf_text (void)
 static void
 test_export_tables (void)
 {
-  g_autofree char *t1 = run (0, "export", "--db", db, "--table", "1", "--format", "csv", NULL);
-  g_autofree char *t5 = run (0, "export", "--db", db, "--table", "5", "--format", "csv", NULL);
-  g_autofree char *t7 = run (0, "export", "--db", db, "--table=7", "--format=json", "--lang=ru", NULL);
-  g_autofree char *results = run (0, "campaign", "results", "--db", db, "--json", NULL);
+  g_autofree char *t1 = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "export", "--db", db, "--table", "1", "--format", "csv", NULL);
+  g_autofree char *t5 = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "export", "--db", db, "--table", "5", "--format", "csv", NULL);
+  g_autofree char *t7 = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "export", "--db", db, "--table=7", "--format=json", "--lang=ru", NULL);
+  g_autofree char *results = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "results", "--db", db, "--json", NULL);
   g_autoptr (JsonParser) p7 = json_parser_new (), pr = json_parser_new ();
   JsonObject *table, *last, *r10;
   JsonArray *rows;
@@ -260,19 +235,19 @@ test_export_tables (void)
   nb_assert_rel (json_object_get_double_member (last, "dm_mm"),
                  json_object_get_double_member (r10, "accuracy_mm"), 1e-15, "mapping accuracy");
   /* Clause 9 was not tested: its table is refused, not written empty. */
-  g_free (run (2, "export", "--db", db, "--table", "6", "--format", "csv", NULL));
-  g_free (run (2, "export", "--db", db, "--table", "2", "--format", "csv", NULL));
-  g_free (run (2, "export", "--db", db, "--table", "1", "--trials", "5", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "export", "--db", db, "--table", "6", "--format", "csv", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "export", "--db", db, "--table", "2", "--format", "csv", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "export", "--db", db, "--table", "1", "--trials", "5", NULL));
 }
 
 static void
 test_bad_usage (void)
 {
-  g_free (run (2, "report", "--db", db, "--format", "docx", NULL));
-  g_free (run (2, "report", "--db", db, "--lang", "de", "--format", "md", NULL));
-  g_free (run (2, "report", "--db", db, NULL));          /* a PDF needs -o */
-  g_free (run (2, "report", "--format", "md", NULL));
-  g_free (run (2, "report", "--db", "data/samples/passage.csv", "--format", "md", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "report", "--db", db, "--format", "docx", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "report", "--db", db, "--lang", "de", "--format", "md", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "report", "--db", db, NULL));          /* a PDF needs -o */
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "report", "--format", "md", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "report", "--db", "data/samples/passage.csv", "--format", "md", NULL));
 }
 
 int

@@ -2,39 +2,14 @@
  * tool_active.xacro and iiwa7.srdf, keeping every group_state; tool none puts
  * the TCP on link_ee) and the named positions catalogue. */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
-#include <stdarg.h>
 #include <string.h>
 #include <sys/wait.h>
 
 static char *dir;
-
-static char *
-run (int expect, char **err_out, const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *err = NULL;
-  char *out = NULL;
-  int status;
-  va_list ap;
-
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
-                               &err, &status, NULL));
-  g_assert_true (WIFEXITED (status));
-  if (WEXITSTATUS (status) != expect)
-    g_error ("exit %d, expected %d: %s", WEXITSTATUS (status), expect, err);
-  if (err_out)
-    *err_out = g_steal_pointer (&err);
-  return out;
-}
 
 static char *
 file (const char *name)
@@ -83,7 +58,7 @@ test_tool_change (void)
   g_autofree char *states = group_states (before);
   g_autofree char *err = NULL;
 
-  g_free (run (0, NULL, "robot", "setup", "--tool", "robotiq_2f85", "--dir", dir, NULL));
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "robotiq_2f85", "--dir", dir, NULL));
   {
     g_autofree char *srdf = file ("iiwa7.srdf"), *xacro = file ("tool_active.xacro");
     g_autofree char *after = group_states (srdf);
@@ -97,7 +72,7 @@ test_tool_change (void)
     g_assert_nonnull (strstr (xacro, "<origin xyz=\"0 0 0.16\" rpy=\"0 0 0\"/>"));
   }
   /* Another tool: the previous tool's pairs go, the robot's stay. */
-  g_free (run (0, NULL, "robot", "setup", "--tool", "marker_probe", "--dir", dir, NULL));
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "marker_probe", "--dir", dir, NULL));
   {
     g_autofree char *srdf = file ("iiwa7.srdf");
     g_autofree char *after = group_states (srdf);
@@ -108,7 +83,7 @@ test_tool_change (void)
     g_assert_nonnull (strstr (srdf, "tip_link=\"probe_tip\""));
   }
   /* none: the TCP is link_ee through a fixed joint; no tool pairs. */
-  g_free (run (0, NULL, "robot", "setup", "--tool", "none", "--dir", dir, NULL));
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "none", "--dir", dir, NULL));
   {
     g_autofree char *srdf = file ("iiwa7.srdf"), *xacro = file ("tool_active.xacro");
 
@@ -119,14 +94,14 @@ test_tool_change (void)
     g_assert_nonnull (strstr (xacro, "<parent link=\"link_ee\"/>"));
     g_assert_nonnull (strstr (xacro, "<origin xyz=\"0 0 0\" rpy=\"0 0 0\"/>"));
   }
-  g_free (run (2, &err, "robot", "setup", "--tool", "laser", "--dir", dir, NULL));
+  g_free (nb_test_cli_run (NULL, 2, &err, "robot", "setup", "--tool", "laser", "--dir", dir, NULL));
   g_assert_nonnull (strstr (err, "no tool 'laser' in tools.yaml (none, robotiq_2f85, marker_probe)"));
 }
 
 static void
 test_positions (void)
 {
-  g_autofree char *out = run (0, NULL, "robot", "positions", "--dir", dir, "--json", NULL);
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "robot", "positions", "--dir", dir, "--json", NULL);
   g_autoptr (JsonParser) p = json_parser_new ();
   JsonArray *positions;
   JsonObject *ready, *joints;
@@ -155,11 +130,11 @@ test_bad_srdf (void)
   g_assert_true (g_file_set_contents (path, "<robot>\n  <group_state name=\"x\" group=\"g\">\n"
                                             "    <joint name=\"joint1\" value=\"abc\"/>\n"
                                             "  </group_state>\n</robot>\n", -1, NULL));
-  g_free (run (2, &err, "robot", "positions", "--dir", dir, NULL));
+  g_free (nb_test_cli_run (NULL, 2, &err, "robot", "positions", "--dir", dir, NULL));
   g_assert_nonnull (strstr (err, "iiwa7.srdf:3: group_state 'x', joint 'joint1': 'abc' is not a number"));
   g_clear_pointer (&err, g_free);
   g_assert_true (g_file_set_contents (path, "<robot><group_state", -1, NULL));
-  g_free (run (2, &err, "robot", "positions", "--dir", dir, NULL));
+  g_free (nb_test_cli_run (NULL, 2, &err, "robot", "positions", "--dir", dir, NULL));
   g_assert_nonnull (strstr (err, "iiwa7.srdf:1:"));
 }
 
