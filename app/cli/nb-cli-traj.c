@@ -15,6 +15,7 @@
 #include "nb-traj-align.h"
 #include "nb-traj-assoc.h"
 #include "nb-traj-error.h"
+#include "nb-traj-campaign.h"
 #include "nb-tum-reader.h"
 
 #include <math.h>
@@ -65,6 +66,9 @@ read_traj (const char *option, const char *path, NbTrajFormat format, GPtrArray 
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s FILE is required", option);
       return NULL;
     }
+  /* campaign:F.nbc:TRIAL_ID — a trial's track from the campaign store. */
+  if (g_str_has_prefix (path, "campaign:"))
+    return nb_traj_read_campaign (path + strlen ("campaign:"), error);
   traj = nb_traj_read_path (path, format, &info, error);
   if (traj != NULL && info.n_normalised > 0)
     g_ptr_array_add (warnings,
