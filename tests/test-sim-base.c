@@ -5,6 +5,8 @@
 #include "nb-sim-base.h"
 #include "nb-test.h"
 
+#include <string.h>
+
 /* 30 straight trials P0 (0,0,0°) → P1 (5000,0,0°); the attained poses. */
 static void
 straight_trials (double load_kg, guint32 seed, NbPose attained[30], double d_mm[30],
@@ -117,6 +119,50 @@ test_reproducible_and_source (void)
   nb_sim_base_clear (&base);
 }
 
+/* The sequence runner drives the base: the rectangle of 4.5 three times. */
+static void
+test_sequence_on_base (void)
+{
+  g_autofree char *path = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "sequences",
+                                            "iso-rectangle.json", NULL);
+  g_autoptr (NbSequence) s = nb_sequence_load (path, NULL);
+  NbSimBaseModel m;
+  NbSimBase b;
+  GError *error = NULL;
+
+  g_assert_nonnull (s);
+  nb_sim_base_model_default (&m);
+  nb_sim_base_init (&b, &m, 0, 5);
+  g_assert_true (nb_sequence_run (s, 0, nb_sim_base_ops (), &b, NULL, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (b.goals, ==, 15);
+  /* Back on P0 within the model's bias and scatter. */
+  g_assert_cmpfloat (hypot (b.x_mm, b.y_mm), <, 12.0);
+  nb_assert_abs (b.theta_deg, 0.0, 1.5, "heading back to +x");
+  /* 3 × (4 legs of 5 m at 1 m/s + four 90° turns at 90°/s) + 2 pauses of 2 s ≈ 80 s. */
+  nb_assert_abs (b.clock_s, 3 * (20.0 + 4.0) + 4.0, 0.5, "virtual time");
+  nb_sim_base_clear (&b);
+
+  nb_sim_base_init (&b, &m, 0, 5);
+  b.fail_goal = 3;
+  g_assert_false (nb_sequence_run (s, 0, nb_sim_base_ops (), &b, NULL, NULL, NULL, &error));
+  g_assert_cmpuint (b.goals, ==, 3);
+  g_assert_cmpuint (b.stops, ==, 1);
+  g_clear_error (&error);
+  nb_sim_base_clear (&b);
+
+  {
+    g_autoptr (NbSequence) joints = nb_sequence_parse ("t.json",
+      "{\"home\": {\"joints\": [0, 0, 0, 0, 0, 0, 0]}}", -1, NULL);
+
+    nb_sim_base_init (&b, &m, 0, 5);
+    g_assert_false (nb_sequence_run (joints, 1, nb_sim_base_ops (), &b, NULL, NULL, NULL, &error));
+    g_assert_nonnull (strstr (error->message, "not joint angles"));
+    g_clear_error (&error);
+    nb_sim_base_clear (&b);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -124,5 +170,6 @@ main (int argc, char **argv)
   g_test_add_func ("/sim-base/clause5", test_clause5_figures);
   g_test_add_func ("/sim-base/clause8", test_clause8_figures);
   g_test_add_func ("/sim-base/reproducible-source", test_reproducible_and_source);
+  g_test_add_func ("/sim-base/sequence", test_sequence_on_base);
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include "nb-error.h"
 #include "nb-sequence.h"
 #include "nb-sim-arm.h"
+#include "nb-sim-base.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -51,10 +52,12 @@ sequence_run (int argc, char **argv)
   g_autoptr (NbSequence) seq = NULL;
   g_autofree char *robot = NULL, *bag = NULL, *model_dir = NULL, *tool = NULL;
   gint iterations = 0, fail_goal = 0, stall_goal = 0, seed = 1;
-  double slow = 1.0;
+  double slow = 1.0, load_kg = 0.0;
   gboolean real_time = FALSE;
   const GOptionEntry entries[] = {
-    { "robot", 0, 0, G_OPTION_ARG_STRING, &robot, "sim (the default)", "sim|URL" },
+    { "robot", 0, 0, G_OPTION_ARG_STRING, &robot,
+      "sim (the iiwa 7, default) or sim-base (the mobile base)", "sim|sim-base" },
+    { "load-kg", 0, 0, G_OPTION_ARG_DOUBLE, &load_kg, "sim-base: the load carried", "KG" },
     { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, "override n_iterations", "N" },
     { "bag", 0, 0, G_OPTION_ARG_FILENAME, &bag, "record into DIR (overrides bag_path)", "DIR" },
     { "real-time", 0, 0, G_OPTION_ARG_NONE, &real_time, "sim: move in real time", NULL },
@@ -85,7 +88,7 @@ sequence_run (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "give one sequence file");
       return nb_cli_report_error (error);
     }
-  if (robot != NULL && !g_str_equal (robot, "sim"))
+  if (robot != NULL && !g_str_equal (robot, "sim") && !g_str_equal (robot, "sim-base"))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
                    "--robot %s: only the simulator is built yet (the motion stack's HTTP client "
@@ -107,15 +110,32 @@ sequence_run (int argc, char **argv)
                    "run with an empty bag_path", bag ? bag : seq->bag_path);
       return nb_cli_report_error (error);
     }
-  model_dir = robot_dir ();
-  if (!nb_arm_model_load (model_dir, &model, &error))
-    return nb_cli_report_error (error);
-
   memset (&sa, 0, sizeof sa);
   sa.sa_handler = on_signal;
   sigemptyset (&sa.sa_mask);
   sigaction (SIGTERM, &sa, NULL);
   sigaction (SIGINT, &sa, NULL);
+
+  if (robot != NULL && g_str_equal (robot, "sim-base"))
+    {
+      NbSimBaseModel bm;
+      NbSimBase base;
+
+      nb_sim_base_model_default (&bm);
+      nb_sim_base_init (&base, &bm, load_kg, (guint32) seed);
+      base.fail_goal = (guint) fail_goal;
+      ok = nb_sequence_run (seq, (guint) iterations, nb_sim_base_ops (), &base,
+                            (const volatile int *) &stop_requested, print_line, &base.clock_s,
+                            &error);
+      printf ("goals sent: %u, motion stops: %u, virtual time %.3f s, pose %.2f mm, %.2f mm, "
+              "%.3f°\n", base.goals, base.stops, base.clock_s, base.x_mm, base.y_mm,
+              base.theta_deg);
+      nb_sim_base_clear (&base);
+      return ok ? NB_EXIT_OK : nb_cli_report_error (error);
+    }
+  model_dir = robot_dir ();
+  if (!nb_arm_model_load (model_dir, &model, &error))
+    return nb_cli_report_error (error);
 
   nb_sim_arm_init (&arm, &model, (guint32) seed);
   arm.real_time = real_time;

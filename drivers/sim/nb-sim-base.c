@@ -1,6 +1,7 @@
 #include "nb-sim-base.h"
 
 #include "nb-angle.h"
+#include "nb-error.h"
 
 #include <math.h>
 #include <string.h>
@@ -78,7 +79,7 @@ nb_sim_base_move_to (NbSimBase *b, double gx, double gy, double gth)
   double ax = gx + c * ea - s * el, ay = gy + s * ea + c * el;
   double ath = nb_angle_recast_deg (gth + k * (m->bias_deg + m->scatter_deg * gauss (b->rand)));
 
-  if (dist > 1e-9)
+  if (dist > 50.0)
     {
       double heading = atan2 (dy, dx) * 180.0 / G_PI;
       double turn = fabs (nb_angle_recast_deg (heading - b->theta_deg));
@@ -88,6 +89,9 @@ nb_sim_base_move_to (NbSimBase *b, double gx, double gy, double gth)
       add_leg (b, turn / m->turn_deg_s, b->x_mm, b->y_mm, heading, FALSE, 0);
       add_leg (b, dist / m->speed_mm_s, ax, ay, heading, TRUE, wander);
     }
+  else if (dist > 1e-9)
+    /* A goal within the goal tolerance: a small correction, no turn to face it. */
+    add_leg (b, dist / m->speed_mm_s, ax, ay, b->theta_deg, FALSE, 0);
   add_leg (b, fabs (nb_angle_recast_deg (ath - b->theta_deg)) / m->turn_deg_s, ax, ay, ath, FALSE, 0);
 }
 
@@ -135,4 +139,63 @@ nb_sim_base_source (const NbSimBase *b)
   NbPoseSource s = { source_pose, b };
 
   return s;
+}
+
+static gboolean
+base_move_to_joints (gpointer robot, const double q[7], GError **error)
+{
+  NbSimBase *b = robot;
+
+  b->goals++;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+               "a mobile base takes 2-D pose goals (MoveToPose), not joint angles");
+  return FALSE;
+}
+
+static gboolean
+base_move_to_pose (gpointer robot, const char *frame_id, const double p[3], const double o[4],
+                   const char *planner, GError **error)
+{
+  NbSimBase *b = robot;
+  /* The yaw of the quaternion (x, y, z, w). */
+  double yaw = atan2 (2.0 * (o[3] * o[2] + o[0] * o[1]), 1.0 - 2.0 * (o[1] * o[1] + o[2] * o[2]));
+
+  b->goals++;
+  if (b->fail_goal != 0 && b->goals == b->fail_goal)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
+                   "goal %u aborted by the navigation stack (injected)", b->goals);
+      return FALSE;
+    }
+  if (frame_id && *frame_id && !g_str_equal (frame_id, "map"))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "frame '%s' is not known to the simulator "
+                   "(the test area is 'map')", frame_id);
+      return FALSE;
+    }
+  nb_sim_base_move_to (b, p[0] * 1000.0, p[1] * 1000.0, yaw * 180.0 / G_PI);
+  return TRUE;
+}
+
+static void
+base_stop (gpointer robot)
+{
+  ((NbSimBase *) robot)->stops++;
+}
+
+static void
+base_wait (gpointer robot, double seconds)
+{
+  NbSimBase *b = robot;
+
+  /* Standing still: a leg with no motion keeps pose_at continuous. */
+  add_leg (b, seconds, b->x_mm, b->y_mm, b->theta_deg, FALSE, 0);
+}
+
+const NbRobotOps *
+nb_sim_base_ops (void)
+{
+  static const NbRobotOps ops = { base_move_to_joints, base_move_to_pose, base_stop, base_wait };
+
+  return &ops;
 }

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "nb-sequence.h"
 #include "sim-robot.h"
 
 G_BEGIN_DECLS
@@ -43,6 +44,8 @@ typedef struct {
   double x_mm, y_mm, theta_deg; /* the true pose now */
   GArray *legs;                 /* of NbSimBaseLeg: the whole history, for pose_at */
   GRand *rand;
+  guint goals, stops;           /* what the runner sent */
+  guint fail_goal;              /* 1-based goal to fail (injected); 0: none */
 } NbSimBase;
 
 void         nb_sim_base_model_default (NbSimBaseModel *model);
@@ -57,5 +60,8 @@ void         nb_sim_base_pose_at (const NbSimBase *base, double t_s, double *x_m
                                   double *theta_deg);
 /* Ground truth for the simulated tracker (metres, degrees). */
 NbPoseSource nb_sim_base_source  (const NbSimBase *base);
+/* The sequence runner's view: MoveToPose goals are 2-D poses (x, y in the
+ * map frame, the yaw of the quaternion); a joint goal is refused. */
+const NbRobotOps *nb_sim_base_ops (void);
 
 G_END_DECLS
