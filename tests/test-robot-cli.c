@@ -138,6 +138,47 @@ test_bad_srdf (void)
   g_assert_nonnull (strstr (err, "iiwa7.srdf:1:"));
 }
 
+/* The simulated tracker watching the simulated mobile base (acquire --set
+ * robot=base): the samples trace the rectangle of 4.5. */
+static void
+test_tracker_on_base (void)
+{
+  g_autofree char *csv = g_build_filename (dir, "acq.csv", NULL);
+  g_autofree char *text = NULL, *err = NULL;
+  g_auto (GStrv) lines = NULL;
+  double xmin = 1e9, xmax = -1e9, ymin = 1e9, ymax = -1e9;
+  guint n = 0;
+
+  /* acquire paces the simulator in real time: one short lap of 1 m sides. */
+  g_free (nb_test_cli_run (NULL, 0, NULL, "acquire", "--duration", "10", "--set", "robot=base",
+                           "--set", "side=1", "--set", "dwell=0.5", "--out", csv, NULL));
+  g_assert_true (g_file_get_contents (csv, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i]; i++)
+    {
+      g_auto (GStrv) f = NULL;
+
+      if (lines[i][0] == '#' || !g_ascii_isdigit (lines[i][0]))
+        continue;
+      f = g_strsplit (lines[i], ",", -1);
+      xmin = MIN (xmin, g_ascii_strtod (f[2], NULL));
+      xmax = MAX (xmax, g_ascii_strtod (f[2], NULL));
+      ymin = MIN (ymin, g_ascii_strtod (f[3], NULL));
+      ymax = MAX (ymax, g_ascii_strtod (f[3], NULL));
+      n++;
+    }
+  /* 10 s at 50 Hz; a lap (4 × 1 s legs, 4 × 1 s turns, 4 × 0.5 s dwell) with the
+   * base's errors (mm) and wander. */
+  g_assert_cmpuint (n, ==, 500);
+  nb_assert_abs (xmin, 0.0, 0.02, "x from P0");
+  nb_assert_abs (xmax, 1.0, 0.02, "x to P1");
+  nb_assert_abs (ymin, 0.0, 0.02, "y from P0");
+  nb_assert_abs (ymax, 1.0, 0.02, "y to P2");
+  g_free (nb_test_cli_run (NULL, 2, &err, "acquire", "--duration", "1", "--set", "robot=arm",
+                           NULL));
+  g_assert_nonnull (strstr (err, "robot 'arm': square or base"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -148,6 +189,7 @@ main (int argc, char **argv)
   g_test_add_func ("/robot/tool-change", test_tool_change);
   g_test_add_func ("/robot/positions", test_positions);
   g_test_add_func ("/robot/bad-srdf", test_bad_srdf);
+  g_test_add_func ("/robot/tracker-on-base", test_tracker_on_base);
   status = g_test_run ();
   {
     g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);

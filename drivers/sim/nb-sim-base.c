@@ -98,7 +98,19 @@ nb_sim_base_move_to (NbSimBase *b, double gx, double gy, double gth)
 void
 nb_sim_base_pose_at (const NbSimBase *b, double t, double *x, double *y, double *th)
 {
-  for (guint i = 0; i < b->legs->len; i++)
+  guint lo = 0, hi = b->legs->len;
+
+  /* The legs are in time order: the first whose end is not before t. */
+  while (lo < hi)
+    {
+      guint mid = lo + (hi - lo) / 2;
+
+      if (g_array_index (b->legs, NbSimBaseLeg, mid).t1_s < t)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  for (guint i = MIN (lo, b->legs->len ? b->legs->len - 1 : 0); i < b->legs->len; i++)
     {
       const NbSimBaseLeg *l = &g_array_index (b->legs, NbSimBaseLeg, i);
       double u, ex, ey, len, lat;

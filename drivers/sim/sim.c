@@ -6,10 +6,13 @@
  * random dropouts, all from one seed, so a run is repeatable.
  * Settings: rate (Hz), noise (m, 1σ), noise-deg (°, 1σ), delay (s, its latency),
  * dropout (probability 0–1), seed, duration (s; 0 runs until stopped),
- * side, speed, dwell (the robot's square).
+ * side, speed, dwell (the robot's square), robot (square, or base: the
+ * simulated mobile base driving laps of the ISO 18646-2 rectangle of side
+ * `side` with its error model, nb-sim-base.h).
  */
 #include "nb-driver.h"
 #include "sim-robot.h"
+#include "nb-sim-base.h"
 
 #include "nb-error.h"
 #include "nb-number.h"
@@ -21,6 +24,9 @@ typedef struct {
   double rate_hz, noise_m, noise_deg, latency_s, dropout, duration_s;
   guint32 seed;
   NbSimRobot robot;
+  gboolean use_base;   /* robot=base */
+  NbSimBase base;
+  gboolean base_ready;
   NbPoseSource source;
   GRand *rand;
   guint64 next;        /* index of the next measurement instant */
@@ -59,6 +65,16 @@ sim_configure (gpointer ctx, const char *key, const char *value, GError **error)
   };
   double v;
 
+  if (g_str_equal (key, "robot"))
+    {
+      if (!g_str_equal (value, "square") && !g_str_equal (value, "base"))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "robot '%s': square or base", value);
+          return FALSE;
+        }
+      c->use_base = g_str_equal (value, "base");
+      return TRUE;
+    }
   if (g_str_equal (key, "seed"))
     {
       guint64 s;
@@ -85,7 +101,7 @@ sim_configure (gpointer ctx, const char *key, const char *value, GError **error)
       }
   g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                "driver sim has no setting '%s' (rate noise noise-deg delay dropout seed "
-               "duration side speed dwell)", key);
+               "duration side speed dwell robot)", key);
   return FALSE;
 }
 
@@ -97,6 +113,30 @@ sim_start (gpointer ctx, GError **error)
   g_clear_pointer (&c->rand, g_rand_free);
   c->rand = g_rand_new_with_seed (c->seed);
   c->next = 0;
+  if (c->use_base)
+    {
+      /* The base's whole run, planned up front on its virtual clock: laps of
+       * the rectangle P0 → P1 → P2 → P3 → P0, counter-clockwise, with the
+       * dwell at each corner; the tracker then samples its ground truth. */
+      NbSimBaseModel m;
+      double side_mm = c->robot.side_m * 1000.0, horizon = c->duration_s > 0 ? c->duration_s : 3600;
+      const double corner[4][3] = { { side_mm, 0, 90 }, { side_mm, side_mm, 180 },
+                                    { 0, side_mm, -90 }, { 0, 0, 0 } };
+
+      if (c->base_ready)
+        nb_sim_base_clear (&c->base);
+      nb_sim_base_model_default (&m);
+      m.speed_mm_s = c->robot.speed_mps * 1000.0;
+      nb_sim_base_init (&c->base, &m, 0.0, c->seed);
+      c->base_ready = TRUE;
+      while (c->base.clock_s < horizon)
+        for (int k = 0; k < 4; k++)
+          {
+            nb_sim_base_move_to (&c->base, corner[k][0], corner[k][1], corner[k][2]);
+            nb_sim_base_ops ()->wait (&c->base, c->robot.dwell_s);
+          }
+      c->source = nb_sim_base_source (&c->base);
+    }
   return TRUE;
 }
 
@@ -111,6 +151,8 @@ sim_close (gpointer ctx)
   SimCtx *c = ctx;
 
   g_clear_pointer (&c->rand, g_rand_free);
+  if (c->base_ready)
+    nb_sim_base_clear (&c->base);
   g_free (c);
 }
 
