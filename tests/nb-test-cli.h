@@ -2,9 +2,21 @@
 #pragma once
 
 #include <glib.h>
+#include <stdarg.h>
 
 /* Runs $NAVBENCH_CLI with the arguments (NULL-terminated) in cwd (NULL: the
  * test's); fails the test unless it exits with expect (never a crash).
  * Returns stdout; stderr in *err when err is not NULL. */
 char *nb_test_cli_run (const char *cwd, int expect, char **err, const char *first, ...)
   G_GNUC_NULL_TERMINATED;
+
+/* The whole outcome of a run, for tests that look at status, stdout and
+ * stderr together; the run must end by exiting (never a crash). */
+typedef struct {
+  int status;
+  char *out;
+  char *err;
+} NbTestRun;
+
+void      nb_test_run_clear    (NbTestRun *run);
+NbTestRun nb_test_cli_spawnv   (const char *cwd, const char *first, va_list args);

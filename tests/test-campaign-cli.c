@@ -3,6 +3,7 @@
  * are those `compute` gives on the same files, and on the files `export`
  * writes back — for every clause, compared value by value. */
 #include "nb-campaign.h"
+#include "nb-test-cli.h"
 #include "nb-test-tmp.h"
 
 #include <json-glib/json-glib.h>
@@ -11,20 +12,9 @@
 
 static char *tmpdir;
 
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
+typedef NbTestRun Run;
 
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, nb_test_run_clear)
 
 static char *
 data_path (const char *name)
@@ -36,25 +26,13 @@ data_path (const char *name)
 static Run
 cli (const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("NAVBENCH_CLI");
-  Run r = { 0 };
   va_list ap;
-  int wait_status;
+  Run run;
 
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
   va_start (ap, first);
-  for (const char *a = first; a != NULL; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
+  run = nb_test_cli_spawnv (NULL, first, ap);
   va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &r.out, &r.err, &wait_status, &error));
-  g_assert_no_error (error);
-  r.status = WIFEXITED (wait_status) ? WEXITSTATUS (wait_status) : -1;
-  return r;
+  return run;
 }
 
 static void
@@ -226,7 +204,7 @@ test_import_results_export (void)
   r = cli ("campaign", "new", "--db", db, "--name", "CLI round trip", "--robot-width-mm", "620",
            NULL);
   assert_ok (&r, "campaign new");
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -249,13 +227,13 @@ test_import_results_export (void)
         g_ptr_array_add (a, g_strdup (c->extra[k]));
       r = cli_argv (a);
       assert_ok (&r, c->input);
-      run_clear (&r);
+      nb_test_run_clear (&r);
     }
 
   r = cli ("campaign", "results", "--db", db, "--json", NULL);
   assert_ok (&r, "campaign results");
   results = parse (r.out);
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
@@ -279,13 +257,13 @@ test_import_results_export (void)
         }
       r = cli_argv (a);
       assert_ok (&r, "export");
-      run_clear (&r);
+      nb_test_run_clear (&r);
       if (g_str_equal (c->clause, "10"))
         {
           r = cli ("export", "--db", db, "--trials", "10", "--truth", "--output", exported_truth,
                    NULL);
           assert_ok (&r, "export --truth");
-          run_clear (&r);
+          nb_test_run_clear (&r);
         }
       again = compute_json (c, exported, exported_truth);
       assert_same_figures (c, again, results, "the export");
@@ -329,21 +307,21 @@ test_fields_and_info (void)
   r = cli ("campaign", "new", "--db", db, "--name", "Info", "--robot-width-mm", "1200",
            "robot.maker=ACME", "conditions.environment=indoor", NULL);
   assert_ok (&r, "new");
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("campaign", "set", "--db", db, "--who", "tester", "conditions.temperature_c=21.5",
            "notes=first, \"quoted\" run", "robot.preparation_done=yes",
            "conditions.humidity_pct=85", NULL);
   assert_ok (&r, "set");
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   /* Bad input: exit 2, nothing changed. */
   r = cli ("campaign", "set", "--db", db, "conditions.temperature_c=warm", "notes=changed", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "navbench-cli: conditions.temperature_c: 'warm' is not a finite"));
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("campaign", "set", "--db", db, "robot.lu_mm=500", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   r = cli ("campaign", "info", "--db", db, "--json", NULL);
   assert_ok (&r, "info");
@@ -398,15 +376,15 @@ test_errors (void)
   g_assert_nonnull (strstr (r.err, "not a navbench campaign"));
   after = nb_test_read_file (text);
   g_assert_true (g_bytes_equal (before, after));
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   r = cli ("campaign", "new", "--db", db, "--name", "E", NULL);
   assert_ok (&r, "new");
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("campaign", "new", "--db", db, "--name", "again", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "already exists"));
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   /* An import with a bad row at its end records nothing. */
   g_assert_true (g_file_set_contents (bad, "trial,x_mm,y_mm\n1,0,0\n1,100,2\n1,200,abc\n", -1,
@@ -415,7 +393,7 @@ test_errors (void)
            "--from", "0,0", "--to", "1000,0", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "bad-path.csv:4:"));
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("campaign", "info", "--db", db, "--json", NULL);
   {
     g_autoptr (JsonNode) info = parse (r.out);
@@ -424,7 +402,7 @@ test_errors (void)
     g_assert_cmpint (json_object_get_int_member (counts, "configs"), ==, 0);
     g_assert_cmpint (json_object_get_int_member (counts, "samples"), ==, 0);
   }
-  run_clear (&r);
+  nb_test_run_clear (&r);
 
   /* A second writer is refused while this process holds the campaign. */
   {
@@ -435,30 +413,30 @@ test_errors (void)
     r = cli ("campaign", "set", "--db", db, "operator=someone", NULL);
     g_assert_cmpint (r.status, ==, 1);
     g_assert_nonnull (strstr (r.err, "campaign is open in another navbench"));
-    run_clear (&r);
+    nb_test_run_clear (&r);
     r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "P", "--input", text,
              "--command", "5000,0,0", NULL);
     g_assert_cmpint (r.status, ==, 1);
-    run_clear (&r);
+    nb_test_run_clear (&r);
     /* Reading goes on. */
     r = cli ("campaign", "info", "--db", db, NULL);
     assert_ok (&r, "info beside a writer");
-    run_clear (&r);
+    nb_test_run_clear (&r);
   }
 
   /* Importing the same configuration twice is refused. */
   r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "P", "--input", text,
            "--command", "5000,0,0", NULL);
   assert_ok (&r, "import");
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "P", "--input", text,
            "--command", "5000,0,0", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_nonnull (strstr (r.err, "already has a configuration 'P'"));
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("export", "--db", db, "--trials", "5", "--config", "nope", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  run_clear (&r);
+  nb_test_run_clear (&r);
   r = cli ("export", "--db", db, "--trials", "4", NULL);
   g_assert_cmpint (r.status, ==, 2);
 }

@@ -2,6 +2,7 @@
  * json-glib, decode warnings as FILE:LINE on stderr, exit codes, the CSV
  * that acquire keeps, and the rate it reports. */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <json-glib/json-glib.h>
 #include <glib/gstdio.h>
@@ -9,40 +10,19 @@
 #include <string.h>
 #include <sys/wait.h>
 
-typedef struct {
-  int status;
-  char *out, *err;
-} Run;
+typedef NbTestRun Run;
 
-static void
-run_clear (Run *r)
-{
-  g_free (r->out);
-  g_free (r->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, nb_test_run_clear)
 
 static Run
 cli (const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  Run run = { 0 };
-  int status;
-  va_list args;
+  va_list ap;
+  Run run;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (status));
-  run.status = WEXITSTATUS (status);
+  va_start (ap, first);
+  run = nb_test_cli_spawnv (NULL, first, ap);
+  va_end (ap);
   return run;
 }
 

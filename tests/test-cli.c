@@ -4,51 +4,28 @@
  * table of `compute pose` matches a golden file (NB_REBUILD_GOLDEN=1
  * rewrites it when a change is intended). */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <json-glib/json-glib.h>
 #include <stdarg.h>
 #include <sys/wait.h>
 #include <string.h>
 
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
+typedef NbTestRun Run;
 
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, nb_test_run_clear)
 
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
-
-/* Runs navbench-cli in tests/data/cli with the given arguments. */
 static Run
 cli (const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  /* In tests/data/cli, where the files are. */
   g_autofree char *dir = g_test_build_filename (G_TEST_DIST, "data", "cli", NULL);
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("NAVBENCH_CLI");
-  Run run = { 0 };
-  int wait_status;
-  va_list args;
+  va_list ap;
+  Run run;
 
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (dir, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));   /* never a crash */
-  run.status = WEXITSTATUS (wait_status);
+  va_start (ap, first);
+  run = nb_test_cli_spawnv (dir, first, ap);
+  va_end (ap);
   return run;
 }
 

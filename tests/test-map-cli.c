@@ -5,6 +5,7 @@
  * with defects and 0 on a clean one; bad files exit 2 with
  * "navbench-cli: FILE…: reason" and nothing on stdout. */
 #include "nb-test.h"
+#include "nb-test-cli.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -12,43 +13,19 @@
 #include <string.h>
 #include <sys/wait.h>
 
-typedef struct {
-  int status;
-  char *out;
-  char *err;
-} Run;
+typedef NbTestRun Run;
 
-static void
-run_clear (Run *run)
-{
-  g_free (run->out);
-  g_free (run->err);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, nb_test_run_clear)
 
 static Run
 cli (const char *first, ...)
 {
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  const char *exe = g_getenv ("NAVBENCH_CLI");
-  Run run = { 0 };
-  int wait_status;
-  va_list args;
+  va_list ap;
+  Run run;
 
-  g_assert_nonnull (exe);
-  g_ptr_array_add (argv, (gpointer) exe);
-  va_start (args, first);
-  for (const char *a = first; a != NULL; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (args);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-                               &run.out, &run.err, &wait_status, &error));
-  g_assert_no_error (error);
-  g_assert_true (WIFEXITED (wait_status));
-  run.status = WEXITSTATUS (wait_status);
+  va_start (ap, first);
+  run = nb_test_cli_spawnv (NULL, first, ap);
+  va_end (ap);
   return run;
 }
 
