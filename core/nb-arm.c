@@ -19,6 +19,19 @@ nb_arm_joint_range (const NbArmJoint *j, double *lower, double *upper)
     *lower = -INFINITY, *upper = INFINITY;
 }
 
+void
+nb_arm_tcp_from_origin (const double xyz[3], const double rpy[3], double tcp[16])
+{
+  double cr = cos (rpy[0]), sr = sin (rpy[0]), cp = cos (rpy[1]), sp = sin (rpy[1]);
+  double cy = cos (rpy[2]), sy = sin (rpy[2]);
+  const double t[16] = { cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, xyz[0],
+                         sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, xyz[1],
+                         -sp, cp * sr, cp * cr, xyz[2],
+                         0, 0, 0, 1 };
+
+  memcpy (tcp, t, sizeof t);
+}
+
 gboolean
 nb_arm_check_joints (const NbArmModel *m, const double q[NB_ARM_JOINTS], GError **error)
 {

@@ -39,6 +39,10 @@ void     nb_arm_joint_range   (const NbArmJoint *joint, double *lower, double *u
 gboolean nb_arm_check_joints  (const NbArmModel *model, const double q[NB_ARM_JOINTS],
                                GError **error);
 
+/* The flange → TCP transform of a URDF origin: xyz (m), rpy (rad), with
+ * R = Rz(yaw) · Ry(pitch) · Rx(roll) as URDF defines it. */
+void     nb_arm_tcp_from_origin (const double xyz[3], const double rpy[3], double tcp[16]);
+
 /* Forward kinematics: base_link → TCP. */
 void     nb_arm_fk            (const NbArmModel *model, const double q[NB_ARM_JOINTS],
                                double pose[16]);

@@ -179,6 +179,91 @@ test_bad_files (void)
   g_rmdir (dir);
 }
 
+/* The active tool of tool_active.xacro: its TCP joint read back; a file that
+ * does not say where the TCP is fails the load, naming file and line. */
+static void
+test_active_tool (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-arm-XXXXXX", NULL);
+  g_autofree char *src_dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "robots",
+                                               "iiwa7", NULL);
+  g_autofree char *xacro = g_build_filename (dir, "tool_active.xacro", NULL);
+  const char *names[] = { "joint_limits.yaml", "kinematics.yaml" };
+  const char *head = "<?xml version=\"1.0\"?>\n<!-- Written by navbench-cli robot setup: tool "
+                     "\"probe\". -->\n<robot xmlns:xacro=\"http://www.ros.org/wiki/xacro\">\n";
+  struct { const char *body, *message; } bad[] = {
+    { "<link name=\"tcp\"/>\n", "no <joint name=\"tcp_joint\">" },
+    { "<joint name=\"tcp_joint\" type=\"fixed\">\n<parent link=\"link_7\"/>\n</joint>\n",
+      "tool_active.xacro:4: tcp_joint: the parent link must be link_ee" },
+    { "<joint name=\"tcp_joint\" type=\"fixed\"><parent link=\"link_ee\"/>\n"
+      "<origin xyz=\"0 0\" rpy=\"0 0 0\"/></joint>\n", "tool_active.xacro:5: tcp_joint origin xyz=\"0 0\"" },
+    { "<joint name=\"tcp_joint\" type=\"fixed\"><parent link=\"link_ee\"/>\n"
+      "<origin xyz=\"0 0 0\" rpy=\"0 nan 0\"/></joint>\n", "expected three finite numbers" },
+    { "<joint name=\"tcp_joint\"", "tool_active.xacro:" },
+  };
+  g_autofree char *name = NULL;
+  double xyz[3], rpy[3], T0[16], T1[16];
+  const double q[NB_ARM_JOINTS] = { 0.1, 0.4, -0.2, -1.1, 0.3, 0.7, 0.2 };
+  NbArmModel m;
+  GError *error = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *src = g_build_filename (src_dir, names[i], NULL);
+      g_autofree char *dst = g_build_filename (dir, names[i], NULL);
+      g_autofree char *text = NULL;
+
+      g_assert_true (g_file_get_contents (src, &text, NULL, NULL));
+      g_assert_true (g_file_set_contents (dst, text, -1, NULL));
+    }
+  /* No tool_active.xacro: tool none, the TCP on link_ee. */
+  g_assert_true (nb_arm_model_load (dir, &m, &error));
+  nb_arm_fk (&m, q, T0);
+
+  /* A 0.1 m probe turned 90° about x: the TCP is 0.1 m along the flange's z. */
+  {
+    g_autofree char *text = g_strconcat (head, "<link name=\"tcp\"/>\n<joint name=\"tcp_joint\" "
+                                         "type=\"fixed\">\n <parent link=\"link_ee\"/>\n <child "
+                                         "link=\"tcp\"/>\n <origin xyz=\" 0  0 0.1\" rpy=\"1.5707963267948966 "
+                                         "0 0\"/>\n</joint>\n</robot>\n", NULL);
+
+    g_assert_true (g_file_set_contents (xacro, text, -1, NULL));
+  }
+  g_assert_true (nb_arm_active_tool (dir, &name, xyz, rpy, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (name, ==, "probe");
+  nb_assert_abs (xyz[2], 0.1, 0, "xyz z");
+  nb_assert_abs (rpy[0], G_PI / 2, 1e-15, "roll");
+  g_assert_true (nb_arm_model_load (dir, &m, &error));
+  nb_arm_fk (&m, q, T1);
+  for (int r = 0; r < 3; r++)
+    {
+      /* TCP = flange + 0.1 · flange z axis; its y axis is the flange's z. */
+      nb_assert_abs (T1[4 * r + 3], T0[4 * r + 3] + 0.1 * T0[4 * r + 2], 1e-12, "TCP position");
+      nb_assert_abs (T1[4 * r + 1], T0[4 * r + 2], 1e-12, "TCP y = flange z");
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *text = g_strconcat (head, bad[i].body, "</robot>\n", NULL);
+
+      g_assert_true (g_file_set_contents (xacro, text, -1, NULL));
+      if (nb_arm_model_load (dir, &m, &error))
+        g_error ("case %u: the bad xacro loads", i);
+      g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+      if (strstr (error->message, bad[i].message) == NULL)
+        g_error ("case %u: \"%s\" lacks \"%s\"", i, error->message, bad[i].message);
+      g_clear_error (&error);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      g_autofree char *dst = g_build_filename (dir, names[i], NULL);
+
+      g_unlink (dst);
+    }
+  g_unlink (xacro);
+  g_rmdir (dir);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -189,5 +274,6 @@ main (int argc, char **argv)
   g_test_add_func ("/arm/ik-round-trips", test_ik_round_trips);
   g_test_add_func ("/arm/ik-unreachable", test_ik_unreachable);
   g_test_add_func ("/arm/bad-files", test_bad_files);
+  g_test_add_func ("/arm/active-tool", test_active_tool);
   return g_test_run ();
 }

@@ -6,6 +6,8 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -96,6 +98,41 @@ test_tool_change (void)
   }
   g_free (nb_test_cli_run (NULL, 2, &err, "robot", "setup", "--tool", "laser", "--dir", dir, NULL));
   g_assert_nonnull (strstr (err, "no tool 'laser' in tools.yaml (none, robotiq_2f85, marker_probe)"));
+}
+
+/* The sequence runner's TCP is the active tool's, read from tool_active.xacro. */
+static void
+final_tcp (double p[3])
+{
+  g_autofree char *seq = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "sequences",
+                                           "pick-and-place.json", NULL);
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "sequence", "run", seq, "--robot-dir",
+                                          dir, "--iterations", "1", NULL);
+  const char *at = strstr (out, "TCP at ");
+
+  g_assert_nonnull (at);
+  g_assert_cmpint (sscanf (at, "TCP at %lf %lf %lf m", &p[0], &p[1], &p[2]), ==, 3);
+}
+
+static void
+test_active_tool (void)
+{
+  double none[3], gripper[3], probe[3];
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "none", "--dir", dir, NULL));
+  final_tcp (none);
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "robotiq_2f85", "--dir", dir, NULL));
+  final_tcp (gripper);
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "marker_probe", "--dir", dir, NULL));
+  final_tcp (probe);
+  /* The run ends at home, the same joints for every tool (same seed, same
+   * draws, up to backlash on differently reached Cartesian points, ~1e-5 rad): the TCP
+   * sits the tool's length from link_ee along the flange axis. */
+  nb_assert_abs (sqrt (pow (none[0] - gripper[0], 2) + pow (none[1] - gripper[1], 2) +
+                       pow (none[2] - gripper[2], 2)), 0.160, 5e-5, "robotiq_2f85 TCP offset");
+  nb_assert_abs (sqrt (pow (none[0] - probe[0], 2) + pow (none[1] - probe[1], 2) +
+                       pow (none[2] - probe[2], 2)), 0.095, 5e-5, "marker_probe TCP offset");
+  g_free (nb_test_cli_run (NULL, 0, NULL, "robot", "setup", "--tool", "none", "--dir", dir, NULL));
 }
 
 static void
@@ -189,6 +226,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   copy_robot ();
   g_test_add_func ("/robot/tool-change", test_tool_change);
+  g_test_add_func ("/robot/active-tool", test_active_tool);
   g_test_add_func ("/robot/positions", test_positions);
   g_test_add_func ("/robot/bad-srdf", test_bad_srdf);
   g_test_add_func ("/robot/tracker-on-base", test_tracker_on_base);

@@ -50,7 +50,7 @@ sequence_run (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE.json");
   g_autoptr (GError) error = NULL;
   g_autoptr (NbSequence) seq = NULL;
-  g_autofree char *robot = NULL, *bag = NULL, *model_dir = NULL, *tool = NULL;
+  g_autofree char *robot = NULL, *bag = NULL, *model_dir = NULL;
   gint iterations = 0, fail_goal = 0, stall_goal = 0, seed = 1;
   double slow = 1.0, load_kg = 0.0;
   gboolean real_time = FALSE;
@@ -65,8 +65,9 @@ sequence_run (int argc, char **argv)
     { "stall-goal", 0, 0, G_OPTION_ARG_INT, &stall_goal,
       "sim: the K-th goal never finishes (its result times out)", "K" },
     { "slow", 0, 0, G_OPTION_ARG_DOUBLE, &slow, "sim: motion takes F times longer", "F" },
-    { "tool", 0, 0, G_OPTION_ARG_STRING, &tool, "the active tool of tools.yaml (default none)",
-      "NAME" },
+    { "robot-dir", 0, 0, G_OPTION_ARG_FILENAME, &model_dir,
+      "sim: the arm's description (joint_limits.yaml, kinematics.yaml, tool_active.xacro; "
+      "default the installed iiwa7)", "DIR" },
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "sim: the noise's seed", "S" },
     { NULL }
   };
@@ -133,7 +134,9 @@ sequence_run (int argc, char **argv)
       nb_sim_base_clear (&base);
       return ok ? NB_EXIT_OK : nb_cli_report_error (error);
     }
-  model_dir = robot_dir ();
+  if (model_dir == NULL)
+    model_dir = robot_dir ();
+  /* The TCP is the active tool's (tool_active.xacro, as robot setup wrote it). */
   if (!nb_arm_model_load (model_dir, &model, &error))
     return nb_cli_report_error (error);
 
@@ -142,30 +145,15 @@ sequence_run (int argc, char **argv)
   arm.fail_goal = (guint) fail_goal;
   arm.stall_goal = (guint) stall_goal;
   arm.slow_factor = slow;
-  if (tool != NULL)
-    {
-      g_autoptr (GPtrArray) tools = nb_arm_tools_load (model_dir, &error);
-      gboolean found = FALSE;
-
-      for (guint i = 0; tools && i < tools->len && !found; i++)
-        {
-          NbArmTool *t = g_ptr_array_index (tools, i);
-
-          if ((found = g_str_equal (t->name, tool)))
-            nb_sim_arm_set_tcp (&arm, t->xyz, t->rpy);
-        }
-      if (!found)
-        {
-          if (error == NULL)
-            g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "no tool '%s' in tools.yaml", tool);
-          nb_sim_arm_clear (&arm);
-          return nb_cli_report_error (error);
-        }
-    }
   ok = nb_sequence_run (seq, (guint) iterations, nb_sim_arm_ops (), &arm,
                         (const volatile int *) &stop_requested, print_line, &arm.clock_s, &error);
-  printf ("goals sent: %u, motion stops: %u, virtual time %.3f s\n", arm.goals, arm.stops,
-          arm.clock_s);
+  {
+    double T[16];
+
+    nb_arm_fk (&arm.model, arm.q, T);
+    printf ("goals sent: %u, motion stops: %u, virtual time %.3f s, TCP at %.6f %.6f %.6f m\n",
+            arm.goals, arm.stops, arm.clock_s, T[3], T[7], T[11]);
+  }
   nb_sim_arm_clear (&arm);
   if (!ok)
     return nb_cli_report_error (error);

@@ -245,6 +245,18 @@ nb_arm_model_load (const char *dir, NbArmModel *m, GError **error)
         return FALSE;
 #undef DH
     }
+  /* seeds/002: the active tool defines the TCP; no tool_active.xacro is tool "none". */
+  {
+    g_autofree char *xacro = g_build_filename (dir, "tool_active.xacro", NULL);
+    double xyz[3], rpy[3];
+
+    if (g_file_test (xacro, G_FILE_TEST_EXISTS))
+      {
+        if (!nb_arm_active_tool (dir, NULL, xyz, rpy, error))
+          return FALSE;
+        nb_arm_tcp_from_origin (xyz, rpy, m->tcp);
+      }
+  }
   return TRUE;
 }
 
@@ -380,7 +392,7 @@ write_atomically (const char *path, const char *text, GError **error)
 }
 
 static xmlDocPtr
-read_srdf (const char *path, GError **error)
+read_robot_xml (const char *path, const char *kind, GError **error)
 {
   /* Without blank text nodes, so that the rewrite is indented afresh. */
   xmlDocPtr doc = xmlReadFile (path, NULL, XML_PARSE_NONET | XML_PARSE_NOWARNING |
@@ -397,11 +409,119 @@ read_srdf (const char *path, GError **error)
   if (xmlDocGetRootElement (doc) == NULL ||
       !xmlStrEqual (xmlDocGetRootElement (doc)->name, BAD_CAST "robot"))
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not an SRDF (no <robot>)", path);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not %s (no <robot>)", path, kind);
       xmlFreeDoc (doc);
       return NULL;
     }
   return doc;
+}
+
+static xmlDocPtr
+read_srdf (const char *path, GError **error)
+{
+  return read_robot_xml (path, "an SRDF", error);
+}
+
+/* Three numbers of a URDF attribute ("0 0 0.16"); an absent attribute is zeros. */
+static gboolean
+origin_triple (xmlNodePtr origin, const char *attr, double v[3], const char *path, GError **error)
+{
+  xmlChar *text = origin ? xmlGetProp (origin, BAD_CAST attr) : NULL;
+  g_auto (GStrv) parts = NULL;
+  guint n = 0;
+
+  v[0] = v[1] = v[2] = 0.0;
+  if (text == NULL)
+    return TRUE;
+  parts = g_strsplit_set ((const char *) text, " \t\n", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      if (*parts[i] == '\0')
+        continue;
+      if (n == 3 || !nb_parse_double (parts[i], strlen (parts[i]), &v[n]) || !isfinite (v[n]))
+        {
+          n = 4;
+          break;
+        }
+      n++;
+    }
+  if (n != 3)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:%ld: tcp_joint origin %s=\"%s\": expected "
+                   "three finite numbers", path, xmlGetLineNo (origin), attr, (const char *) text);
+      xmlFree (text);
+      return FALSE;
+    }
+  xmlFree (text);
+  return TRUE;
+}
+
+gboolean
+nb_arm_active_tool (const char *dir, char **tool_name, double xyz[3], double rpy[3],
+                    GError **error)
+{
+  g_autofree char *path = g_build_filename (dir, "tool_active.xacro", NULL);
+  xmlDocPtr doc = read_robot_xml (path, "a robot Xacro", error);
+  xmlNodePtr joint = NULL, parent = NULL, origin = NULL;
+  g_autofree char *name = NULL;
+  gboolean ok = FALSE;
+
+  if (doc == NULL)
+    return FALSE;
+  /* The name is only a label: robot setup writes it in the comment before <robot>. */
+  for (xmlNodePtr n = doc->children; n && name == NULL; n = n->next)
+    if (n->type == XML_COMMENT_NODE && n->content != NULL)
+      {
+        const char *c = strstr ((const char *) n->content, "tool \"");
+        const char *end = c ? strchr (c + 6, '"') : NULL;
+
+        if (end != NULL)
+          name = g_strndup (c + 6, (gsize) (end - c - 6));
+      }
+  for (xmlNodePtr n = xmlDocGetRootElement (doc)->children; n; n = n->next)
+    {
+      xmlChar *attr;
+
+      if (n->type != XML_ELEMENT_NODE || !xmlStrEqual (n->name, BAD_CAST "joint"))
+        continue;
+      attr = xmlGetProp (n, BAD_CAST "name");
+      if (attr && xmlStrEqual (attr, BAD_CAST "tcp_joint"))
+        joint = n;
+      xmlFree (attr);
+    }
+  if (joint == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no <joint name=\"tcp_joint\"> (the TCP "
+                   "of the active tool)", path);
+      goto out;
+    }
+  for (xmlNodePtr c = joint->children; c; c = c->next)
+    if (c->type == XML_ELEMENT_NODE && xmlStrEqual (c->name, BAD_CAST "parent"))
+      parent = c;
+    else if (c->type == XML_ELEMENT_NODE && xmlStrEqual (c->name, BAD_CAST "origin"))
+      origin = c;
+  {
+    xmlChar *link = parent ? xmlGetProp (parent, BAD_CAST "link") : NULL;
+    gboolean on_ee = link && xmlStrEqual (link, BAD_CAST "link_ee");
+
+    xmlFree (link);
+    /* tools.yaml gives every TCP from link_ee; another parent would need the tool's own chain. */
+    if (!on_ee)
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:%ld: tcp_joint: the parent link must be "
+                     "link_ee", path, xmlGetLineNo (joint));
+        goto out;
+      }
+  }
+  if (!origin_triple (origin, "xyz", xyz, path, error) ||
+      !origin_triple (origin, "rpy", rpy, path, error))
+    goto out;
+  if (tool_name != NULL)
+    *tool_name = g_steal_pointer (&name);
+  ok = TRUE;
+out:
+  xmlFreeDoc (doc);
+  return ok;
 }
 
 gboolean

@@ -14,7 +14,15 @@
 
 G_BEGIN_DECLS
 
+/* Also the TCP of the active tool (tool_active.xacro, see nb_arm_active_tool);
+ * without that file the TCP is link_ee (tool "none"). */
 gboolean nb_arm_model_load (const char *robot_dir, NbArmModel *model, GError **error);
+
+/* The active tool as robot setup wrote it: the fixed tcp_joint on link_ee with
+ * its origin (xyz m, rpy rad); tool_name (optional) the label of the tool,
+ * NULL when the file does not say. */
+gboolean nb_arm_active_tool (const char *robot_dir, char **tool_name, double xyz[3],
+                             double rpy[3], GError **error);
 
 G_END_DECLS
 

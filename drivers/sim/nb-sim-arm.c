@@ -22,15 +22,7 @@ nb_sim_arm_init (NbSimArm *arm, const NbArmModel *model, guint32 seed)
 void
 nb_sim_arm_set_tcp (NbSimArm *arm, const double xyz[3], const double rpy[3])
 {
-  /* URDF rpy: R = Rz(yaw) · Ry(pitch) · Rx(roll). */
-  double cr = cos (rpy[0]), sr = sin (rpy[0]), cp = cos (rpy[1]), sp = sin (rpy[1]);
-  double cy = cos (rpy[2]), sy = sin (rpy[2]);
-  const double t[16] = { cy * cp, cy * sp * sr - sy * cr, cy * sp * cr + sy * sr, xyz[0],
-                         sy * cp, sy * sp * sr + cy * cr, sy * sp * cr - cy * sr, xyz[1],
-                         -sp, cp * sr, cp * cr, xyz[2],
-                         0, 0, 0, 1 };
-
-  memcpy (arm->model.tcp, t, sizeof t);
+  nb_arm_tcp_from_origin (xyz, rpy, arm->model.tcp);
 }
 
 void

@@ -45,6 +45,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   put (dir, "kinematics.yaml", data, size);
   put (dir, "tools.yaml", data, size);
   put (dir, "iiwa7.srdf", data, size);
+  put (dir, "tool_active.xacro", data, size);
   if (!nb_arm_model_load (dir, &m, &error))
     g_clear_error (&error);
   if ((a = nb_arm_tools_load (dir, &error)) != NULL)
