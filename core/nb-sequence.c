@@ -330,8 +330,17 @@ nb_sequence_run (const NbSequence *s, guint iterations, const NbRobotOps *ops, g
     {
       if (it > 0 && s->pause_s > 0)
         {
+          double left = s->pause_s;
+
           logf_ (log, data, "pause %.3g s", s->pause_s);
-          ops->wait (robot, s->pause_s);
+          /* In slices, so that a stop during a long pause is not kept waiting. */
+          while (left > 0 && !(stop_requested && *stop_requested))
+            {
+              double slice = MIN (left, 0.1);
+
+              ops->wait (robot, slice);
+              left -= slice;
+            }
         }
       for (guint k = 0; k < m; k++)
         {

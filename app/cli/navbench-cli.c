@@ -21,6 +21,7 @@ static const NbCliCommand commands[] = {
   { "report", nb_cli_report, "the test protocol of a campaign: PDF, Markdown or JSON" },
   { "robot", nb_cli_robot, "the arm's tools and named positions (seeds/002)" },
   { "sequence", nb_cli_sequence, "run a motion sequence of the motion stack (seeds/003)" },
+  { "serve", nb_cli_serve, "serve the motion HTTP API over the simulated arm (seeds/001–003)" },
   { "plan", nb_cli_plan, "check and run task plans of robot skills (seeds/000)" },
   { "map", nb_cli_map, "clause 10 from a robot's map files: corners, defects, synthetic maps" },
   { "replay", nb_cli_replay, "decode a recorded instrument capture (driver test harness)" },

@@ -3,6 +3,7 @@
 
 #include "nb-arm-file.h"
 #include "nb-error.h"
+#include "nb-server.h"
 #include "nb-json-writer.h"
 
 #include <string.h>
@@ -78,7 +79,6 @@ robot_positions (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GPtrArray) positions = NULL;
-  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
   g_autofree char *dir = NULL, *out = NULL;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
@@ -113,30 +113,8 @@ robot_positions (int argc, char **argv)
       out = g_string_free (s, FALSE);
       return nb_cli_write (out, &error) ? NB_EXIT_OK : nb_cli_report_error (error);
     }
-  nb_json_begin_object (w);
-  nb_json_key (w, "positions");
-  nb_json_begin_array (w);
-  for (guint i = 0; i < positions->len; i++)
-    {
-      NbNamedPosition *p = g_ptr_array_index (positions, i);
-
-      nb_json_begin_object (w);
-      nb_json_key (w, "name"); nb_json_string (w, p->name);
-      nb_json_key (w, "group"); nb_json_string (w, p->group);
-      nb_json_key (w, "description"); nb_json_string (w, p->description);
-      nb_json_key (w, "joints");
-      nb_json_begin_object (w);
-      for (guint j = 0; j < p->values->len; j++)
-        {
-          nb_json_key (w, g_ptr_array_index (p->joints, j));
-          nb_json_double (w, g_array_index (p->values, double, j));
-        }
-      nb_json_end_object (w);
-      nb_json_end_object (w);
-    }
-  nb_json_end_array (w);
-  nb_json_end_object (w);
-  out = nb_json_writer_finish (g_steal_pointer (&w));
+  /* The same document GET /robot/positions answers. */
+  out = nb_positions_json (positions);
   return nb_cli_write (out, &error) ? NB_EXIT_OK : nb_cli_report_error (error);
 }
 

@@ -9,6 +9,7 @@
 
 #include "nb-arm-file.h"
 #include "nb-error.h"
+#include "nb-http-robot.h"
 #include "nb-sequence.h"
 #include "nb-sim-arm.h"
 #include "nb-sim-base.h"
@@ -34,6 +35,15 @@ print_line (const char *line, gpointer user_data)
   fflush (stdout);
 }
 
+static void
+print_wall_line (const char *line, gpointer user_data)
+{
+  double *t0 = user_data;
+
+  printf ("[%9.3f s] %s\n", g_get_monotonic_time () * 1e-6 - *t0, line);
+  fflush (stdout);
+}
+
 static char *
 robot_dir (void)
 {
@@ -56,7 +66,8 @@ sequence_run (int argc, char **argv)
   gboolean real_time = FALSE;
   const GOptionEntry entries[] = {
     { "robot", 0, 0, G_OPTION_ARG_STRING, &robot,
-      "sim (the iiwa 7, default) or sim-base (the mobile base)", "sim|sim-base" },
+      "sim (the iiwa 7, default), sim-base (the mobile base) or the motion stack's HTTP API "
+      "(http://HOST:PORT, a bearer token from $NAVBENCH_TOKEN)", "sim|sim-base|URL" },
     { "load-kg", 0, 0, G_OPTION_ARG_DOUBLE, &load_kg, "sim-base: the load carried", "KG" },
     { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations, "override n_iterations", "N" },
     { "bag", 0, 0, G_OPTION_ARG_FILENAME, &bag, "record into DIR (overrides bag_path)", "DIR" },
@@ -89,11 +100,11 @@ sequence_run (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "give one sequence file");
       return nb_cli_report_error (error);
     }
-  if (robot != NULL && !g_str_equal (robot, "sim") && !g_str_equal (robot, "sim-base"))
+  if (robot != NULL && !g_str_equal (robot, "sim") && !g_str_equal (robot, "sim-base") &&
+      !g_str_has_prefix (robot, "http://"))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
-                   "--robot %s: only the simulator is built yet (the motion stack's HTTP client "
-                   "comes with the HTTP API)", robot);
+                   "--robot %s: expected sim, sim-base or http://HOST:PORT", robot);
       return nb_cli_report_error (error);
     }
   if (iterations < 0 || fail_goal < 0 || stall_goal < 0 || !(slow > 0))
@@ -117,6 +128,23 @@ sequence_run (int argc, char **argv)
   sigaction (SIGTERM, &sa, NULL);
   sigaction (SIGINT, &sa, NULL);
 
+  if (robot != NULL && g_str_has_prefix (robot, "http://"))
+    {
+      /* Client mode: the same runner, each goal a request whose answer is its result. */
+      g_autoptr (NbHttpRobot) http = nb_http_robot_new (robot, g_getenv ("NAVBENCH_TOKEN"), 600.0,
+                                                        &error);
+      double t0 = g_get_monotonic_time () * 1e-6, now = 0;
+
+      if (http == NULL)
+        return nb_cli_report_error (error);
+      ok = nb_sequence_run (seq, (guint) iterations, nb_http_robot_ops (), http,
+                            (const volatile int *) &stop_requested, print_wall_line, &t0,
+                            &error);
+      now = g_get_monotonic_time () * 1e-6 - t0;
+      printf ("goals sent: %u, motion stops: %u, wall time %.3f s\n",
+              nb_http_robot_goals (http), nb_http_robot_stops (http), now);
+      return ok ? NB_EXIT_OK : nb_cli_report_error (error);
+    }
   if (robot != NULL && g_str_equal (robot, "sim-base"))
     {
       NbSimBaseModel bm;

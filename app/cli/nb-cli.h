@@ -33,6 +33,7 @@ int nb_cli_export (int argc, char **argv);
 int nb_cli_report (int argc, char **argv);
 int nb_cli_sequence (int argc, char **argv);
 int nb_cli_robot (int argc, char **argv);
+int nb_cli_serve (int argc, char **argv);
 int nb_cli_campaign_register (int argc, char **argv);
 int nb_cli_export_table (const char *db, guint table, const char *format, const char *lang,
                          const char *output);

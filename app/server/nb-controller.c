@@ -1,0 +1,328 @@
+#include "nb-controller.h"
+
+#include "nb-error.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  guint id;
+  NbPriority priority;
+  double target[NB_ARM_JOINTS];
+  NbGoalDone done;
+  gpointer data;
+} Goal;
+
+struct NbController {
+  NbSimArm arm;
+  NbArbiter *arbiter;
+  char *default_frame;
+  double time_scale;
+  GHashTable *waiting;          /* id → Goal*, goals the arbiter holds back */
+  /* The goal being executed and its motion on the wall clock. */
+  Goal *active;
+  double q0[NB_ARM_JOINTS], q1[NB_ARM_JOINTS];
+  gint64 t0_us, duration_us;
+  GError *result;               /* the active goal's result, set when it ends */
+  guint finish_source;
+  guint lease_source;
+};
+
+static void start (NbController *c, Goal *g);
+
+NbController *
+nb_controller_new (const NbArmModel *model, const char *default_frame, double time_scale,
+                   guint32 seed, NbClockFunc clock, gpointer clock_data)
+{
+  NbController *c = g_new0 (NbController, 1);
+
+  nb_sim_arm_init (&c->arm, model, seed);
+  g_free (c->arm.default_frame);
+  c->arm.default_frame = g_strdup (default_frame);
+  c->default_frame = g_strdup (default_frame);
+  c->time_scale = time_scale;
+  c->arbiter = nb_arbiter_new (clock, clock_data);
+  /* The simulator always has joint feedback; /sim/feedback can take it away. */
+  nb_arbiter_set_feedback (c->arbiter, TRUE);
+  c->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  return c;
+}
+
+static void
+clear_motion (NbController *c)
+{
+  g_clear_handle_id (&c->finish_source, g_source_remove);
+  g_clear_handle_id (&c->lease_source, g_source_remove);
+}
+
+void
+nb_controller_free (NbController *c)
+{
+  if (c == NULL)
+    return;
+  /* Nobody is left to answer: goals still out are dropped without a call. */
+  clear_motion (c);
+  g_free (c->active);
+  g_clear_error (&c->result);
+  g_hash_table_destroy (c->waiting);
+  nb_arbiter_free (c->arbiter);
+  nb_sim_arm_clear (&c->arm);
+  g_free (c->default_frame);
+  g_free (c);
+}
+
+NbSimArm *
+nb_controller_arm (NbController *c)
+{
+  return &c->arm;
+}
+
+NbArbiter *
+nb_controller_arbiter (NbController *c)
+{
+  return c->arbiter;
+}
+
+const char *
+nb_controller_default_frame (NbController *c)
+{
+  return c->default_frame;
+}
+
+/* Where the arm is now: on its way from q0 to q1 while a motion runs. */
+static double
+progress (NbController *c)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (c->active == NULL || c->finish_source == 0 || c->duration_us <= 0)
+    return 1.0;
+  return CLAMP ((double) (now - c->t0_us) / (double) c->duration_us, 0.0, 1.0);
+}
+
+void
+nb_controller_state (NbController *c, NbControllerState *st)
+{
+  gboolean moving = c->active != NULL && c->finish_source != 0 && c->duration_us > 0;
+  double f = progress (c);
+
+  memset (st, 0, sizeof *st);
+  for (int i = 0; i < NB_ARM_JOINTS; i++)
+    if (moving)
+      {
+        st->position[i] = c->q0[i] + f * (c->q1[i] - c->q0[i]);
+        st->velocity[i] = (c->q1[i] - c->q0[i]) / ((double) c->duration_us * 1e-6);
+      }
+    else
+      st->position[i] = c->arm.q[i];
+  st->moving = moving;
+  nb_arm_fk (&c->arm.model, st->position, st->tcp);
+  st->goals = c->arm.goals;
+  st->stops = c->arm.stops;
+}
+
+/* The active goal has its terminal result: answer it, then send whatever the
+ * arbiter lets go next. */
+static void
+finish (NbController *c)
+{
+  Goal *g = c->active;
+  g_autoptr (GError) result = g_steal_pointer (&c->result);
+  guint next;
+
+  clear_motion (c);
+  c->active = NULL;
+  next = nb_arbiter_terminal (c->arbiter, g->id);
+  g->done (result, g->data);
+  g_free (g);
+  if (next != 0)
+    {
+      Goal *n = g_hash_table_lookup (c->waiting, GUINT_TO_POINTER (next));
+
+      if (n != NULL)
+        {
+          g_hash_table_steal (c->waiting, GUINT_TO_POINTER (next));
+          start (c, n);
+        }
+    }
+}
+
+static gboolean
+on_finished (gpointer data)
+{
+  NbController *c = data;
+
+  c->finish_source = 0;
+  finish (c);
+  return G_SOURCE_REMOVE;
+}
+
+/* Hold: the arm stays where the interrupted motion had brought it. */
+static void
+hold (NbController *c)
+{
+  double f = progress (c);
+
+  for (int i = 0; i < NB_ARM_JOINTS; i++)
+    c->arm.q[i] = c->q0[i] + f * (c->q1[i] - c->q0[i]);
+}
+
+static gboolean
+on_lease_check (gpointer data)
+{
+  NbController *c = data;
+
+  /* seeds/001 "Потеря аренды": the motion server's renewal is not confirmed
+   * → the current motion is aborted with a priority error. */
+  if (c->active != NULL && nb_arbiter_check_lease (c->arbiter) == c->active->id)
+    {
+      const char *why = nb_arbiter_last_rejection (c->arbiter);
+
+      c->lease_source = 0;
+      hold (c);
+      g_clear_error (&c->result);
+      g_set_error (&c->result, NB_ERROR, NB_ERROR_FAILED, "priority: %s",
+                   why ? why : "the priority lease was lost");
+      finish (c);
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start (NbController *c, Goal *g)
+{
+  double before = c->arm.clock_s;
+
+  c->active = g;
+  memcpy (c->q0, c->arm.q, sizeof c->q0);
+  /* The simulator moves on its virtual clock; the wall clock follows it here. */
+  if (!nb_sim_arm_ops ()->move_to_joints (&c->arm, g->target, &c->result))
+    {
+      memcpy (c->arm.q, c->q0, sizeof c->q0);
+      c->duration_us = 0;
+    }
+  else
+    c->duration_us = (gint64) ((c->arm.clock_s - before) * c->time_scale * 1e6);
+  memcpy (c->q1, c->arm.q, sizeof c->q1);
+  c->t0_us = g_get_monotonic_time ();
+  c->finish_source = c->duration_us > 0
+                     ? g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MAX (1, c->duration_us / 1000),
+                                           on_finished, c, NULL)
+                     : g_idle_add (on_finished, c);
+  if (g->priority == NB_PRIORITY_LOW)
+    c->lease_source = g_timeout_add (20, on_lease_check, c);
+}
+
+static gboolean
+submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
+        const double q[NB_ARM_JOINTS], NbGoalDone done, gpointer data, GError **error)
+{
+  NbGoalDecision decision;
+  guint id;
+  Goal *g;
+
+  /* seeds/002: outside the soft range → refused before anything is sent. */
+  if (!nb_arm_check_joints (&c->arm.model, q, error))
+    return FALSE;
+  if ((id = nb_arbiter_submit (c->arbiter, priority, owner, epoch, &decision, error)) == 0)
+    return FALSE;
+  g = g_new0 (Goal, 1);
+  g->id = id;
+  g->priority = priority;
+  memcpy (g->target, q, sizeof g->target);
+  g->done = done;
+  g->data = data;
+  if (decision == NB_GOAL_SEND && c->active == NULL)
+    start (c, g);
+  else
+    g_hash_table_insert (c->waiting, GUINT_TO_POINTER (id), g);
+  return TRUE;
+}
+
+gboolean
+nb_controller_move_joints (NbController *c, NbPriority priority, const char *owner,
+                           guint64 epoch, const double q[NB_ARM_JOINTS], NbGoalDone done,
+                           gpointer data, GError **error)
+{
+  return submit (c, priority, owner, epoch, q, done, data, error);
+}
+
+gboolean
+nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
+                         const char *frame_id, const double p[3], const double o[4],
+                         NbGoalDone done, gpointer data, GError **error)
+{
+  /* seeds/002: an empty frame_id is planning.default_frame. */
+  const char *frame = frame_id && *frame_id ? frame_id : c->default_frame;
+  double n = sqrt (o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
+  double x, y, z, w, T[16], q[NB_ARM_JOINTS];
+  NbControllerState st;
+
+  if (!g_str_equal (frame, "base_link"))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "frame_id '%s' is not known to the "
+                   "simulated cell (base_link)", frame);
+      return FALSE;
+    }
+  if (!isfinite (n) || fabs (n - 1.0) > 1e-3)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "orientation: not a unit quaternion "
+                   "(norm %g)", n);
+      return FALSE;
+    }
+  for (int i = 0; i < 3; i++)
+    if (!isfinite (p[i]))
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "position[%d]: not a finite number", i);
+        return FALSE;
+      }
+  x = o[0] / n, y = o[1] / n, z = o[2] / n, w = o[3] / n;
+  {
+    const double t[16] = { 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), p[0],
+                           2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), p[1],
+                           2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y), p[2],
+                           0, 0, 0, 1 };
+
+    memcpy (T, t, sizeof T);
+  }
+  /* Planned from where the arm is now: an unreachable pose fails before any motion. */
+  nb_controller_state (c, &st);
+  if (!nb_arm_ik (&c->arm.model, T, st.position, q, error))
+    return FALSE;
+  return submit (c, priority, owner, epoch, q, done, data, error);
+}
+
+guint
+nb_controller_stop (NbController *c)
+{
+  g_autoptr (GArray) cancelled = g_array_new (FALSE, FALSE, sizeof (guint));
+  guint active = nb_arbiter_stop (c->arbiter, cancelled), n = 0;
+
+  c->arm.stops++;
+  for (guint i = 0; i < cancelled->len; i++)
+    {
+      guint id = g_array_index (cancelled, guint, i);
+      Goal *g = g_hash_table_lookup (c->waiting, GUINT_TO_POINTER (id));
+      g_autoptr (GError) why = NULL;
+
+      if (g == NULL)
+        continue;
+      g_hash_table_steal (c->waiting, GUINT_TO_POINTER (id));
+      why = g_error_new (NB_ERROR, NB_ERROR_FAILED, "cancelled by motion stop before it was sent");
+      g->done (why, g->data);
+      g_free (g);
+      n++;
+    }
+  /* The arbiter keeps the active goal until its terminal result (seeds/001:
+   * a stopping arm is still moving); here the simulated arm holds at once. */
+  if (c->active != NULL && (active == 0 || active == c->active->id))
+    {
+      hold (c);
+      g_clear_error (&c->result);
+      g_set_error (&c->result, NB_ERROR, NB_ERROR_FAILED, "cancelled by motion stop");
+      finish (c);
+      n++;
+    }
+  return n;
+}

@@ -1,0 +1,61 @@
+/* nb-controller.h — the motion server behind the HTTP API: the simulated
+ * iiwa 7 executing one goal at a time under the arbiter (seeds/001)
+ *
+ * Runs on a GLib main context: a goal is validated at once (joint goal
+ * outside the soft range, unreachable pose, unknown frame: NB_ERROR_INPUT
+ * before any motion — the API's 422), then given to the arbiter, which sends
+ * it now or lets it wait; its `done` is called exactly once from the main
+ * loop with its terminal result (NULL: succeeded).  Motion takes the
+ * simulator's time × time_scale of wall time (0: completes at the next
+ * main-loop iteration), so that a stop can land in the middle of a motion.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-arbiter.h"
+#include "nb-arm.h"
+#include "nb-sim-arm.h"
+
+G_BEGIN_DECLS
+
+typedef struct NbController NbController;
+
+typedef void (*NbGoalDone) (const GError *result, gpointer data);
+
+/* clock: the arbiter's wall clock (NULL: the real one). */
+NbController *nb_controller_new  (const NbArmModel *model, const char *default_frame,
+                                  double time_scale, guint32 seed, NbClockFunc clock,
+                                  gpointer clock_data);
+void          nb_controller_free (NbController *c);
+
+NbSimArm     *nb_controller_arm     (NbController *c);   /* for fault injection */
+NbArbiter    *nb_controller_arbiter (NbController *c);
+const char   *nb_controller_default_frame (NbController *c);
+
+/* MoveToJoints.  priority LOW is a gizmo goal with its owner and epoch. */
+gboolean nb_controller_move_joints (NbController *c, NbPriority priority, const char *owner,
+                                    guint64 epoch, const double q[NB_ARM_JOINTS],
+                                    NbGoalDone done, gpointer data, GError **error);
+/* MoveToPose: the TCP pose relative to frame_id ("" or NULL: planning.default_frame). */
+gboolean nb_controller_move_pose   (NbController *c, NbPriority priority, const char *owner,
+                                    guint64 epoch, const char *frame_id,
+                                    const double position[3], const double orientation[4],
+                                    NbGoalDone done, gpointer data, GError **error);
+
+/* /cobot/stop: the current motion is held where it is, waiting goals are
+ * invalidated; each gets its done with "cancelled".  Returns how many. */
+guint    nb_controller_stop  (NbController *c);
+
+typedef struct {
+  double position[NB_ARM_JOINTS];
+  double velocity[NB_ARM_JOINTS];
+  double tcp[16];
+  gboolean moving;
+  guint goals;                  /* goals sent to the controller so far */
+  guint stops;                  /* motion stops so far */
+} NbControllerState;
+
+void     nb_controller_state (NbController *c, NbControllerState *state);
+
+G_END_DECLS

@@ -1,0 +1,63 @@
+/* nb-server.h — the motion stack's HTTP API over the simulated robot
+ * (seeds/001–003; `navbench-cli serve`)
+ *
+ *   POST /sequences/start      start `navbench-cli sequence run` as its own process
+ *   GET  /sequences/status     running with its pid, or the last outcome
+ *   GET  /sequences/logs       the newest log lines (bounded)
+ *   POST /stop                 stop the runner, hold the motion, /cobot/stop
+ *   POST /cobot/stop           cancel the current operation, invalidate pending ones
+ *   GET  /robot/positions      the named positions (SRDF group_states)
+ *   GET  /robot/state          the seven joints, the TCP pose
+ *   POST /robot/joints         MoveToJoints (422 outside the soft range, before any motion)
+ *   POST /robot/pose           MoveToPose (empty frame_id: planning.default_frame)
+ *   POST /cobot/tcp_gizmo/priority   the priority lease: acquire, renew, release
+ *   GET  /cobot/tcp_gizmo/state      the gizmo state: epoch, feedback, lease, last rejection
+ *   POST /cobot/tcp_gizmo/goal       one TCP goal per gesture, with the epoch
+ *   POST /sim/feedback         the simulator: joint feedback available or not
+ *
+ * Every answer is JSON; an error is {"error": "...", "detail": ...} with its
+ * status.  The server runs on the thread-default GMainContext and never
+ * blocks it: motions end on timers, the runner's output is read
+ * asynchronously.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-arbiter.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *listen;           /* "127.0.0.1:0" (port 0: any free one) */
+  const char *token;            /* bearer token; required unless listening on loopback */
+  const char *robot_dir;        /* joint_limits.yaml, kinematics.yaml, tool_active.xacro, SRDF */
+  const char *sequences_dir;    /* sequences by name: DIR/NAME.json */
+  const char *recordings_root;  /* bag_path lives under it */
+  const char *cli_path;         /* the navbench-cli that runs sequences */
+  const char *default_frame;    /* planning.default_frame ("base_link") */
+  double time_scale;            /* wall seconds per simulated second (0: instant) */
+  guint32 seed;
+  guint fail_goal;              /* the simulator fails its K-th goal (0: never) */
+  gsize max_body;               /* request bodies above are refused (413) */
+  guint log_lines;              /* the runner's log keeps the newest lines */
+  gsize log_bytes;              /* … and at most this many bytes */
+  NbClockFunc clock;            /* the arbiter's wall clock (NULL: real) */
+  gpointer clock_data;
+} NbServerConfig;
+
+void nb_server_config_init (NbServerConfig *config);
+
+typedef struct NbServer NbServer;
+
+NbServer   *nb_server_new  (const NbServerConfig *config, GError **error);
+void        nb_server_free (NbServer *server);
+/* "http://127.0.0.1:PORT" */
+const char *nb_server_url  (NbServer *server);
+
+/* The named positions as the API gives them (and `robot positions --json`). */
+char       *nb_positions_json (GPtrArray *positions);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbServer, nb_server_free)
+
+G_END_DECLS

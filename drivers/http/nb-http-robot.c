@@ -1,0 +1,310 @@
+#include "nb-http-robot.h"
+
+#include "nb-error.h"
+
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+#include <math.h>
+#include <string.h>
+
+struct NbHttpRobot {
+  char *base;                   /* without the trailing '/' */
+  char *token;
+  double goal_timeout_s;
+  /* libsoup sessions belong to one thread: one for the goals (the runner's),
+   * one for the state (a recorder's), each made in the thread that uses it. */
+  SoupSession *goal_session;
+  SoupSession *state_session;
+  guint goals, stops;
+};
+
+NbHttpRobot *
+nb_http_robot_new (const char *base_url, const char *token, double goal_timeout_s,
+                   GError **error)
+{
+  g_autoptr (GUri) uri = g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL);
+  NbHttpRobot *r;
+
+  if (uri == NULL || g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 ||
+      g_uri_get_host (uri) == NULL || *g_uri_get_host (uri) == '\0')
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "--robot %s: expected sim, sim-base or http://HOST:PORT", base_url);
+      return NULL;
+    }
+  r = g_new0 (NbHttpRobot, 1);
+  r->base = g_strdup (base_url);
+  while (*r->base && r->base[strlen (r->base) - 1] == '/')
+    r->base[strlen (r->base) - 1] = '\0';
+  r->token = g_strdup (token);
+  r->goal_timeout_s = goal_timeout_s;
+  return r;
+}
+
+void
+nb_http_robot_free (NbHttpRobot *r)
+{
+  if (r == NULL)
+    return;
+  g_clear_object (&r->goal_session);
+  g_clear_object (&r->state_session);
+  g_free (r->base);
+  g_free (r->token);
+  g_free (r);
+}
+
+guint
+nb_http_robot_goals (NbHttpRobot *r)
+{
+  return r->goals;
+}
+
+guint
+nb_http_robot_stops (NbHttpRobot *r)
+{
+  return r->stops;
+}
+
+static SoupSession *
+session (SoupSession **slot, double timeout_s)
+{
+  if (*slot == NULL)
+    *slot = soup_session_new_with_options ("timeout", (guint) ceil (timeout_s),
+                                           "user-agent", "navbench", NULL);
+  return *slot;
+}
+
+/* One request; the parsed JSON answer of a 2xx, else an error carrying the
+ * server's {"error", "detail"}: 400/404/422 are the request's fault
+ * (NB_ERROR_INPUT), the rest a failure of the robot (NB_ERROR_FAILED). */
+static JsonNode *
+call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, const char *body,
+      GError **error)
+{
+  g_autofree char *url = g_strconcat (r->base, path, NULL);
+  g_autoptr (SoupMessage) msg = soup_message_new (method, url);
+  g_autoptr (GBytes) answer = NULL;
+  g_autoptr (GError) local = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  const char *data;
+  gsize len;
+  guint status;
+
+  if (msg == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not a valid URL", url);
+      return NULL;
+    }
+  if (body != NULL)
+    {
+      g_autoptr (GBytes) b = g_bytes_new (body, strlen (body));
+
+      soup_message_set_request_body_from_bytes (msg, "application/json", b);
+    }
+  if (r->token != NULL)
+    {
+      g_autofree char *auth = g_strconcat ("Bearer ", r->token, NULL);
+
+      soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
+    }
+  if ((answer = soup_session_send_and_read (s, msg, NULL, &local)) == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s %s: %s", method, url, local->message);
+      return NULL;
+    }
+  status = soup_message_get_status (msg);
+  data = g_bytes_get_data (answer, &len);
+  if (!json_parser_load_from_data (parser, data ? data : "", (gssize) len, NULL) ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s %s: HTTP %u without a JSON object",
+                   method, url, status);
+      return NULL;
+    }
+  if (status < 200 || status > 299)
+    {
+      JsonObject *o = json_node_get_object (json_parser_get_root (parser));
+      const char *what = json_object_has_member (o, "error")
+                         ? json_object_get_string_member_with_default (o, "error", "?") : "?";
+      JsonNode *detail = json_object_get_member (o, "detail");
+      g_autofree char *detail_text = NULL;
+
+      if (detail != NULL && JSON_NODE_HOLDS_VALUE (detail) &&
+          json_node_get_value_type (detail) == G_TYPE_STRING)
+        detail_text = g_strdup (json_node_get_string (detail));
+      else if (detail != NULL && !JSON_NODE_HOLDS_NULL (detail))
+        detail_text = json_to_string (detail, FALSE);
+      g_set_error (error, NB_ERROR,
+                   status == 400 || status == 404 || status == 422
+                   ? NB_ERROR_INPUT : NB_ERROR_FAILED,
+                   "%s %s: HTTP %u: %s%s%s", method, path, status, what,
+                   detail_text ? ": " : "", detail_text ? detail_text : "");
+      return NULL;
+    }
+  return json_node_copy (json_parser_get_root (parser));
+}
+
+static void
+append_numbers (GString *s, const double *v, guint n)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (s, '[');
+  for (guint i = 0; i < n; i++)
+    {
+      if (i)
+        g_string_append_c (s, ',');
+      g_string_append (s, g_ascii_dtostr (buf, sizeof buf, v[i]));
+    }
+  g_string_append_c (s, ']');
+}
+
+static gboolean
+move_to_joints (gpointer robot, const double q[NB_ARM_JOINTS], GError **error)
+{
+  NbHttpRobot *r = robot;
+  g_autoptr (GString) body = g_string_new ("{\"joints\":");
+  g_autoptr (JsonNode) answer = NULL;
+
+  append_numbers (body, q, NB_ARM_JOINTS);
+  g_string_append_c (body, '}');
+  r->goals++;
+  answer = call (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/robot/joints",
+                 body->str, error);
+  return answer != NULL;
+}
+
+static gboolean
+move_to_pose (gpointer robot, const char *frame_id, const double position[3],
+              const double orientation[4], const char *planner, GError **error)
+{
+  NbHttpRobot *r = robot;
+  g_autoptr (GString) body = g_string_new (NULL);
+  g_autoptr (JsonNode) answer = NULL;
+  g_autofree char *frame = g_strescape (frame_id ? frame_id : "", NULL);
+  g_autofree char *plan = g_strescape (planner ? planner : "", NULL);
+
+  g_string_append_printf (body, "{\"frame_id\":\"%s\",\"planner\":\"%s\",\"position\":", frame,
+                          plan);
+  append_numbers (body, position, 3);
+  g_string_append (body, ",\"orientation\":");
+  append_numbers (body, orientation, 4);
+  g_string_append_c (body, '}');
+  r->goals++;
+  answer = call (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/robot/pose",
+                 body->str, error);
+  return answer != NULL;
+}
+
+static void
+stop (gpointer robot)
+{
+  NbHttpRobot *r = robot;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) answer = NULL;
+
+  r->stops++;
+  /* Best effort: the runner is already failing or stopping. */
+  answer = call (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/cobot/stop", "{}",
+                 &error);
+  if (answer == NULL)
+    g_warning ("motion stop: %s", error->message);
+}
+
+static void
+wait_s (gpointer robot, double seconds)
+{
+  /* The real stack's pause is wall time. */
+  if (seconds > 0)
+    g_usleep ((gulong) (seconds * 1e6));
+}
+
+const NbRobotOps *
+nb_http_robot_ops (void)
+{
+  static const NbRobotOps ops = { move_to_joints, move_to_pose, stop, wait_s };
+
+  return &ops;
+}
+
+static gboolean
+numbers (JsonObject *o, const char *key, double *v, guint n, GError **error)
+{
+  JsonNode *node = json_object_get_member (o, key);
+  JsonArray *a;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node) ||
+      json_array_get_length (a = json_node_get_array (node)) != n)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: %s: expected %u numbers",
+                   key, n);
+      return FALSE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *e = json_array_get_element (a, i);
+
+      if (!JSON_NODE_HOLDS_VALUE (e) || (json_node_get_value_type (e) != G_TYPE_DOUBLE &&
+                                         json_node_get_value_type (e) != G_TYPE_INT64))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: %s[%u]: not a number",
+                       key, i);
+          return FALSE;
+        }
+      v[i] = json_node_get_double (e);
+    }
+  return TRUE;
+}
+
+gboolean
+nb_http_robot_state (NbHttpRobot *r, NbRobotState *st, GError **error)
+{
+  g_autoptr (JsonNode) answer = call (r, session (&r->state_session, 10.0), "GET", "/robot/state",
+                                      NULL, error);
+  JsonObject *o, *tcp;
+  JsonNode *names;
+
+  if (answer == NULL)
+    return FALSE;
+  o = json_node_get_object (answer);
+  memset (st, 0, sizeof *st);
+  /* seeds/002: all seven joints, by name, in order. */
+  names = json_object_get_member (o, "name");
+  if (names == NULL || !JSON_NODE_HOLDS_ARRAY (names) ||
+      json_array_get_length (json_node_get_array (names)) != NB_ARM_JOINTS)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: name: expected the seven "
+                   "joints joint1..joint7");
+      return FALSE;
+    }
+  for (guint i = 0; i < NB_ARM_JOINTS; i++)
+    {
+      char expected[16];
+
+      g_snprintf (expected, sizeof expected, "joint%u", i + 1);
+      if (g_strcmp0 (json_array_get_string_element (json_node_get_array (names), i), expected))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: name[%u]: expected %s",
+                       i, expected);
+          return FALSE;
+        }
+    }
+  if (!numbers (o, "position", st->position, NB_ARM_JOINTS, error) ||
+      !numbers (o, "velocity", st->velocity, NB_ARM_JOINTS, error))
+    return FALSE;
+  if (!json_object_has_member (o, "tcp") ||
+      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "tcp")))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: no tcp pose");
+      return FALSE;
+    }
+  tcp = json_object_get_object_member (o, "tcp");
+  if (!numbers (tcp, "position", st->tcp_position, 3, error) ||
+      !numbers (tcp, "orientation", st->tcp_orientation, 4, error))
+    return FALSE;
+  g_strlcpy (st->frame_id, json_object_get_string_member_with_default (tcp, "frame_id", ""),
+             sizeof st->frame_id);
+  st->stamp_us = json_object_get_int_member_with_default (o, "stamp_us", g_get_real_time ());
+  st->moving = json_object_get_boolean_member_with_default (o, "moving", FALSE);
+  return TRUE;
+}

@@ -1,0 +1,49 @@
+/* nb-http-robot.h — the motion stack's HTTP interface as a robot (client mode)
+ *
+ * The sequence runner drives a robot through NbRobotOps; this one speaks the
+ * motion HTTP API (seeds/001–003, as `navbench-cli serve` serves it and the
+ * real stack's web server does): MoveToJoints is POST /robot/joints,
+ * MoveToPose POST /robot/pose, motion stop POST /cobot/stop, the state GET
+ * /robot/state.  Each goal's request returns with its terminal result, so
+ * the runner waits for one result before sending the next goal.  The calls
+ * block: use it from the runner's own process or a worker thread, never from
+ * a window's main loop.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-arm.h"
+#include "nb-sequence.h"
+
+G_BEGIN_DECLS
+
+typedef struct NbHttpRobot NbHttpRobot;
+
+/* base_url: http://HOST:PORT[/prefix]; token: the bearer token or NULL;
+ * goal_timeout_s: how long a goal's result may take. */
+NbHttpRobot      *nb_http_robot_new   (const char *base_url, const char *token,
+                                       double goal_timeout_s, GError **error);
+void              nb_http_robot_free  (NbHttpRobot *robot);
+const NbRobotOps *nb_http_robot_ops   (void);
+/* The goals and motion stops sent so far. */
+guint             nb_http_robot_goals (NbHttpRobot *robot);
+guint             nb_http_robot_stops (NbHttpRobot *robot);
+
+typedef struct {
+  gint64 stamp_us;                 /* the server's wall clock */
+  double position[NB_ARM_JOINTS];  /* rad, joint1..joint7 */
+  double velocity[NB_ARM_JOINTS];  /* rad/s */
+  char frame_id[64];               /* of the TCP pose */
+  double tcp_position[3];          /* m */
+  double tcp_orientation[4];       /* x, y, z, w */
+  gboolean moving;
+} NbRobotState;
+
+/* GET /robot/state.  Thread-safe against a goal in flight on another thread
+ * (each thread has its own connection). */
+gboolean nb_http_robot_state (NbHttpRobot *robot, NbRobotState *state, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbHttpRobot, nb_http_robot_free)
+
+G_END_DECLS
