@@ -62,11 +62,13 @@
  *       preempt the LOW goal itself (the seed only says the HIGH goal waits);
  *       a caller that wants a quicker hand-over cancels it on the controller
  *       and reports the terminal result as usual.  Owner and epoch are
- *       ignored.  More than NB_ARBITER_MAX_WAITING waiting goals →
- *       NB_ERROR_FAILED (decision: a bound on what an HTTP client can queue).
- *   G3  LOW (one TCP goal per gesture): rejected with NB_ERROR_FAILED, the
- *       reason published (nb_arbiter_last_rejection) and nothing sent, when
- *       checked in this order:
+ *       ignored.  A HIGH goal that would be waiting behind
+ *       NB_ARBITER_MAX_WAITING others → NB_ERROR_FAILED, not published as a
+ *       gizmo reason (decision: a bound on what HTTP clients can queue).
+ *   G3  LOW (one TCP goal per gesture): first, an empty, NULL or malformed
+ *       owner (L6) is NB_ERROR_INPUT.  Then it is rejected with
+ *       NB_ERROR_FAILED when, checked in this order (the first that applies
+ *       is the reason):
  *         a. a HIGH goal is waiting or active: “blocked until the
  *            controller's terminal result” (scenario «Цель MoveIt при
  *            активности гизмы»);
@@ -76,7 +78,8 @@
  *            эпоха»);
  *         e. a LOW goal is still active (decision: a new gesture neither
  *            queues nor preempts the previous gizmo trajectory).
- *       An empty, NULL or malformed owner is NB_ERROR_INPUT, also published.
+ *       Every rejection, the input error included, publishes its reason
+ *       (nb_arbiter_last_rejection) and sends nothing; the epoch is unchanged.
  *       Otherwise SEND, and the published rejection is cleared.
  *   G4  Terminal result of the active goal: the epoch increments (E1) and the
  *       oldest waiting HIGH goal, if any, becomes active; its id is returned
@@ -87,10 +90,12 @@
  *       held by the goal's owner (expired — at the exact instant —, released,
  *       taken), publishing the reason; the caller aborts the goal with a
  *       priority error.  It returns the id once; the goal stays active until
- *       the controller's terminal result (safe hand-over, G2).
- *   G6  Ids are > 0 and unique among all goals of one arbiter (a counter;
- *       ids in use are skipped should it ever wrap).  A rejected goal gets
- *       no id.
+ *       the controller's terminal result (safe hand-over, G2).  A stop does
+ *       not suppress it: a lease lost while a stopped gizmo goal still runs
+ *       is reported too (the caller's second abort is harmless).
+ *   G6  Ids are > 0 and unique among all goals of one arbiter (a 32-bit
+ *       counter; should it wrap after 4 294 967 295 goals, ids still in use
+ *       are skipped).  A rejected goal gets no id.
  *
  * Stop — seeds/001 «Общая остановка» (/cobot/stop):
  *   S1  Cancels the current operation and invalidates pending ones: every
