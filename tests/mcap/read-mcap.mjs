@@ -96,7 +96,7 @@ async function main() {
     const dataCrc = crc32(bytes.subarray(0, dataEnd));
 
     // A second, linear pass: every record in file order, chunk CRCs checked.
-    const stream = new McapStreamReader({ validateCrcs: true });
+    const stream = new McapStreamReader({ validateCrcs: true, includeChunks: true });
     stream.append(bytes);
     const recordCounts = {};
     let streamMessages = 0;
