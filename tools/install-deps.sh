@@ -10,20 +10,33 @@ packages="
   libserialport-dev
   python3 poppler-utils fonts-dejavu-core xvfb xauth imagemagick socat gpsd-clients
 "
+# node + npm for the independent MCAP reader (tests/mcap); a node or npm
+# already on PATH (NodeSource's node bundles npm) is kept as it is.
+command -v node >/dev/null 2>&1 || packages="$packages nodejs"
+command -v npm >/dev/null 2>&1 || packages="$packages npm"
 
 missing=""
 for p in $packages; do
   dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed$' ||
     missing="$missing $p"
 done
-[ -z "$missing" ] && exit 0
-
-echo "install-deps: installing$missing" >&2
-if [ "$(id -u)" -ne 0 ]; then
-  echo "install-deps: run as root (or install:$missing)" >&2
-  exit 1
+if [ -n "$missing" ]; then
+  echo "install-deps: installing$missing" >&2
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: run as root (or install:$missing)" >&2
+    exit 1
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  # shellcheck disable=SC2086
+  apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get -o DPkg::Lock::Timeout=600 update -qq
-# shellcheck disable=SC2086
-apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null
+
+# The reader's npm modules, pinned by tests/mcap/package-lock.json; installed
+# again only when the lock file is newer than the last install.
+mcap="$(cd "$(dirname "$0")/.." && pwd)/tests/mcap"
+if [ ! -f "$mcap/node_modules/.package-lock.json" ] ||
+   [ "$mcap/package-lock.json" -nt "$mcap/node_modules/.package-lock.json" ]; then
+  echo "install-deps: npm ci --prefix tests/mcap" >&2
+  npm ci --prefix "$mcap" --no-audit --no-fund >&2
+fi
