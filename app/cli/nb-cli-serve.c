@@ -81,7 +81,10 @@ nb_cli_serve (int argc, char **argv)
   if (sequences_dir == NULL)
     sequences_dir = data_dir ("sequences");
   if (recordings == NULL)
-    recordings = g_build_filename (g_get_user_data_dir (), "navbench", "recordings", NULL);
+    {
+      recordings = g_build_filename (g_get_user_data_dir (), "navbench", "recordings", NULL);
+      g_mkdir_with_parents (recordings, 0755);
+    }
   exe = g_file_read_link ("/proc/self/exe", NULL);
 
   nb_server_config_init (&config);

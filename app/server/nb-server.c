@@ -4,6 +4,7 @@
 #include "nb-controller.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
+#include "nb-recorder.h"
 #include "nb-sequence.h"
 
 #include <errno.h>
@@ -647,34 +648,6 @@ handle_positions (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   reply_json (msg, 200, nb_positions_json (s->positions));
 }
 
-/* The TCP pose of a 4×4 as position and unit quaternion (x, y, z, w). */
-static void
-pose_quaternion (const double T[16], double q[4])
-{
-  double tr = T[0] + T[5] + T[10], r;
-
-  if (tr > 0)
-    {
-      r = 2 * sqrt (1 + tr);
-      q[3] = r / 4, q[0] = (T[9] - T[6]) / r, q[1] = (T[2] - T[8]) / r, q[2] = (T[4] - T[1]) / r;
-    }
-  else if (T[0] > T[5] && T[0] > T[10])
-    {
-      r = 2 * sqrt (1 + T[0] - T[5] - T[10]);
-      q[3] = (T[9] - T[6]) / r, q[0] = r / 4, q[1] = (T[1] + T[4]) / r, q[2] = (T[2] + T[8]) / r;
-    }
-  else if (T[5] > T[10])
-    {
-      r = 2 * sqrt (1 + T[5] - T[0] - T[10]);
-      q[3] = (T[2] - T[8]) / r, q[0] = (T[1] + T[4]) / r, q[1] = r / 4, q[2] = (T[6] + T[9]) / r;
-    }
-  else
-    {
-      r = 2 * sqrt (1 + T[10] - T[0] - T[5]);
-      q[3] = (T[4] - T[1]) / r, q[0] = (T[2] + T[8]) / r, q[1] = (T[6] + T[9]) / r, q[2] = r / 4;
-    }
-}
-
 static void
 handle_state (NbServer *s, SoupServerMessage *msg, GHashTable *query)
 {
@@ -683,7 +656,7 @@ handle_state (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   double quat[4];
 
   nb_controller_state (s->controller, &st);
-  pose_quaternion (st.tcp, quat);
+  nb_pose_quaternion (st.tcp, quat);
   nb_json_begin_object (w);
   nb_json_key (w, "stamp_us"); nb_json_int (w, g_get_real_time ());
   /* seeds/002 "Публикация состояния": the names and values of all seven joints. */

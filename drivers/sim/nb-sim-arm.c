@@ -34,18 +34,27 @@ nb_sim_arm_clear (NbSimArm *arm)
 }
 
 static void
-advance (NbSimArm *arm, double seconds)
+advance_from (NbSimArm *arm, const double q0[NB_ARM_JOINTS], double seconds)
 {
+  if (arm->on_advance != NULL && seconds > 0)
+    arm->on_advance (arm->on_advance_data, arm->clock_s, q0, arm->clock_s + seconds, arm->q);
   arm->clock_s += seconds;
   if (arm->real_time && seconds > 0)
     g_usleep ((gulong) (seconds * 1e6));
+}
+
+/* Time passes with the arm standing still. */
+static void
+advance (NbSimArm *arm, double seconds)
+{
+  advance_from (arm, arm->q, seconds);
 }
 
 static gboolean
 move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **error)
 {
   NbSimArm *arm = robot;
-  double duration = 0.0;
+  double duration = 0.0, q0[NB_ARM_JOINTS];
 
   arm->goals++;
   if (arm->fail_goal != 0 && arm->goals == arm->fail_goal)
@@ -66,6 +75,7 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
                    arm->goal_timeout_s);
       return FALSE;
     }
+  memcpy (q0, arm->q, sizeof q0);
   for (int i = 0; i < NB_ARM_JOINTS; i++)
     {
       const NbArmJoint *j = &arm->model.joint[i];
@@ -80,7 +90,7 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
       if (dir != 0)
         arm->last_dir[i] = dir;
     }
-  advance (arm, duration * arm->slow_factor);
+  advance_from (arm, q0, duration * arm->slow_factor);
   return TRUE;
 }
 

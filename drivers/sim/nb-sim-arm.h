@@ -28,6 +28,12 @@ typedef struct {
   double goal_timeout_s;        /* how long the runner's goal waits for a result */
   char *last_frame;             /* the frame of the last Cartesian goal, as used */
   double last_dir[NB_ARM_JOINTS];
+  /* Called whenever the virtual clock advances, with the joints at both ends
+   * (linear in between: the simulator moves its joints synchronously), so a
+   * recorder can sample the motion at its own rate. */
+  void (*on_advance) (gpointer data, double t0_s, const double q0[NB_ARM_JOINTS], double t1_s,
+                      const double q1[NB_ARM_JOINTS]);
+  gpointer on_advance_data;
 } NbSimArm;
 
 void  nb_sim_arm_init  (NbSimArm *arm, const NbArmModel *model, guint32 seed);
