@@ -679,6 +679,57 @@ test_client_mode (void)
   g_assert_nonnull (strstr (err, "expected sim, sim-base or http://HOST:PORT"));
 }
 
+/* bag_path through the API: under the server's recordings root, a previous
+ * recording replaced, anything else refused by the runner with the reason. */
+static void
+test_recording (void)
+{
+  g_autofree char *root = g_dir_make_tmp ("nb-srv-rec-XXXXXX", NULL);
+  g_autofree char *meta = g_build_filename (root, "lab", "run1", "metadata.yaml", NULL);
+  g_autofree char *mcap = g_build_filename (root, "lab", "run1", "run1_0.mcap", NULL);
+  g_autofree char *outside = g_dir_make_tmp ("nb-srv-out-XXXXXX", NULL);
+  g_autofree char *start = g_strdup_printf ("{\"name\": \"pick-and-place\", \"n_iterations\": 1, "
+                                            "\"bag_path\": \"%s\"}", outside);
+  Server s = serve ("--recordings-root", root, NULL);
+  Reply r;
+
+  for (int run = 0; run < 2; run++)
+    {
+      g_autofree char *state = NULL;
+
+      r = http (s.url, "POST", "/sequences/start", "{\"name\": \"pick-and-place\", "
+                "\"n_iterations\": 1, \"bag_path\": \"lab/run1\"}");
+      g_assert_cmpuint (r.status, ==, 202);
+      reply_clear (&r);
+      state = wait_sequence (s.url);
+      g_assert_cmpstr (state, ==, "succeeded");
+      g_assert_true (g_file_test (meta, G_FILE_TEST_IS_REGULAR));
+      g_assert_true (g_file_test (mcap, G_FILE_TEST_IS_REGULAR));
+    }
+  r = http (s.url, "POST", "/sequences/start", start);
+  g_assert_cmpuint (r.status, ==, 202);
+  reply_clear (&r);
+  g_free (wait_sequence (s.url));
+  r = http (s.url, "GET", "/sequences/status", NULL);
+  g_assert_cmpstr (json_object_get_string_member (obj (&r), "state"), ==, "failed");
+  g_assert_nonnull (strstr (json_object_get_string_member (obj (&r), "reason"), "outside"));
+  reply_clear (&r);
+  g_assert_true (g_file_test (outside, G_FILE_TEST_IS_DIR));
+  g_assert_cmpint (goals_sent (s.url), ==, 12);
+  server_stop (&s);
+  g_unlink (meta);
+  g_unlink (mcap);
+  {
+    g_autofree char *run1 = g_path_get_dirname (meta);
+    g_autofree char *lab = g_path_get_dirname (run1);
+
+    g_rmdir (run1);
+    g_rmdir (lab);
+  }
+  g_rmdir (root);
+  g_rmdir (outside);
+}
+
 /* ------------------------------------------------------------ seeds/001 -- */
 
 static Reply
@@ -908,6 +959,7 @@ main (int argc, char **argv)
   g_test_add_func ("/server/logs-bounded", test_logs_bounded);
   g_test_add_func ("/server/runner-failure", test_runner_failure);
   g_test_add_func ("/server/client-mode", test_client_mode);
+  g_test_add_func ("/server/recording", test_recording);
   g_test_add_func ("/server/lease-bounds", test_lease_bounds);
   g_test_add_func ("/server/stale-epoch-and-feedback", test_stale_epoch_and_feedback);
   g_test_add_func ("/server/lease-loss", test_lease_loss);

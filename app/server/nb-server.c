@@ -1050,6 +1050,7 @@ listen_on (NbServer *s, GError **error)
                                 : NULL;
   g_autoptr (GInetAddress) addr = NULL;
   g_autoptr (GSocketAddress) sa = NULL;
+  g_autoptr (GSocket) sock = NULL;
   g_autoptr (GError) local = NULL;
   guint64 port;
   GSList *uris;
@@ -1080,7 +1081,17 @@ listen_on (NbServer *s, GError **error)
       return FALSE;
     }
   sa = g_inet_socket_address_new (addr, (guint16) port);
-  if (!soup_server_listen (s->soup, sa, 0, &local))
+  /* Our own socket, for its backlog: GLib's default of 10 drops connections
+   * when a web client's page fires dozens of requests at once. */
+  sock = g_socket_new (g_inet_address_get_family (addr), G_SOCKET_TYPE_STREAM,
+                       G_SOCKET_PROTOCOL_TCP, &local);
+  if (sock != NULL)
+    {
+      g_socket_set_listen_backlog (sock, 256);
+      if (!g_socket_bind (sock, sa, TRUE, &local) || !g_socket_listen (sock, &local))
+        g_clear_object (&sock);
+    }
+  if (sock == NULL || !soup_server_listen_socket (s->soup, sock, 0, &local))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "--listen %s: %s", s->config.listen,
                    local->message);
