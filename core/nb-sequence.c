@@ -203,7 +203,9 @@ nb_sequence_parse (const char *name, const char *json, gssize len, GError **erro
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", name, local->message);
       return NULL;
     }
-  if (!JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+  /* An empty document parses, without a root. */
+  if (json_parser_get_root (parser) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: a sequence is a JSON object", name);
       return NULL;

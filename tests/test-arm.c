@@ -147,6 +147,8 @@ test_bad_files (void)
     { "  joint7:", "  jointX:", "'joint_limits/joint7/has_position_limits'" },
     { "has_soft_limits: true", "has_soft_limits: yes please", "is not true or false" },
     { "joint_limits:", "joint_limits: [", "joint_limits.yaml:" },
+    /* A container as a key (found by fuzz-robot: it unbalanced the key path). */
+    { "joint_limits:", "? {a: b}\n: 1\njoint_limits:", "joint_limits.yaml:6: a key must be a plain scalar" },
   };
   NbArmModel m;
 

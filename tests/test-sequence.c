@@ -92,6 +92,10 @@ test_parse_errors (void)
     g_assert_null (nb_sequence_parse ("t.json", "{\"home\": ", -1, &error));
     g_assert_true (g_str_has_prefix (error->message, "t.json: "));
     g_clear_error (&error);
+    /* An empty document parses without a root (found by fuzz-robot). */
+    g_assert_null (nb_sequence_parse ("t.json", " \n", -1, &error));
+    g_assert_cmpstr (error->message, ==, "t.json: a sequence is a JSON object");
+    g_clear_error (&error);
     g_assert_null (nb_sequence_parse ("t.json", "{}", -1, &error));
     g_assert_nonnull (strstr (error->message, "home: expected a point"));
     g_clear_error (&error);

@@ -382,7 +382,12 @@ spawn_runner (NbServer *s, const char *sequence_text, const char *name, gint64 i
   run->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (run->process));
   s->run = run;
   s->state = RUN_RUNNING;
-  s->pid = atoi (g_subprocess_get_identifier (run->process));
+  /* No identifier when the runner has already ended (and been reaped). */
+  {
+    const char *id = g_subprocess_get_identifier (run->process);
+
+    s->pid = id ? atoi (id) : 0;
+  }
   g_clear_pointer (&s->reason, g_free);
   g_free (s->sequence_name);
   s->sequence_name = g_strdup (name);

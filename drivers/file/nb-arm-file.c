@@ -69,6 +69,14 @@ read_yaml (const char *path, GError **error)
           {
             Frame fr = { ev.type == YAML_SEQUENCE_START_EVENT, 0, TRUE };
 
+            /* A container as a mapping's key (YAML's "? " complex keys) names nothing. */
+            if (top != NULL && !top->seq && top->expect_key)
+              {
+                g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:%zu: a key must be a plain "
+                             "scalar", path, ev.start_mark.line + 1);
+                ok = FALSE;
+                break;
+              }
             if (top != NULL && top->seq)
               g_ptr_array_add (keys, g_strdup_printf ("%u", top->index));
             g_array_append_val (frames, fr);
@@ -81,7 +89,8 @@ read_yaml (const char *path, GError **error)
             {
               Frame *parent = &g_array_index (frames, Frame, frames->len - 1);
 
-              /* The container was the value of a key or an item: done with it. */
+              /* The container was the value of a key or an item: done with it
+               * (its key or index was pushed when it started). */
               g_ptr_array_set_size (keys, keys->len - 1);
               if (parent->seq)
                 parent->index++;

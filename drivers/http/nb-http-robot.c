@@ -115,6 +115,7 @@ call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, cons
   status = soup_message_get_status (msg);
   data = g_bytes_get_data (answer, &len);
   if (!json_parser_load_from_data (parser, data ? data : "", (gssize) len, NULL) ||
+      json_parser_get_root (parser) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s %s: HTTP %u without a JSON object",
