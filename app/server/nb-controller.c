@@ -30,6 +30,8 @@ struct NbController {
 
 static void start (NbController *c, Goal *g);
 
+G_DEFINE_QUARK (nb-controller-error-quark, nb_controller_error)
+
 NbController *
 nb_controller_new (const NbArmModel *model, const char *default_frame, double time_scale,
                    guint32 seed, NbClockFunc clock, gpointer clock_data)
@@ -181,7 +183,7 @@ on_lease_check (gpointer data)
       c->lease_source = 0;
       hold (c);
       g_clear_error (&c->result);
-      g_set_error (&c->result, NB_ERROR, NB_ERROR_FAILED, "priority: %s",
+      g_set_error (&c->result, NB_CONTROLLER_ERROR, NB_CONTROLLER_PRIORITY, "priority: %s",
                    why ? why : "the priority lease was lost");
       finish (c);
       return G_SOURCE_REMOVE;
@@ -309,7 +311,8 @@ nb_controller_stop (NbController *c)
       if (g == NULL)
         continue;
       g_hash_table_steal (c->waiting, GUINT_TO_POINTER (id));
-      why = g_error_new (NB_ERROR, NB_ERROR_FAILED, "cancelled by motion stop before it was sent");
+      why = g_error_new (NB_CONTROLLER_ERROR, NB_CONTROLLER_CANCELLED,
+                         "cancelled by motion stop before it was sent");
       g->done (why, g->data);
       g_free (g);
       n++;
@@ -320,7 +323,8 @@ nb_controller_stop (NbController *c)
     {
       hold (c);
       g_clear_error (&c->result);
-      g_set_error (&c->result, NB_ERROR, NB_ERROR_FAILED, "cancelled by motion stop");
+      g_set_error (&c->result, NB_CONTROLLER_ERROR, NB_CONTROLLER_CANCELLED,
+                   "cancelled by motion stop");
       finish (c);
       n++;
     }

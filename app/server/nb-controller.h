@@ -21,6 +21,17 @@ G_BEGIN_DECLS
 
 typedef struct NbController NbController;
 
+/* How a goal ended short of success, besides the controller's own failure
+ * (NB_ERROR_FAILED): cancelled by a motion stop, or aborted because the
+ * priority lease was lost (seeds/001 "Потеря аренды"). */
+#define NB_CONTROLLER_ERROR (nb_controller_error_quark ())
+typedef enum {
+  NB_CONTROLLER_CANCELLED,
+  NB_CONTROLLER_PRIORITY,
+} NbControllerError;
+
+GQuark nb_controller_error_quark (void);
+
 typedef void (*NbGoalDone) (const GError *result, gpointer data);
 
 /* clock: the arbiter's wall clock (NULL: the real one). */

@@ -743,9 +743,9 @@ on_goal_done (const GError *result, gpointer data)
           nb_json_end_object (w);
           reply_json (p->msg, 200, nb_json_writer_finish (g_steal_pointer (&w)));
         }
-      else if (strstr (result->message, "cancelled by motion stop") != NULL)
+      else if (g_error_matches (result, NB_CONTROLLER_ERROR, NB_CONTROLLER_CANCELLED))
         reply_error (p->msg, 409, "cancelled", result->message);
-      else if (g_str_has_prefix (result->message, "priority"))
+      else if (g_error_matches (result, NB_CONTROLLER_ERROR, NB_CONTROLLER_PRIORITY))
         reply_error (p->msg, 409, "priority", result->message);
       else
         reply_gerror (p->msg, result);
