@@ -1,7 +1,11 @@
 #include "nb-test-cli.h"
 
+#include <signal.h>
 #include <stdarg.h>
+#include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 void
 nb_test_run_clear (NbTestRun *run)
@@ -46,4 +50,55 @@ nb_test_cli_run (const char *cwd, int expect, char **err_out, const char *first,
     *err_out = g_steal_pointer (&run.err);
   g_free (run.err);
   return run.out;
+}
+
+/* A server outlives no failed test. */
+static void
+die_with_parent (gpointer data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGKILL);
+}
+
+NbTestServer
+nb_test_serve (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) line = g_string_new (NULL);
+  NbTestServer s = { 0 };
+  int out = -1;
+  va_list ap;
+  char c;
+
+  g_assert_nonnull (g_getenv ("NAVBENCH_CLI"));
+  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
+  g_ptr_array_add (argv, "serve");
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
+                                           G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent, NULL,
+                                           &s.pid, NULL, &out, NULL, &error));
+  g_assert_no_error (error);
+  while (read (out, &c, 1) == 1 && c != '\n')
+    g_string_append_c (line, c);
+  close (out);
+  g_assert_true (g_str_has_prefix (line->str, "listening on http://127.0.0.1:"));
+  s.url = g_strdup (line->str + strlen ("listening on "));
+  return s;
+}
+
+void
+nb_test_server_stop (NbTestServer *s)
+{
+  int status;
+
+  kill (s->pid, SIGTERM);
+  g_assert_cmpint (waitpid (s->pid, &status, 0), ==, s->pid);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  g_spawn_close_pid (s->pid);
+  g_clear_pointer (&s->url, g_free);
 }

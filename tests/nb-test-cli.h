@@ -20,3 +20,14 @@ typedef struct {
 
 void      nb_test_run_clear    (NbTestRun *run);
 NbTestRun nb_test_cli_spawnv   (const char *cwd, const char *first, va_list args);
+
+/* `navbench-cli serve ARGS…` as a child process (it dies with the test),
+ * once it prints "listening on URL". */
+typedef struct {
+  GPid pid;
+  char *url;
+} NbTestServer;
+
+NbTestServer nb_test_serve        (const char *first, ...);   /* NULL-terminated; may be NULL alone */
+/* SIGTERM; the server must exit 0 (no leak reports under the sanitizers). */
+void         nb_test_server_stop  (NbTestServer *server);

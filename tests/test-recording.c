@@ -8,12 +8,8 @@
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static char *root;              /* the recordings root of this test */
 
@@ -224,35 +220,19 @@ test_no_recording (void)
   g_rmdir (empty);
 }
 
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
 /* Over HTTP: the runner polls GET /robot/state of a navbench server. */
 static void
 test_http (void)
 {
   g_autofree char *seq = sequence_file ("over-http", "[\"/joint_states\", \"/tcp_pose\"]");
   g_autofree char *bag = g_build_filename (root, "over-http", NULL);
-  const char *argv[] = { g_getenv ("NAVBENCH_CLI"), "serve", "--time-scale", "0.2", NULL };
-  g_autoptr (GString) line = g_string_new (NULL);
+  NbTestServer server = nb_test_serve ("--time-scale", "0.2", NULL);
   g_autoptr (JsonParser) parser = json_parser_new ();
   g_autofree char *out = NULL, *err = NULL;
   JsonObject *o, *js, *first;
-  GPid pid;
-  int fd, status;
-  char c;
 
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv, NULL, G_SPAWN_DO_NOT_REAP_CHILD,
-                                           die_with_parent, NULL, &pid, NULL, &fd, NULL, NULL));
-  while (read (fd, &c, 1) == 1 && c != '\n')
-    g_string_append_c (line, c);
-  close (fd);
-  g_assert_true (g_str_has_prefix (line->str, "listening on "));
   out = nb_test_cli_run (NULL, 0, NULL, "sequence", "run", seq, "--robot",
-                         line->str + strlen ("listening on "), "--iterations", "1",
+                         server.url, "--iterations", "1",
                          "--recordings-root", root, "--record-hz", "100", NULL);
   g_assert_nonnull (strstr (out, "goals sent: 6, motion stops: 0"));
   /* The /measured_pose stream needs an instrument: refused over HTTP. */
@@ -260,13 +240,11 @@ test_http (void)
     g_autofree char *m = sequence_file ("over-http-m", "[\"/measured_pose\"]");
 
     g_free (nb_test_cli_run (NULL, 2, &err, "sequence", "run", m, "--robot",
-                             line->str + strlen ("listening on "), "--recordings-root", root,
+                             server.url, "--recordings-root", root,
                              NULL));
     g_assert_nonnull (strstr (err, "/measured_pose needs a measurement system"));
   }
-  kill (pid, SIGTERM);
-  waitpid (pid, &status, 0);
-  g_spawn_close_pid (pid);
+  nb_test_server_stop (&server);
   o = read_back (parser, bag);
   js = channel (o, "/joint_states");
   /* About 1 s of motion at 0.2 × the simulated time, polled at 100 Hz. */

@@ -5,71 +5,14 @@
 #include "nb-test.h"
 #include "nb-test-cli.h"
 
-#include <errno.h>
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 #include <math.h>
 #include <signal.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-typedef struct {
-  GPid pid;
-  char *url;
-} Server;
-
-/* A server outlives no failed test. */
-static void
-die_with_parent (gpointer data)
-{
-  prctl (PR_SET_PDEATHSIG, SIGKILL);
-}
-
-/* Starts `navbench-cli serve ARGS…` and waits for its "listening on URL". */
-static Server
-serve (const char *first, ...)
-{
-  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GString) line = g_string_new (NULL);
-  Server s = { 0 };
-  int out = -1;
-  va_list ap;
-  char c;
-
-  g_ptr_array_add (argv, (char *) g_getenv ("NAVBENCH_CLI"));
-  g_ptr_array_add (argv, "serve");
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (char *) a);
-  va_end (ap);
-  g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent, NULL, &s.pid, NULL,
-                                           &out, NULL, &error));
-  while (read (out, &c, 1) == 1 && c != '\n')
-    g_string_append_c (line, c);
-  close (out);
-  g_assert_true (g_str_has_prefix (line->str, "listening on http://127.0.0.1:"));
-  s.url = g_strdup (line->str + strlen ("listening on "));
-  return s;
-}
-
-static void
-server_stop (Server *s)
-{
-  int status;
-
-  kill (s->pid, SIGTERM);
-  g_assert_cmpint (waitpid (s->pid, &status, 0), ==, s->pid);
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-  g_spawn_close_pid (s->pid);
-  g_clear_pointer (&s->url, g_free);
-}
 
 typedef struct {
   guint status;
@@ -221,7 +164,7 @@ source_path (const char *a, const char *b, const char *c)
 static void
 test_positions_and_state (void)
 {
-  Server s = serve (NULL);
+  NbTestServer s = nb_test_serve (NULL);
   Reply r = http (s.url, "GET", "/robot/positions", NULL);
   g_autofree char *cli = nb_test_cli_run (NULL, 0, NULL, "robot", "positions", "--json", NULL);
   JsonArray *names;
@@ -256,13 +199,13 @@ test_positions_and_state (void)
                    json_object_get_array_member (json_object_get_object_member (obj (&r), "tcp"),
                                                  "position"), 2), 1.266, 1e-12, "TCP z at zero");
   reply_clear (&r);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
 test_joint_motion (void)
 {
-  Server s = serve (NULL);
+  NbTestServer s = nb_test_serve (NULL);
   const char *good = "{\"joints\": [0.1, 0.4, -0.2, -1.1, 0.3, 0.7, 0.2]}";
   const double want[7] = { 0.1, 0.4, -0.2, -1.1, 0.3, 0.7, 0.2 };
   Reply r;
@@ -284,7 +227,7 @@ test_joint_motion (void)
   robot_joints (s.url, q);
   for (int i = 0; i < 7; i++)
     nb_assert_abs (q[i], want[i], 1e-4, "attained joint (noise and backlash ≤ 5e-5 rad)");
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
@@ -302,8 +245,8 @@ tcp_position (const char *url, double p[3])
 static void
 test_cartesian_default_frame (void)
 {
-  Server s = serve (NULL);
-  Server w = serve ("--default-frame", "world", NULL);
+  NbTestServer s = nb_test_serve (NULL);
+  NbTestServer w = nb_test_serve ("--default-frame", "world", NULL);
   const char *empty = "{\"frame_id\": \"\", \"position\": [0.45, 0.25, 0.35], "
                       "\"orientation\": [0, 1, 0, 0], \"planner\": \"pilz_ptp\"}";
   Reply r;
@@ -331,8 +274,8 @@ test_cartesian_default_frame (void)
   assert_error (&r, 422, "unreachable");
   reply_clear (&r);
   g_assert_cmpint (goals_sent (w.url), ==, 0);
-  server_stop (&w);
-  server_stop (&s);
+  nb_test_server_stop (&w);
+  nb_test_server_stop (&s);
 }
 
 /* ------------------------------------------------- malformed requests -- */
@@ -340,7 +283,7 @@ test_cartesian_default_frame (void)
 static void
 test_bad_requests (void)
 {
-  Server s = serve (NULL);
+  NbTestServer s = nb_test_serve (NULL);
   g_autofree char *huge = NULL;
   Reply r;
 
@@ -403,7 +346,7 @@ test_bad_requests (void)
   r = http (s.url, "GET", "/sequences/status", NULL);
   g_assert_cmpstr (json_object_get_string_member (obj (&r), "state"), ==, "idle");
   reply_clear (&r);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
@@ -416,7 +359,7 @@ test_token (void)
   g_free (nb_test_cli_run (NULL, 2, &err, "serve", "--listen", "0.0.0.0:0", NULL));
   g_assert_nonnull (strstr (err, "needs a bearer token"));
   {
-    Server s = serve ("--listen", "0.0.0.0:0", "--token", "s3cret", NULL);
+    NbTestServer s = nb_test_serve ("--listen", "0.0.0.0:0", "--token", "s3cret", NULL);
 
     r = http (s.url, "GET", "/robot/state", NULL);
     assert_error (&r, 401, "bearer token");
@@ -442,7 +385,7 @@ test_token (void)
       }
     g_assert_cmpstr (json_object_get_string_member (obj (&r), "state"), ==, "succeeded");
     reply_clear (&r);
-    server_stop (&s);
+    nb_test_server_stop (&s);
   }
 }
 
@@ -452,7 +395,7 @@ static void
 test_sequence_two_iterations (void)
 {
   g_autofree char *root = g_dir_make_tmp ("nb-rec-XXXXXX", NULL);
-  Server s = serve ("--time-scale", "0.05", "--recordings-root", root, NULL);
+  NbTestServer s = nb_test_serve ("--time-scale", "0.05", "--recordings-root", root, NULL);
   g_autofree char *logs = NULL, *state = NULL;
   g_autoptr (GDir) d = NULL;
   Reply r;
@@ -482,7 +425,7 @@ test_sequence_two_iterations (void)
   d = g_dir_open (root, 0, NULL);
   g_assert_null (g_dir_read_name (d));
   g_rmdir (root);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 typedef struct {
@@ -513,7 +456,7 @@ start_thread (gpointer data)
 static void
 test_concurrent_starts (void)
 {
-  Server s = serve ("--time-scale", "0.05", NULL);
+  NbTestServer s = nb_test_serve ("--time-scale", "0.05", NULL);
   Starter st[50];
   GThread *threads[50];
   GMutex lock;
@@ -552,14 +495,14 @@ test_concurrent_starts (void)
   g_assert_cmpint (goals_sent (s.url), ==, 18);
   g_mutex_clear (&lock);
   g_cond_clear (&cond);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
 test_stop (void)
 {
   /* Each point takes ~0.1–0.3 s of wall time. */
-  Server s = serve ("--time-scale", "0.3", NULL);
+  NbTestServer s = nb_test_serve ("--time-scale", "0.3", NULL);
   g_autofree char *logs = NULL, *state = NULL;
   const char *after;
   gint64 goals;
@@ -594,13 +537,13 @@ test_stop (void)
   r = http (s.url, "GET", "/robot/state", NULL);
   g_assert_false (json_object_get_boolean_member (obj (&r), "moving"));
   reply_clear (&r);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
 test_logs_bounded (void)
 {
-  Server s = serve ("--log-lines", "20", NULL);
+  NbTestServer s = nb_test_serve ("--log-lines", "20", NULL);
   g_autofree char *state = NULL;
   JsonArray *lines;
   Reply r;
@@ -621,13 +564,13 @@ test_logs_bounded (void)
   r = http (s.url, "GET", "/sequences/logs?lines=3", NULL);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (obj (&r), "lines")), ==, 3);
   reply_clear (&r);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
 test_runner_failure (void)
 {
-  Server s = serve ("--fail-goal", "3", NULL);
+  NbTestServer s = nb_test_serve ("--fail-goal", "3", NULL);
   g_autofree char *state = NULL, *logs = NULL;
   Reply r;
 
@@ -649,14 +592,14 @@ test_runner_failure (void)
   r = http (s.url, "GET", "/robot/state", NULL);
   g_assert_cmpint (json_object_get_int_member (obj (&r), "stops"), ==, 1);
   reply_clear (&r);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 /* The client mode: the runner of one process drives a navbench server. */
 static void
 test_client_mode (void)
 {
-  Server s = serve (NULL);
+  NbTestServer s = nb_test_serve (NULL);
   g_autofree char *seq = source_path ("data", "sequences", "pick-and-place.json");
   g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "sequence", "run", seq, "--robot", s.url,
                                           "--iterations", "1", NULL);
@@ -669,7 +612,7 @@ test_client_mode (void)
   robot_joints (s.url, q);
   for (int i = 0; i < 7; i++)
     nb_assert_abs (q[i], home[i], 1e-4, "back home");
-  server_stop (&s);
+  nb_test_server_stop (&s);
   /* Nobody listening: a clear failure. */
   g_free (nb_test_cli_run (NULL, 1, &err, "sequence", "run", seq, "--robot",
                            "http://127.0.0.1:1", NULL));
@@ -690,7 +633,7 @@ test_recording (void)
   g_autofree char *outside = g_dir_make_tmp ("nb-srv-out-XXXXXX", NULL);
   g_autofree char *start = g_strdup_printf ("{\"name\": \"pick-and-place\", \"n_iterations\": 1, "
                                             "\"bag_path\": \"%s\"}", outside);
-  Server s = serve ("--recordings-root", root, NULL);
+  NbTestServer s = nb_test_serve ("--recordings-root", root, NULL);
   Reply r;
 
   for (int run = 0; run < 2; run++)
@@ -716,7 +659,7 @@ test_recording (void)
   reply_clear (&r);
   g_assert_true (g_file_test (outside, G_FILE_TEST_IS_DIR));
   g_assert_cmpint (goals_sent (s.url), ==, 12);
-  server_stop (&s);
+  nb_test_server_stop (&s);
   g_unlink (meta);
   g_unlink (mcap);
   {
@@ -741,7 +684,7 @@ lease (const char *url, const char *body)
 static void
 test_lease_bounds (void)
 {
-  Server s = serve (NULL);
+  NbTestServer s = nb_test_serve (NULL);
   const char *bad[] = { "{\"owner\": \"web\", \"ttl_s\": 0}", "{\"owner\": \"web\", \"ttl_s\": -1}",
                         "{\"owner\": \"web\", \"ttl_s\": 60.001}",
                         "{\"owner\": \"web\", \"ttl_s\": 1e308}", "{\"owner\": \"\", \"ttl_s\": 5}",
@@ -782,7 +725,7 @@ test_lease_bounds (void)
   r = lease (s.url, "{\"owner\": \"teach-pendant\", \"ttl_s\": 5}");
   g_assert_cmpuint (r.status, ==, 200);
   reply_clear (&r);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static gint64
@@ -805,7 +748,7 @@ gizmo_body (gint64 e, double x)
 static void
 test_stale_epoch_and_feedback (void)
 {
-  Server s = serve (NULL);
+  NbTestServer s = nb_test_serve (NULL);
   g_autofree char *stale = NULL, *fresh = NULL, *again = NULL;
   gint64 e;
   Reply r;
@@ -843,7 +786,7 @@ test_stale_epoch_and_feedback (void)
   assert_error (&r, 409, "feedback");
   reply_clear (&r);
   g_assert_cmpint (goals_sent (s.url), ==, 1);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 typedef struct {
@@ -873,7 +816,7 @@ static void
 test_lease_loss (void)
 {
   /* Real time: the gizmo's motion from zero takes ~1.4 s. */
-  Server s = serve ("--time-scale", "1", NULL);
+  NbTestServer s = nb_test_serve ("--time-scale", "1", NULL);
   Request low = { 0 };
   GThread *t;
   gint64 t0;
@@ -895,13 +838,13 @@ test_lease_loss (void)
   reply_clear (&r);
   g_free (low.body);
   g_free (low.detail);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 static void
 test_high_waits_for_low (void)
 {
-  Server s = serve ("--time-scale", "1", NULL);
+  NbTestServer s = nb_test_serve ("--time-scale", "1", NULL);
   Request low, high;
   GThread *tl, *th;
   g_autofree char *blocked = NULL;
@@ -941,7 +884,7 @@ test_high_waits_for_low (void)
   g_assert_cmpint (goals_sent (s.url), ==, 2);
   g_free (low.body);
   g_free (high.body);
-  server_stop (&s);
+  nb_test_server_stop (&s);
 }
 
 int

@@ -4,19 +4,8 @@
 #include "nb-arm-file.h"
 #include "nb-error.h"
 #include "nb-server.h"
-#include "nb-json-writer.h"
 
 #include <string.h>
-
-static char *
-default_dir (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (exe != NULL && g_str_has_prefix (exe, NB_BUILD_ROOT "/"))
-    return g_build_filename (NB_DATA_SOURCE, "robots", "iiwa7", NULL);
-  return g_build_filename (NB_DATA_INSTALLED, "robots", "iiwa7", NULL);
-}
 
 static int
 robot_setup (int argc, char **argv)
@@ -94,7 +83,7 @@ robot_positions (int argc, char **argv)
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
   if (dir == NULL)
-    dir = default_dir ();
+    dir = nb_cli_data_path ("robots/iiwa7");
   if ((positions = nb_arm_named_positions (dir, &error)) == NULL)
     return nb_cli_report_error (error);
   if (!json)

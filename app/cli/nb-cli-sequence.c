@@ -46,16 +46,6 @@ print_wall_line (const char *line, gpointer user_data)
   fflush (stdout);
 }
 
-static char *
-robot_dir (void)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (exe != NULL && g_str_has_prefix (exe, NB_BUILD_ROOT "/"))
-    return g_build_filename (NB_DATA_SOURCE, "robots", "iiwa7", NULL);
-  return g_build_filename (NB_DATA_INSTALLED, "robots", "iiwa7", NULL);
-}
-
 /* ------------------------------------------------------ recording -- */
 
 /* The simulated arm is sampled at the recording rate along each motion on
@@ -368,10 +358,7 @@ sequence_run (int argc, char **argv)
           return nb_cli_report_error (error);
         }
       if (root == NULL)
-        {
-          root = g_build_filename (g_get_user_data_dir (), "navbench", "recordings", NULL);
-          g_mkdir_with_parents (root, 0755);
-        }
+        root = nb_cli_recordings_root ();
       if ((recorder = nb_recorder_new (bag_path, root, seq->topics, &error)) == NULL)
         return nb_cli_report_error (error);
     }
@@ -391,7 +378,7 @@ sequence_run (int argc, char **argv)
                                  (guint32) seed };
 
       if (model_dir == NULL)
-        model_dir = robot_dir ();
+        model_dir = nb_cli_data_path ("robots/iiwa7");
       ok = run_arm (seq, (guint) iterations, model_dir, &faults, recorder, record_hz, &error);
     }
   if (recorder != NULL)

@@ -17,16 +17,6 @@ on_signal (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static char *
-data_dir (const char *sub)
-{
-  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
-
-  if (exe != NULL && g_str_has_prefix (exe, NB_BUILD_ROOT "/"))
-    return g_build_filename (NB_DATA_SOURCE, sub, NULL);
-  return g_build_filename (NB_DATA_INSTALLED, sub, NULL);
-}
-
 int
 nb_cli_serve (int argc, char **argv)
 {
@@ -77,14 +67,11 @@ nb_cli_serve (int argc, char **argv)
   if (token == NULL && g_getenv ("NAVBENCH_TOKEN") != NULL)
     token = g_strdup (g_getenv ("NAVBENCH_TOKEN"));
   if (robot_dir == NULL)
-    robot_dir = data_dir ("robots/iiwa7");
+    robot_dir = nb_cli_data_path ("robots/iiwa7");
   if (sequences_dir == NULL)
-    sequences_dir = data_dir ("sequences");
+    sequences_dir = nb_cli_data_path ("sequences");
   if (recordings == NULL)
-    {
-      recordings = g_build_filename (g_get_user_data_dir (), "navbench", "recordings", NULL);
-      g_mkdir_with_parents (recordings, 0755);
-    }
+    recordings = nb_cli_recordings_root ();
   exe = g_file_read_link ("/proc/self/exe", NULL);
 
   nb_server_config_init (&config);

@@ -121,3 +121,22 @@ nb_cli_dispatch (const char *group, const NbCliCommand *commands, guint n, int a
   print_commands (stderr, group, commands, n);
   return NB_EXIT_USAGE;
 }
+
+char *
+nb_cli_data_path (const char *sub)
+{
+  g_autofree char *exe = g_file_read_link ("/proc/self/exe", NULL);
+
+  if (exe != NULL && g_str_has_prefix (exe, NB_BUILD_ROOT "/"))
+    return g_build_filename (NB_DATA_SOURCE, sub, NULL);
+  return g_build_filename (NB_DATA_INSTALLED, sub, NULL);
+}
+
+char *
+nb_cli_recordings_root (void)
+{
+  char *root = g_build_filename (g_get_user_data_dir (), "navbench", "recordings", NULL);
+
+  g_mkdir_with_parents (root, 0755);
+  return root;
+}

@@ -54,6 +54,11 @@ gboolean nb_cli_parse_numbers (const char *option, const char *text, double *out
                                const char *what, GError **error);
 /* Writes all of text to stdout; FALSE with error on a write failure. */
 gboolean nb_cli_write        (const char *text, GError **error);
+/* A path in navbench's data (robots/iiwa7, sequences): the source tree's when
+ * this binary runs from its build tree, else the installed one. */
+char    *nb_cli_data_path    (const char *sub);
+/* The default recordings root, $XDG_DATA_HOME/navbench/recordings, created. */
+char    *nb_cli_recordings_root (void);
 /* Runs a subcommand table: argv[1] picks the command. */
 int      nb_cli_dispatch     (const char *group, const NbCliCommand *commands, guint n,
                               int argc, char **argv);
