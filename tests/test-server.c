@@ -35,7 +35,8 @@ static Reply
 http_full (const char *url, const char *method, const char *path, const char *body,
            const char *token)
 {
-  g_autoptr (SoupSession) session = soup_session_new_with_options ("timeout", 60, NULL);
+  g_autoptr (SoupSession) session = soup_session_new_with_options ("timeout", 60,
+                                                                          "proxy-resolver", NULL, NULL);
   g_autofree char *full = g_strconcat (url, path, NULL);
   g_autoptr (SoupMessage) msg = soup_message_new (method, full);
   g_autoptr (GBytes) answer = NULL;
