@@ -122,6 +122,10 @@ test_sim_arm (void)
   g_assert_cmpint (json_object_get_int_member (js, "message_count"), ==, samples);
   g_assert_cmpint (json_object_get_int_member (tcp, "message_count"), ==, samples);
   g_assert_cmpint (json_object_get_int_member (meas, "message_count"), ==, samples);
+  /* Every message decodes and encodes back to the same bytes with the independent codec. */
+  g_assert_cmpint (json_object_get_int_member (js, "reencoded_differs"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (tcp, "reencoded_differs"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (meas, "reencoded_differs"), ==, 0);
   /* The bag spans the run's virtual time. */
   nb_assert_abs ((double) (int_string (js, "last_log_time") - int_string (js, "first_log_time")) * 1e-9,
                  virtual_s, 5e-4, "recorded duration (printed to the ms)");

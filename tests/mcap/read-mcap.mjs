@@ -13,7 +13,7 @@ import { open, readFile } from "node:fs/promises";
 
 import { crc32 } from "@foxglove/crc";
 import { parse } from "@foxglove/rosmsg";
-import { MessageReader } from "@foxglove/rosmsg2-serialization";
+import { MessageReader, MessageWriter } from "@foxglove/rosmsg2-serialization";
 import { McapIndexedReader, McapStreamReader } from "@mcap/core";
 
 function plain(value) {
@@ -25,6 +25,17 @@ function plain(value) {
       return v;
     }),
   );
+}
+
+// rosmsg2-serialization 2.x (the line that runs on Debian 12's node 18) gives
+// builtin_interfaces/Time as {sec, nsec}; ROS 2 names the field nanosec.
+function rosTime(value) {
+  if (Array.isArray(value)) return value.map(rosTime);
+  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.length === 2 && "sec" in value && "nsec" in value)
+    return { sec: value.sec, nanosec: value.nsec };
+  return Object.fromEntries(keys.map((k) => [k, rosTime(value[k])]));
 }
 
 async function main() {
@@ -48,11 +59,14 @@ async function main() {
   try {
     const reader = await McapIndexedReader.Initialize({ readable });
     const decoders = new Map();
+    const encoders = new Map();
     const channels = new Map();
     for (const [id, channel] of reader.channelsById) {
       const schema = reader.schemasById.get(channel.schemaId);
       const text = new TextDecoder().decode(schema.data);
-      decoders.set(id, new MessageReader(parse(text, { ros2: true })));
+      const definitions = parse(text, { ros2: true });
+      decoders.set(id, new MessageReader(definitions));
+      encoders.set(id, new MessageWriter(definitions));
       channels.set(id, {
         id,
         topic: channel.topic,
@@ -64,7 +78,7 @@ async function main() {
         first_log_time: null,
         last_log_time: null,
         sequences_in_order: true,
-        trailing_bytes: 0,
+        reencoded_differs: 0,
         first_message: null,
         last_message: null,
         last_sequence: 0,
@@ -75,8 +89,12 @@ async function main() {
     for await (const message of reader.readMessages()) {
       const c = channels.get(message.channelId);
       const decoder = decoders.get(message.channelId);
-      const decoded = decoder.readMessage(message.data);
-      if (decoder.lastReadHadTrailingBytes()) c.trailing_bytes++;
+      const raw = decoder.readMessage(message.data);
+      const decoded = rosTime(raw);
+      // The independent encoder must give back the very bytes: no trailing
+      // bytes, the same alignment and padding.
+      const again = encoders.get(message.channelId).writeMessage(raw);
+      if (Buffer.compare(Buffer.from(again), Buffer.from(message.data)) !== 0) c.reencoded_differs++;
       if (c.message_count === 0) {
         c.first_log_time = message.logTime;
         c.first_message = decoded;
