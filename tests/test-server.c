@@ -102,6 +102,18 @@ assert_error (Reply *r, guint status, const char *part)
     g_error ("HTTP %u: detail \"%s\" lacks \"%s\"", r->status, text ? text : "", part);
 }
 
+static guint
+count_entries (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
 static gint64
 goals_sent (const char *url)
 {
@@ -888,6 +900,32 @@ test_high_waits_for_low (void)
   nb_test_server_stop (&s);
 }
 
+/* The server releases every connection: 300 requests on connections of their
+ * own leave its descriptors where they were (libsoup 3.2.2 leaked one per
+ * connection its client closed). */
+static void
+test_no_descriptor_leak (void)
+{
+  NbTestServer s = nb_test_serve (NULL);
+  g_autofree char *fd_dir = g_strdup_printf ("/proc/%d/fd", (int) s.pid);
+  guint before, after;
+
+  g_usleep (100000);
+  before = count_entries (fd_dir);
+  for (int i = 0; i < 300; i++)
+    {
+      Reply r = http (s.url, i % 2 ? "GET" : "POST", i % 2 ? "/robot/state" : "/robot/joints",
+                      i % 2 ? NULL : "{\"joints\": [0, 0, 0, 9, 0, 0, 0]}");
+
+      g_assert_cmpuint (r.status, ==, i % 2 ? 200 : 422);
+      reply_clear (&r);
+    }
+  g_usleep (200000);
+  after = count_entries (fd_dir);
+  g_assert_cmpuint (after, <=, before + 2);
+  nb_test_server_stop (&s);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -896,6 +934,7 @@ main (int argc, char **argv)
   g_test_add_func ("/server/joint-motion-422", test_joint_motion);
   g_test_add_func ("/server/cartesian-default-frame", test_cartesian_default_frame);
   g_test_add_func ("/server/bad-requests", test_bad_requests);
+  g_test_add_func ("/server/no-descriptor-leak", test_no_descriptor_leak);
   g_test_add_func ("/server/token", test_token);
   g_test_add_func ("/server/sequence-two-iterations", test_sequence_two_iterations);
   g_test_add_func ("/server/concurrent-starts-409", test_concurrent_starts);
