@@ -1411,6 +1411,7 @@ static const NbCliCommand campaign_commands[] = {
   { "edit", campaign_edit, "correct a recorded value of a trial (logged with the old value)" },
   { "import", campaign_import, "record trials measured elsewhere (the CSV of compute)" },
   { "results", campaign_results, "every clause's figures from the stored trials" },
+  { "run", nb_cli_campaign_run, "drive the robot through a clause's trials and record them" },
   { "register", nb_cli_campaign_register,
     "fit the instrument frame to surveyed reference points and store it" },
 };

@@ -35,6 +35,7 @@ int nb_cli_sequence (int argc, char **argv);
 int nb_cli_robot (int argc, char **argv);
 int nb_cli_serve (int argc, char **argv);
 int nb_cli_campaign_register (int argc, char **argv);
+int nb_cli_campaign_run (int argc, char **argv);   /* nb-cli-run.c */
 int nb_cli_export_table (const char *db, guint table, const char *format, const char *lang,
                          const char *output);
 int nb_cli_plan    (int argc, char **argv);

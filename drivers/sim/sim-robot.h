@@ -28,4 +28,9 @@ void nb_sim_robot_pose (const NbSimRobot *robot, double t_s, double *x_m, double
                         double *theta_deg);
 NbPoseSource nb_sim_robot_source (const NbSimRobot *robot);
 
+/* The sim driver's context (nb_driver_sim's open()) watches source instead of
+ * its own robot: the campaign runner's simulated base, whose legs are added
+ * as the runner sends goals.  source.self must outlive the context. */
+void nb_sim_tracker_watch (gpointer sim_ctx, NbPoseSource source);
+
 G_END_DECLS

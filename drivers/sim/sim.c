@@ -105,6 +105,15 @@ sim_configure (gpointer ctx, const char *key, const char *value, GError **error)
   return FALSE;
 }
 
+void
+nb_sim_tracker_watch (gpointer ctx, NbPoseSource source)
+{
+  SimCtx *c = ctx;
+
+  c->use_base = FALSE;
+  c->source = source;
+}
+
 static gboolean
 sim_start (gpointer ctx, GError **error)
 {

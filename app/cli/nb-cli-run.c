@@ -1,0 +1,369 @@
+/* navbench-cli campaign run — the standard's trials driven on a robot and recorded
+ *
+ * The campaign runner (protocols/nb-campaign-runner.h) under a GMainLoop, as
+ * a window would drive it: one line per progress event on stdout as the
+ * trials end (text, or one JSON object per line with --json), then the
+ * configuration's figures — the numbers `campaign results` gives, computed
+ * from the store by the same code.  SIGINT cancels: the trial in flight is
+ * recorded as aborted, the finished ones are kept, the exit status is 1.
+ * The event lines are a progress stream and so reach stdout as they happen;
+ * the figures line is written only when the run succeeded.
+ */
+#include "nb-cli.h"
+
+#include "nb-campaign-runner.h"
+#include "nb-cli-figures.h"
+#include "nb-clause.h"
+#include "nb-error.h"
+#include "nb-json-writer.h"
+#include "nb-runner-sim.h"
+
+#include <glib-unix.h>
+#include <math.h>
+#include <signal.h>
+
+typedef struct {
+  GMainLoop *loop;
+  NbCampaignRunner *runner;
+  GCancellable *cancellable;
+  gboolean json;
+  gboolean ok;
+  GError *error;
+  GError *write_error;
+  NbRunnerSummary summary;
+} RunCli;
+
+static void
+json_pose (NbJsonWriter *w, const char *key, const NbPose *p)
+{
+  nb_json_key (w, key);
+  if (isnan (p->x_mm))
+    {
+      nb_json_null (w);
+      return;
+    }
+  nb_json_begin_object (w);
+  nb_json_key (w, "x_mm"); nb_json_double (w, p->x_mm);
+  nb_json_key (w, "y_mm"); nb_json_double (w, p->y_mm);
+  nb_json_key (w, "theta_deg"); nb_json_double (w, p->theta_deg);
+  nb_json_end_object (w);
+}
+
+/* The members `campaign results --json` gives a configuration (its keys
+ * come from nb-cli-figures.h, the one place they are named). */
+static void
+json_figures (NbJsonWriter *w, const NbConfigResult *r)
+{
+  nb_json_key (w, "config"); nb_json_string (w, r->config);
+  if (r->error != NULL)
+    {
+      nb_json_key (w, "error"); nb_json_string (w, r->error);
+      return;
+    }
+  if (r->clause == 5)
+    nb_cli_json_pose (w, &r->pose);
+  else if (r->clause == 8)
+    {
+      guint n = nb_path_run_n_trials (r->path_run);
+      g_autofree const char **labels = g_new (const char *, MAX (n, 1));
+
+      for (guint i = 0; i < n; i++)
+        labels[i] = nb_path_run_trial (r->path_run, i)->label;
+      nb_cli_json_path (w, &r->path, nb_path_run_samples (r->path_run), labels, r->d_mm, n);
+    }
+}
+
+static char *
+text_figures (const NbConfigResult *r)
+{
+  if (r->error != NULL)
+    return g_strdup_printf ("figures: %s", r->error);
+  if (r->clause == 5)
+    return g_strdup_printf ("n %" G_GUINT64_FORMAT "  Ap %.3f mm  Ao %.3f°  Rp %.3f mm  Ro ±%.3f°",
+                            r->pose.n, r->pose.ap_mm, r->pose.ao_deg, r->pose.rp_mm,
+                            r->pose.ro_deg);
+  return g_strdup_printf ("n %" G_GUINT64_FORMAT "  d = max |d_i| %.3f mm  mean %.3f mm  "
+                          "mean |d_i| %.3f mm  std %.3f mm", r->path.n, r->path.max_mm,
+                          r->path.mean_mm, r->path.mean_abs_mm, r->path.std_mm);
+}
+
+/* One object per line (JSON Lines): the writer's indentation dropped,
+ * strings untouched. */
+static char *
+one_line (char *owned)
+{
+  char *out = owned;
+  gboolean in_string = FALSE, escaped = FALSE;
+  gsize j = 0;
+
+  for (gsize i = 0; owned[i] != '\0'; i++)
+    {
+      char ch = owned[i];
+
+      if (in_string)
+        {
+          escaped = !escaped && ch == '\\';
+          in_string = escaped || ch != '"';
+        }
+      else if (ch == '"')
+        in_string = TRUE;
+      else if (ch == '\n')
+        {
+          while (owned[i + 1] == ' ')
+            i++;
+          continue;
+        }
+      out[j++] = ch;
+    }
+  out[j++] = '\n';
+  out[j] = '\0';
+  return out;
+}
+
+static void
+say (RunCli *c, char *owned)
+{
+  g_autofree char *text = owned;
+
+  if (c->write_error == NULL && !nb_cli_write (text, &c->write_error))
+    g_cancellable_cancel (c->cancellable);
+}
+
+static void
+on_progress (const NbRunnerEvent *ev, gpointer user_data)
+{
+  RunCli *c = user_data;
+  gboolean started = ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED;
+
+  if (c->json)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+      nb_json_begin_object (w);
+      nb_json_key (w, "event"); nb_json_string (w, started ? "trial-started" : "trial-ended");
+      nb_json_key (w, "clause"); nb_json_int (w, ev->clause);
+      nb_json_key (w, "config"); nb_json_string (w, ev->config);
+      nb_json_key (w, "trial"); nb_json_int (w, ev->trial);
+      nb_json_key (w, "of"); nb_json_int (w, ev->n_trials);
+      nb_json_key (w, "id"); nb_json_int (w, ev->trial_id);
+      nb_json_key (w, "seq"); nb_json_int (w, ev->seq);
+      nb_json_key (w, "t_s"); nb_json_double (w, ev->t_s);
+      if (!started)
+        {
+          nb_json_key (w, "outcome"); nb_json_string (w, nb_trial_outcome_to_string (ev->outcome));
+          nb_json_key (w, "reason");
+          if (ev->reason)
+            nb_json_string (w, ev->reason);
+          else
+            nb_json_null (w);
+          if (ev->clause == 5)
+            {
+              json_pose (w, "command", &ev->command);
+              json_pose (w, "attained", &ev->attained);
+            }
+          else
+            {
+              nb_json_key (w, "d_mm"); nb_json_double (w, ev->d_mm);
+            }
+          nb_json_key (w, "samples"); nb_json_int (w, (gint64) ev->n_samples);
+          nb_json_key (w, "figures");
+          nb_json_begin_object (w);
+          json_figures (w, ev->figures);
+          nb_json_end_object (w);
+        }
+      nb_json_end_object (w);
+      say (c, one_line (nb_json_writer_finish (g_steal_pointer (&w))));
+      return;
+    }
+  if (started)
+    {
+      say (c, g_strdup_printf ("trial %u/%u started (seq %u) at %.3f s\n", ev->trial,
+                               ev->n_trials, ev->seq, ev->t_s));
+      return;
+    }
+  {
+    g_autofree char *what = NULL, *figures = text_figures (ev->figures);
+
+    if (ev->clause == 5 && !isnan (ev->attained.x_mm))
+      what = g_strdup_printf ("attained %.3f, %.3f mm, %.3f°", ev->attained.x_mm,
+                              ev->attained.y_mm, ev->attained.theta_deg);
+    else if (ev->clause == 8 && !isnan (ev->d_mm))
+      what = g_strdup_printf ("d_i %.3f mm over %" G_GUINT64_FORMAT " samples", ev->d_mm,
+                              ev->n_samples);
+    say (c, g_strdup_printf ("trial %u/%u %s%s%s%s%s; %s\n", ev->trial, ev->n_trials,
+                             nb_trial_outcome_to_string (ev->outcome), what ? ": " : "",
+                             what ? what : "", ev->reason ? ": " : "",
+                             ev->reason ? ev->reason : "", figures));
+  }
+}
+
+static void
+on_done (GObject *source, GAsyncResult *result, gpointer user_data)
+{
+  RunCli *c = user_data;
+
+  c->ok = nb_campaign_runner_run_finish (c->runner, result, &c->summary, &c->error);
+  g_main_loop_quit (c->loop);
+}
+
+static gboolean
+on_sigint (gpointer user_data)
+{
+  RunCli *c = user_data;
+
+  g_cancellable_cancel (c->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+int
+nb_cli_campaign_run (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *db = NULL, *config = NULL, *route = NULL, *load_text = NULL;
+  g_autofree char *robot = NULL, *who = NULL;
+  g_autoptr (NbRunnerSim) sim = NULL;
+  g_autoptr (NbCampaignRunner) runner = NULL;
+  g_autoptr (GMainLoop) loop = NULL;
+  g_autoptr (GCancellable) cancellable = NULL;
+  gint clause = 0, trials = 0;
+  gint64 seed = 1;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5 or 8", "N" },
+    { "config", 0, 0, G_OPTION_ARG_STRING, &config,
+      "the configuration (created on the first run)", "NAME" },
+    { "route", 0, 0, G_OPTION_ARG_STRING, &route,
+      "straight (default), rectangular or combined (clause 5)", "R" },
+    { "load-kg", 0, 0, G_OPTION_ARG_STRING, &load_text, "the load carried (default 0: no load)",
+      "KG" },
+    { "trials", 0, 0, G_OPTION_ARG_INT, &trials,
+      "trials to run (default: up to the clause's 30 counted trials)", "N" },
+    { "robot", 0, 0, G_OPTION_ARG_STRING, &robot,
+      "the robot and instrument: sim-base (the simulated base and tracker; default)", "ROBOT" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "the simulator's seed (default 1)", "S" },
+    { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object per line", NULL },
+    { NULL }
+  };
+  NbCampaignRunnerOptions o;
+  NbRunnerSimOptions so;
+  RunCli c = { 0 };
+  double load = NAN;
+  guint sigint;
+
+  g_option_context_set_summary (context,
+    "Drives the robot through the trials of ISO 18646-2 clause 5 (pose accuracy and\n"
+    "repeatability: settle detection at the command pose) or 8 (path deviation: the\n"
+    "track along the straight route), on the route laid out from the campaign's LU,\n"
+    "and records each trial and its samples as it ends.  Prints one line per trial\n"
+    "event, then the configuration's figures (those of 'campaign results').");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (db == NULL || config == NULL || clause == 0)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --clause 5|8 and --config NAME "
+                   "are required");
+      return nb_cli_report_error (error);
+    }
+  if (robot != NULL && !g_str_equal (robot, "sim-base"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot '%s': sim-base is the robot the "
+                   "runner drives so far", robot);
+      return nb_cli_report_error (error);
+    }
+  if (trials < 0 || seed < 0 || seed > G_MAXUINT32 - 1)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, trials < 0 ? "--trials N: N ≥ 1"
+                                                                : "--seed S: 0 to 4294967294");
+      return nb_cli_report_error (error);
+    }
+  if (load_text != NULL && !nb_cli_parse_numbers ("load-kg", load_text, &load, 1, "KG", &error))
+    return nb_cli_report_error (error);
+
+  nb_campaign_runner_options_init (&o);
+  o.clause = (guint) clause;
+  o.config = config;
+  o.route = route;
+  o.load_kg = load;
+  o.trials = (guint) trials;
+  o.who = who;
+  o.robot_name = "sim-base (simulated base, simulated tracker)";
+  nb_runner_sim_options_init (&so);
+  so.seed = (guint32) seed;
+  if ((sim = nb_runner_sim_new (&so, &error)) == NULL ||
+      (runner = nb_campaign_runner_new (db, &o, nb_sim_base_ops (), nb_runner_sim_base (sim),
+                                        nb_runner_sim_instrument_ops (), sim, &error)) == NULL)
+    return nb_cli_report_error (error);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  cancellable = g_cancellable_new ();
+  c.loop = loop;
+  c.runner = runner;
+  c.cancellable = cancellable;
+  c.json = json;
+  sigint = g_unix_signal_add (SIGINT, on_sigint, &c);
+  nb_campaign_runner_run_async (runner, cancellable, on_progress, &c, on_done, &c);
+  g_main_loop_run (loop);
+  g_source_remove (sigint);
+
+  if (c.write_error != NULL)
+    {
+      nb_runner_summary_clear (&c.summary);
+      g_clear_error (&c.error);
+      g_propagate_error (&error, c.write_error);
+      return nb_cli_report_error (error);
+    }
+  if (!c.ok)
+    {
+      int rc;
+
+      if (g_error_matches (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* Cancelled is a runtime outcome, not bad input. */
+          g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "%s", c.error->message);
+          g_clear_error (&c.error);
+        }
+      else
+        error = c.error;
+      nb_runner_summary_clear (&c.summary);
+      rc = nb_cli_report_error (error);
+      return rc;
+    }
+  if (json)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+      nb_json_begin_object (w);
+      nb_json_key (w, "event"); nb_json_string (w, "figures");
+      nb_json_key (w, "clause"); nb_json_int (w, clause);
+      nb_json_key (w, "run"); nb_json_int (w, c.summary.run);
+      nb_json_key (w, "ok"); nb_json_int (w, c.summary.ok);
+      nb_json_key (w, "failed"); nb_json_int (w, c.summary.failed);
+      nb_json_key (w, "aborted"); nb_json_int (w, c.summary.aborted);
+      nb_json_key (w, "figures");
+      nb_json_begin_object (w);
+      json_figures (w, &c.summary.figures);
+      nb_json_end_object (w);
+      nb_json_end_object (w);
+      say (&c, one_line (nb_json_writer_finish (g_steal_pointer (&w))));
+    }
+  else
+    {
+      g_autofree char *figures = text_figures (&c.summary.figures);
+
+      say (&c, g_strdup_printf ("Clause %d — %s, config '%s': %u run (%u ok, %u failed, "
+                                "%u aborted)\n%s\n", clause, nb_clause_get ((guint) clause)->title,
+                                config, c.summary.run, c.summary.ok, c.summary.failed,
+                                c.summary.aborted, figures));
+    }
+  nb_runner_summary_clear (&c.summary);
+  if (c.write_error != NULL)
+    {
+      g_propagate_error (&error, c.write_error);
+      return nb_cli_report_error (error);
+    }
+  return NB_EXIT_OK;
+}

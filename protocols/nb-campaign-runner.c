@@ -1,0 +1,874 @@
+/* nb-campaign-runner.c — the standard's trials driven and recorded (see nb-campaign-runner.h) */
+#include "nb-campaign-runner.h"
+
+#include "nb-angle.h"
+#include "nb-clause.h"
+#include "nb-error.h"
+#include "nb-route.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+#define MM_PER_M 1000.0
+/* decided: three failed trials in a row mean the robot does not reach its goals. */
+#define MAX_FAILED_IN_A_ROW 3
+/* The poses a rerun computes from LU must be the stored ones to this much. */
+#define POSE_MATCH_MM 1e-6
+
+struct _NbCampaignRunner {
+  char *path;
+  NbCampaignRunnerOptions o;
+  char *config, *route, *who, *robot_name;
+  const NbRobotOps *robot_ops;
+  gpointer robot;
+  const NbRunnerInstrumentOps *inst_ops;
+  gpointer inst;
+
+  /* The run in progress (set by run_async, read by the worker). */
+  GMainContext *context;
+  NbRunnerProgressFunc progress;
+  gpointer progress_data;
+  gboolean busy;
+  NbRunnerSummary summary;      /* written by the worker, read after completion */
+};
+
+void
+nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
+{
+  memset (o, 0, sizeof *o);
+  o->load_kg = NAN;
+  nb_settle_params_init (&o->settle);
+  o->settle_step_s = 0.25;
+}
+
+void
+nb_runner_summary_clear (NbRunnerSummary *s)
+{
+  nb_config_result_clear (&s->figures);
+  memset (s, 0, sizeof *s);
+}
+
+NbCampaignRunner *
+nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
+                        const NbRobotOps *robot_ops, gpointer robot,
+                        const NbRunnerInstrumentOps *inst_ops, gpointer inst, GError **error)
+{
+  NbCampaignRunner *r;
+  const NbClause *clause = nb_clause_get (o->clause);
+  NbRouteKind kind;
+
+  if (clause == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u is not a test clause of "
+                   "ISO 18646-2 (5 to 10)", o->clause);
+      return NULL;
+    }
+  if (o->clause != 5 && o->clause != 8)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u (%s) is not run automatically "
+                   "yet: the runner drives clauses 5 and 8 (record other clauses with "
+                   "campaign import)", o->clause, clause->title);
+      return NULL;
+    }
+  if (o->config == NULL || *o->config == '\0')
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "config: a configuration name is required");
+      return NULL;
+    }
+  if (o->route != NULL && !nb_route_kind_from_string (o->route, &kind))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "route '%s': straight, rectangular or combined", o->route);
+      return NULL;
+    }
+  if (o->clause == 8 && o->route != NULL && kind != NB_ROUTE_STRAIGHT)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "route '%s': clause 8 (8.3) uses the straight route", o->route);
+      return NULL;
+    }
+  if (!isnan (o->load_kg) && !(o->load_kg >= 0.0 && isfinite (o->load_kg)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "load %g kg: a load is ≥ 0", o->load_kg);
+      return NULL;
+    }
+  if (!(o->settle_step_s > 0.0 && o->settle_step_s <= o->settle.timeout_s) ||
+      !(o->settle.window_s > 0.0) || !(o->settle.timeout_s > 0.0) || o->settle.min_samples < 2)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "settle: window, timeout and step must be "
+                   "> 0 (step ≤ timeout), at least 2 samples");
+      return NULL;
+    }
+  if (robot_ops == NULL || robot_ops->move_to_pose == NULL || robot_ops->wait == NULL ||
+      robot_ops->stop == NULL || inst_ops == NULL || inst_ops->now == NULL ||
+      inst_ops->collect == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "a robot (move to pose, stop, wait) and an instrument (clock, samples) are needed");
+      return NULL;
+    }
+  r = g_new0 (NbCampaignRunner, 1);
+  r->path = g_strdup (path);
+  r->o = *o;
+  r->o.config = r->config = g_strdup (o->config);
+  r->o.route = r->route = g_strdup (o->route);
+  r->o.who = r->who = g_strdup (o->who);
+  r->o.robot_name = r->robot_name = g_strdup (o->robot_name);
+  r->robot_ops = robot_ops;
+  r->robot = robot;
+  r->inst_ops = inst_ops;
+  r->inst = inst;
+  return r;
+}
+
+void
+nb_campaign_runner_free (NbCampaignRunner *r)
+{
+  if (r == NULL)
+    return;
+  g_free (r->path);
+  g_free (r->config);
+  g_free (r->route);
+  g_free (r->who);
+  g_free (r->robot_name);
+  nb_runner_summary_clear (&r->summary);
+  g_clear_pointer (&r->context, g_main_context_unref);
+  g_free (r);
+}
+
+/* ---------------------------------------------------------- registration -- */
+
+static gboolean
+json_number (JsonNode *node, double *out)
+{
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  if (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  *out = json_node_get_double (node);
+  return isfinite (*out);
+}
+
+gboolean
+nb_runner_parse_registration (const char *json, NbRigidTransform *tf, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *obj;
+  JsonArray *rows, *t;
+  double dim;
+
+  memset (tf, 0, sizeof *tf);
+  if (!json_parser_load_from_data (parser, json, -1, NULL) ||
+      json_parser_get_root (parser) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    goto bad;
+  obj = json_node_get_object (json_parser_get_root (parser));
+  if (!json_number (json_object_get_member (obj, "dim"), &dim) || (dim != 2 && dim != 3) ||
+      !json_object_has_member (obj, "r") || !json_object_has_member (obj, "t_mm") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (obj, "r")) ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (obj, "t_mm")))
+    goto bad;
+  rows = json_object_get_array_member (obj, "r");
+  t = json_object_get_array_member (obj, "t_mm");
+  if (json_array_get_length (rows) != 3 || json_array_get_length (t) != 3)
+    goto bad;
+  tf->dim = (guint) dim;
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonNode *row = json_array_get_element (rows, i);
+
+      if (!JSON_NODE_HOLDS_ARRAY (row) || json_array_get_length (json_node_get_array (row)) != 3 ||
+          !json_number (json_array_get_element (t, i), &tf->t[i]))
+        goto bad;
+      tf->t[i] /= MM_PER_M;
+      for (guint j = 0; j < 3; j++)
+        if (!json_number (json_array_get_element (json_node_get_array (row), j), &tf->r[i][j]))
+          goto bad;
+    }
+  return TRUE;
+
+bad:
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "instrument.registration_transform: not "
+               "{\"dim\": 2|3, \"r\": 3×3 numbers, \"t_mm\": 3 numbers} (campaign register "
+               "writes it)");
+  return FALSE;
+}
+
+/* ------------------------------------------------------------- the run -- */
+
+typedef struct {
+  NbCampaignRunner *r;
+  NbCampaign *campaign;
+  GCancellable *cancellable;
+  NbCampaignConfig config;
+  NbRoute route;
+  guint n_trials;
+  gboolean have_tf;
+  NbRigidTransform tf;
+  double tf_yaw_deg;
+
+  /* The trial in flight. */
+  gint64 trial_id;
+  double t_start;
+  GArray *samples;              /* of NbSample, test-area frame, t ≥ t_start */
+  guint stored;                 /* of samples, handed to the store */
+  gboolean keep;                /* samples are part of a trial (else discarded) */
+} Run;
+
+static void
+on_sample (const NbSample *in, gpointer user_data)
+{
+  Run *run = user_data;
+  NbSample s = *in;
+
+  if (!run->keep || !(s.t_s >= run->t_start) || s.tracking == NB_TRACKING_LOST)
+    return;
+  if (run->have_tf)
+    {
+      double p[3] = { s.x_m, s.y_m, s.z_m }, q[3];
+      double heading = isfinite (s.heading_deg) ? s.heading_deg
+                       : s.has_orientation ? atan2 (2.0 * (s.qw * s.qz + s.qx * s.qy),
+                                                    1.0 - 2.0 * (s.qy * s.qy + s.qz * s.qz))
+                                             * 180.0 / G_PI
+                       : NAN;
+
+      nb_rigid_apply (&run->tf, p, q);
+      s.x_m = q[0], s.y_m = q[1], s.z_m = q[2];
+      /* The heading turns with the frame (the registration's yaw). */
+      s.heading_deg = isfinite (heading) ? nb_angle_recast_deg (heading + run->tf_yaw_deg) : NAN;
+      s.has_orientation = FALSE;
+    }
+  g_array_append_val (run->samples, s);
+}
+
+static NbTrackSample
+track_sample (const NbSample *s)
+{
+  NbTrackSample t = { s->t_s, s->x_m * MM_PER_M, s->y_m * MM_PER_M, s->heading_deg,
+                      isfinite (s->rms_m) ? (float) (s->rms_m * MM_PER_M) : NAN };
+
+  if (!isfinite (t.theta_deg) && s->has_orientation)
+    t.theta_deg = atan2 (2.0 * (s->qw * s->qz + s->qx * s->qy),
+                         1.0 - 2.0 * (s->qy * s->qy + s->qz * s->qz)) * 180.0 / G_PI;
+  return t;
+}
+
+/* Samples up to the rig's clock now; those of the trial in flight go to the
+ * store at once (committed in its ~100 ms batches). */
+static gboolean
+collect_now (Run *run, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  double now = r->inst_ops->now (r->inst);
+
+  if (!r->inst_ops->collect (r->inst, now, on_sample, run, run->cancellable, error))
+    return FALSE;
+  if (!run->keep)
+    return TRUE;
+  while (run->stored < run->samples->len)
+    {
+      guint n = MIN (run->samples->len - run->stored, 1024);
+      g_autofree NbTrackSample *t = g_new (NbTrackSample, n);
+
+      for (guint i = 0; i < n; i++)
+        t[i] = track_sample (&g_array_index (run->samples, NbSample, run->stored + i));
+      if (!nb_campaign_add_samples (run->campaign, run->trial_id, t, n, error))
+        return FALSE;
+      run->stored += n;
+    }
+  return TRUE;
+}
+
+static gboolean
+send_goal (Run *run, const NbRoutePose *p, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  double half = p->theta_deg * G_PI / 360.0;
+  /* The test-area frame is the motion stack's map frame. */
+  const double position[3] = { p->x_mm / MM_PER_M, p->y_mm / MM_PER_M, 0.0 };
+  const double orientation[4] = { 0.0, 0.0, sin (half), cos (half) };
+
+  if (!r->robot_ops->move_to_pose (r->robot, "map", position, orientation, NULL, error))
+    {
+      g_prefix_error (error, "goal %s (%.1f, %.1f mm, %.2f°): ", p->name, p->x_mm, p->y_mm,
+                      p->theta_deg);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* ------------------------------------------------------------- events -- */
+
+typedef struct {
+  NbCampaignRunner *r;
+  NbRunnerEvent ev;
+  char *reason;
+  NbConfigResult figures;
+  gboolean has_figures;
+} EventBox;
+
+static void
+event_box_free (gpointer p)
+{
+  EventBox *b = p;
+
+  g_free (b->reason);
+  nb_config_result_clear (&b->figures);
+  g_free (b);
+}
+
+static gboolean
+deliver (gpointer p)
+{
+  EventBox *b = p;
+
+  b->ev.config = b->r->config;
+  b->ev.reason = b->reason;
+  b->ev.figures = b->has_figures ? &b->figures : NULL;
+  b->r->progress (&b->ev, b->r->progress_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Hands ev (and figures, taken) to the caller's main context. */
+static void
+post (Run *run, const NbRunnerEvent *ev, NbConfigResult *figures)
+{
+  EventBox *b;
+
+  if (run->r->progress == NULL)
+    {
+      if (figures != NULL)
+        nb_config_result_clear (figures);
+      return;
+    }
+  b = g_new0 (EventBox, 1);
+  b->r = run->r;
+  b->ev = *ev;
+  b->reason = g_strdup (ev->reason);
+  if (figures != NULL)
+    {
+      b->figures = *figures;
+      b->has_figures = TRUE;
+      memset (figures, 0, sizeof *figures);
+    }
+  g_main_context_invoke_full (run->r->context, G_PRIORITY_DEFAULT, deliver, b, event_box_free);
+}
+
+/* ------------------------------------------------------- configuration -- */
+
+static gboolean
+same_mm (double a, double b)
+{
+  return fabs (a - b) <= POSE_MATCH_MM;
+}
+
+/* The configuration to run: found and checked, or created. */
+static gboolean
+resolve_config (Run *run, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbCampaignRunnerOptions *o = &r->o;
+  const char *path = r->path;
+  NbRouteKind kind = NB_ROUTE_STRAIGHT;
+  const NbRoutePose *target;
+  double lu;
+  gboolean found;
+
+  if (!nb_campaign_get_lu_mm (run->campaign, &lu, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: robot.width_mm is not set, so there "
+                     "is no LU (ISO 18646-2 4.5) to lay out the route: campaign set --db %s "
+                     "robot.width_mm=W", path, path);
+      else
+        g_prefix_error (error, "%s: ", path);
+      return FALSE;
+    }
+  found = nb_campaign_find_config (run->campaign, o->clause, o->config, &run->config, error);
+  if (!found && error != NULL && *error != NULL)
+    return FALSE;
+  if (o->route != NULL)
+    nb_route_kind_from_string (o->route, &kind);
+  else if (found && run->config.route != NULL &&
+           !nb_route_kind_from_string (run->config.route, &kind))
+    kind = (NbRouteKind) -1;
+  if (found)
+    {
+      if (run->config.route == NULL || (int) kind < 0 ||
+          (o->route != NULL && !g_str_equal (o->route, run->config.route)))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' has "
+                       "route %s, not %s: run under another name", path, o->clause, o->config,
+                       run->config.route ? run->config.route : "(none: imported)",
+                       o->route ? o->route : "a route the runner knows");
+          return FALSE;
+        }
+      if (!isnan (o->load_kg) && !(run->config.load_kg == o->load_kg))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' has "
+                       "load %g kg, not %g kg: run under another name", path, o->clause,
+                       o->config, run->config.load_kg, o->load_kg);
+          return FALSE;
+        }
+    }
+  if (!nb_route_make (kind, NB_ROUTE_DEFAULT_LEG_LU * lu, NB_ROUTE_DEFAULT_LEG_LU * lu, FALSE,
+                      &run->route, error))
+    return FALSE;
+  target = nb_route_target (&run->route);
+  if (found)
+    {
+      gboolean same = o->clause == 5
+        ? same_mm (run->config.command.x_mm, target->x_mm) &&
+          same_mm (run->config.command.y_mm, target->y_mm) &&
+          same_mm (run->config.command.theta_deg, target->theta_deg)
+        : same_mm (run->config.from_mm[0], run->route.poses[0].x_mm) &&
+          same_mm (run->config.from_mm[1], run->route.poses[0].y_mm) &&
+          same_mm (run->config.to_mm[0], run->route.poses[1].x_mm) &&
+          same_mm (run->config.to_mm[1], run->route.poses[1].y_mm);
+
+      if (!same)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' was "
+                       "laid out for another LU than %.0f mm (robot.width_mm changed?): run "
+                       "under another name", path, o->clause, o->config, lu);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  run->config.clause = o->clause;
+  run->config.name = g_strdup (o->config);
+  run->config.route = g_strdup (nb_route_kind_to_string (kind));
+  run->config.load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
+  run->config.parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
+                                            "\"clockwise\": false, \"runner\": true}", lu,
+                                            NB_ROUTE_DEFAULT_LEG_LU);
+  if (o->clause == 5)
+    run->config.command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
+  else
+    {
+      run->config.from_mm[0] = run->route.poses[0].x_mm;
+      run->config.from_mm[1] = run->route.poses[0].y_mm;
+      run->config.to_mm[0] = run->route.poses[1].x_mm;
+      run->config.to_mm[1] = run->route.poses[1].y_mm;
+    }
+  return nb_campaign_add_config (run->campaign, &run->config, error);
+}
+
+static gboolean
+count_trials (Run *run, GError **error)
+{
+  const NbClause *clause = nb_clause_get (run->r->o.clause);
+  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
+  guint counted = 0;
+
+  if (trials == NULL)
+    return FALSE;
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  for (guint i = 0; i < trials->len; i++)
+    counted += nb_campaign_trial_counts (run->r->o.clause,
+                                         &g_array_index (trials, NbCampaignTrial, i));
+  if (run->r->o.trials > 0)
+    run->n_trials = run->r->o.trials;
+  else if (counted >= clause->trials)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' already "
+                   "has %u counted trials (ISO 18646-2 %s asks for %u); ask for more trials "
+                   "explicitly", run->r->path, clause->number, run->r->o.config, counted,
+                   clause->trials_clause, clause->trials);
+      return FALSE;
+    }
+  else
+    run->n_trials = clause->trials - counted;
+  return TRUE;
+}
+
+/* ------------------------------------------------------------- trials -- */
+
+typedef enum { TRIAL_DONE, TRIAL_CANCELLED } TrialEnd;
+
+/* Waits on the robot's clock for the settled window after arrival (5.2):
+ * TRUE with *settled set, or with reason when it never came. */
+static gboolean
+settle (Run *run, double arrival, NbSettleResult *res, gboolean *cancelled, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbSettleParams *p = &r->o.settle;
+
+  for (;;)
+    {
+      double now = r->inst_ops->now (r->inst);
+
+      if (g_cancellable_is_cancelled (run->cancellable))
+        {
+          *cancelled = TRUE;
+          return TRUE;
+        }
+      if (!nb_settle_find ((const NbSample *) run->samples->data, run->samples->len, arrival, p,
+                           res, error))
+        return FALSE;
+      /* A window may start up to timeout_s after arrival and lasts window_s:
+       * only then is "not settled" the verdict. */
+      if (res->settled || now >= arrival + p->timeout_s + p->window_s)
+        return TRUE;
+      r->robot_ops->wait (r->robot, r->o.settle_step_s);
+      if (!collect_now (run, error))
+        return FALSE;
+    }
+}
+
+static double
+path_d_mm (const Run *run, double until)
+{
+  NbSegment seg;
+  NbPathTrial pt;
+
+  if (!nb_segment_init (&seg, run->config.from_mm[0], run->config.from_mm[1],
+                        run->config.to_mm[0], run->config.to_mm[1], NULL))
+    return NAN;
+  nb_path_trial_init (&pt);
+  for (guint i = 0; i < run->samples->len; i++)
+    {
+      const NbSample *s = &g_array_index (run->samples, NbSample, i);
+
+      if (s->t_s <= until)
+        nb_path_trial_push (&pt, &seg, s->x_m * MM_PER_M, s->y_m * MM_PER_M);
+    }
+  return pt.d_mm;
+}
+
+/* One trial, begun, driven, measured and ended in the store; FALSE only
+ * when the run cannot go on (the store or the instrument failed, or the
+ * return to P0 failed). */
+static gboolean
+run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  g_autoptr (GError) goal_error = NULL;
+  g_autofree char *reason = NULL;
+  NbCampaignTrial t;
+  NbRunnerEvent ev;
+  NbConfigResult figures;
+  double arrival = NAN;
+  gboolean cancelled = FALSE, ok;
+
+  *end = TRIAL_DONE;
+  /* decided: every trial starts at P0; the way there is not measured. */
+  run->keep = FALSE;
+  if (g_cancellable_is_cancelled (run->cancellable))
+    {
+      *end = TRIAL_CANCELLED;
+      return TRUE;
+    }
+  if (!send_goal (run, &run->route.poses[0], error))
+    {
+      r->robot_ops->stop (r->robot);
+      g_prefix_error (error, "returning to P0 before trial %u: ", k);
+      return FALSE;
+    }
+  if (!collect_now (run, error))
+    return FALSE;
+  if (g_cancellable_is_cancelled (run->cancellable))
+    {
+      *end = TRIAL_CANCELLED;
+      return TRUE;
+    }
+
+  g_array_set_size (run->samples, 0);
+  run->stored = 0;
+  run->t_start = r->inst_ops->now (r->inst);
+  nb_campaign_trial_init (&t);
+  t.start_time = run->t_start;
+  if (r->o.clause == 5)
+    t.command = run->config.command;
+  if (!nb_campaign_begin_trial (run->campaign, run->config.id, &t, error))
+    {
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  run->trial_id = t.id;
+  run->keep = TRUE;
+  t.number = t.seq;
+  if (r->o.clause == 8)
+    t.label = g_strdup_printf ("%u", t.seq);   /* what import stores: the trial's label */
+  memset (&ev, 0, sizeof ev);
+  ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
+  ev.clause = r->o.clause;
+  ev.trial = k;
+  ev.n_trials = run->n_trials;
+  ev.trial_id = t.id;
+  ev.seq = t.seq;
+  ev.t_s = run->t_start;
+  ev.outcome = NB_TRIAL_RUNNING;
+  ev.command = t.command;
+  ev.attained = (NbPose) { NAN, NAN, NAN };
+  ev.d_mm = NAN;
+  post (run, &ev, NULL);
+
+  ok = TRUE;
+  for (guint i = 1; i < run->route.n_poses && ok; i++)
+    {
+      if (g_cancellable_is_cancelled (run->cancellable))
+        {
+          cancelled = TRUE;
+          break;
+        }
+      if (!send_goal (run, &run->route.poses[i], &goal_error))
+        ok = FALSE;
+      if (!collect_now (run, error))
+        goto store_failed;
+    }
+  if (ok && !cancelled && g_cancellable_is_cancelled (run->cancellable))
+    cancelled = TRUE;   /* a goal interrupted by the cancellation */
+  if (ok && !cancelled)
+    arrival = r->inst_ops->now (r->inst);
+
+  if (cancelled)
+    {
+      t.outcome = NB_TRIAL_ABORTED;
+      reason = g_strdup ("cancelled by the operator");
+      r->robot_ops->stop (r->robot);
+    }
+  else if (!ok)
+    {
+      t.outcome = NB_TRIAL_FAILED;
+      reason = g_strdup (goal_error->message);
+      r->robot_ops->stop (r->robot);
+    }
+  else if (r->o.clause == 5)
+    {
+      NbSettleResult res;
+
+      if (!settle (run, arrival, &res, &cancelled, error))
+        goto store_failed;
+      if (cancelled)
+        {
+          t.outcome = NB_TRIAL_ABORTED;
+          reason = g_strdup ("cancelled by the operator while settling");
+          r->robot_ops->stop (r->robot);
+        }
+      else if (!res.settled)
+        {
+          t.outcome = NB_TRIAL_FAILED;
+          reason = g_strdup_printf ("at %s: %s", nb_route_target (&run->route)->name, res.reason);
+        }
+      else
+        {
+          t.outcome = NB_TRIAL_OK;
+          t.attained = (NbPose) { res.x_m * MM_PER_M, res.y_m * MM_PER_M,
+                                  nb_angle_recast_deg (res.heading_deg) };
+        }
+    }
+  else
+    t.outcome = NB_TRIAL_OK;
+
+  t.reason = g_steal_pointer (&reason);
+  t.end_time = r->inst_ops->now (r->inst);
+  t.time_s = isnan (arrival) ? NAN : arrival - run->t_start;
+  if (!nb_campaign_end_trial (run->campaign, &t, error))
+    goto store_failed;
+  run->keep = FALSE;
+  *outcome = t.outcome;
+  *end = cancelled ? TRIAL_CANCELLED : TRIAL_DONE;
+
+  memset (&figures, 0, sizeof figures);
+  if (!nb_config_result_compute (run->campaign, &run->config, &figures, error))
+    {
+      nb_config_result_clear (&figures);
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
+  ev.t_s = t.end_time;
+  ev.outcome = t.outcome;
+  ev.reason = t.reason;
+  ev.attained = t.outcome == NB_TRIAL_OK && r->o.clause == 5 ? t.attained
+                                                              : (NbPose) { NAN, NAN, NAN };
+  ev.d_mm = r->o.clause == 8 && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
+  ev.n_samples = run->stored;
+  post (run, &ev, &figures);
+  nb_campaign_trial_clear (&t);
+  return TRUE;
+
+store_failed:
+  /* The trial stays `running` in the file: the next open marks it incomplete. */
+  run->keep = FALSE;
+  r->robot_ops->stop (r->robot);
+  nb_campaign_trial_clear (&t);
+  return FALSE;
+}
+
+static void
+run_free (Run *run)
+{
+  nb_campaign_config_clear (&run->config);
+  g_clear_pointer (&run->samples, g_array_unref);
+  nb_campaign_free (run->campaign);
+}
+
+static gboolean
+run_all (Run *run, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbRunnerSummary *sum = &r->summary;
+  g_autofree char *subject = NULL, *start = NULL, *tfjson = NULL;
+  g_autofree char *end = NULL;
+  g_autoptr (GError) local = NULL;
+  guint failed_in_a_row = 0;
+  gboolean cancelled = FALSE, ok = TRUE;
+
+  if ((run->campaign = nb_campaign_open (r->path, 0, error)) == NULL)
+    return FALSE;
+  if (r->who != NULL)
+    nb_campaign_set_who (run->campaign, r->who);
+  tfjson = nb_campaign_get_field (run->campaign, "instrument.registration_transform", &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  if (tfjson != NULL)
+    {
+      if (!nb_runner_parse_registration (tfjson, &run->tf, error))
+        {
+          g_prefix_error (error, "%s: ", r->path);
+          return FALSE;
+        }
+      run->have_tf = TRUE;
+      run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
+    }
+  if (!resolve_config (run, error) || !count_trials (run, error))
+    return FALSE;
+  if (r->inst_ops->set_load != NULL)
+    r->inst_ops->set_load (r->inst, run->config.load_kg);
+
+  subject = g_strdup_printf ("clause %u, config '%s'", r->o.clause, r->o.config);
+  start = g_strdup_printf ("%u trials; robot %s; route %s; load %g kg; frame %s", run->n_trials,
+                           r->robot_name ? r->robot_name : "(unnamed)", run->config.route,
+                           run->config.load_kg,
+                           run->have_tf ? "instrument.registration_transform" : "instrument's own");
+  if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL, start, error))
+    return FALSE;
+
+  for (guint k = 1; k <= run->n_trials && ok && !cancelled; k++)
+    {
+      NbTrialOutcome outcome = NB_TRIAL_RUNNING;
+      TrialEnd how;
+
+      if (!run_trial (run, k, &outcome, &how, &local))
+        {
+          ok = FALSE;
+          break;
+        }
+      if (how == TRIAL_CANCELLED && outcome == NB_TRIAL_RUNNING)
+        {
+          cancelled = TRUE;         /* between trials: nothing in flight */
+          break;
+        }
+      sum->run++;
+      sum->ok += outcome == NB_TRIAL_OK;
+      sum->failed += outcome == NB_TRIAL_FAILED;
+      sum->aborted += outcome == NB_TRIAL_ABORTED;
+      cancelled = how == TRIAL_CANCELLED;
+      failed_in_a_row = outcome == NB_TRIAL_FAILED ? failed_in_a_row + 1 : 0;
+      if (failed_in_a_row >= MAX_FAILED_IN_A_ROW)
+        {
+          g_set_error (&local, NB_ERROR, NB_ERROR_FAILED, "%u trials in a row failed: the robot "
+                       "does not reach its goals; the run stops (the trials are kept)",
+                       failed_in_a_row);
+          ok = FALSE;
+        }
+    }
+  if (cancelled && local == NULL)
+    g_set_error (&local, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the run was cancelled after %u "
+                 "trial(s); the trial in flight is recorded as aborted", sum->run);
+  /* The figures and the log even after a failure: what was run is kept. */
+  {
+    g_autoptr (GError) late = NULL;
+
+    end = g_strdup_printf ("%u run: %u ok, %u failed, %u aborted%s%s", sum->run, sum->ok,
+                           sum->failed, sum->aborted, local ? "; " : "", local ? local->message : "");
+    if (!nb_config_result_compute (run->campaign, &run->config, &sum->figures, &late) ||
+        !nb_campaign_log (run->campaign, "campaign run ended", subject, NULL, end, &late) ||
+        !nb_campaign_close (g_steal_pointer (&run->campaign), &late))
+      {
+        if (local == NULL)
+          local = g_steal_pointer (&late);
+      }
+  }
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
+{
+  NbCampaignRunner *r = task_data;
+  GError *error = NULL;
+  Run run;
+
+  memset (&run, 0, sizeof run);
+  run.r = r;
+  run.cancellable = cancellable;
+  run.samples = g_array_new (FALSE, FALSE, sizeof (NbSample));
+  nb_campaign_config_init (&run.config);
+  if (run_all (&run, &error))
+    {
+      run_free (&run);
+      g_task_return_boolean (task, TRUE);
+    }
+  else
+    {
+      run_free (&run);
+      g_task_return_error (task, error);
+    }
+}
+
+void
+nb_campaign_runner_run_async (NbCampaignRunner *r, GCancellable *cancellable,
+                              NbRunnerProgressFunc progress, gpointer progress_data,
+                              GAsyncReadyCallback callback, gpointer user_data)
+{
+  g_autoptr (GTask) task = g_task_new (NULL, cancellable, callback, user_data);
+
+  g_task_set_source_tag (task, nb_campaign_runner_run_async);
+  if (r->busy)
+    {
+      g_task_return_new_error (task, NB_ERROR, NB_ERROR_INPUT, "the runner is already running");
+      return;
+    }
+  r->busy = TRUE;
+  nb_runner_summary_clear (&r->summary);
+  g_clear_pointer (&r->context, g_main_context_unref);
+  r->context = g_main_context_ref_thread_default ();
+  r->progress = progress;
+  r->progress_data = progress_data;
+  /* The cancellation is the runner's to record (the trial in flight is
+   * aborted, not dropped): the task must not short-cut it. */
+  g_task_set_return_on_cancel (task, FALSE);
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, r, NULL);
+  g_task_run_in_thread (task, worker);
+}
+
+gboolean
+nb_campaign_runner_run_finish (NbCampaignRunner *r, GAsyncResult *result,
+                               NbRunnerSummary *summary, GError **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, NULL), FALSE);
+  /* Only the task that ran frees the runner for another run (not the one
+   * refused because it was busy). */
+  if (g_task_get_task_data (G_TASK (result)) == r)
+    r->busy = FALSE;
+  if (summary != NULL)
+    {
+      *summary = r->summary;
+      memset (&r->summary, 0, sizeof r->summary);
+    }
+  return g_task_propagate_boolean (G_TASK (result), error);
+}

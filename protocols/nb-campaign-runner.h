@@ -1,0 +1,170 @@
+/* nb-campaign-runner.h — the standard's trials driven automatically and recorded
+ *
+ * ARCHITECTURE: "the campaign runner that drives robot + instrument and
+ * records trials".  For one campaign file, one clause and one configuration
+ * the runner sends the robot (any NbRobotOps: the simulated base, the motion
+ * stack's HTTP client) through the trials of the clause, measures it with an
+ * instrument (NbRunnerInstrumentOps), maps every sample into the test-area
+ * frame with the campaign's stored registration (instrument.registration_
+ * transform; identity when none is stored) and records each trial and its
+ * samples in the store as it ends — one transaction per trial, so a crash
+ * loses at most the trial in flight.  What a trial stores is what `campaign
+ * import` stores (clause 5: command and attained pose, outcome ok; clause 8:
+ * the track as samples, label = number), so `campaign results` and `report`
+ * work unchanged on a run campaign; the runner's own figures are computed by
+ * the same nb_config_result_compute.
+ *
+ * Threading: the trials run in a worker (GTask in a thread); the campaign
+ * file is opened, written and closed in that worker only.  Progress events
+ * are delivered on the GMainContext that was thread-default when
+ * nb_campaign_runner_run_async was called, in order, before the completion
+ * callback.  Cancelling the GCancellable ends the trial in flight as
+ * `aborted` ("cancelled"), requests a motion stop and keeps everything
+ * recorded before; run_finish then fails with G_IO_ERROR_CANCELLED.
+ *
+ * The clauses (ISO 18646-2; decisions where it is silent marked "decided"):
+ *  - routes from the campaign's LU (4.5; robot.width_mm must be set), legs of
+ *    NB_ROUTE_DEFAULT_LEG_LU, counter-clockwise.
+ *  - clause 5 (5.4): each trial starts at P0; the robot is sent to each pose
+ *    of the route after P0 in turn; after the last goal has returned the
+ *    runner waits on the robot's clock until settle detection (nb-settle.h)
+ *    finds the attained pose (decided: no settled window within its timeout
+ *    is a failed trial, with settle's reason).  The command pose is the
+ *    route's target (nb_route_target).  The trial's samples (from its start
+ *    to the settle check that found the window) are stored too; the figures
+ *    do not use them.
+ *  - clause 8 (8.3): straight route only; the trial's samples from its start
+ *    to the robot's arrival at P1 are stored; d_i is computed from them by
+ *    campaign results (the segment P0 → P1 is stored in the configuration).
+ *  - decided: before every trial the robot is returned to P0 (heading 0°)
+ *    by a goal that is not part of the trial and not measured; a failure of
+ *    that goal stops the run (no trial is in flight).
+ *  - decided: a goal of a trial that fails (the navigation stack aborts it)
+ *    ends the trial `failed` with the goal and the stack's message as its
+ *    reason, a motion stop is requested and the run goes on with the next
+ *    trial; three failed trials in a row stop the run (NB_ERROR_FAILED), the
+ *    trials kept.
+ *  - decided: the configuration is created on first run (load unset → 0 kg,
+ *    "no load"); a later run of the same name must agree with its clause,
+ *    route, load and LU-derived poses, and appends trials.  By default a run
+ *    takes the configuration to the clause's trial count (30 counted
+ *    trials); options.trials > 0 runs exactly that many more.
+ *  - clauses 6, 7, 9 and 10 are refused for now (NB_ERROR_INPUT); a clause
+ *    is one run_* function in nb-campaign-runner.c over the same
+ *    trial/sample/settle helpers.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "nb-campaign.h"
+#include "nb-campaign-results.h"
+#include "nb-register.h"
+#include "nb-sample.h"
+#include "nb-sequence.h"
+#include "nb-settle.h"
+
+G_BEGIN_DECLS
+
+typedef void (*NbRunnerSampleFunc) (const NbSample *sample, gpointer user_data);
+
+/* The instrument as the runner sees it, with the clock that robot and
+ * instrument share (ARCHITECTURE: one clock).  Samples are in the
+ * instrument's frame (metres, degrees), t_s on that clock, in time order. */
+typedef struct {
+  /* The time now: the simulator's virtual clock, or the monotonic clock a
+   * live instrument's samples are stamped with (nb_device_now). */
+  double   (*now)      (gpointer instrument);
+  /* Calls func for every sample with t_s ≤ until_s not handed over before;
+   * a live instrument blocks until its samples have passed until_s (or the
+   * cancellable fires).  FALSE with error when the instrument failed. */
+  gboolean (*collect)  (gpointer instrument, double until_s, NbRunnerSampleFunc func,
+                        gpointer user_data, GCancellable *cancellable, GError **error);
+  /* Optional, simulators only: the load the simulated robot carries in the
+   * configuration being run (a real robot is loaded by the operator). */
+  void     (*set_load) (gpointer instrument, double load_kg);
+} NbRunnerInstrumentOps;
+
+typedef struct {
+  guint clause;               /* 5 or 8 for now */
+  const char *config;         /* the configuration's name */
+  const char *route;          /* "straight" (default), "rectangular", "combined"; NULL: the
+                               * stored configuration's, else straight */
+  double load_kg;             /* NaN: the stored configuration's, else 0 */
+  guint trials;               /* 0: up to the clause's count */
+  NbSettleParams settle;      /* clause 5 (nb_settle_params_init by _init) */
+  double settle_step_s;       /* how long the robot waits between settle checks */
+  const char *who;            /* for the event log; NULL: the login name */
+  const char *robot_name;     /* for the event log ("sim-base", a URL) */
+} NbCampaignRunnerOptions;
+
+void nb_campaign_runner_options_init (NbCampaignRunnerOptions *options);
+
+typedef enum {
+  NB_RUNNER_EVENT_TRIAL_STARTED,
+  NB_RUNNER_EVENT_TRIAL_ENDED,
+} NbRunnerEventKind;
+
+typedef struct {
+  NbRunnerEventKind kind;
+  guint clause;
+  const char *config;
+  guint trial;                /* k of n_trials in this run, from 1 */
+  guint n_trials;
+  gint64 trial_id;            /* in the store */
+  guint seq;                  /* the trial's number in the configuration */
+  double t_s;                 /* on the rig's clock */
+  /* TRIAL_ENDED: */
+  NbTrialOutcome outcome;
+  const char *reason;         /* NULL when ok */
+  NbPose command;             /* clause 5 */
+  NbPose attained;            /* clause 5: test-area frame; NaN when not measured */
+  double d_mm;                /* clause 8: this trial's d_i; NaN otherwise */
+  guint64 n_samples;          /* stored for this trial */
+  const NbConfigResult *figures; /* the configuration's figures from the store, so far */
+} NbRunnerEvent;
+
+typedef void (*NbRunnerProgressFunc) (const NbRunnerEvent *event, gpointer user_data);
+
+typedef struct {
+  guint run;                  /* trials run by this call */
+  guint ok, failed, aborted;
+  NbConfigResult figures;     /* from the store after the run */
+} NbRunnerSummary;
+
+void nb_runner_summary_clear (NbRunnerSummary *summary);
+
+typedef struct _NbCampaignRunner NbCampaignRunner;
+
+/* Checks the options that need no file (clause, name, route, load, settle);
+ * NB_ERROR_INPUT naming the option.  robot, robot_ops, instrument and
+ * instrument_ops are borrowed and used from the worker thread only while a
+ * run is in progress; the caller keeps them (and the runner) alive until
+ * the completion callback. */
+NbCampaignRunner *nb_campaign_runner_new  (const char *campaign_path,
+                                           const NbCampaignRunnerOptions *options,
+                                           const NbRobotOps *robot_ops, gpointer robot,
+                                           const NbRunnerInstrumentOps *instrument_ops,
+                                           gpointer instrument, GError **error);
+void              nb_campaign_runner_free (NbCampaignRunner *runner);
+
+/* Starts the run in a worker thread; progress (may be NULL) and callback are
+ * called on the caller's thread-default GMainContext. */
+void     nb_campaign_runner_run_async  (NbCampaignRunner *runner, GCancellable *cancellable,
+                                        NbRunnerProgressFunc progress, gpointer progress_data,
+                                        GAsyncReadyCallback callback, gpointer user_data);
+/* summary is filled on success; on failure (error) it holds what was run
+ * (counts, and the figures when they could be read) — cleared by the
+ * caller in both cases. */
+gboolean nb_campaign_runner_run_finish (NbCampaignRunner *runner, GAsyncResult *result,
+                                        NbRunnerSummary *summary, GError **error);
+
+/* The registration stored by `campaign register` (instrument.registration_
+ * transform JSON: {"dim", "r", "t_mm"}) as a transform in metres; FALSE with
+ * NB_ERROR_INPUT naming the field when it is malformed. */
+gboolean nb_runner_parse_registration (const char *json, NbRigidTransform *transform,
+                                       GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbCampaignRunner, nb_campaign_runner_free)
+
+G_END_DECLS

@@ -1,0 +1,47 @@
+/* nb-runner-sim.h — the simulated rig for the campaign runner: the simulated
+ * mobile base watched by the simulated tracker
+ *
+ * The robot is an NbSimBase (drivers/sim/nb-sim-base.h, driven through
+ * nb_sim_base_ops); the instrument is the `sim` driver (drivers/sim/sim.c),
+ * opened, configured and generated through its NbDriver table like any
+ * instrument, watching the base's ground truth.  Both run on the base's
+ * virtual clock: a goal advances it by the travel time, a wait by the wait,
+ * and the tracker is asked for its samples up to it — 30 trials take
+ * milliseconds.  The tracker sees the base through an optional instrument
+ * frame (instrument = frame · test area), so a stored registration that is
+ * that frame's inverse maps its samples back to the test area.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-campaign-runner.h"
+#include "nb-register.h"
+#include "nb-sim-base.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  NbSimBaseModel model;         /* nb_sim_base_model_default by _init */
+  guint32 seed;                 /* the base's; the tracker's is seed + 1 */
+  double rate_hz;               /* tracker rate: 50 */
+  double noise_m;               /* tracker noise (1σ): 0.2 mm, a total station's */
+  double noise_deg;             /* 0.02° */
+  gboolean has_frame;
+  NbRigidTransform frame;       /* test area (m) → instrument (m), 2-D */
+} NbRunnerSimOptions;
+
+void nb_runner_sim_options_init (NbRunnerSimOptions *options);
+
+typedef struct _NbRunnerSim NbRunnerSim;
+
+NbRunnerSim *nb_runner_sim_new  (const NbRunnerSimOptions *options, GError **error);
+void         nb_runner_sim_free (NbRunnerSim *sim);
+/* The robot: pass with nb_sim_base_ops ().  Its fail_goal injects a fault. */
+NbSimBase   *nb_runner_sim_base (NbRunnerSim *sim);
+/* The instrument: pass with sim itself. */
+const NbRunnerInstrumentOps *nb_runner_sim_instrument_ops (void);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbRunnerSim, nb_runner_sim_free)
+
+G_END_DECLS
