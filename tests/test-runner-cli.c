@@ -1,0 +1,228 @@
+/* navbench-cli campaign run end to end: one JSON line per event, the final
+ * figures equal to those `campaign results` and `report --format json` give
+ * for the run campaign, and bad input refused with exit 2 and a clear
+ * message. */
+#include "nb-test.h"
+#include "nb-test-cli.h"
+#include "nb-test-tmp.h"
+
+#include <json-glib/json-glib.h>
+#include <string.h>
+
+static char *tmpdir;
+
+static char *
+new_campaign (const char *name, gboolean with_width)
+{
+  char *db = g_strdup_printf ("%s/%s.nbc", tmpdir, name);
+  g_autofree char *a = nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name",
+                                        name, NULL);
+
+  if (with_width)
+    {
+      g_autofree char *b = nb_test_cli_run (NULL, 0, NULL, "campaign", "set", "--db", db,
+                                            "robot.width_mm=600", NULL);
+    }
+  return db;
+}
+
+static JsonObject *
+parse_object (JsonParser *p, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+
+  json_parser_load_from_data (p, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (p)));
+  return json_node_get_object (json_parser_get_root (p));
+}
+
+/* The run's lines; the last one's figures object (owned by parsers). */
+static JsonObject *
+run_lines (const char *out, guint expect_events, GPtrArray *parsers)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  guint n = g_strv_length (lines);
+  JsonObject *last = NULL;
+
+  /* n events, the figures line, and the empty string after the last \n. */
+  g_assert_cmpuint (n, ==, expect_events + 2);
+  g_assert_cmpstr (lines[n - 1], ==, "");
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      JsonParser *p = json_parser_new ();
+      JsonObject *o;
+
+      g_ptr_array_add (parsers, p);
+      o = parse_object (p, lines[i]);
+      if (i + 2 < n)
+        {
+          g_assert_cmpstr (json_object_get_string_member (o, "event"), ==,
+                           i % 2 ? "trial-ended" : "trial-started");
+          g_assert_cmpint (json_object_get_int_member (o, "trial"), ==, i / 2 + 1);
+        }
+      last = o;
+    }
+  g_assert_cmpstr (json_object_get_string_member (last, "event"), ==, "figures");
+  return json_object_get_object_member (last, "figures");
+}
+
+/* The first row of the protocol's tables that has key. */
+static double
+report_value (JsonObject *report, const char *key)
+{
+  JsonArray *blocks = json_object_get_array_member (report, "blocks");
+
+  for (guint i = 0; i < json_array_get_length (blocks); i++)
+    {
+      JsonObject *b = json_array_get_object_element (blocks, i);
+      JsonArray *rows;
+
+      if (!json_object_has_member (b, "table"))
+        continue;
+      rows = json_object_get_array_member (json_object_get_object_member (b, "table"), "rows");
+      if (json_array_get_length (rows) > 0 &&
+          json_object_has_member (json_array_get_object_element (rows, 0), key))
+        return json_object_get_double_member (json_array_get_object_element (rows, 0), key);
+    }
+  g_error ("the report has no row with '%s'", key);
+  return 0;
+}
+
+static void
+test_run_and_results_agree (void)
+{
+  g_autofree char *db = new_campaign ("agree", TRUE);
+  g_autofree char *out5 = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db,
+                                           "--clause", "5", "--config", "pose", "--seed", "3",
+                                           "--json", NULL);
+  g_autofree char *out8 = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db,
+                                           "--clause", "8", "--config", "path", "--trials", "6",
+                                           "--seed", "4", "--json", NULL);
+  g_autofree char *results = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db,
+                                              "--json", NULL);
+  g_autofree char *report = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format",
+                                             "json", NULL);
+  g_autoptr (GPtrArray) parsers = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
+  JsonObject *f5 = run_lines (out5, 60, parsers), *f8 = run_lines (out8, 12, parsers);
+  JsonObject *clauses = json_object_get_object_member (parse_object (pc, results), "clauses");
+  JsonObject *r5 = json_array_get_object_element (json_object_get_array_member (clauses, "5"), 0);
+  JsonObject *r8 = json_array_get_object_element (json_object_get_array_member (clauses, "8"), 0);
+  JsonObject *doc = parse_object (pr, report);
+  const char *keys5[] = { "ap_mm", "ao_deg", "rp_mm", "ro_deg", "barycentre_x_mm", "s_l_mm" };
+  const char *keys8[] = { "max_mm", "mean_mm", "mean_abs_mm", "std_mm" };
+  JsonArray *d_run = json_object_get_array_member (f8, "deviations_mm");
+  JsonArray *d_res = json_object_get_array_member (r8, "deviations_mm");
+
+  g_assert_cmpint (json_object_get_int_member (f5, "n"), ==, 30);
+  g_assert_cmpint (json_object_get_int_member (r5, "n"), ==, 30);
+  g_assert_cmpstr (json_object_get_string_member (r5, "config"), ==, "pose");
+  /* The same doubles: shortest round-trip text of the same computation. */
+  for (guint i = 0; i < G_N_ELEMENTS (keys5); i++)
+    g_assert_true (json_object_get_double_member (f5, keys5[i]) ==
+                   json_object_get_double_member (r5, keys5[i]));
+  for (guint i = 0; i < 4; i++)
+    nb_assert_rel (report_value (doc, keys5[i]), json_object_get_double_member (f5, keys5[i]),
+                   1e-15, keys5[i]);
+  /* The base's model: Ap ≈ √13 mm (tests/test-sim-base.c). */
+  nb_assert_abs (json_object_get_double_member (f5, "ap_mm"), sqrt (13.0), 0.7, "Ap");
+
+  g_assert_cmpint (json_object_get_int_member (f8, "n"), ==, 6);
+  g_assert_cmpuint (json_array_get_length (d_run), ==, 6);
+  for (guint i = 0; i < 6; i++)
+    g_assert_true (json_array_get_double_element (d_run, i) ==
+                   json_array_get_double_element (d_res, i));
+  for (guint i = 0; i < G_N_ELEMENTS (keys8); i++)
+    g_assert_true (json_object_get_double_member (f8, keys8[i]) ==
+                   json_object_get_double_member (r8, keys8[i]));
+  for (guint i = 0; i < 3; i++)
+    nb_assert_rel (report_value (doc, keys8[i]), json_object_get_double_member (f8, keys8[i]),
+                   1e-15, keys8[i]);
+  /* Each trial-ended line's d_mm is the figures' deviation of that trial. */
+  {
+    g_auto (GStrv) lines = g_strsplit (out8, "\n", -1);
+
+    for (guint k = 0; k < 6; k++)
+      {
+        g_autoptr (JsonParser) p = json_parser_new ();
+        JsonObject *o = parse_object (p, lines[2 * k + 1]);
+
+        g_assert_true (json_object_get_double_member (o, "d_mm") ==
+                       json_array_get_double_element (d_res, k));
+        g_assert_cmpint (json_object_get_int_member (o, "samples"), >=, 249);
+      }
+  }
+}
+
+static void
+test_text_output (void)
+{
+  g_autofree char *db = new_campaign ("text", TRUE);
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db,
+                                          "--clause", "5", "--config", "rect", "--route",
+                                          "rectangular", "--load-kg", "20", "--trials", "3",
+                                          NULL);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+
+  /* 6 event lines, the heading and the figures. */
+  g_assert_cmpuint (g_strv_length (lines), ==, 9);
+  g_assert_true (g_str_has_prefix (lines[0], "trial 1/3 started (seq 1)"));
+  g_assert_true (g_str_has_prefix (lines[1], "trial 1/3 ok: attained "));
+  g_assert_nonnull (strstr (lines[1], "need at least 2 attained poses"));
+  g_assert_nonnull (strstr (lines[5], "n 3  Ap "));
+  g_assert_cmpstr (lines[6], ==, "Clause 5 — Pose accuracy and pose repeatability, config "
+                                 "'rect': 3 run (3 ok, 0 failed, 0 aborted)");
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *db = new_campaign ("bad", TRUE);
+  g_autofree char *nolu = new_campaign ("nolu", FALSE);
+  g_autofree char *first = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db,
+                                            "--clause", "5", "--config", "c", "--trials", "2",
+                                            NULL);
+  struct { const char *args[12]; const char *says; } cases[] = {
+    { { "--db", db, "--clause", "6", "--config", "c" }, "clause 6 (Obstacle detection) is not "
+      "run automatically yet" },
+    { { "--db", db, "--clause", "11", "--config", "c" }, "clause 11 is not a test clause" },
+    { { "--db", db, "--clause", "5" }, "--db F, --clause 5|8 and --config NAME are required" },
+    { { "--db", nolu, "--clause", "5", "--config", "c" }, "robot.width_mm is not set" },
+    { { "--db", db, "--clause", "5", "--config", "c", "--route", "zigzag" },
+      "route 'zigzag': straight, rectangular or combined" },
+    { { "--db", db, "--clause", "5", "--config", "c", "--route", "combined" },
+      "configuration 'c' has route straight, not combined" },
+    { { "--db", db, "--clause", "5", "--config", "c", "--robot", "iiwa" },
+      "--robot 'iiwa': sim-base" },
+    { { "--db", db, "--clause", "5", "--config", "c", "--load-kg", "heavy" }, "load-kg" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *err = NULL, *out = NULL;
+      const char **a = cases[i].args;
+
+      out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", a[0], a[1], a[2], a[3], a[4], a[5],
+                             a[6], a[7], a[8], NULL);
+      g_assert_cmpstr (out, ==, "");
+      if (strstr (err, cases[i].says) == NULL || !g_str_has_prefix (err, "navbench-cli: "))
+        g_error ("case %u: '%s' does not say '%s'", i, err, cases[i].says);
+    }
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = nb_test_make_dir ();
+  g_test_add_func ("/runner-cli/run-results-report-agree", test_run_and_results_agree);
+  g_test_add_func ("/runner-cli/text", test_text_output);
+  g_test_add_func ("/runner-cli/bad-input", test_bad_input);
+  rc = g_test_run ();
+  nb_test_remove_dir (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}
