@@ -52,21 +52,6 @@ tmp_dir (void)
   return dir;
 }
 
-static void
-rm_rf (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_assert_cmpint (g_unlink (path), ==, 0);
-    }
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
-}
-
 /* Generate with the options, then find the corners; compares with what the
  * generator says the map shows. */
 static void
@@ -125,7 +110,7 @@ check_corners (const char *format, const char *mode, const char *truth_how)
   g_assert_true (g_file_get_contents (plot, &png, &png_len, NULL));
   g_assert_cmpuint (png_len, >, 10000);
   g_assert_cmpint (memcmp (png, "\x89PNG", 4), ==, 0);
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 static void
@@ -213,7 +198,7 @@ test_check (void)
   g_assert_cmpint (text.status, ==, 0);
   g_assert_nonnull (strstr (text.out, "DEFECT: open contour: wall 1 is open over"));
   g_assert_nonnull (strstr (text.out, "DEFECT: shadow of wall 3"));
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 static void
@@ -257,7 +242,7 @@ test_bad_input (void)
     r6 = cli ("map", "corners", empty, NULL);
     expect_usage (&r6, "empty.yaml: no arena outline in the map");
   }
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 int

@@ -292,21 +292,6 @@ tmp_dir (void)
   return dir;
 }
 
-static void
-rm_rf (const char *dir)
-{
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_assert_cmpint (g_unlink (path), ==, 0);
-    }
-  g_assert_cmpint (g_rmdir (dir), ==, 0);
-}
-
 /* map_server's pixel rules on a hand-made P2 image, both ways of negate and
  * both modes; the frame of cell (0, 0) with an origin yaw, worked by hand. */
 static void
@@ -346,7 +331,7 @@ test_read_rules (void)
       nb_assert_abs (x, 0.5, 1e-12, "col back");
       nb_assert_abs (y, 0.5, 1e-12, "row back");
     }
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 /* Raw mode keeps the OccupancyGrid bytes; its thresholds are in percent. */
@@ -369,7 +354,7 @@ test_read_raw (void)
   g_assert_true (nb_map_value_occupied (map, map->cells[1]));
   g_assert_false (nb_map_value_occupied (map, map->cells[2]));
   g_assert_false (nb_map_value_occupied (map, map->cells[3]) || nb_map_value_free (map, map->cells[3]));
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 /* A generated map written as PGM and PNG, trinary and scale, reads back
@@ -424,7 +409,7 @@ test_round_trip (void)
       g_assert_no_error (error);
       nb_assert_abs (corner_error (fit, (const double (*)[2]) corners), 0, 50.0, "corners");
       g_assert_cmpuint (fit->defects->len, ==, 0);
-      rm_rf (dir);
+      nb_test_remove_tree (dir);
     }
 }
 
@@ -483,7 +468,7 @@ test_bad_files (void)
               "m.pgm", ok_pgm, 15, "need 0 ≤ free_thresh < occupied_thresh ≤ 1");
   expect_bad (dir, "image: [m.pgm\n", NULL, NULL, 0, "bad.yaml:2: not YAML");
   expect_bad (dir, "- just\n- a list\n", NULL, NULL, 0, "not a map description");
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 /* No arena in the map: an error, not a guess. */
@@ -544,7 +529,7 @@ test_analyse (void)
   nb_assert_abs (a->dm_mm, nb_metrics_dm ((const double (*)[2]) truth, (const double (*)[2]) corners),
                  25.0, "Dm");
   g_assert_true (a->fit->passed);
-  rm_rf (dir);
+  nb_test_remove_tree (dir);
 }
 
 int

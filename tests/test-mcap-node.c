@@ -6,7 +6,6 @@
  * them this test fails and says so. */
 #include "nb-error.h"
 #include "nb-rosbag.h"
-#include "nb-test-bag.h"
 #include "nb-test.h"
 
 #include <json-glib/json-glib.h>

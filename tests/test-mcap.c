@@ -6,8 +6,8 @@
 #include "nb-error.h"
 #include "nb-mcap.h"
 #include "nb-rosbag.h"
-#include "nb-test-bag.h"
 #include "mcap-parse.h"
+#include "nb-test.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -261,24 +261,6 @@ test_http (void)
                    ==, "joint4");
 }
 
-static void
-remove_tree (const char *path)
-{
-  g_autoptr (GDir) d = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (d && (name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      if (g_file_test (child, G_FILE_TEST_IS_DIR) && !g_file_test (child, G_FILE_TEST_IS_SYMLINK))
-        remove_tree (child);
-      else
-        g_unlink (child);
-    }
-  g_rmdir (path);
-}
-
 int
 main (int argc, char **argv)
 {
@@ -291,7 +273,7 @@ main (int argc, char **argv)
   g_test_add_func ("/recording/none-without-bag-path", test_no_recording);
   g_test_add_func ("/recording/over-http", test_http);
   rc = g_test_run ();
-  remove_tree (root);
+  nb_test_remove_tree (root);
   {
     g_autofree char *pattern = g_strconcat (root, ".seq-", NULL);
     g_autofree char *dir = g_path_get_dirname (root);
