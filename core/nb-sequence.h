@@ -53,6 +53,11 @@ typedef struct {
   void     (*stop)           (gpointer robot);
   /* Wait, on the robot's clock (virtual for the simulator). */
   void     (*wait)           (gpointer robot, double seconds);
+  /* Optional: interrupt the goal in flight at once, from any thread (an
+   * operator's Stop while a goal blocks its caller); the goal then returns
+   * with a failure.  NULL where goals never block (the simulators' virtual
+   * clock). */
+  void     (*interrupt)      (gpointer robot);
 } NbRobotOps;
 
 typedef void (*NbRunnerLogFunc) (const char *line, gpointer user_data);

@@ -805,12 +805,25 @@ run_all (Run *run, GError **error)
   return TRUE;
 }
 
+/* The operator's Stop reaches a goal that blocks the worker at once. */
+static void
+on_cancelled (GCancellable *cancellable, gpointer data)
+{
+  NbCampaignRunner *r = data;
+
+  r->robot_ops->interrupt (r->robot);
+}
+
 static void
 worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancellable)
 {
   NbCampaignRunner *r = task_data;
   GError *error = NULL;
+  gulong handler = 0;
   Run run;
+
+  if (cancellable != NULL && r->robot_ops->interrupt != NULL)
+    handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), r, NULL);
 
   memset (&run, 0, sizeof run);
   run.r = r;
@@ -819,11 +832,13 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
   nb_campaign_config_init (&run.config);
   if (run_all (&run, &error))
     {
+      g_cancellable_disconnect (cancellable, handler);
       run_free (&run);
       g_task_return_boolean (task, TRUE);
     }
   else
     {
+      g_cancellable_disconnect (cancellable, handler);
       run_free (&run);
       g_task_return_error (task, error);
     }

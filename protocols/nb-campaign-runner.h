@@ -20,7 +20,9 @@
  * nb_campaign_runner_run_async was called, in order, before the completion
  * callback.  Cancelling the GCancellable ends the trial in flight as
  * `aborted` ("cancelled"), requests a motion stop and keeps everything
- * recorded before; run_finish then fails with G_IO_ERROR_CANCELLED.
+ * recorded before; run_finish then fails with G_IO_ERROR_CANCELLED.  A robot
+ * whose goals block (the HTTP robot) is interrupted at once, from the
+ * cancelling thread (NbRobotOps.interrupt), rather than when its goal ends.
  *
  * The clauses (ISO 18646-2; decisions where it is silent marked "decided"):
  *  - routes from the campaign's LU (4.5; robot.width_mm must be set), legs of

@@ -4,6 +4,7 @@
  * bearer token; the runner it spawns drives it back as a client. */
 #include "nb-test.h"
 #include "nb-test-cli.h"
+#include "nb-http-robot.h"
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
@@ -686,6 +687,66 @@ test_recording (void)
   g_rmdir (outside);
 }
 
+typedef struct {
+  NbHttpRobot *robot;
+  GError *error;
+  gboolean ok;
+  gint64 done_us;
+} GoalRun;
+
+static gpointer
+goal_thread (gpointer data)
+{
+  GoalRun *g = data;
+  const double q[7] = { 2.5, 0, 0, 0, 0, 0, 0 };
+
+  g->ok = nb_http_robot_ops ()->move_to_joints (g->robot, q, &g->error);
+  g->done_us = g_get_monotonic_time ();
+  return NULL;
+}
+
+/* The client's interrupt (an operator's Stop from another thread) ends the
+ * goal that blocks its caller at once, the arm held where it was. */
+static void
+test_client_interrupt (void)
+{
+  NbTestServer s = nb_test_serve ("--time-scale", "1", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbHttpRobot) robot = nb_http_robot_new (s.url, NULL, 60.0, &error);
+  GoalRun g = { robot, NULL, TRUE, 0 };
+  GThread *t;
+  gint64 t0;
+  double q[7];
+  Reply r;
+
+  g_assert_no_error (error);
+  t = g_thread_new ("goal", goal_thread, &g);
+  /* joint1 to 2.5 rad at 1.71 rad/s: about 1.5 s of motion. */
+  for (int i = 0; i < 500; i++)
+    {
+      r = http (s.url, "GET", "/robot/state", NULL);
+      if (json_object_get_boolean_member (obj (&r), "moving"))
+        break;
+      reply_clear (&r);
+      g_usleep (5000);
+    }
+  g_assert_true (json_object_get_boolean_member (obj (&r), "moving"));
+  reply_clear (&r);
+  g_usleep (300000);
+  t0 = g_get_monotonic_time ();
+  nb_http_robot_ops ()->interrupt (robot);
+  g_thread_join (t);
+  g_assert_false (g.ok);
+  g_assert_nonnull (strstr (g.error->message, "cancelled by motion stop"));
+  nb_assert_abs ((g.done_us - t0) * 1e-6, 0.0, 0.3, "the goal returns at the interrupt");
+  g_assert_cmpuint (nb_http_robot_stops (robot), ==, 1);
+  robot_joints (s.url, q);
+  g_assert_cmpfloat (q[0], >, 0.2);
+  g_assert_cmpfloat (q[0], <, 2.3);
+  g_clear_error (&g.error);
+  nb_test_server_stop (&s);
+}
+
 /* ------------------------------------------------------------ seeds/001 -- */
 
 static Reply
@@ -943,6 +1004,7 @@ main (int argc, char **argv)
   g_test_add_func ("/server/runner-failure", test_runner_failure);
   g_test_add_func ("/server/client-mode", test_client_mode);
   g_test_add_func ("/server/recording", test_recording);
+  g_test_add_func ("/server/client-interrupt", test_client_interrupt);
   g_test_add_func ("/server/lease-bounds", test_lease_bounds);
   g_test_add_func ("/server/stale-epoch-and-feedback", test_stale_epoch_and_feedback);
   g_test_add_func ("/server/lease-loss", test_lease_loss);

@@ -15,7 +15,8 @@ struct NbHttpRobot {
    * one for the state (a recorder's), each made in the thread that uses it. */
   SoupSession *goal_session;
   SoupSession *state_session;
-  guint goals, stops;
+  guint goals;
+  gint stops;                   /* atomic: stop and interrupt may race */
 };
 
 NbHttpRobot *
@@ -62,7 +63,7 @@ nb_http_robot_goals (NbHttpRobot *r)
 guint
 nb_http_robot_stops (NbHttpRobot *r)
 {
-  return r->stops;
+  return (guint) g_atomic_int_get (&r->stops);
 }
 
 static SoupSession *
@@ -207,10 +208,28 @@ stop (gpointer robot)
   g_autoptr (GError) error = NULL;
   g_autoptr (JsonNode) answer = NULL;
 
-  r->stops++;
+  g_atomic_int_inc (&r->stops);
   /* Best effort: the runner is already failing or stopping. */
   answer = call (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/cobot/stop", "{}",
                  &error);
+  if (answer == NULL)
+    g_warning ("motion stop: %s", error->message);
+}
+
+static void
+interrupt (gpointer robot)
+{
+  NbHttpRobot *r = robot;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonNode) answer = NULL;
+
+  SoupSession *control = NULL;
+
+  g_atomic_int_inc (&r->stops);
+  /* /cobot/stop cancels the goal in flight: its request returns 409 cancelled.
+   * From another thread than the goal's, so on a session of its own. */
+  answer = call (r, session (&control, 10.0), "POST", "/cobot/stop", "{}", &error);
+  g_object_unref (control);
   if (answer == NULL)
     g_warning ("motion stop: %s", error->message);
 }
@@ -226,7 +245,7 @@ wait_s (gpointer robot, double seconds)
 const NbRobotOps *
 nb_http_robot_ops (void)
 {
-  static const NbRobotOps ops = { move_to_joints, move_to_pose, stop, wait_s };
+  static const NbRobotOps ops = { move_to_joints, move_to_pose, stop, wait_s, interrupt };
 
   return &ops;
 }
