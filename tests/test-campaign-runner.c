@@ -31,6 +31,9 @@ typedef struct {
   guint block_goal;             /* wait for cancel in this goal */
   GCancellable *cancellable;
   gboolean fail_drives;          /* every drive to P1 (even goals) fails */
+  gboolean blocking;            /* block_goal waits for an interrupt, as an HTTP goal does */
+  gint interrupts;              /* atomic */
+  GThread *interrupt_thread;
 } TestRobot;
 
 static gboolean
@@ -46,6 +49,17 @@ robot_pose (gpointer p, const char *frame, const double pos[3], const double o[4
     {
       r->base->goals++;
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "no path to the goal (test robot)");
+      return FALSE;
+    }
+  if (r->goals == r->block_goal && r->blocking)
+    {
+      /* A goal that only an interrupt ends: the worker is stuck here until
+       * the operator's Stop reaches the robot from the main thread. */
+      for (int i = 0; i < 10000 && !g_atomic_int_get (&r->interrupts); i++)
+        g_usleep (1000);
+      g_assert_cmpint (g_atomic_int_get (&r->interrupts), ==, 1);
+      r->base->goals++;
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "interrupted (test robot)");
       return FALSE;
     }
   if (r->goals == r->block_goal)
@@ -80,7 +94,18 @@ robot_wait (gpointer p, double s)
   nb_sim_base_ops ()->wait (r->base, s);
 }
 
+static void
+robot_interrupt (gpointer p)
+{
+  TestRobot *r = p;
+
+  r->interrupt_thread = g_thread_self ();
+  g_atomic_int_inc (&r->interrupts);
+}
+
 static const NbRobotOps test_robot_ops = { NULL, robot_pose, robot_stop, robot_wait };
+static const NbRobotOps blocking_robot_ops = { NULL, robot_pose, robot_stop, robot_wait,
+                                               robot_interrupt };
 
 /* The instrument, teed: every sample it hands the runner is kept. */
 typedef struct {
@@ -264,8 +289,8 @@ run (const char *db, const NbCampaignRunnerOptions *o, Rig *rig, Watch *w)
 {
   GError *error = NULL;
   g_autoptr (NbCampaignRunner) runner =
-    nb_campaign_runner_new (db, o, &test_robot_ops, &rig->robot, &test_inst_ops, &rig->inst,
-                            &error);
+    nb_campaign_runner_new (db, o, rig->robot.blocking ? &blocking_robot_ops : &test_robot_ops,
+                            &rig->robot, &test_inst_ops, &rig->inst, &error);
   gpointer pair[2] = { w, NULL };
 
   g_assert_no_error (error);
@@ -547,6 +572,45 @@ test_cancel (void)
   g_assert_true (run (db, &o, &rig, &w));
   g_assert_cmpuint (w.summary.run, ==, 26);
   g_assert_cmpuint (w.summary.figures.pose.n, ==, 30);
+  watch_clear (&w);
+  rig_clear (&rig);
+}
+
+/* A goal that blocks the worker (the HTTP robot's) is interrupted at once
+ * by the cancel, from the cancelling thread. */
+static void
+test_cancel_interrupts (void)
+{
+  g_autofree char *db = new_campaign ("cancel-interrupt", "600");
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GArray) trials = NULL;
+  NbCampaignRunnerOptions o;
+  NbCampaignConfig config;
+  Rig rig;
+  Watch w;
+
+  nb_campaign_runner_options_init (&o);
+  o.clause = 5;
+  o.config = "c";
+  rig_init (&rig, 3, NULL);
+  watch_init (&w);
+  rig.robot.block_goal = 10;
+  rig.robot.blocking = TRUE;
+  w.cancel_at_start = 5;
+  g_assert_false (run (db, &o, &rig, &w));
+  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpint (rig.robot.interrupts, ==, 1);
+  g_assert_true (rig.robot.interrupt_thread == w.main_thread);
+  g_assert_cmpuint (rig.robot.goals, <=, 10);
+  g_assert_cmpuint (w.summary.ok, ==, 4);
+  g_assert_cmpuint (w.summary.aborted, ==, 1);
+  c = open_ro (db);
+  trials = trials_of (c, 5, "c", &config);
+  g_assert_cmpuint (trials->len, ==, 5);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 4).outcome, ==, NB_TRIAL_ABORTED);
+  g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, 4).reason, ==,
+                   "cancelled by the operator");
+  nb_campaign_config_clear (&config);
   watch_clear (&w);
   rig_clear (&rig);
 }
@@ -849,6 +913,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/runner/clause5-figures-store-progress", test_clause5);
   g_test_add_func ("/runner/cancel", test_cancel);
+  g_test_add_func ("/runner/cancel-interrupts", test_cancel_interrupts);
   g_test_add_func ("/runner/fail-goal", test_fail_goal);
   g_test_add_func ("/runner/bad-input", test_bad_input);
   g_test_add_func ("/runner/clause8", test_clause8);
