@@ -747,6 +747,37 @@ test_client_interrupt (void)
   nb_test_server_stop (&s);
 }
 
+/* A runner that ignores SIGTERM is killed after the grace period. */
+static void
+test_stubborn_runner (void)
+{
+  g_autofree char *script = source_path ("tests", "data", "server/stubborn-runner.sh");
+  NbTestServer s = nb_test_serve ("--runner", script, "--runner-grace-s", "0.5", NULL);
+  g_autofree char *state = NULL, *logs = NULL;
+  gint64 t0;
+  Reply r;
+
+  r = http (s.url, "POST", "/sequences/start", "{\"name\": \"pick-and-place\"}");
+  g_assert_cmpuint (r.status, ==, 202);
+  reply_clear (&r);
+  g_usleep (200000);
+  r = http (s.url, "POST", "/stop", "{}");
+  g_assert_cmpstr (json_object_get_string_member (obj (&r), "runner"), ==, "stopping");
+  reply_clear (&r);
+  t0 = g_get_monotonic_time ();
+  g_usleep (200000);
+  r = http (s.url, "GET", "/sequences/status", NULL);
+  g_assert_cmpstr (json_object_get_string_member (obj (&r), "state"), ==, "running");
+  reply_clear (&r);
+  state = wait_sequence (s.url);
+  g_assert_cmpstr (state, ==, "stopped");
+  nb_assert_abs ((g_get_monotonic_time () - t0) * 1e-6, 0.5, 0.4, "killed after the grace");
+  logs = logs_text (s.url);
+  g_assert_nonnull (strstr (logs, "stubborn runner: sequence run"));
+  g_assert_nonnull (strstr (logs, "runner did not stop within 0.5 s: SIGKILL"));
+  nb_test_server_stop (&s);
+}
+
 /* ------------------------------------------------------------ seeds/001 -- */
 
 static Reply
@@ -1005,6 +1036,7 @@ main (int argc, char **argv)
   g_test_add_func ("/server/client-mode", test_client_mode);
   g_test_add_func ("/server/recording", test_recording);
   g_test_add_func ("/server/client-interrupt", test_client_interrupt);
+  g_test_add_func ("/server/stubborn-runner", test_stubborn_runner);
   g_test_add_func ("/server/lease-bounds", test_lease_bounds);
   g_test_add_func ("/server/stale-epoch-and-feedback", test_stale_epoch_and_feedback);
   g_test_add_func ("/server/lease-loss", test_lease_loss);

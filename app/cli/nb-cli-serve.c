@@ -25,8 +25,8 @@ nb_cli_serve (int argc, char **argv)
   g_autoptr (NbServer) server = NULL;
   g_autoptr (GMainLoop) loop = NULL;
   g_autofree char *listen = NULL, *token = NULL, *robot_dir = NULL, *sequences_dir = NULL;
-  g_autofree char *recordings = NULL, *frame = NULL, *exe = NULL;
-  double time_scale = 0.0;
+  g_autofree char *recordings = NULL, *frame = NULL, *exe = NULL, *runner = NULL;
+  double time_scale = 0.0, grace_s = 10.0;
   gint seed = 1, fail_goal = 0, log_lines = 1000;
   NbServerConfig config;
   const GOptionEntry entries[] = {
@@ -48,6 +48,10 @@ nb_cli_serve (int argc, char **argv)
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "the simulator's noise seed", "S" },
     { "fail-goal", 0, 0, G_OPTION_ARG_INT, &fail_goal, "the simulator fails its K-th goal", "K" },
     { "log-lines", 0, 0, G_OPTION_ARG_INT, &log_lines, "the runner's log keeps N lines", "N" },
+    { "runner", 0, 0, G_OPTION_ARG_FILENAME, &runner,
+      "the program that runs sequences (default this navbench-cli)", "PATH" },
+    { "runner-grace-s", 0, 0, G_OPTION_ARG_DOUBLE, &grace_s,
+      "after POST /stop, a runner still running this long is killed (default 10)", "S" },
     { NULL }
   };
 
@@ -58,10 +62,11 @@ nb_cli_serve (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
-  if (!(time_scale >= 0) || seed < 0 || fail_goal < 0 || log_lines < 1)
+  if (!(time_scale >= 0) || seed < 0 || fail_goal < 0 || log_lines < 1 ||
+      !(grace_s > 0 && grace_s <= 3600))
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
-                   "--time-scale ≥ 0, --seed and --fail-goal ≥ 0, --log-lines ≥ 1");
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--time-scale ≥ 0, --seed and --fail-goal "
+                   "≥ 0, --log-lines ≥ 1, --runner-grace-s in (0, 3600]");
       return nb_cli_report_error (error);
     }
   if (token == NULL && g_getenv ("NAVBENCH_TOKEN") != NULL)
@@ -81,7 +86,8 @@ nb_cli_serve (int argc, char **argv)
   config.robot_dir = robot_dir;
   config.sequences_dir = sequences_dir;
   config.recordings_root = recordings;
-  config.cli_path = exe ? exe : argv[0];
+  config.cli_path = runner ? runner : exe ? exe : argv[0];
+  config.runner_grace_s = grace_s;
   if (frame != NULL)
     config.default_frame = frame;
   config.time_scale = time_scale;

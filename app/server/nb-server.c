@@ -53,6 +53,7 @@ struct Run {
   GDataInputStream *out;
   GCancellable *cancellable;
   gboolean exited, eof, stop_requested;
+  guint kill_source;            /* SIGKILL if SIGTERM did not end it */
   int exit_status;
   char *last_error;             /* the runner's "navbench-cli: …" line */
 };
@@ -77,6 +78,7 @@ nb_server_config_init (NbServerConfig *c)
   c->max_body = 64 * 1024;
   c->log_lines = 1000;
   c->log_bytes = 256 * 1024;
+  c->runner_grace_s = 10.0;
 }
 
 /* ------------------------------------------------------------ replies -- */
@@ -267,6 +269,7 @@ log_printf (NbServer *s, const char *format, ...)
 static void
 run_free (Run *run)
 {
+  g_clear_handle_id (&run->kill_source, g_source_remove);
   g_clear_object (&run->out);
   g_clear_object (&run->process);
   g_clear_object (&run->cancellable);
@@ -595,6 +598,22 @@ handle_cobot_stop (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   reply_json (msg, 200, nb_json_writer_finish (g_steal_pointer (&w)));
 }
 
+static gboolean
+on_runner_grace (gpointer data)
+{
+  Run *run = data;
+
+  run->kill_source = 0;
+  if (!run->exited)
+    {
+      if (run->server != NULL)
+        log_printf (run->server, "runner did not stop within %g s: SIGKILL",
+                    run->server->config.runner_grace_s);
+      g_subprocess_force_exit (run->process);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 static void
 handle_stop (NbServer *s, SoupServerMessage *msg, GHashTable *query)
 {
@@ -610,6 +629,11 @@ handle_stop (NbServer *s, SoupServerMessage *msg, GHashTable *query)
     {
       s->run->stop_requested = TRUE;
       g_subprocess_send_signal (s->run->process, SIGTERM);
+      /* The runner stops before its next point; one that does not within
+       * the grace period (stuck on a robot that never answers) is killed. */
+      if (s->run->kill_source == 0)
+        s->run->kill_source = g_timeout_add ((guint) (s->config.runner_grace_s * 1000),
+                                             on_runner_grace, s->run);
       log_printf (s, "stop: SIGTERM to runner %d", s->pid);
     }
   cancelled = nb_controller_stop (s->controller);

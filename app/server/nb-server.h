@@ -35,6 +35,7 @@ typedef struct {
   const char *sequences_dir;    /* sequences by name: DIR/NAME.json */
   const char *recordings_root;  /* bag_path lives under it */
   const char *cli_path;         /* the navbench-cli that runs sequences */
+  double runner_grace_s;        /* after POST /stop's SIGTERM, SIGKILL when still running */
   const char *default_frame;    /* planning.default_frame ("base_link") */
   double time_scale;            /* wall seconds per simulated second (0: instant) */
   guint32 seed;
