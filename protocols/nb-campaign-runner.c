@@ -619,8 +619,10 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
       if (!collect_now (run, error))
         goto store_failed;
     }
-  if (ok && !cancelled && g_cancellable_is_cancelled (run->cancellable))
-    cancelled = TRUE;   /* a goal interrupted by the cancellation */
+  /* A goal that ended (or failed: an interrupted goal does) after the
+   * cancellation is the operator's abort, not the robot's failure. */
+  if (!cancelled && g_cancellable_is_cancelled (run->cancellable))
+    cancelled = TRUE;
   if (ok && !cancelled)
     arrival = r->inst_ops->now (r->inst);
 
