@@ -778,6 +778,60 @@ test_stubborn_runner (void)
   nb_test_server_stop (&s);
 }
 
+/* What the client takes from a robot's server: every member checked. */
+static void
+test_client_state_parse (void)
+{
+  const char *names = "\"name\": [\"joint1\", \"joint2\", \"joint3\", \"joint4\", \"joint5\", "
+                      "\"joint6\", \"joint7\"]";
+  const char *q = "[0.5, 0, 0, -1, 0, 0.5, 0]";
+  struct { const char *json, *message; } bad[] = {
+    { "{\"name\": [\"joint1\"]}", "name: expected the seven joints" },
+    { "{\"name\": [\"joint1\", \"joint2\", \"joint3\", {}, \"joint5\", \"joint6\", \"joint7\"]}",
+      "name[3]: expected joint4" },
+    { "{NAMES, \"position\": [0, 0, 0, \"x\", 0, 0, 0]}", "position[3]: not a number" },
+    { "{NAMES, \"position\": [0, 0, 0, 1e400, 0, 0, 0]}", "position[3]: not finite" },
+    { "{NAMES, \"position\": Q, \"velocity\": Q}", "no tcp pose" },
+    { "{NAMES, \"position\": Q, \"velocity\": Q, \"tcp\": {\"position\": [0, 0, 1], "
+      "\"orientation\": [0, 0, 0, 1], \"frame_id\": 7}}", "frame_id: expected a string" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr (GString) json = g_string_new (bad[i].json);
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      g_autoptr (GError) error = NULL;
+      NbRobotState st;
+
+      g_string_replace (json, "NAMES", names, 0);
+      g_string_replace (json, "Q", q, 0);
+      g_assert_true (json_parser_load_from_data (parser, json->str, -1, NULL));
+      g_assert_false (nb_robot_state_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                                &st, &error));
+      if (strstr (error->message, bad[i].message) == NULL)
+        g_error ("case %u: \"%s\" lacks \"%s\"", i, error->message, bad[i].message);
+    }
+  {
+    g_autofree char *json = g_strdup_printf ("{%s, \"position\": %s, \"velocity\": %s, \"moving\": "
+                                             "true, \"stamp_us\": 42, \"tcp\": {\"position\": [0.1, 0.2, "
+                                             "0.3], \"orientation\": [0, 1, 0, 0], \"frame_id\": "
+                                             "\"base_link\"}}", names, q, q);
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    g_autoptr (GError) error = NULL;
+    NbRobotState st;
+
+    g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+    g_assert_true (nb_robot_state_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                             &st, &error));
+    g_assert_no_error (error);
+    nb_assert_abs (st.position[3], -1, 0, "joint4");
+    nb_assert_abs (st.tcp_position[2], 0.3, 0, "tcp z");
+    g_assert_cmpint (st.stamp_us, ==, 42);
+    g_assert_true (st.moving);
+    g_assert_cmpstr (st.frame_id, ==, "base_link");
+  }
+}
+
 /* ------------------------------------------------------------ seeds/001 -- */
 
 static Reply
@@ -1037,6 +1091,7 @@ main (int argc, char **argv)
   g_test_add_func ("/server/recording", test_recording);
   g_test_add_func ("/server/client-interrupt", test_client_interrupt);
   g_test_add_func ("/server/stubborn-runner", test_stubborn_runner);
+  g_test_add_func ("/server/client-state-parse", test_client_state_parse);
   g_test_add_func ("/server/lease-bounds", test_lease_bounds);
   g_test_add_func ("/server/stale-epoch-and-feedback", test_stale_epoch_and_feedback);
   g_test_add_func ("/server/lease-loss", test_lease_loss);

@@ -78,6 +78,24 @@ session (SoupSession **slot, double timeout_s)
   return *slot;
 }
 
+char *
+nb_http_error_text (JsonObject *o)
+{
+  JsonNode *what = json_object_get_member (o, "error");
+  JsonNode *detail = json_object_get_member (o, "detail");
+  g_autofree char *detail_text = NULL;
+  const char *w = what != NULL && JSON_NODE_HOLDS_VALUE (what) &&
+                  json_node_get_value_type (what) == G_TYPE_STRING
+                  ? json_node_get_string (what) : "?";
+
+  if (detail != NULL && JSON_NODE_HOLDS_VALUE (detail) &&
+      json_node_get_value_type (detail) == G_TYPE_STRING)
+    detail_text = g_strdup (json_node_get_string (detail));
+  else if (detail != NULL && !JSON_NODE_HOLDS_NULL (detail))
+    detail_text = json_to_string (detail, FALSE);
+  return g_strconcat (w, detail_text ? ": " : "", detail_text ? detail_text : "", NULL);
+}
+
 /* One request; the parsed JSON answer of a 2xx, else an error carrying the
  * server's {"error", "detail"}: 400/404/422 are the request's fault
  * (NB_ERROR_INPUT), the rest a failure of the robot (NB_ERROR_FAILED). */
@@ -128,22 +146,12 @@ call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, cons
     }
   if (status < 200 || status > 299)
     {
-      JsonObject *o = json_node_get_object (json_parser_get_root (parser));
-      const char *what = json_object_has_member (o, "error")
-                         ? json_object_get_string_member_with_default (o, "error", "?") : "?";
-      JsonNode *detail = json_object_get_member (o, "detail");
-      g_autofree char *detail_text = NULL;
+      g_autofree char *text = nb_http_error_text (json_node_get_object (json_parser_get_root (parser)));
 
-      if (detail != NULL && JSON_NODE_HOLDS_VALUE (detail) &&
-          json_node_get_value_type (detail) == G_TYPE_STRING)
-        detail_text = g_strdup (json_node_get_string (detail));
-      else if (detail != NULL && !JSON_NODE_HOLDS_NULL (detail))
-        detail_text = json_to_string (detail, FALSE);
       g_set_error (error, NB_ERROR,
                    status == 400 || status == 404 || status == 422
                    ? NB_ERROR_INPUT : NB_ERROR_FAILED,
-                   "%s %s: HTTP %u: %s%s%s", method, path, status, what,
-                   detail_text ? ": " : "", detail_text ? detail_text : "");
+                   "%s %s: HTTP %u: %s", method, path, status, text);
       return NULL;
     }
   return json_node_copy (json_parser_get_root (parser));
@@ -275,21 +283,42 @@ numbers (JsonObject *o, const char *key, double *v, guint n, GError **error)
           return FALSE;
         }
       v[i] = json_node_get_double (e);
+      if (!isfinite (v[i]))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: %s[%u]: not finite",
+                       key, i);
+          return FALSE;
+        }
     }
   return TRUE;
 }
 
-gboolean
-nb_http_robot_state (NbHttpRobot *r, NbRobotState *st, GError **error)
+/* A member that must be a string when it is there. */
+static gboolean
+optional_string (JsonObject *o, const char *key, const char **out, GError **error)
 {
-  g_autoptr (JsonNode) answer = call (r, session (&r->state_session, 10.0), "GET", "/robot/state",
-                                      NULL, error);
-  JsonObject *o, *tcp;
-  JsonNode *names;
+  JsonNode *n = json_object_get_member (o, key);
 
-  if (answer == NULL)
-    return FALSE;
-  o = json_node_get_object (answer);
+  *out = NULL;
+  if (n == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_STRING)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: %s: expected a string",
+                   key);
+      return FALSE;
+    }
+  *out = json_node_get_string (n);
+  return TRUE;
+}
+
+gboolean
+nb_robot_state_from_json (JsonObject *o, NbRobotState *st, GError **error)
+{
+  JsonObject *tcp;
+  JsonNode *names, *n;
+  const char *frame;
+
   memset (st, 0, sizeof *st);
   /* seeds/002: all seven joints, by name, in order. */
   names = json_object_get_member (o, "name");
@@ -302,10 +331,12 @@ nb_http_robot_state (NbHttpRobot *r, NbRobotState *st, GError **error)
     }
   for (guint i = 0; i < NB_ARM_JOINTS; i++)
     {
+      JsonNode *e = json_array_get_element (json_node_get_array (names), i);
       char expected[16];
 
       g_snprintf (expected, sizeof expected, "joint%u", i + 1);
-      if (g_strcmp0 (json_array_get_string_element (json_node_get_array (names), i), expected))
+      if (!JSON_NODE_HOLDS_VALUE (e) || json_node_get_value_type (e) != G_TYPE_STRING ||
+          g_strcmp0 (json_node_get_string (e), expected) != 0)
         {
           g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: name[%u]: expected %s",
                        i, expected);
@@ -315,19 +346,34 @@ nb_http_robot_state (NbHttpRobot *r, NbRobotState *st, GError **error)
   if (!numbers (o, "position", st->position, NB_ARM_JOINTS, error) ||
       !numbers (o, "velocity", st->velocity, NB_ARM_JOINTS, error))
     return FALSE;
-  if (!json_object_has_member (o, "tcp") ||
-      !JSON_NODE_HOLDS_OBJECT (json_object_get_member (o, "tcp")))
+  n = json_object_get_member (o, "tcp");
+  if (n == NULL || !JSON_NODE_HOLDS_OBJECT (n))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: no tcp pose");
       return FALSE;
     }
-  tcp = json_object_get_object_member (o, "tcp");
+  tcp = json_node_get_object (n);
   if (!numbers (tcp, "position", st->tcp_position, 3, error) ||
-      !numbers (tcp, "orientation", st->tcp_orientation, 4, error))
+      !numbers (tcp, "orientation", st->tcp_orientation, 4, error) ||
+      !optional_string (tcp, "frame_id", &frame, error))
     return FALSE;
-  g_strlcpy (st->frame_id, json_object_get_string_member_with_default (tcp, "frame_id", ""),
-             sizeof st->frame_id);
-  st->stamp_us = json_object_get_int_member_with_default (o, "stamp_us", g_get_real_time ());
-  st->moving = json_object_get_boolean_member_with_default (o, "moving", FALSE);
+  g_strlcpy (st->frame_id, frame ? frame : "", sizeof st->frame_id);
+  /* The server's stamp when it gives one (an integer), else now. */
+  n = json_object_get_member (o, "stamp_us");
+  st->stamp_us = n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
+                 json_node_get_value_type (n) == G_TYPE_INT64 ? json_node_get_int (n)
+                 : g_get_real_time ();
+  n = json_object_get_member (o, "moving");
+  st->moving = n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
+               json_node_get_value_type (n) == G_TYPE_BOOLEAN && json_node_get_boolean (n);
   return TRUE;
+}
+
+gboolean
+nb_http_robot_state (NbHttpRobot *r, NbRobotState *st, GError **error)
+{
+  g_autoptr (JsonNode) answer = call (r, session (&r->state_session, 10.0), "GET", "/robot/state",
+                                      NULL, error);
+
+  return answer != NULL && nb_robot_state_from_json (json_node_get_object (answer), st, error);
 }

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <glib.h>
+#include <json-glib/json-glib.h>
 
 #include "nb-arm.h"
 #include "nb-sequence.h"
@@ -43,6 +44,12 @@ typedef struct {
 /* GET /robot/state.  Thread-safe against a goal in flight on another thread
  * (each thread has its own connection). */
 gboolean nb_http_robot_state (NbHttpRobot *robot, NbRobotState *state, GError **error);
+/* The state from its JSON object (what the robot's server sent): every
+ * member checked, NB_ERROR_FAILED naming the first that is wrong. */
+gboolean nb_robot_state_from_json (JsonObject *object, NbRobotState *state, GError **error);
+/* An error answer's {"error": "...", "detail": ...} as one line (whatever
+ * the members hold). */
+char    *nb_http_error_text       (JsonObject *object);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbHttpRobot, nb_http_robot_free)
 
