@@ -1,0 +1,42 @@
+/* nb-io-queue.h — the window's campaign I/O, one job at a time off the GTK thread
+ *
+ * The campaign file admits one writer (an flock held from open to close), so
+ * the form's saves, the loads and the run's start go through one serial
+ * queue: a job that opens the file for writing never meets another of the
+ * window's.  Work runs in the queue's thread; done runs on the main context
+ * of the caller of push, in order.  A run itself holds the lock in the
+ * runner's worker: the form is insensitive meanwhile (nb-window.c).
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+typedef struct _NbIoQueue NbIoQueue;
+
+/* Runs in the queue's thread; returns the result (freed with result_free
+ * when done does not steal it) or NULL with error. */
+typedef gpointer (*NbIoWork) (gpointer data, GError **error);
+/* On the main context; result is NULL when error is set.  Take result by
+ * setting *result to NULL. */
+typedef void     (*NbIoDone) (GObject *owner, gpointer *result, const GError *error,
+                              gpointer data);
+
+NbIoQueue *nb_io_queue_new   (void);
+NbIoQueue *nb_io_queue_ref   (NbIoQueue *queue);
+/* Owners release the queue when they are finalized (not disposed): a job
+ * keeps its owner, so the last unref finds no job pending. */
+void       nb_io_queue_unref (NbIoQueue *queue);
+
+/* owner (required: it holds a reference to the queue) is kept alive until
+ * done has run. */
+void       nb_io_queue_push  (NbIoQueue *queue, GObject *owner, NbIoWork work, NbIoDone done,
+                              gpointer data, GDestroyNotify data_free,
+                              GDestroyNotify result_free);
+/* Jobs pushed and not yet done. */
+guint      nb_io_queue_pending (NbIoQueue *queue);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbIoQueue, nb_io_queue_unref)
+
+G_END_DECLS

@@ -1,0 +1,35 @@
+/* nb-trials-page.h — the Trials page: runs a clause's trials on the simulated
+ * rig with the campaign runner and shows them as they end
+ *
+ * The runner's worker opens, writes and closes the campaign; this page only
+ * hears its progress on the main context: a row per ended trial, the plot
+ * and the configuration's figures so far (the runner's, from the store).
+ * Stop cancels: the trial in flight ends `aborted`, those before are kept.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "nb-io-queue.h"
+
+G_BEGIN_DECLS
+
+#define NB_TYPE_TRIALS_PAGE (nb_trials_page_get_type ())
+G_DECLARE_FINAL_TYPE (NbTrialsPage, nb_trials_page, NB, TRIALS_PAGE, GtkWidget)
+
+GtkWidget *nb_trials_page_new (NbIoQueue *queue);
+void       nb_trials_page_set_campaign (NbTrialsPage *page, const char *path);
+
+/* What the Run and Stop buttons do (the window's win.run and win.stop). */
+void       nb_trials_page_run  (NbTrialsPage *page);
+void       nb_trials_page_stop (NbTrialsPage *page);
+gboolean   nb_trials_page_is_running (NbTrialsPage *page);
+
+/* Virtual seconds of the simulated rig per real second (default 8). */
+void       nb_trials_page_set_pace (NbTrialsPage *page, double pace);
+
+/* Signals: "trial-started" (guint k), "trial-ended" (guint k, guint outcome),
+ * "run-finished" (a run ended: done, stopped or failed), and
+ * "notify::running". */
+
+G_END_DECLS

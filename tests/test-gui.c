@@ -1,0 +1,417 @@
+/* test-gui — the desktop application's window under Xvfb (xvfb-run -a)
+ *
+ * One window on a scratch campaign, driven as the operator drives it: a field
+ * typed into the form reaches the file (a refused value does not, a clause 4
+ * value out of range is flagged); Run (win.run) runs 5 clause-5 trials on
+ * the simulated rig, their rows and figures shown equal to
+ * nb_config_result_compute on the store, while the main loop keeps turning;
+ * Stop (win.stop) cancels a run, the trials before kept and the one in flight
+ * aborted; the protocol action writes a PDF.  With NAVBENCH_SCREENSHOT_DIR
+ * set, each page is saved there as PNG.
+ */
+#include "nb-application.h"
+#include "nb-campaign-form.h"
+#include "nb-campaign-results.h"
+#include "nb-test-tmp.h"
+#include "nb-test.h"
+#include "nb-trials-page.h"
+#include "nb-window.h"
+
+#include <gtk/gtk.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  char *dir, *db;
+  NbApplication *app;
+  NbWindow *window;
+  guint finished;               /* run-finished signals */
+  guint stop_at;                /* win.stop when this trial starts */
+  gint64 last_tick, max_gap_us; /* the main loop's liveness while a run goes */
+} Fixture;
+
+static Fixture fx;
+
+static gboolean
+tick (gpointer user_data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (fx.last_tick != 0)
+    fx.max_gap_us = MAX (fx.max_gap_us, now - fx.last_tick);
+  fx.last_tick = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Turns the main loop until done (or 60 s, a failure). */
+static void
+iterate_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  guint heartbeat = g_timeout_add (5, tick, NULL);
+
+  while (!done (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (heartbeat);
+}
+
+static gboolean
+idle_window (gpointer data)
+{
+  return nb_window_get_pending (fx.window) == 0;
+}
+
+static gboolean
+run_over (gpointer data)
+{
+  return fx.finished >= GPOINTER_TO_UINT (data) &&
+         !nb_trials_page_is_running (NB_TRIALS_PAGE (nb_window_lookup (fx.window, "trials-page")));
+}
+
+static GtkWidget *
+lookup (const char *name)
+{
+  GtkWidget *w = nb_window_lookup (fx.window, name);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+static char *
+stored_field (const char *key)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  char *v;
+
+  g_assert_no_error (error);
+  v = nb_campaign_get_field (c, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  return v;
+}
+
+static void
+type_into (const char *key, const char *text)
+{
+  NbCampaignForm *form = NB_CAMPAIGN_FORM (lookup ("campaign-form"));
+  GtkWidget *editor = nb_campaign_form_get_editor (form, key);
+
+  g_assert_true (GTK_IS_ENTRY (editor));
+  g_assert_true (gtk_widget_is_sensitive (editor));
+  gtk_editable_set_text (GTK_EDITABLE (editor), text);
+  g_signal_emit_by_name (editor, "activate");
+  iterate_until (idle_window, NULL);
+}
+
+static double
+shown (const char *name)
+{
+  g_autofree char *text = g_strdup (gtk_label_get_text (GTK_LABEL (lookup (name))));
+  char *end;
+  double v;
+
+  /* The label follows the locale's decimal separator. */
+  g_strdelimit (text, ",", '.');
+  v = g_ascii_strtod (text, &end);
+  g_assert_true (end != text);
+  return v;
+}
+
+static guint
+list_rows (void)
+{
+  GtkListBox *list = GTK_LIST_BOX (lookup ("trial-list"));
+  guint n = 0;
+
+  while (gtk_list_box_get_row_at_index (list, n) != NULL)
+    n++;
+  return n;
+}
+
+static void
+snapshot_page (const char *page, const char *file)
+{
+  const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
+  GtkWidget *w = GTK_WIDGET (fx.window);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width, height;
+
+  if (dir == NULL)
+    return;
+  gtk_stack_set_visible_child_name (GTK_STACK (lookup ("pages")), page);
+  /* Let the page lay out and draw. */
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_usleep (200000);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  width = gtk_widget_get_width (w);
+  height = gtk_widget_get_height (w);
+  paintable = gtk_widget_paintable_new (w);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static void
+on_finished (NbTrialsPage *page, gpointer user_data)
+{
+  fx.finished++;
+}
+
+static void
+on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
+{
+  if (k == fx.stop_at)
+    g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+}
+
+static GArray *
+stored_trials (const char *config, NbCampaign **campaign_out, NbCampaignConfig *cfg)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  GArray *trials;
+
+  g_assert_no_error (error);
+  nb_campaign_config_init (cfg);
+  g_assert_true (nb_campaign_find_config (c, 5, config, cfg, &error));
+  g_assert_no_error (error);
+  trials = nb_campaign_list_trials (c, cfg->id, &error);
+  g_assert_no_error (error);
+  *campaign_out = c;
+  return trials;
+}
+
+static void
+start_run (const char *config, guint trials, double pace)
+{
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), 0);      /* clause 5 */
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), config);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), trials);
+  nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), pace);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  /* The form cannot write while the runner holds the file. */
+  g_assert_false (gtk_widget_get_sensitive (lookup ("campaign-form")));
+}
+
+/* ------------------------------------------------------------- tests -- */
+
+static void
+test_form (void)
+{
+  NbCampaignForm *form = NB_CAMPAIGN_FORM (lookup ("campaign-form"));
+  GtkWidget *note;
+  g_autofree char *width = NULL, *temperature = NULL;
+  guint n;
+
+  /* Every field of the store has an editor. */
+  nb_campaign_fields (&n);
+  g_assert_cmpuint (n, >, 20);
+  for (guint i = 0; i < n; i++)
+    g_assert_nonnull (nb_campaign_form_get_editor (form, nb_campaign_fields (&n)[i].key));
+
+  type_into ("robot.width_mm", "600");
+  width = stored_field ("robot.width_mm");
+  g_assert_cmpstr (width, ==, "600");
+
+  /* A value the store refuses is shown with its reason and not written. */
+  type_into ("robot.width_mm", "-5");
+  note = nb_campaign_form_get_note (form, "robot.width_mm");
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_true (gtk_widget_has_css_class (note, "error"));
+  g_clear_pointer (&width, g_free);
+  width = stored_field ("robot.width_mm");
+  g_assert_cmpstr (width, ==, "600");
+  type_into ("robot.width_mm", "600");
+  g_assert_false (gtk_widget_get_visible (note));
+
+  /* 4.2: 34 °C is kept and flagged as the protocol flags it. */
+  type_into ("conditions.temperature_c", "34");
+  temperature = stored_field ("conditions.temperature_c");
+  g_assert_cmpstr (temperature, ==, "34");
+  note = nb_campaign_form_get_note (form, "conditions.temperature_c");
+  g_assert_true (gtk_widget_get_visible (note));
+  g_assert_true (gtk_widget_has_css_class (note, "warning"));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (note)), "10–30 °C"));
+  /* Outdoors (annex A.3) the ranges do not apply. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (nb_campaign_form_get_editor (form, "conditions.environment")), 2);
+  iterate_until (idle_window, NULL);
+  {
+    g_autofree char *env = stored_field ("conditions.environment");
+
+    g_assert_cmpstr (env, ==, "outdoor");
+  }
+  g_assert_false (gtk_widget_get_visible (note));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (nb_campaign_form_get_editor (form, "conditions.environment")), 1);
+  iterate_until (idle_window, NULL);
+  g_assert_true (gtk_widget_get_visible (note));
+  snapshot_page ("campaign", "campaign.png");
+}
+
+static void
+test_run (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  NbConfigResult r = { 0 };
+  g_autoptr (GArray) trials = NULL;
+
+  fx.finished = 0;
+  fx.max_gap_us = 0;
+  fx.last_tick = 0;
+  /* ~0.1 s of real time per trial: the rows come in while the loop turns. */
+  start_run ("gui-5", 5, 100);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==,
+                   "5 trials run: 5 ok, 0 failed, 0 aborted.");
+  g_assert_true (gtk_widget_get_sensitive (lookup ("campaign-form")));
+  g_assert_cmpuint (list_rows (), ==, 5);
+  /* The GTK thread never waited on the run. */
+  g_assert_cmpint (fx.max_gap_us, <, 250 * G_TIME_SPAN_MILLISECOND);
+
+  trials = stored_trials ("gui-5", &c, &cfg);
+  g_assert_cmpuint (trials->len, ==, 5);
+  for (guint i = 0; i < trials->len; i++)
+    {
+      NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
+      g_assert_true (isfinite (t->attained.x_mm));
+    }
+  g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
+  g_assert_no_error (error);
+  g_assert_null (r.error);
+  g_assert_cmpuint (r.pose.n, ==, 5);
+  /* Shown with 3 decimals: equal within half the last digit. */
+  nb_assert_abs (shown ("figure-n"), 5, 0, "n shown");
+  nb_assert_abs (shown ("figure-ap"), r.pose.ap_mm, 5e-4, "Ap shown");
+  nb_assert_abs (shown ("figure-ao"), r.pose.ao_deg, 5e-4, "Ao shown");
+  nb_assert_abs (shown ("figure-rp"), r.pose.rp_mm, 5e-4, "Rp shown");
+  nb_assert_abs (shown ("figure-ro"), r.pose.ro_deg, 5e-4, "Ro shown");
+  g_assert_cmpfloat (r.pose.rp_mm, >, 0);
+  nb_config_result_clear (&r);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  snapshot_page ("trials", "trials.png");
+}
+
+static void
+test_stop (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  g_autoptr (GArray) trials = NULL;
+
+  fx.finished = 0;
+  fx.stop_at = 3;
+  /* Slow enough that the cancel lands in trial 3's drive. */
+  start_run ("gui-stop", 30, 20);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  fx.stop_at = 0;
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))),
+                                   "Stopped. 3 trials run: 2 ok, 0 failed, 1 aborted."));
+  g_assert_cmpuint (list_rows (), ==, 3);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
+
+  trials = stored_trials ("gui-stop", &c, &cfg);
+  g_assert_cmpuint (trials->len, ==, 3);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 0).outcome, ==, NB_TRIAL_OK);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 1).outcome, ==, NB_TRIAL_OK);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 2).outcome, ==, NB_TRIAL_ABORTED);
+  g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, 2).reason, ==,
+                   "cancelled by the operator");
+  nb_assert_abs (shown ("figure-n"), 2, 0, "n shown after the stop");
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+}
+
+static void
+on_protocol (NbWindow *window, gboolean ok, gpointer user_data)
+{
+  *(int *) user_data = ok ? 1 : 2;
+}
+
+static gboolean
+protocol_over (gpointer data)
+{
+  return *(int *) data != 0;
+}
+
+static void
+test_protocol (void)
+{
+  g_autofree char *pdf = g_build_filename (fx.dir, "protocol.pdf", NULL);
+  g_autofree char *bytes = NULL;
+  gsize len = 0;
+  int outcome = 0;
+  gulong id = g_signal_connect (fx.window, "protocol-written", G_CALLBACK (on_protocol), &outcome);
+
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "protocol"));
+  nb_window_write_protocol (fx.window, pdf, "ru");
+  iterate_until (protocol_over, &outcome);
+  g_signal_handler_disconnect (fx.window, id);
+  g_assert_cmpint (outcome, ==, 1);
+  g_assert_true (g_file_get_contents (pdf, &bytes, &len, NULL));
+  g_assert_cmpuint (len, >, 4000);
+  g_assert_true (memcmp (bytes, "%PDF-", 5) == 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  gtk_test_init (&argc, &argv, NULL);
+  fx.dir = nb_test_make_dir ();
+  fx.db = g_build_filename (fx.dir, "gui.nbc", NULL);
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "gui test", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
+  fx.window = nb_window_new (GTK_APPLICATION (fx.app));
+  g_signal_connect (lookup ("trials-page"), "run-finished", G_CALLBACK (on_finished), NULL);
+  g_signal_connect (lookup ("trials-page"), "trial-started", G_CALLBACK (on_trial_started), NULL);
+  gtk_window_present (GTK_WINDOW (fx.window));
+  nb_window_open_campaign (fx.window, fx.db);
+  iterate_until (idle_window, NULL);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.window)), ==, "gui test — navbench");
+
+  g_test_add_func ("/gui/form", test_form);
+  g_test_add_func ("/gui/run", test_run);
+  g_test_add_func ("/gui/stop", test_stop);
+  g_test_add_func ("/gui/protocol", test_protocol);
+  status = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (fx.window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_clear_object (&fx.app);
+  nb_test_remove_dir (fx.dir);
+  g_free (fx.dir);
+  g_free (fx.db);
+  return status;
+}
