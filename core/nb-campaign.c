@@ -5,6 +5,8 @@
 #include "nb-number.h"
 #include "nb-route.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -86,34 +88,36 @@ G_STATIC_ASSERT (G_N_ELEMENTS (migrations) == NB_CAMPAIGN_SCHEMA_VERSION);
 
 /* ------------------------------------------------------------ fields -- */
 
+/* Descriptions marked for the catalogues: the desktop form shows them
+ * translated (core itself never translates). */
 static const NbCampaignField campaign_fields[] = {
-  { "robot.maker", NB_FIELD_TEXT, "manufacturer of the robot under test" },
-  { "robot.model", NB_FIELD_TEXT, "model" },
-  { "robot.serial", NB_FIELD_TEXT, "serial number" },
-  { "robot.length_mm", NB_FIELD_POSITIVE, "length l, mm" },
-  { "robot.width_mm", NB_FIELD_POSITIVE, "width w, mm (gives LU, 4.5)" },
-  { "robot.height_mm", NB_FIELD_POSITIVE, "height h, mm" },
-  { "robot.rated_speed_mm_s", NB_FIELD_POSITIVE, "rated speed, mm/s" },
-  { "robot.rated_load_kg", NB_FIELD_NUMBER, "rated load, kg" },
-  { "robot.preparation_done", NB_FIELD_BOOL, "preparation per the manufacturer done (yes|no)" },
-  { "conditions.temperature_c", NB_FIELD_NUMBER, "ambient temperature, °C (4.2)" },
-  { "conditions.humidity_pct", NB_FIELD_PERCENT, "relative humidity, %" },
-  { "conditions.illuminance_lx", NB_FIELD_NUMBER, "illuminance, lx" },
-  { "conditions.friction_coefficient", NB_FIELD_POSITIVE, "floor friction coefficient" },
-  { "conditions.surface", NB_FIELD_TEXT, "floor surface" },
-  { "conditions.landmarks", NB_FIELD_TEXT, "landmarks and external equipment" },
-  { "conditions.environment", NB_FIELD_ENVIRONMENT, "indoor|outdoor" },
-  { "instrument.kind", NB_FIELD_TEXT, "measurement system kind" },
-  { "instrument.model", NB_FIELD_TEXT, "measurement system model" },
-  { "instrument.accuracy_mm", NB_FIELD_POSITIVE, "stated accuracy, mm" },
-  { "instrument.sample_rate_hz", NB_FIELD_POSITIVE, "sample rate, Hz" },
-  { "instrument.registration", NB_FIELD_TEXT, "frame registration (method, reference points)" },
-  { "instrument.registration_rms_mm", NB_FIELD_NUMBER, "registration residual RMS, mm" },
-  { "instrument.registration_max_mm", NB_FIELD_NUMBER, "registration residual max, mm" },
+  { "robot.maker", NB_FIELD_TEXT, N_("manufacturer of the robot under test") },
+  { "robot.model", NB_FIELD_TEXT, N_("model") },
+  { "robot.serial", NB_FIELD_TEXT, N_("serial number") },
+  { "robot.length_mm", NB_FIELD_POSITIVE, N_("length l, mm") },
+  { "robot.width_mm", NB_FIELD_POSITIVE, N_("width w, mm (gives LU, 4.5)") },
+  { "robot.height_mm", NB_FIELD_POSITIVE, N_("height h, mm") },
+  { "robot.rated_speed_mm_s", NB_FIELD_POSITIVE, N_("rated speed, mm/s") },
+  { "robot.rated_load_kg", NB_FIELD_NUMBER, N_("rated load, kg") },
+  { "robot.preparation_done", NB_FIELD_BOOL, N_("preparation per the manufacturer done (yes|no)") },
+  { "conditions.temperature_c", NB_FIELD_NUMBER, N_("ambient temperature, °C (4.2)") },
+  { "conditions.humidity_pct", NB_FIELD_PERCENT, N_("relative humidity, %") },
+  { "conditions.illuminance_lx", NB_FIELD_NUMBER, N_("illuminance, lx") },
+  { "conditions.friction_coefficient", NB_FIELD_POSITIVE, N_("floor friction coefficient") },
+  { "conditions.surface", NB_FIELD_TEXT, N_("floor surface") },
+  { "conditions.landmarks", NB_FIELD_TEXT, N_("landmarks and external equipment") },
+  { "conditions.environment", NB_FIELD_ENVIRONMENT, N_("environment (indoor|outdoor)") },
+  { "instrument.kind", NB_FIELD_TEXT, N_("measurement system kind") },
+  { "instrument.model", NB_FIELD_TEXT, N_("measurement system model") },
+  { "instrument.accuracy_mm", NB_FIELD_POSITIVE, N_("stated accuracy, mm") },
+  { "instrument.sample_rate_hz", NB_FIELD_POSITIVE, N_("sample rate, Hz") },
+  { "instrument.registration", NB_FIELD_TEXT, N_("frame registration (method, reference points)") },
+  { "instrument.registration_rms_mm", NB_FIELD_NUMBER, N_("registration residual RMS, mm") },
+  { "instrument.registration_max_mm", NB_FIELD_NUMBER, N_("registration residual max, mm") },
   { "instrument.registration_transform", NB_FIELD_TEXT,
-    "instrument → test area: rotation rows and translation (mm), JSON" },
-  { "operator", NB_FIELD_TEXT, "test operator" },
-  { "notes", NB_FIELD_TEXT, "free notes" },
+    N_("instrument → test area: rotation rows and translation (mm), JSON") },
+  { "operator", NB_FIELD_TEXT, N_("test operator") },
+  { "notes", NB_FIELD_TEXT, N_("free notes") },
 };
 
 const NbCampaignField *

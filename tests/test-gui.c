@@ -7,9 +7,10 @@
  * nb_config_result_compute on the store, while the main loop keeps turning;
  * Stop (win.stop) cancels a run, the trials before kept and the one in flight
  * aborted; the protocol action writes a PDF.  With NAVBENCH_SCREENSHOT_DIR
- * set, each page is saved there as PNG.
+ * set, each page is saved there as PNG (LANG=C.UTF-8 LANGUAGE=ru: in Russian).
  */
 #include "nb-application.h"
+#include "nb-gui-paths.h"
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
 #include "nb-test-tmp.h"
@@ -17,7 +18,9 @@
 #include "nb-trials-page.h"
 #include "nb-window.h"
 
+#include <glib/gi18n.h>
 #include <gtk/gtk.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
 
@@ -278,8 +281,12 @@ test_run (void)
   /* ~0.1 s of real time per trial: the rows come in while the loop turns. */
   start_run ("gui-5", 5, 100);
   iterate_until (run_over, GUINT_TO_POINTER (1));
-  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==,
-                   "5 trials run: 5 ok, 0 failed, 0 aborted.");
+  {
+    g_autofree char *expected = g_strdup_printf (_("%u trials run: %u ok, %u failed, %u aborted."),
+                                                 5, 5, 0, 0);
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
+  }
   g_assert_true (gtk_widget_get_sensitive (lookup ("campaign-form")));
   g_assert_cmpuint (list_rows (), ==, 5);
   /* The GTK thread never waited on the run. */
@@ -325,8 +332,13 @@ test_stop (void)
   start_run ("gui-stop", 30, 20);
   iterate_until (run_over, GUINT_TO_POINTER (1));
   fx.stop_at = 0;
-  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))),
-                                   "Stopped. 3 trials run: 2 ok, 0 failed, 1 aborted."));
+  {
+    g_autofree char *counts = g_strdup_printf (_("%u trials run: %u ok, %u failed, %u aborted."),
+                                               3, 2, 0, 1);
+    g_autofree char *expected = g_strdup_printf ("%s %s", _("Stopped."), counts);
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
+  }
   g_assert_cmpuint (list_rows (), ==, 3);
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
   g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
@@ -380,7 +392,14 @@ main (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   int status;
 
+  /* gtk_test_init keeps the "C" locale; the environment's is wanted here. */
+  setlocale (LC_ALL, "");
   gtk_test_init (&argc, &argv, NULL);
+  /* The window's words in the environment's language (LANGUAGE=ru for the
+   * Russian screenshots); the expected texts go through the same catalogue. */
+  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   fx.dir = nb_test_make_dir ();
   fx.db = g_build_filename (fx.dir, "gui.nbc", NULL);
   {

@@ -236,8 +236,8 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
       }
     else if (ev->clause == 8 && !isnan (ev->d_mm))
       {
-        what = g_strdup_printf (_("d_i %.3f mm over %" G_GUINT64_FORMAT " samples"), ev->d_mm,
-                                ev->n_samples);
+        what = g_strdup_printf (_("d_i %.3f mm over %lu samples"), ev->d_mm,
+                                (unsigned long) ev->n_samples);
         if (ev->outcome == NB_TRIAL_OK)
           nb_run_plot_add (&page->plot, (double) ev->seq, ev->d_mm);
       }
