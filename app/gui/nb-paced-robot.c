@@ -74,6 +74,9 @@ nb_paced_robot_ops (void)
 {
   static const NbRobotOps ops = {
     paced_move_to_joints, paced_move_to_pose, paced_stop, paced_wait,
+    /* No interrupt: a paced goal's sleep hears the run's cancellable within
+     * 10 ms, and the simulated goal itself never blocks. */
+    NULL,
   };
 
   return &ops;
