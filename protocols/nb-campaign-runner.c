@@ -19,7 +19,7 @@
 struct _NbCampaignRunner {
   char *path;
   NbCampaignRunnerOptions o;
-  char *config, *route, *who, *robot_name;
+  char *config, *route, *who, *robot_name, *obstacle;
   const NbRobotOps *robot_ops;
   gpointer robot;
   const NbRunnerInstrumentOps *inst_ops;
@@ -40,6 +40,9 @@ nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
   o->load_kg = NAN;
   nb_settle_params_init (&o->settle);
   o->settle_step_s = 0.25;
+  o->passage_width_mm = NAN;
+  o->goal_tolerance_mm = NAN;
+  o->goal_tolerance_deg = NAN;
 }
 
 void
@@ -47,6 +50,43 @@ nb_runner_summary_clear (NbRunnerSummary *s)
 {
   nb_config_result_clear (&s->figures);
   memset (s, 0, sizeof *s);
+}
+
+/* 7.2: behaviour 1 takes the table 2 obstacles; behaviours 2–4 a cylinder. */
+static gboolean
+check_avoidance_options (const NbCampaignRunnerOptions *o, GError **error)
+{
+  NbObstacleShape shape;
+
+  if (o->behaviour > 4)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: 1 (static at P1), 2 (crossing "
+                   "at 90°), 3 (crossing at 45°) or 4 (head-on), 7.2", o->behaviour);
+      return FALSE;
+    }
+  if (o->phase > NB_AVOIDANCE_PHASE_OBSTACLE)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "phase %d: auto, baseline or obstacle",
+                   (int) o->phase);
+      return FALSE;
+    }
+  if (o->obstacle == NULL)
+    return TRUE;
+  if (!nb_obstacle_find (o->obstacle, o->behaviour, &shape))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) nb_obstacle_names ());
+
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s' is not in table 2 (%s)",
+                   o->obstacle, known);
+      return FALSE;
+    }
+  if (o->behaviour > 1 && !g_str_has_suffix (shape.name, "cylinder"))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s': behaviours 2 to 4 move a "
+                   "large or a small cylinder (7.2)", o->obstacle);
+      return FALSE;
+    }
+  return TRUE;
 }
 
 NbCampaignRunner *
@@ -64,10 +104,10 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "ISO 18646-2 (5 to 10)", o->clause);
       return NULL;
     }
-  if (o->clause != 5 && o->clause != 8)
+  if (o->clause != 5 && o->clause != 7 && o->clause != 8 && o->clause != 9)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u (%s) is not run automatically "
-                   "yet: the runner drives clauses 5 and 8 (record other clauses with "
+                   "yet: the runner drives clauses 5, 7, 8 and 9 (record other clauses with "
                    "campaign import)", o->clause, clause->title);
       return NULL;
     }
@@ -86,6 +126,31 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                    "route '%s': clause 8 (8.3) uses the straight route", o->route);
+      return NULL;
+    }
+  if ((o->clause == 7 || o->clause == 9) && o->route != NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "route '%s': clause %u lays out its own "
+                   "course (%s), it takes no route", o->route, o->clause,
+                   o->clause == 7 ? "7.2: P0 to PG 9 LU" : "9.2: the passage");
+      return NULL;
+    }
+  if (o->clause == 7 && !check_avoidance_options (o, error))
+    return NULL;
+  if (o->clause == 9 && !isnan (o->passage_width_mm) &&
+      !(o->passage_width_mm > 0.0 && isfinite (o->passage_width_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "passage width %g mm: a width is > 0",
+                   o->passage_width_mm);
+      return NULL;
+    }
+  if ((!isnan (o->goal_tolerance_mm) &&
+       !(o->goal_tolerance_mm > 0.0 && isfinite (o->goal_tolerance_mm))) ||
+      (!isnan (o->goal_tolerance_deg) &&
+       !(o->goal_tolerance_deg > 0.0 && isfinite (o->goal_tolerance_deg))))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "goal tolerance %g mm, %g°: both > 0",
+                   o->goal_tolerance_mm, o->goal_tolerance_deg);
       return NULL;
     }
   if (!isnan (o->load_kg) && !(o->load_kg >= 0.0 && isfinite (o->load_kg)))
@@ -115,6 +180,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
   r->o.route = r->route = g_strdup (o->route);
   r->o.who = r->who = g_strdup (o->who);
   r->o.robot_name = r->robot_name = g_strdup (o->robot_name);
+  r->o.obstacle = r->obstacle = g_strdup (o->obstacle);
   r->robot_ops = robot_ops;
   r->robot = robot;
   r->inst_ops = inst_ops;
@@ -132,6 +198,7 @@ nb_campaign_runner_free (NbCampaignRunner *r)
   g_free (r->route);
   g_free (r->who);
   g_free (r->robot_name);
+  g_free (r->obstacle);
   nb_runner_summary_clear (&r->summary);
   g_clear_pointer (&r->context, g_main_context_unref);
   g_free (r);
@@ -215,6 +282,16 @@ typedef struct {
   GArray *samples;              /* of NbSample, test-area frame, t ≥ t_start */
   guint stored;                 /* of samples, handed to the store */
   gboolean keep;                /* samples are part of a trial (else discarded) */
+
+  /* Clauses 7, 9. */
+  double width_mm;              /* robot.width_mm */
+  NbCourse course;              /* of the trial to come */
+  double tol_mm, tol_deg;       /* PG reached (7.3 c, 9.3 c) */
+  NbObstacleShape shape;        /* 7 */
+  guint behaviour;
+  gboolean obstacle_phase;      /* the trial to come is with the obstacle */
+  guint base_ok, base_number, obst_counted, obst_number;
+  double clearance_mm;          /* of the trial just judged */
 } Run;
 
 static void
@@ -484,6 +561,349 @@ count_trials (Run *run, GError **error)
   return TRUE;
 }
 
+/* ------------------------------------------------- clauses 7 and 9 -- */
+
+/* A number of the configuration's parameters (JSON); NaN when absent. */
+static double
+param_number (const char *parameters, const char *key)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *root;
+  double v;
+
+  if (parameters == NULL || !json_parser_load_from_data (parser, parameters, -1, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      !json_number (json_object_get_member (json_node_get_object (root), key), &v))
+    return NAN;
+  return v;
+}
+
+static gboolean
+get_width (Run *run, GError **error)
+{
+  const char *path = run->r->path;
+  g_autoptr (GError) local = NULL;
+  g_autofree char *text = nb_campaign_get_field (run->campaign, "robot.width_mm", &local);
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  run->width_mm = text != NULL ? g_ascii_strtod (text, NULL) : NAN;
+  if (!(run->width_mm > 0.0 && isfinite (run->width_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: robot.width_mm is not set, so there "
+                   "is no LU (ISO 18646-2 4.5) nor robot footprint to lay out the course: "
+                   "campaign set --db %s robot.width_mm=W", path, path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The configuration of clause 7 or 9: found and checked, or created. */
+static gboolean
+resolve_course_config (Run *run, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbCampaignRunnerOptions *o = &r->o;
+  const char *path = r->path;
+  NbCampaignConfig *c = &run->config;
+  double lu, stored_lu, width = NAN;
+  const char *obstacle = NULL;
+  gboolean found;
+
+  if (!get_width (run, error) || !nb_lu_mm (run->width_mm, &lu, error))
+    return FALSE;
+  found = nb_campaign_find_config (run->campaign, o->clause, o->config, c, error);
+  if (!found && error != NULL && *error != NULL)
+    return FALSE;
+  if (found)
+    {
+      stored_lu = param_number (c->parameters, "lu_mm");
+      if (!isnan (o->load_kg) && !(c->load_kg == o->load_kg))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' has "
+                       "load %g kg, not %g kg: run under another name", path, o->clause,
+                       o->config, c->load_kg, o->load_kg);
+          return FALSE;
+        }
+      if (!isnan (stored_lu) && !same_mm (stored_lu, lu))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' was "
+                       "laid out for LU %.0f mm, not %.0f mm (robot.width_mm changed?): run "
+                       "under another name", path, o->clause, o->config, stored_lu, lu);
+          return FALSE;
+        }
+    }
+  if (o->clause == 9)
+    {
+      width = found ? param_number (c->parameters, "passage_width_mm") : NAN;
+      if (found && isnan (width))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 9 configuration '%s' has no "
+                       "passage_width_mm in its parameters (imported?): run under another "
+                       "name", path, o->config);
+          return FALSE;
+        }
+      if (found && !isnan (o->passage_width_mm) && !same_mm (width, o->passage_width_mm))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 9 configuration '%s' has a "
+                       "passage %g mm wide, not %g mm: run under another name", path,
+                       o->config, width, o->passage_width_mm);
+          return FALSE;
+        }
+      if (!found)
+        width = isnan (o->passage_width_mm) ? run->width_mm + 200.0 : o->passage_width_mm;
+      if (!nb_course_passage (run->width_mm, width, &run->course, error))
+        return FALSE;
+    }
+  else
+    {
+      guint behaviour = o->behaviour;
+
+      if (found)
+        {
+          char *end = NULL;
+          guint64 b = c->behaviour ? g_ascii_strtoull (c->behaviour, &end, 10) : 0;
+
+          if (c->obstacle == NULL || c->behaviour == NULL || *end != '\0' || b < 1 || b > 4)
+            {
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' "
+                           "has no table 2 obstacle and behaviour 1–4 (imported?): run under "
+                           "another name", path, o->config);
+              return FALSE;
+            }
+          if ((o->obstacle != NULL && !g_str_equal (o->obstacle, c->obstacle)) ||
+              (o->behaviour != 0 && o->behaviour != b))
+            {
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' is "
+                           "behaviour %s with the %s: run under another name", path, o->config,
+                           c->behaviour, c->obstacle);
+              return FALSE;
+            }
+          behaviour = (guint) b;
+          obstacle = c->obstacle;
+        }
+      else
+        {
+          if (o->obstacle == NULL)
+            {
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle: clause 7 needs one of "
+                           "table 2 for a new configuration (7.2)");
+              return FALSE;
+            }
+          obstacle = o->obstacle;
+          behaviour = behaviour == 0 ? 1 : behaviour;
+        }
+      if (!nb_obstacle_find (obstacle, behaviour, &run->shape))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': "
+                       "obstacle '%s' is not in table 2", path, o->config, obstacle);
+          return FALSE;
+        }
+      run->behaviour = behaviour;
+      /* The baseline's course until the obstacle phase lays out its own. */
+      if (!nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error))
+        return FALSE;
+    }
+  /* The route the runner drives: P0 → PG, heading 0°. */
+  memset (&run->route, 0, sizeof run->route);
+  run->route.kind = NB_ROUTE_STRAIGHT;
+  run->route.n_poses = 2;
+  run->route.poses[0] = (NbRoutePose) { "P0", 0.0, 0.0, 0.0 };
+  run->route.poses[1] = (NbRoutePose) { "PG", run->course.pg[0], run->course.pg[1], 0.0 };
+  if (found)
+    return TRUE;
+  c->clause = o->clause;
+  c->name = g_strdup (o->config);
+  c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
+  if (o->clause == 7)
+    {
+      c->obstacle = g_strdup (obstacle);
+      c->behaviour = g_strdup_printf ("%u", run->behaviour);
+      c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"robot_width_mm\": %.17g, "
+                                       "\"pg_mm\": %.17g, \"p1_mm\": %.17g, "
+                                       "\"obstacle_across_mm\": %.17g, "
+                                       "\"obstacle_along_mm\": %.17g, \"obstacle_round\": %s, "
+                                       "\"obstacle_speed_mm_s\": %.17g, \"runner\": true}",
+                                       lu, run->width_mm, run->course.pg[0], run->course.p1[0],
+                                       run->shape.across_mm, run->shape.along_mm,
+                                       run->shape.round ? "true" : "false",
+                                       NB_OBSTACLE_SPEED_MM_S);
+    }
+  else
+    c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"robot_width_mm\": %.17g, "
+                                     "\"passage_width_mm\": %.17g, \"passage_length_mm\": "
+                                     "%.17g, \"entrance_x_mm\": %.17g, \"pg_mm\": %.17g, "
+                                     "\"runner\": true}", lu, run->width_mm, width,
+                                     run->course.exit_x_mm - run->course.entrance_x_mm,
+                                     run->course.entrance_x_mm, run->course.pg[0]);
+  return nb_campaign_add_config (run->campaign, c, error);
+}
+
+/* 7.3 c), 9.3 c): PG is reached within the clause 5 repeatability. */
+static gboolean
+resolve_tolerance (Run *run, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  g_autoptr (GArray) configs = NULL;
+  const NbCampaignConfig *pick = NULL;
+  NbConfigResult fig;
+
+  run->tol_mm = o->goal_tolerance_mm;
+  run->tol_deg = o->goal_tolerance_deg;
+  if (!isnan (run->tol_mm) && !isnan (run->tol_deg))
+    return TRUE;
+  if ((configs = nb_campaign_list_configs (run->campaign, 5, error)) == NULL)
+    return FALSE;
+  g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
+  /* The straight route with the same load, else any straight one. */
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+
+      if (g_strcmp0 (c->route, "straight") != 0)
+        continue;
+      if (c->load_kg == run->config.load_kg)
+        {
+          pick = c;
+          break;
+        }
+      if (pick == NULL)
+        pick = c;
+    }
+  memset (&fig, 0, sizeof fig);
+  if (pick == NULL || !nb_config_result_compute (run->campaign, pick, &fig, error) ||
+      fig.error != NULL)
+    {
+      if (error == NULL || *error == NULL)
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: PG is reached within the clause 5 "
+                     "repeatability (%s): run clause 5 on the straight route first%s%s%s, or "
+                     "give the goal tolerance", run->r->path, o->clause == 7 ? "7.3 c" : "9.3 c",
+                     pick ? " (configuration '" : "", pick ? pick->name : "",
+                     pick ? "' has no figures)" : "");
+      nb_config_result_clear (&fig);
+      return FALSE;
+    }
+  if (isnan (run->tol_mm))
+    run->tol_mm = fig.pose.ap_mm + fig.pose.rp_mm;
+  if (isnan (run->tol_deg))
+    run->tol_deg = fabs (fig.pose.ao_deg) + fig.pose.ro_deg;
+  nb_config_result_clear (&fig);
+  return TRUE;
+}
+
+static gboolean
+count_course_trials (Run *run, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  const NbClause *clause = nb_clause_get (o->clause);
+  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
+  guint counted = 0, base_needed;
+
+  if (trials == NULL)
+    return FALSE;
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+      gboolean base = g_strcmp0 (t->kind, "baseline") == 0;
+
+      if (base)
+        {
+          run->base_number = MAX (run->base_number, t->number);
+          run->base_ok += t->outcome == NB_TRIAL_OK;
+        }
+      else
+        {
+          run->obst_number = MAX (run->obst_number, t->number);
+          run->obst_counted += nb_campaign_trial_counts (o->clause, t);
+        }
+    }
+  counted = run->obst_counted;
+  base_needed = run->base_ok >= NB_AVOIDANCE_TRIALS ? 0 : NB_AVOIDANCE_TRIALS - run->base_ok;
+  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_BASELINE)
+    {
+      if (o->trials == 0 && base_needed == 0)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' already "
+                       "has %u successful baseline trials (7.3 takes three); ask for more "
+                       "trials explicitly", run->r->path, o->config, run->base_ok);
+          return FALSE;
+        }
+      run->n_trials = o->trials > 0 ? o->trials : base_needed;
+      return TRUE;
+    }
+  if (o->trials == 0 && counted >= clause->trials)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' already "
+                   "has %u counted trials (ISO 18646-2 %s asks for %u); ask for more trials "
+                   "explicitly", run->r->path, clause->number, o->config, counted,
+                   clause->trials_clause, clause->trials);
+      return FALSE;
+    }
+  run->n_trials = o->trials > 0 ? o->trials : clause->trials - counted;
+  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO)
+    run->n_trials += base_needed;
+  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_OBSTACLE && run->behaviour > 1 &&
+      base_needed > 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': behaviour "
+                   "%u starts the obstacle so that it meets the robot at P1 (7.3 b), which "
+                   "needs three successful baseline trials first (phase baseline)",
+                   run->r->path, o->config, run->behaviour);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Clause 7: the course of the next trial (baseline or with the obstacle). */
+static gboolean
+prepare_avoidance_trial (Run *run, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  NbConfigResult fig;
+  double meet_s = NAN;
+
+  run->obstacle_phase = o->phase == NB_AVOIDANCE_PHASE_OBSTACLE ||
+                        (o->phase == NB_AVOIDANCE_PHASE_AUTO &&
+                         run->base_ok >= NB_AVOIDANCE_TRIALS);
+  if (!run->obstacle_phase)
+    return nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error);
+  if (run->course.has_obstacle)
+    return TRUE;
+  /* 7.3 b): the robot passes P1 (half way) at T0/2. */
+  memset (&fig, 0, sizeof fig);
+  if (!nb_config_result_compute (run->campaign, &run->config, &fig, error))
+    {
+      nb_config_result_clear (&fig);
+      return FALSE;
+    }
+  meet_s = fig.error == NULL ? fig.avoidance.t0_s * (run->course.p1[0] / run->course.pg[0]) : NAN;
+  nb_config_result_clear (&fig);
+  if (run->behaviour == 1 && isnan (meet_s))
+    meet_s = 0.0;
+  return nb_course_avoidance (run->width_mm, &run->shape, run->behaviour, meet_s, &run->course,
+                              error);
+}
+
+/* The trial's smallest clearance to the course's obstacle or walls. */
+static double
+min_clearance (const Run *run)
+{
+  double min = INFINITY;
+
+  for (guint i = 0; i < run->samples->len; i++)
+    {
+      const NbSample *s = &g_array_index (run->samples, NbSample, i);
+
+      min = MIN (min, nb_course_clearance_mm (&run->course, s->t_s - run->t_start,
+                                              s->x_m * MM_PER_M, s->y_m * MM_PER_M));
+    }
+  return min;
+}
+
 /* ------------------------------------------------------------- trials -- */
 
 typedef enum { TRIAL_DONE, TRIAL_CANCELLED } TrialEnd;
@@ -578,6 +998,10 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   g_array_set_size (run->samples, 0);
   run->stored = 0;
   run->t_start = r->inst_ops->now (r->inst);
+  run->clearance_mm = NAN;
+  /* 7.3 b): the obstacle is released as the robot gets its goal. */
+  if ((r->o.clause == 7 || r->o.clause == 9) && r->inst_ops->set_course != NULL)
+    r->inst_ops->set_course (r->inst, &run->course, run->t_start);
   nb_campaign_trial_init (&t);
   t.start_time = run->t_start;
   if (r->o.clause == 5)
@@ -592,6 +1016,12 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   t.number = t.seq;
   if (r->o.clause == 8)
     t.label = g_strdup_printf ("%u", t.seq);   /* what import stores: the trial's label */
+  if (r->o.clause == 7)
+    {
+      /* What import stores: the kind, numbered within it. */
+      t.kind = g_strdup (run->obstacle_phase ? "obstacle" : "baseline");
+      t.number = run->obstacle_phase ? run->obst_number + 1 : run->base_number + 1;
+    }
   memset (&ev, 0, sizeof ev);
   ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
   ev.clause = r->o.clause;
@@ -604,6 +1034,10 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   ev.command = t.command;
   ev.attained = (NbPose) { NAN, NAN, NAN };
   ev.d_mm = NAN;
+  ev.trial_kind = r->o.clause == 7 ? (run->obstacle_phase ? "obstacle" : "baseline") : NULL;
+  ev.number = t.number;
+  ev.time_s = NAN;
+  ev.clearance_mm = NAN;
   post (run, &ev, NULL);
 
   ok = TRUE;
@@ -662,6 +1096,51 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
                                   nb_angle_recast_deg (res.heading_deg) };
         }
     }
+  else if (r->o.clause == 7 || r->o.clause == 9)
+    {
+      NbSettleResult res;
+
+      if (!settle (run, arrival, &res, &cancelled, error))
+        goto store_failed;
+      run->clearance_mm = min_clearance (run);
+      if (cancelled)
+        {
+          t.outcome = NB_TRIAL_ABORTED;
+          reason = g_strdup ("cancelled by the operator while settling");
+          r->robot_ops->stop (r->robot);
+        }
+      else if (run->clearance_mm <= 0.0)
+        {
+          t.outcome = NB_TRIAL_FAILED;
+          reason = g_strdup_printf ("touched %s: clearance %.1f mm", r->o.clause == 7
+                                    ? "the obstacle" : "a wall of the passage",
+                                    run->clearance_mm);
+        }
+      else if (!res.settled)
+        {
+          t.outcome = NB_TRIAL_FAILED;
+          reason = g_strdup_printf ("at PG: %s", res.reason);
+        }
+      else
+        {
+          const NbRoutePose *pg = &run->route.poses[1];
+          double miss, turn;
+
+          ev.attained = (NbPose) { res.x_m * MM_PER_M, res.y_m * MM_PER_M,
+                                   nb_angle_recast_deg (res.heading_deg) };
+          miss = hypot (ev.attained.x_mm - pg->x_mm, ev.attained.y_mm - pg->y_mm);
+          turn = fabs (nb_angle_recast_deg (ev.attained.theta_deg - pg->theta_deg));
+          if (miss > run->tol_mm || turn > run->tol_deg)
+            {
+              t.outcome = NB_TRIAL_FAILED;
+              reason = g_strdup_printf ("PG not reached: stopped %.1f mm and %.2f° from it, "
+                                        "beyond the clause 5 repeatability (%.1f mm, %.2f°)",
+                                        miss, turn, run->tol_mm, run->tol_deg);
+            }
+          else
+            t.outcome = NB_TRIAL_OK;
+        }
+    }
   else
     t.outcome = NB_TRIAL_OK;
 
@@ -685,8 +1164,11 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   ev.t_s = t.end_time;
   ev.outcome = t.outcome;
   ev.reason = t.reason;
-  ev.attained = t.outcome == NB_TRIAL_OK && r->o.clause == 5 ? t.attained
-                                                              : (NbPose) { NAN, NAN, NAN };
+  if (r->o.clause != 7 && r->o.clause != 9)
+    ev.attained = t.outcome == NB_TRIAL_OK && r->o.clause == 5 ? t.attained
+                                                                : (NbPose) { NAN, NAN, NAN };
+  ev.time_s = r->o.clause == 7 || r->o.clause == 9 ? t.time_s : NAN;
+  ev.clearance_mm = run->clearance_mm;
   ev.d_mm = r->o.clause == 8 && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
   ev.n_samples = run->stored;
   post (run, &ev, &figures);
@@ -740,14 +1222,29 @@ run_all (Run *run, GError **error)
       run->have_tf = TRUE;
       run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
     }
-  if (!resolve_config (run, error) || !count_trials (run, error))
+  if (r->o.clause == 7 || r->o.clause == 9)
+    {
+      if (!resolve_course_config (run, error) || !count_course_trials (run, error) ||
+          !resolve_tolerance (run, error))
+        return FALSE;
+      if (r->o.clause == 7 && r->o.phase == NB_AVOIDANCE_PHASE_AUTO &&
+          r->inst_ops->set_course == NULL)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
+                       "run phase baseline, place the obstacle at its start (7.3 a), then run "
+                       "phase obstacle");
+          return FALSE;
+        }
+    }
+  else if (!resolve_config (run, error) || !count_trials (run, error))
     return FALSE;
   if (r->inst_ops->set_load != NULL)
     r->inst_ops->set_load (r->inst, run->config.load_kg);
 
   subject = g_strdup_printf ("clause %u, config '%s'", r->o.clause, r->o.config);
   start = g_strdup_printf ("%u trials; robot %s; route %s; load %g kg; frame %s", run->n_trials,
-                           r->robot_name ? r->robot_name : "(unnamed)", run->config.route,
+                           r->robot_name ? r->robot_name : "(unnamed)",
+                           run->config.route ? run->config.route : "course P0 → PG",
                            run->config.load_kg,
                            run->have_tf ? "instrument.registration_transform" : "instrument's own");
   if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL, start, error))
@@ -757,11 +1254,32 @@ run_all (Run *run, GError **error)
     {
       NbTrialOutcome outcome = NB_TRIAL_RUNNING;
       TrialEnd how;
+      gboolean judged;
 
+      if (r->o.clause == 7 && !prepare_avoidance_trial (run, &local))
+        {
+          ok = FALSE;
+          break;
+        }
+      /* 7, 9: a failed trial is a result (baseline trials excepted). */
+      judged = r->o.clause == 9 || (r->o.clause == 7 && run->obstacle_phase);
       if (!run_trial (run, k, &outcome, &how, &local))
         {
           ok = FALSE;
           break;
+        }
+      if (r->o.clause == 7 && outcome != NB_TRIAL_RUNNING)
+        {
+          if (run->obstacle_phase)
+            run->obst_number++;
+          else
+            {
+              run->base_number++;
+              run->base_ok += outcome == NB_TRIAL_OK;
+              /* Auto: the baseline goes on until three have succeeded. */
+              if (outcome != NB_TRIAL_OK && r->o.phase == NB_AVOIDANCE_PHASE_AUTO)
+                run->n_trials++;
+            }
         }
       if (how == TRIAL_CANCELLED && outcome == NB_TRIAL_RUNNING)
         {
@@ -773,7 +1291,7 @@ run_all (Run *run, GError **error)
       sum->failed += outcome == NB_TRIAL_FAILED;
       sum->aborted += outcome == NB_TRIAL_ABORTED;
       cancelled = how == TRIAL_CANCELLED;
-      failed_in_a_row = outcome == NB_TRIAL_FAILED ? failed_in_a_row + 1 : 0;
+      failed_in_a_row = outcome == NB_TRIAL_FAILED && !judged ? failed_in_a_row + 1 : 0;
       if (failed_in_a_row >= MAX_FAILED_IN_A_ROW)
         {
           g_set_error (&local, NB_ERROR, NB_ERROR_FAILED, "%u trials in a row failed: the robot "

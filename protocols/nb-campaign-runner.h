@@ -51,7 +51,43 @@
  *    route, load and LU-derived poses, and appends trials.  By default a run
  *    takes the configuration to the clause's trial count (30 counted
  *    trials); options.trials > 0 runs exactly that many more.
- *  - clauses 6, 7, 9 and 10 are refused for now (NB_ERROR_INPUT); a clause
+ *  - clause 7 (7.3) on the course of core/nb-course.h (P0 → PG 9 LU, the
+ *    obstacle of table 2 at/through P1 as behaviour 1–4 moves it).  First
+ *    the baseline: trials without obstacle until three have succeeded
+ *    (kind "baseline"), then the trials with it (kind "obstacle"): three by
+ *    default, the ones 7.3 judges.  Stored as `campaign import` stores
+ *    clause 7 rows: kind, number (1, 2, … within the kind), time_s,
+ *    outcome ok/failed; the configuration's obstacle and behaviour ("1" …
+ *    "4") and, in parameters, the layout.  The obstacle is placed by the
+ *    rig (NbRunnerInstrumentOps.set_course: the simulator); a rig that
+ *    cannot place it runs phase BASELINE, then, after the operator has
+ *    placed it, phase OBSTACLE.
+ *  - clause 9 (9.3) on the passage of core/nb-course.h (4 LU long, P0 → PG
+ *    8 LU): five trials by default; stored as import stores clause 9 rows
+ *    (number, time_s, outcome).  The figure is the mean time of the first
+ *    five consecutive successes (nb_metrics_passage): a run with failures
+ *    asks for more trials explicitly (options.trials).
+ *  - 7 and 9, how a trial is judged: the travel/passage time is from the
+ *    trial's start (the goal sent at P0) to the robot's arrival (its goal
+ *    returned).  After arrival the attained pose is found by settle
+ *    detection as in clause 5; decided: "PG reached within the clause 5
+ *    repeatability" (7.3 c, 9.3 c) means within Ap + Rp of PG and |Ao| +
+ *    Ro of its heading — the envelope in which clause 5 says the robot
+ *    ends — taken from the campaign's clause 5 configuration on the
+ *    straight route with the same load (else any straight one), unless
+ *    goal_tolerance_mm/deg are given; with neither the run is refused.
+ *    Decided: contact is measured, not reported by the robot: the robot is
+ *    a disc of diameter robot.width_mm on the tracked point and a trial
+ *    touched when its smallest clearance to the obstacle (where the course
+ *    puts it at each sample's time) or to the passage's walls over the
+ *    trial's samples is ≤ 0 mm (the clearance is in the progress event
+ *    and the failed trial's reason).
+ *  - 7 and 9, decided: a failed trial is a result, not a fault: it does not
+ *    stop the run, except baseline trials, which stop it after three
+ *    failures in a row (no T0 can come of them).  Clause 9's passage width
+ *    (declared by the manufacturer, 9.2) defaults to robot.width_mm +
+ *    200 mm (100 mm each side).
+ *  - clauses 6 and 10 are refused for now (NB_ERROR_INPUT); a clause
  *    is one run_* function in nb-campaign-runner.c over the same
  *    trial/sample/settle helpers.
  */
@@ -61,6 +97,7 @@
 
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
+#include "nb-course.h"
 #include "nb-register.h"
 #include "nb-sample.h"
 #include "nb-sequence.h"
@@ -85,10 +122,21 @@ typedef struct {
   /* Optional, simulators only: the load the simulated robot carries in the
    * configuration being run (a real robot is loaded by the operator). */
   void     (*set_load) (gpointer instrument, double load_kg);
+  /* Optional, simulators only: the course of the trial about to start
+   * (clauses 7, 9; NULL: none), its obstacle starting at t0_s on the rig's
+   * clock.  A real rig's obstacle is placed and released by the operator. */
+  void     (*set_course) (gpointer instrument, const NbCourse *course, double t0_s);
 } NbRunnerInstrumentOps;
 
+/* Clause 7: which trials a run makes. */
+typedef enum {
+  NB_AVOIDANCE_PHASE_AUTO,      /* the baseline, then the obstacle trials (the rig places it) */
+  NB_AVOIDANCE_PHASE_BASELINE,  /* the trials without obstacle only */
+  NB_AVOIDANCE_PHASE_OBSTACLE,  /* the trials with the obstacle only */
+} NbAvoidancePhase;
+
 typedef struct {
-  guint clause;               /* 5 or 8 for now */
+  guint clause;               /* 5, 7, 8 or 9 */
   const char *config;         /* the configuration's name */
   const char *route;          /* "straight" (default), "rectangular", "combined"; NULL: the
                                * stored configuration's, else straight */
@@ -98,6 +146,15 @@ typedef struct {
   double settle_step_s;       /* how long the robot waits between settle checks */
   const char *who;            /* for the event log; NULL: the login name */
   const char *robot_name;     /* for the event log ("sim-base", a URL) */
+  /* Clause 7: */
+  const char *obstacle;       /* table 2's name (nb_obstacle_find); NULL: the stored one */
+  guint behaviour;            /* 1–4; 0: the stored one, else 1 */
+  NbAvoidancePhase phase;
+  /* Clause 9: */
+  double passage_width_mm;    /* NaN: the stored one, else robot width + 200 mm */
+  /* Clauses 7, 9: how close to PG is "reached"; NaN: from clause 5 */
+  double goal_tolerance_mm;
+  double goal_tolerance_deg;
 } NbCampaignRunnerOptions;
 
 void nb_campaign_runner_options_init (NbCampaignRunnerOptions *options);
@@ -124,6 +181,11 @@ typedef struct {
   double d_mm;                /* clause 8: this trial's d_i; NaN otherwise */
   guint64 n_samples;          /* stored for this trial */
   const NbConfigResult *figures; /* the configuration's figures from the store, so far */
+  /* Clauses 7, 9 (TRIAL_ENDED; attained above is filled too): */
+  const char *trial_kind;     /* clause 7: "baseline" or "obstacle"; NULL otherwise */
+  guint number;               /* the trial's number (within its kind) */
+  double time_s;              /* travel / passage time; NaN when PG was not reached */
+  double clearance_mm;        /* smallest gap to obstacle or walls; +inf: none near; NaN */
 } NbRunnerEvent;
 
 typedef void (*NbRunnerProgressFunc) (const NbRunnerEvent *event, gpointer user_data);

@@ -142,10 +142,17 @@ sim_set_load (gpointer p, double load_kg)
   ((NbRunnerSim *) p)->base.load_kg = load_kg;
 }
 
+/* The rig places the obstacle and releases it with the robot's goal. */
+static void
+sim_set_course (gpointer p, const NbCourse *course, double t0_s)
+{
+  nb_sim_base_set_course (&((NbRunnerSim *) p)->base, course, t0_s);
+}
+
 const NbRunnerInstrumentOps *
 nb_runner_sim_instrument_ops (void)
 {
-  static const NbRunnerInstrumentOps ops = { sim_now, sim_collect, sim_set_load };
+  static const NbRunnerInstrumentOps ops = { sim_now, sim_collect, sim_set_load, sim_set_course };
 
   return &ops;
 }

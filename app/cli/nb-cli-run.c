@@ -62,6 +62,10 @@ json_figures (NbJsonWriter *w, const NbConfigResult *r)
     }
   if (r->clause == 5)
     nb_cli_json_pose (w, &r->pose);
+  else if (r->clause == 7)
+    nb_cli_json_avoidance (w, &r->avoidance);
+  else if (r->clause == 9)
+    nb_cli_json_passage (w, &r->passage);
   else if (r->clause == 8)
     {
       guint n = nb_path_run_n_trials (r->path_run);
@@ -82,6 +86,14 @@ text_figures (const NbConfigResult *r)
     return g_strdup_printf ("n %" G_GUINT64_FORMAT "  Ap %.3f mm  Ao %.3f°  Rp %.3f mm  Ro ±%.3f°",
                             r->pose.n, r->pose.ap_mm, r->pose.ao_deg, r->pose.rp_mm,
                             r->pose.ro_deg);
+  if (r->clause == 7)
+    return g_strdup_printf ("%s  T0 %.3f s  T1 %.3f s  T1/T0 %.3f",
+                            r->avoidance.passed ? "passed" : "not passed", r->avoidance.t0_s,
+                            r->avoidance.t1_s, r->avoidance.delay_ratio);
+  if (r->clause == 9)
+    return g_strdup_printf ("%s  passage time %.3f s  %u failed",
+                            r->passage.passed ? "passed" : "not passed", r->passage.mean_time_s,
+                            r->passage.failed_trials);
   return g_strdup_printf ("n %" G_GUINT64_FORMAT "  d = max |d_i| %.3f mm  mean %.3f mm  "
                           "mean |d_i| %.3f mm  std %.3f mm", r->path.n, r->path.max_mm,
                           r->path.mean_mm, r->path.mean_abs_mm, r->path.std_mm);
@@ -161,6 +173,22 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
               json_pose (w, "command", &ev->command);
               json_pose (w, "attained", &ev->attained);
             }
+          else if (ev->clause == 7 || ev->clause == 9)
+            {
+              if (ev->trial_kind != NULL)
+                {
+                  nb_json_key (w, "kind"); nb_json_string (w, ev->trial_kind);
+                }
+              nb_json_key (w, "number"); nb_json_int (w, ev->number);
+              nb_json_key (w, "time_s"); nb_json_double (w, ev->time_s);
+              /* +inf (nothing near) is not JSON: null. */
+              nb_json_key (w, "clearance_mm");
+              if (isfinite (ev->clearance_mm))
+                nb_json_double (w, ev->clearance_mm);
+              else
+                nb_json_null (w);
+              json_pose (w, "attained", &ev->attained);
+            }
           else
             {
               nb_json_key (w, "d_mm"); nb_json_double (w, ev->d_mm);
@@ -187,6 +215,10 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
     if (ev->clause == 5 && !isnan (ev->attained.x_mm))
       what = g_strdup_printf ("attained %.3f, %.3f mm, %.3f°", ev->attained.x_mm,
                               ev->attained.y_mm, ev->attained.theta_deg);
+    else if ((ev->clause == 7 || ev->clause == 9) && isfinite (ev->time_s))
+      what = g_strdup_printf ("%s%s%u in %.3f s, clearance %.1f mm",
+                              ev->trial_kind ? ev->trial_kind : "", ev->trial_kind ? " " : "",
+                              ev->number, ev->time_s, ev->clearance_mm);
     else if (ev->clause == 8 && !isnan (ev->d_mm))
       what = g_strdup_printf ("d_i %.3f mm over %" G_GUINT64_FORMAT " samples", ev->d_mm,
                               ev->n_samples);
@@ -221,7 +253,9 @@ nb_cli_campaign_run (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autofree char *db = NULL, *config = NULL, *route = NULL, *load_text = NULL;
-  g_autofree char *robot = NULL, *who = NULL;
+  g_autofree char *robot = NULL, *who = NULL, *obstacle = NULL, *phase = NULL;
+  g_autofree char *width_text = NULL, *tol_text = NULL, *tol_deg_text = NULL;
+  gint behaviour = 0;
   g_autoptr (NbRunnerSim) sim = NULL;
   g_autoptr (NbCampaignRunner) runner = NULL;
   g_autoptr (GMainLoop) loop = NULL;
@@ -231,7 +265,7 @@ nb_cli_campaign_run (int argc, char **argv)
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
-    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5 or 8", "N" },
+    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5, 7, 8 or 9", "N" },
     { "config", 0, 0, G_OPTION_ARG_STRING, &config,
       "the configuration (created on the first run)", "NAME" },
     { "route", 0, 0, G_OPTION_ARG_STRING, &route,
@@ -239,7 +273,21 @@ nb_cli_campaign_run (int argc, char **argv)
     { "load-kg", 0, 0, G_OPTION_ARG_STRING, &load_text, "the load carried (default 0: no load)",
       "KG" },
     { "trials", 0, 0, G_OPTION_ARG_INT, &trials,
-      "trials to run (default: up to the clause's 30 counted trials)", "N" },
+      "trials to run (default: up to the clause's counted trials: 30; 7: 3 with the obstacle "
+      "after 3 good baseline ones; 9: 5)", "N" },
+    { "obstacle", 0, 0, G_OPTION_ARG_STRING, &obstacle,
+      "clause 7: the table 2 obstacle (wooden wall, glass wall, wooden table, metal table, "
+      "large cylinder, small cylinder)", "NAME" },
+    { "behaviour", 0, 0, G_OPTION_ARG_INT, &behaviour,
+      "clause 7: 1 static at P1 (default), 2 crossing at 90°, 3 at 45°, 4 head-on", "B" },
+    { "phase", 0, 0, G_OPTION_ARG_STRING, &phase,
+      "clause 7: auto (default: baseline, then with the obstacle), baseline or obstacle", "P" },
+    { "passage-width-mm", 0, 0, G_OPTION_ARG_STRING, &width_text,
+      "clause 9: the passage's declared width (default robot.width_mm + 200)", "MM" },
+    { "goal-tolerance-mm", 0, 0, G_OPTION_ARG_STRING, &tol_text,
+      "clauses 7, 9: PG reached within (default: Ap + Rp of clause 5, straight route)", "MM" },
+    { "goal-tolerance-deg", 0, 0, G_OPTION_ARG_STRING, &tol_deg_text,
+      "clauses 7, 9: heading at PG within (default: |Ao| + Ro of clause 5)", "DEG" },
     { "robot", 0, 0, G_OPTION_ARG_STRING, &robot,
       "the robot and instrument: sim-base (the simulated base and tracker; default)", "ROBOT" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "the simulator's seed (default 1)", "S" },
@@ -255,16 +303,18 @@ nb_cli_campaign_run (int argc, char **argv)
 
   g_option_context_set_summary (context,
     "Drives the robot through the trials of ISO 18646-2 clause 5 (pose accuracy and\n"
-    "repeatability: settle detection at the command pose) or 8 (path deviation: the\n"
-    "track along the straight route), on the route laid out from the campaign's LU,\n"
-    "and records each trial and its samples as it ends.  Prints one line per trial\n"
-    "event, then the configuration's figures (those of 'campaign results').");
+    "repeatability: settle detection at the command pose), 7 (obstacle avoidance:\n"
+    "baseline trials, then with the obstacle; T0, T1, passed), 8 (path deviation: the\n"
+    "track along the straight route) or 9 (narrow passage: passage time, wall\n"
+    "contact), laid out from the campaign's LU, and records each trial and its samples\n"
+    "as it ends.  Prints one line per trial event, then the configuration's figures\n"
+    "(those of 'campaign results').");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
   if (db == NULL || config == NULL || clause == 0)
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --clause 5|8 and --config NAME "
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --clause 5|7|8|9 and --config NAME "
                    "are required");
       return nb_cli_report_error (error);
     }
@@ -282,6 +332,35 @@ nb_cli_campaign_run (int argc, char **argv)
     }
   if (load_text != NULL && !nb_cli_parse_numbers ("load-kg", load_text, &load, 1, "KG", &error))
     return nb_cli_report_error (error);
+  if ((obstacle || behaviour || phase) && clause != 7)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--obstacle, --behaviour and --phase are "
+                   "for clause 7");
+      return nb_cli_report_error (error);
+    }
+  if (width_text && clause != 9)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--passage-width-mm is for clause 9");
+      return nb_cli_report_error (error);
+    }
+  if ((tol_text || tol_deg_text) && clause != 7 && clause != 9)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--goal-tolerance-mm/-deg are for clauses "
+                   "7 and 9");
+      return nb_cli_report_error (error);
+    }
+  if (behaviour < 0 || behaviour > 4)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--behaviour %d: 1 to 4 (7.2)", behaviour);
+      return nb_cli_report_error (error);
+    }
+  if (phase && !g_str_equal (phase, "auto") && !g_str_equal (phase, "baseline") &&
+      !g_str_equal (phase, "obstacle"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--phase '%s': auto, baseline or obstacle",
+                   phase);
+      return nb_cli_report_error (error);
+    }
 
   nb_campaign_runner_options_init (&o);
   o.clause = (guint) clause;
@@ -289,6 +368,18 @@ nb_cli_campaign_run (int argc, char **argv)
   o.route = route;
   o.load_kg = load;
   o.trials = (guint) trials;
+  o.obstacle = obstacle;
+  o.behaviour = (guint) behaviour;
+  o.phase = phase == NULL || g_str_equal (phase, "auto") ? NB_AVOIDANCE_PHASE_AUTO
+            : g_str_equal (phase, "baseline") ? NB_AVOIDANCE_PHASE_BASELINE
+                                              : NB_AVOIDANCE_PHASE_OBSTACLE;
+  if ((width_text && !nb_cli_parse_numbers ("passage-width-mm", width_text, &o.passage_width_mm,
+                                            1, "MM", &error)) ||
+      (tol_text && !nb_cli_parse_numbers ("goal-tolerance-mm", tol_text, &o.goal_tolerance_mm, 1,
+                                          "MM", &error)) ||
+      (tol_deg_text && !nb_cli_parse_numbers ("goal-tolerance-deg", tol_deg_text,
+                                              &o.goal_tolerance_deg, 1, "DEG", &error)))
+    return nb_cli_report_error (error);
   o.who = who;
   o.robot_name = "sim-base (simulated base, simulated tracker)";
   nb_runner_sim_options_init (&so);

@@ -20,6 +20,14 @@ nb_sim_base_model_default (NbSimBaseModel *m)
   m->wander_mm = 8.0;
   m->load_factor = 0.5;
   m->rated_load_kg = 20.0;
+  m->speed_noise = 0.01;
+  m->detect_mm = 2000.0;
+  m->clearance_mm = 100.0;
+  m->detour_speed = 0.6;
+  m->replan_s = 0.5;
+  m->ramp_deg = 30.0;
+  m->narrow_mm = 150.0;
+  m->narrow_min_speed = 0.3;
 }
 
 void
@@ -66,8 +74,8 @@ add_leg (NbSimBase *b, double seconds, double x1, double y1, double th1, gboolea
   b->x_mm = x1, b->y_mm = y1, b->theta_deg = th1;
 }
 
-void
-nb_sim_base_move_to (NbSimBase *b, double gx, double gy, double gth)
+static void
+move_direct (NbSimBase *b, double gx, double gy, double gth)
 {
   const NbSimBaseModel *m = &b->model;
   double k = 1.0 + m->load_factor * (m->rated_load_kg > 0 ? b->load_kg / m->rated_load_kg : 0.0);
@@ -93,6 +101,163 @@ nb_sim_base_move_to (NbSimBase *b, double gx, double gy, double gth)
     /* A goal within the goal tolerance: a small correction, no turn to face it. */
     add_leg (b, dist / m->speed_mm_s, ax, ay, b->theta_deg, FALSE, 0);
   add_leg (b, fabs (nb_angle_recast_deg (ath - b->theta_deg)) / m->turn_deg_s, ax, ay, ath, FALSE, 0);
+}
+
+static void drive_course (NbSimBase *b, double gth);
+
+void
+nb_sim_base_move_to (NbSimBase *b, double gx, double gy, double gth)
+{
+  /* The goal at the course's PG, from its P0, is the trial on the course. */
+  if (b->has_course && hypot (gx - b->course.pg[0], gy - b->course.pg[1]) < 1e-6 &&
+      hypot (b->x_mm - b->course.p0[0], b->y_mm - b->course.p0[1]) < 50.0)
+    drive_course (b, gth);
+  else
+    move_direct (b, gx, gy, gth);
+}
+
+/* ------------------------------------------------------------ courses -- */
+
+static double
+load_k (const NbSimBase *b)
+{
+  const NbSimBaseModel *m = &b->model;
+
+  return 1.0 + m->load_factor * (m->rated_load_kg > 0 ? b->load_kg / m->rated_load_kg : 0.0);
+}
+
+void
+nb_sim_base_drive_path (NbSimBase *b, const NbSimWaypoint *w, guint n, double gth,
+                        double scale)
+{
+  const NbSimBaseModel *m = &b->model;
+  double k = load_k (b);
+  double c = cos (gth * G_PI / 180.0), s = sin (gth * G_PI / 180.0);
+  double ea, el, ax, ay, ath;
+
+  if (n == 0)
+    return;
+  /* The last waypoint is the goal: attained as move_to attains one. */
+  ea = k * (m->bias_mm[0] + m->scatter_mm * gauss (b->rand));
+  el = k * (m->bias_mm[1] + m->scatter_mm * gauss (b->rand));
+  ax = w[n - 1].x_mm + c * ea - s * el;
+  ay = w[n - 1].y_mm + s * ea + c * el;
+  ath = nb_angle_recast_deg (gth + k * (m->bias_deg + m->scatter_deg * gauss (b->rand)));
+  for (guint i = 0; i < n; i++)
+    {
+      double x1 = i + 1 == n ? ax : w[i].x_mm, y1 = i + 1 == n ? ay : w[i].y_mm;
+      double dx = x1 - b->x_mm, dy = y1 - b->y_mm, dist = hypot (dx, dy);
+      double speed = m->speed_mm_s * w[i].speed * scale;
+
+      if (dist > 1e-9 && speed > 0.0)
+        {
+          double heading = atan2 (dy, dx) * 180.0 / G_PI;
+          double turn = fabs (nb_angle_recast_deg (heading - b->theta_deg));
+          /* Each straight leg wanders on its own (a half sine, random side). */
+          double wander = k * m->wander_mm * (g_rand_boolean (b->rand) ? 1 : -1) *
+                          g_rand_double_range (b->rand, 0.5, 1.0);
+
+          add_leg (b, turn / m->turn_deg_s, b->x_mm, b->y_mm, heading, FALSE, 0);
+          add_leg (b, dist / speed, x1, y1, heading, dist > 50.0, wander);
+        }
+      if (w[i].pause_s > 0.0)
+        add_leg (b, w[i].pause_s, b->x_mm, b->y_mm, b->theta_deg, FALSE, 0);
+    }
+  add_leg (b, fabs (nb_angle_recast_deg (ath - b->theta_deg)) / m->turn_deg_s, ax, ay, ath, FALSE, 0);
+}
+
+void
+nb_sim_base_set_course (NbSimBase *b, const NbCourse *course, double t0)
+{
+  b->has_course = course != NULL;
+  if (course != NULL)
+    b->course = *course;
+  b->course_t0 = t0;
+}
+
+/* Behaviours 2, 3: the stretch of the route the crossing obstacle sweeps
+ * (its centre's smallest x while within `band` of the route) and the time
+ * it leaves it (course time); FALSE when it never comes near the route. */
+static gboolean
+crossing_window (const NbCourse *c, double band, double *x_min, double *t_leave)
+{
+  double len = hypot (c->obs_to[0] - c->obs_from[0], c->obs_to[1] - c->obs_from[1]);
+  double t_end = len / c->obs_speed_mm_s, step = 0.001;
+  gboolean seen = FALSE;
+
+  *x_min = INFINITY;
+  *t_leave = 0.0;
+  for (double t = 0.0; t <= t_end + step; t += step)
+    {
+      double ox, oy;
+
+      nb_course_obstacle_at (c, t, &ox, &oy);
+      if (fabs (oy) < band)
+        {
+          seen = TRUE;
+          *x_min = MIN (*x_min, ox);
+          *t_leave = t;
+        }
+    }
+  return seen;
+}
+
+static void
+drive_course (NbSimBase *b, double gth)
+{
+  const NbSimBaseModel *m = &b->model;
+  const NbCourse *c = &b->course;
+  double scale = 1.0 + m->speed_noise * gauss (b->rand);
+  double r = c->robot_width_mm / 2.0, keep = m->clearance_mm;
+  NbSimWaypoint w[8];
+  guint n = 0;
+
+  scale = MAX (scale, 0.5);
+  if (c->kind == NB_COURSE_PASSAGE)
+    {
+      /* 9.2: slower as the gap on each side narrows. */
+      double gap = (c->passage_width_mm - c->robot_width_mm) / 2.0;
+      double f = CLAMP (gap / m->narrow_mm, m->narrow_min_speed, 1.0);
+
+      w[n++] = (NbSimWaypoint) { c->entrance_x_mm - r, 0.0, 1.0, 0.0 };
+      w[n++] = (NbSimWaypoint) { c->exit_x_mm + r, 0.0, f, 0.0 };
+    }
+  else if (c->has_obstacle && (c->behaviour == 1 || c->behaviour == 4))
+    {
+      /* Around the obstacle where it ends (P1), on the left. */
+      const NbObstacleShape *o = &c->obstacle;
+      double hx = (o->round ? o->across_mm : o->along_mm) / 2.0, hy = o->across_mm / 2.0;
+      double y_off = hy + r + keep, ramp = y_off / tan (m->ramp_deg * G_PI / 180.0);
+      double x_in = c->obs_to[0] - hx - r - keep, x_out = c->obs_to[0] + hx + r + keep;
+      double x_seen = MAX (c->obs_to[0] - hx - m->detect_mm, b->x_mm);
+      double x_ramp = MIN (MAX (x_in - ramp, x_seen), x_in - 0.25 * ramp);
+
+      if (x_seen < x_ramp)
+        w[n++] = (NbSimWaypoint) { x_seen, 0.0, 1.0, m->replan_s };
+      w[n++] = (NbSimWaypoint) { x_ramp, 0.0, 1.0, x_seen < x_ramp ? 0.0 : m->replan_s };
+      w[n++] = (NbSimWaypoint) { x_in, y_off, m->detour_speed, 0.0 };
+      w[n++] = (NbSimWaypoint) { x_out, y_off, m->detour_speed, 0.0 };
+      w[n++] = (NbSimWaypoint) { x_out + (x_in - x_ramp), 0.0, m->detour_speed, 0.0 };
+    }
+  else if (c->has_obstacle)
+    {
+      /* Stop short of where the crossing obstacle sweeps the route until it
+       * has left it, then go on (7.1: avoiding by stopping). */
+      const NbObstacleShape *o = &c->obstacle;
+      double ro = o->across_mm / 2.0, x_min, t_leave;
+
+      if (crossing_window (c, ro + r + keep, &x_min, &t_leave))
+        {
+          double x_stop = x_min - ro - r - keep;
+          double t_now = b->clock_s - b->course_t0;
+          double t_there = t_now + (x_stop - b->x_mm) / (m->speed_mm_s * scale);
+
+          if (x_stop > b->x_mm && t_there < t_leave)
+            w[n++] = (NbSimWaypoint) { x_stop, 0.0, 1.0, t_leave - t_there + m->replan_s };
+        }
+    }
+  w[n++] = (NbSimWaypoint) { c->pg[0], c->pg[1], 1.0, 0.0 };
+  nb_sim_base_drive_path (b, w, n, gth, scale);
 }
 
 void

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "nb-course.h"
 #include "nb-sequence.h"
 #include "sim-robot.h"
 
@@ -27,6 +28,15 @@ typedef struct {
   double wander_mm;             /* amplitude of the lateral wander along a leg (random sign, phase) */
   double load_factor;           /* errors × (1 + load_factor · load / rated load) */
   double rated_load_kg;
+  /* On a course (clauses 7, 9: nb_sim_base_set_course). */
+  double speed_noise;           /* σ of the speed of a whole drive, as a fraction of it */
+  double detect_mm;             /* it sees an obstacle this far ahead of the obstacle's face */
+  double clearance_mm;          /* the distance it plans to keep from an obstacle (7.1) */
+  double detour_speed;          /* speed around an obstacle, as a fraction of the rated one */
+  double replan_s;              /* the pause to replan when it sees an obstacle in its way */
+  double ramp_deg;              /* the angle at which it leaves and rejoins the route */
+  double narrow_mm;             /* a passage's gap each side below which it slows down */
+  double narrow_min_speed;      /* the slowest it goes in a passage (fraction) */
 } NbSimBaseModel;
 
 typedef struct {
@@ -46,6 +56,9 @@ typedef struct {
   GRand *rand;
   guint goals, stops;           /* what the runner sent */
   guint fail_goal;              /* 1-based goal to fail (injected); 0: none */
+  gboolean has_course;          /* a goal at the course's PG drives the course */
+  NbCourse course;
+  double course_t0;             /* on clock_s: when the course's obstacle starts */
 } NbSimBase;
 
 void         nb_sim_base_model_default (NbSimBaseModel *model);
@@ -58,6 +71,27 @@ void         nb_sim_base_place   (NbSimBase *base, double x_mm, double y_mm, dou
 void         nb_sim_base_move_to (NbSimBase *base, double x_mm, double y_mm, double theta_deg);
 void         nb_sim_base_pose_at (const NbSimBase *base, double t_s, double *x_mm, double *y_mm,
                                   double *theta_deg);
+/* The test course of clause 7 or 9 (NULL: none) whose obstacle starts
+ * moving at t0_s on the base's clock.  A goal at the course's PG then
+ * drives it as a navigation stack would: around the obstacle (behaviours
+ * 1, 4: a detour keeping model.clearance_mm, after a replan pause where it
+ * sees it), or stopping short of a crossing obstacle (behaviours 2, 3)
+ * until it has passed; through a passage slowed as its gap narrows (speed
+ * × clamp(gap / narrow_mm, narrow_min_speed, 1)).  Every straight leg
+ * wanders as model.wander_mm says, so a clearance smaller than the wander
+ * ends in contact — found by whoever measures the track, not told. */
+void         nb_sim_base_set_course (NbSimBase *base, const NbCourse *course, double t0_s);
+/* One drive along waypoints (x, y mm; speed: the fraction of the rated
+ * speed on the way to it; pause_s: the stop there), turning on the spot at
+ * each, the last one attained with the model's errors and turned to
+ * theta_deg; speed_scale scales the whole drive (the drive's speed noise). */
+typedef struct {
+  double x_mm, y_mm;
+  double speed;
+  double pause_s;
+} NbSimWaypoint;
+void         nb_sim_base_drive_path (NbSimBase *base, const NbSimWaypoint *waypoints, guint n,
+                                     double theta_deg, double speed_scale);
 /* Ground truth for the simulated tracker (metres, degrees). */
 NbPoseSource nb_sim_base_source  (const NbSimBase *base);
 /* The sequence runner's view: MoveToPose goals are 2-D poses (x, y in the

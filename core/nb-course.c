@@ -1,0 +1,190 @@
+/* nb-course.c — the courses of clauses 7 and 9 (see nb-course.h) */
+#include "nb-course.h"
+
+#include "nb-error.h"
+#include "nb-route.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Table 2 as the project settles it (nb-course.h). */
+static const NbObstacleShape table2[] = {
+  { "wooden wall", 1000.0, 20.0, FALSE },
+  { "glass wall", 1000.0, 20.0, FALSE },
+  { "wooden table", 1200.0, 600.0, FALSE },
+  { "metal table", 1200.0, 600.0, FALSE },
+  { "large cylinder", 200.0, 200.0, TRUE },
+  { "small cylinder", 70.0, 70.0, TRUE },
+};
+
+static const char *const names[] = {
+  "wooden wall", "glass wall", "wooden table", "metal table", "large cylinder",
+  "small cylinder", NULL
+};
+
+const char *const *
+nb_obstacle_names (void)
+{
+  return names;
+}
+
+gboolean
+nb_obstacle_find (const char *name, guint behaviour, NbObstacleShape *shape)
+{
+  const char *key = name != NULL && g_str_equal (name, "table") ? "wooden table" : name;
+
+  if (key == NULL)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (table2); i++)
+    if (g_str_equal (table2[i].name, key))
+      {
+        *shape = table2[i];
+        /* 7.2 behaviour 1 c): the large cylinder lies on its side, which
+         * faces the robot (600 mm across, its diameter deep). */
+        if (behaviour == 1 && g_str_equal (key, "large cylinder"))
+          *shape = (NbObstacleShape) { "large cylinder", 600.0, 200.0, FALSE };
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static gboolean
+check_width (double w, double *lu, GError **error)
+{
+  if (!(w > 0.0 && isfinite (w)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "robot width %g mm: a width is > 0", w);
+      return FALSE;
+    }
+  return nb_lu_mm (w, lu, error);
+}
+
+gboolean
+nb_course_avoidance (double w, const NbObstacleShape *obstacle, guint behaviour, double meet_s,
+                     NbCourse *c, GError **error)
+{
+  double lu, d, dir[2];
+
+  memset (c, 0, sizeof *c);
+  if (!check_width (w, &lu, error))
+    return FALSE;
+  if (obstacle != NULL && (behaviour < 1 || behaviour > 4))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: 1 (static) to 4 (head-on), "
+                   "7.2", behaviour);
+      return FALSE;
+    }
+  if (obstacle != NULL && behaviour > 1 && !(meet_s > 0.0 && isfinite (meet_s)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: the time the robot reaches "
+                   "P1 must be > 0 s (from the baseline trials), got %g", behaviour, meet_s);
+      return FALSE;
+    }
+  c->kind = NB_COURSE_AVOIDANCE;
+  c->robot_width_mm = w;
+  c->lu_mm = lu;
+  c->pg[0] = 9.0 * lu;                  /* 7.2: 9 LU from P0 */
+  c->p1[0] = 4.5 * lu;
+  c->obs_speed_mm_s = NB_OBSTACLE_SPEED_MM_S;
+  if (obstacle == NULL)
+    return TRUE;
+  c->has_obstacle = TRUE;
+  c->obstacle = *obstacle;
+  c->behaviour = behaviour;
+  /* 7.3 b): started so that it reaches P1 with the robot. */
+  d = behaviour == 1 ? 0.0 : NB_OBSTACLE_SPEED_MM_S * meet_s;
+  switch (behaviour)
+    {
+    case 2: dir[0] = 0.0, dir[1] = 1.0; break;
+    case 3: dir[0] = -G_SQRT2 / 2.0, dir[1] = G_SQRT2 / 2.0; break;
+    case 4: dir[0] = -1.0, dir[1] = 0.0; break;
+    default: dir[0] = 0.0, dir[1] = 0.0; break;
+    }
+  c->obs_from[0] = c->p1[0] - d * dir[0];
+  c->obs_from[1] = c->p1[1] - d * dir[1];
+  /* P2, P3: 2 LU past the route; behaviour 4 stops at P1. */
+  c->obs_to[0] = c->p1[0] + (behaviour == 4 ? 0.0 : 2.0 * lu * dir[0]);
+  c->obs_to[1] = c->p1[1] + (behaviour == 4 ? 0.0 : 2.0 * lu * dir[1]);
+  return TRUE;
+}
+
+gboolean
+nb_course_passage (double w, double width, NbCourse *c, GError **error)
+{
+  double lu;
+
+  memset (c, 0, sizeof *c);
+  if (!check_width (w, &lu, error))
+    return FALSE;
+  if (!(width > 0.0 && isfinite (width)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "passage width %g mm: a width is > 0", width);
+      return FALSE;
+    }
+  c->kind = NB_COURSE_PASSAGE;
+  c->robot_width_mm = w;
+  c->lu_mm = lu;
+  c->passage_width_mm = width;
+  /* 9.2: the front 2 LU before the entrance, 2 LU after the exit. */
+  c->entrance_x_mm = 2.0 * lu + w / 2.0;
+  c->exit_x_mm = c->entrance_x_mm + 4.0 * lu;
+  c->pg[0] = 8.0 * lu;
+  return TRUE;
+}
+
+void
+nb_course_obstacle_at (const NbCourse *c, double t, double *x, double *y)
+{
+  double dx = c->obs_to[0] - c->obs_from[0], dy = c->obs_to[1] - c->obs_from[1];
+  double len = hypot (dx, dy), s;
+
+  if (!(len > 0.0))
+    {
+      *x = c->obs_from[0], *y = c->obs_from[1];
+      return;
+    }
+  s = CLAMP (c->obs_speed_mm_s * MAX (t, 0.0) / len, 0.0, 1.0);
+  *x = c->obs_from[0] + s * dx;
+  *y = c->obs_from[1] + s * dy;
+}
+
+double
+nb_obstacle_distance_mm (const NbObstacleShape *o, double cx, double cy, double x, double y)
+{
+  double ex, ey;
+
+  if (o->round)
+    return MAX (hypot (x - cx, y - cy) - o->across_mm / 2.0, 0.0);
+  /* A box: along the route (x) its depth, across it (y) its width. */
+  ex = MAX (fabs (x - cx) - o->along_mm / 2.0, 0.0);
+  ey = MAX (fabs (y - cy) - o->across_mm / 2.0, 0.0);
+  return hypot (ex, ey);
+}
+
+double
+nb_course_clearance_mm (const NbCourse *c, double t, double x, double y)
+{
+  double r = c->robot_width_mm / 2.0;
+
+  if (c->kind == NB_COURSE_AVOIDANCE)
+    {
+      double ox, oy;
+
+      if (!c->has_obstacle)
+        return INFINITY;
+      nb_course_obstacle_at (c, t, &ox, &oy);
+      return nb_obstacle_distance_mm (&c->obstacle, ox, oy, x, y) - r;
+    }
+  /* The walls run from the entrance to the exit at ±width/2: between
+   * them the gap is across; before and after, to the walls' ends. */
+  if (x < c->entrance_x_mm - r || x > c->exit_x_mm + r)
+    return INFINITY;
+  if (x >= c->entrance_x_mm && x <= c->exit_x_mm)
+    return c->passage_width_mm / 2.0 - fabs (y) - r;
+  {
+    double xe = x < c->entrance_x_mm ? c->entrance_x_mm : c->exit_x_mm;
+    double gap = c->passage_width_mm / 2.0 - fabs (y);
+
+    return (gap <= 0.0 ? fabs (x - xe) : hypot (x - xe, gap)) - r;
+  }
+}
