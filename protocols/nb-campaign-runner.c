@@ -137,6 +137,14 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
     }
   if (o->clause == 7 && !check_avoidance_options (o, error))
     return NULL;
+  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO && inst_ops != NULL &&
+      inst_ops->set_course == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
+                   "run phase baseline, place the obstacle at its start (7.3 a), then run "
+                   "phase obstacle");
+      return NULL;
+    }
   if (o->clause == 9 && !isnan (o->passage_width_mm) &&
       !(o->passage_width_mm > 0.0 && isfinite (o->passage_width_mm)))
     {
@@ -1227,14 +1235,6 @@ run_all (Run *run, GError **error)
       if (!resolve_course_config (run, error) || !count_course_trials (run, error) ||
           !resolve_tolerance (run, error))
         return FALSE;
-      if (r->o.clause == 7 && r->o.phase == NB_AVOIDANCE_PHASE_AUTO &&
-          r->inst_ops->set_course == NULL)
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
-                       "run phase baseline, place the obstacle at its start (7.3 a), then run "
-                       "phase obstacle");
-          return FALSE;
-        }
     }
   else if (!resolve_config (run, error) || !count_trials (run, error))
     return FALSE;
