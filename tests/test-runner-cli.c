@@ -187,7 +187,7 @@ test_bad_input (void)
     { { "--db", db, "--clause", "6", "--config", "c" }, "clause 6 (Obstacle detection) is not "
       "run automatically yet" },
     { { "--db", db, "--clause", "11", "--config", "c" }, "clause 11 is not a test clause" },
-    { { "--db", db, "--clause", "5" }, "--db F, --clause 5|8 and --config NAME are required" },
+    { { "--db", db, "--clause", "5" }, "--db F, --clause 5|7|8|9 and --config NAME are required" },
     { { "--db", nolu, "--clause", "5", "--config", "c" }, "robot.width_mm is not set" },
     { { "--db", db, "--clause", "5", "--config", "c", "--route", "zigzag" },
       "route 'zigzag': straight, rectangular or combined" },
