@@ -132,6 +132,35 @@ nb_course_passage (double w, double width, NbCourse *c, GError **error)
   return TRUE;
 }
 
+gboolean
+nb_course_detection (double w, const NbObstacleShape *obstacle, double bearing, double range,
+                     NbCourse *c, GError **error)
+{
+  double lu, depth, a = bearing * G_PI / 180.0;
+
+  memset (c, 0, sizeof *c);
+  if (!check_width (w, &lu, error))
+    return FALSE;
+  if (!(range > 0.0 && isfinite (range)) || !isfinite (bearing))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "placement %g mm at %g°: a range is > 0",
+                   range, bearing);
+      return FALSE;
+    }
+  c->kind = NB_COURSE_DETECTION;
+  c->robot_width_mm = w;
+  c->lu_mm = lu;
+  c->has_obstacle = TRUE;
+  c->obstacle = *obstacle;
+  c->bearing_deg = bearing;
+  c->range_mm = range;
+  /* The obstacle's centre lies behind its face, half its depth further. */
+  depth = obstacle->round ? obstacle->across_mm / 2.0 : obstacle->along_mm / 2.0;
+  c->obs_from[0] = c->obs_to[0] = (range + depth) * cos (a);
+  c->obs_from[1] = c->obs_to[1] = (range + depth) * sin (a);
+  return TRUE;
+}
+
 void
 nb_course_obstacle_at (const NbCourse *c, double t, double *x, double *y)
 {
@@ -166,6 +195,9 @@ nb_course_clearance_mm (const NbCourse *c, double t, double x, double y)
 {
   double r = c->robot_width_mm / 2.0;
 
+  if (c->kind == NB_COURSE_DETECTION)
+    /* The robot stands still: its gap is the placement's range less r. */
+    return c->range_mm - r;
   if (c->kind == NB_COURSE_AVOIDANCE)
     {
       double ox, oy;

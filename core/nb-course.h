@@ -54,6 +54,7 @@ gboolean nb_obstacle_find (const char *name, guint behaviour, NbObstacleShape *s
 const char *const *nb_obstacle_names (void);
 
 typedef enum {
+  NB_COURSE_DETECTION = 6,
   NB_COURSE_AVOIDANCE = 7,
   NB_COURSE_PASSAGE = 9,
 } NbCourseKind;
@@ -72,6 +73,10 @@ typedef struct {
   /* 9 */
   double passage_width_mm;
   double entrance_x_mm, exit_x_mm;
+  /* 6: the obstacle (obstacle above) range_mm from the robot at P0 along
+   * bearing_deg (counter-clockwise from its line of sight), its largest
+   * side facing the robot (6.3 d). */
+  double bearing_deg, range_mm;
 } NbCourse;
 
 /* Clause 7's course (obstacle NULL: the baseline, no obstacle).  meet_s:
@@ -80,6 +85,14 @@ gboolean nb_course_avoidance (double robot_width_mm, const NbObstacleShape *obst
                               guint behaviour, double meet_s, NbCourse *course, GError **error);
 /* Clause 9's course. */
 gboolean nb_course_passage   (double robot_width_mm, double passage_width_mm, NbCourse *course,
+                              GError **error);
+
+/* Clause 6's placement: range_mm (> 0) from the robot's centre to the
+ * obstacle's face along bearing_deg.  Decided: the range is taken from the
+ * robot's centre, the point the instrument tracks and the robot's range
+ * sensor is taken to be at. */
+gboolean nb_course_detection (double robot_width_mm, const NbObstacleShape *obstacle,
+                              double bearing_deg, double range_mm, NbCourse *course,
                               GError **error);
 
 /* The obstacle's centre t_s after the trial's start. */

@@ -43,6 +43,8 @@ nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
   o->passage_width_mm = NAN;
   o->goal_tolerance_mm = NAN;
   o->goal_tolerance_deg = NAN;
+  o->min_range_mm = NAN;
+  o->max_range_mm = NAN;
 }
 
 void
@@ -89,6 +91,38 @@ check_avoidance_options (const NbCampaignRunnerOptions *o, GError **error)
   return TRUE;
 }
 
+static gboolean
+check_detection_options (const NbCampaignRunnerOptions *o, const NbRunnerInstrumentOps *inst_ops,
+                         GError **error)
+{
+  NbObstacleShape shape;
+  gboolean min = !isnan (o->min_range_mm), max = !isnan (o->max_range_mm);
+
+  if (o->obstacle != NULL && !nb_obstacle_find (o->obstacle, 0, &shape))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) nb_obstacle_names ());
+
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s' is not in table 2 (%s)",
+                   o->obstacle, known);
+      return FALSE;
+    }
+  if ((min && !(o->min_range_mm > 0.0 && isfinite (o->min_range_mm))) ||
+      (max && !(o->max_range_mm > 0.0 && isfinite (o->max_range_mm))) ||
+      (min && max && !(o->min_range_mm < o->max_range_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "declared ranges %g to %g mm: 0 < minimum "
+                   "< maximum (6.3)", o->min_range_mm, o->max_range_mm);
+      return FALSE;
+    }
+  if (inst_ops != NULL && (inst_ops->detect == NULL || inst_ops->set_course == NULL))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig cannot place the obstacles and "
+                   "read the robot's detections (clause 6): record them with campaign import");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 NbCampaignRunner *
 nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                         const NbRobotOps *robot_ops, gpointer robot,
@@ -104,10 +138,10 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "ISO 18646-2 (5 to 10)", o->clause);
       return NULL;
     }
-  if (o->clause != 5 && o->clause != 7 && o->clause != 8 && o->clause != 9)
+  if (o->clause < 5 || o->clause > 9)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u (%s) is not run automatically "
-                   "yet: the runner drives clauses 5, 7, 8 and 9 (record other clauses with "
+                   "yet: the runner drives clauses 5 to 9 (record other clauses with "
                    "campaign import)", o->clause, clause->title);
       return NULL;
     }
@@ -128,11 +162,14 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "route '%s': clause 8 (8.3) uses the straight route", o->route);
       return NULL;
     }
-  if ((o->clause == 7 || o->clause == 9) && o->route != NULL)
+  if (o->clause == 6 && !check_detection_options (o, inst_ops, error))
+    return NULL;
+  if ((o->clause == 6 || o->clause == 7 || o->clause == 9) && o->route != NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "route '%s': clause %u lays out its own "
                    "course (%s), it takes no route", o->route, o->clause,
-                   o->clause == 7 ? "7.2: P0 to PG 9 LU" : "9.2: the passage");
+                   o->clause == 6 ? "6.3: placements round the robot"
+                   : o->clause == 7 ? "7.2: P0 to PG 9 LU" : "9.2: the passage");
       return NULL;
     }
   if (o->clause == 7 && !check_avoidance_options (o, error))
@@ -896,6 +933,223 @@ prepare_avoidance_trial (Run *run, GError **error)
                               error);
 }
 
+/* ------------------------------------------------------------ clause 6 -- */
+
+/* Clause 6's configuration: found (its declared ranges) or created. */
+static gboolean
+resolve_detection_config (Run *run, double *min_mm, double *max_mm, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbCampaignRunnerOptions *o = &r->o;
+  NbCampaignConfig *c = &run->config;
+  gboolean found;
+
+  if (!get_width (run, error))
+    return FALSE;
+  found = nb_campaign_find_config (run->campaign, 6, o->config, c, error);
+  if (!found && error != NULL && *error != NULL)
+    return FALSE;
+  *min_mm = found ? param_number (c->parameters, "min_range_mm") : o->min_range_mm;
+  *max_mm = found ? param_number (c->parameters, "max_range_mm") : o->max_range_mm;
+  if (found && (isnan (*min_mm) || isnan (*max_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' has no "
+                   "declared ranges in its parameters (imported?): run under another name",
+                   r->path, o->config);
+      return FALSE;
+    }
+  if (found && ((!isnan (o->min_range_mm) && !same_mm (o->min_range_mm, *min_mm)) ||
+                (!isnan (o->max_range_mm) && !same_mm (o->max_range_mm, *max_mm))))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' declares "
+                   "%g to %g mm: run under another name", r->path, o->config, *min_mm, *max_mm);
+      return FALSE;
+    }
+  if (!found && (isnan (*min_mm) || isnan (*max_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 places the obstacles at the "
+                   "minimum and maximum ranges the manufacturer declares (6.3): give both");
+      return FALSE;
+    }
+  memset (&run->route, 0, sizeof run->route);
+  run->route.kind = NB_ROUTE_STRAIGHT;
+  run->route.n_poses = 1;
+  run->route.poses[0] = (NbRoutePose) { "P0", 0.0, 0.0, 0.0 };
+  if (found)
+    return TRUE;
+  c->clause = 6;
+  c->name = g_strdup (o->config);
+  c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
+  c->parameters = g_strdup_printf ("{\"min_range_mm\": %.17g, \"max_range_mm\": %.17g, "
+                                   "\"robot_width_mm\": %.17g, \"range_from\": \"robot centre "
+                                   "to obstacle face\", \"runner\": true}", *min_mm, *max_mm,
+                                   run->width_mm);
+  return nb_campaign_add_config (run->campaign, c, error);
+}
+
+/* The obstacles to place: options.obstacle or table 2's six, none whose
+ * placements the configuration holds already. */
+static GPtrArray *
+detection_obstacles (Run *run, guint *next_number, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
+  g_autoptr (GPtrArray) list = g_ptr_array_new ();
+  const char *const *names = nb_obstacle_names ();
+  NbObstacleShape shape;
+
+  if (trials == NULL)
+    return NULL;
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  if (o->obstacle != NULL)
+    {
+      nb_obstacle_find (o->obstacle, 0, &shape);
+      g_ptr_array_add (list, (gpointer) shape.name);    /* the table's own string */
+    }
+  else
+    for (guint i = 0; names[i] != NULL; i++)
+      g_ptr_array_add (list, (gpointer) names[i]);
+  *next_number = 1;
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      *next_number = MAX (*next_number, t->number + 1);
+      for (guint k = 0; k < list->len; k++)
+        if (g_strcmp0 (t->label, g_ptr_array_index (list, k)) == 0 &&
+            nb_campaign_trial_counts (6, t))
+          {
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' "
+                         "already holds the placements of the %s (6.3 places each obstacle "
+                         "once per direction and range): run under another name",
+                         run->r->path, o->config, t->label);
+            return NULL;
+          }
+    }
+  return g_steal_pointer (&list);
+}
+
+/* One placement: the obstacle put there, the robot's report read, the
+ * trial recorded as import records a detection row. */
+static gboolean
+run_placement (Run *run, guint k, const char *obstacle, double angle, gboolean max_range,
+               double true_mm, guint number, NbTrialOutcome *outcome, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbObstacleShape shape;
+  NbCampaignTrial t;
+  NbRunnerEvent ev;
+  NbConfigResult figures;
+  gboolean detected = FALSE;
+  double measured = NAN;
+
+  nb_obstacle_find (obstacle, 0, &shape);
+  if (!nb_course_detection (run->width_mm, &shape, angle, true_mm, &run->course, error))
+    return FALSE;
+  nb_campaign_trial_init (&t);
+  t.start_time = r->inst_ops->now (r->inst);
+  memset (&ev, 0, sizeof ev);
+  ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
+  ev.clause = 6;
+  ev.trial = k;
+  ev.n_trials = run->n_trials;
+  ev.t_s = t.start_time;
+  ev.outcome = NB_TRIAL_RUNNING;
+  ev.command = ev.attained = (NbPose) { NAN, NAN, NAN };
+  ev.d_mm = ev.time_s = ev.clearance_mm = NAN;
+  ev.number = number;
+  ev.obstacle = shape.name;
+  ev.angle_deg = angle;
+  ev.max_range = max_range;
+  ev.true_mm = true_mm;
+  ev.measured_mm = NAN;
+  post (run, &ev, NULL);
+
+  r->inst_ops->set_course (r->inst, &run->course, t.start_time);
+  if (!r->inst_ops->detect (r->inst, angle, &detected, &measured, error))
+    {
+      g_prefix_error (error, "the %s at %g°, %s range: ", obstacle, angle,
+                      max_range ? "max" : "min");
+      return FALSE;
+    }
+  if (!detected)
+    measured = NAN;
+  t.number = number;
+  t.label = g_strdup (shape.name);
+  t.kind = g_strdup (max_range ? "max" : "min");
+  t.angle_deg = angle;
+  t.true_mm = true_mm;
+  t.detected = detected;
+  t.measured_mm = measured;
+  t.outcome = NB_TRIAL_OK;
+  t.end_time = r->inst_ops->now (r->inst);
+  if (!nb_campaign_record_trial (run->campaign, run->config.id, &t, error))
+    {
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  *outcome = t.outcome;
+  memset (&figures, 0, sizeof figures);
+  if (!nb_config_result_compute (run->campaign, &run->config, &figures, error))
+    {
+      nb_config_result_clear (&figures);
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
+  ev.trial_id = t.id;
+  ev.seq = t.seq;
+  ev.t_s = t.end_time;
+  ev.outcome = t.outcome;
+  ev.detected = detected;
+  ev.measured_mm = measured;
+  post (run, &ev, &figures);
+  nb_campaign_trial_clear (&t);
+  return TRUE;
+}
+
+/* 6.3: every obstacle at the maximum then the minimum range, on the line
+ * of sight and every 45° counter-clockwise round the circle. */
+static gboolean
+run_detection (Run *run, gboolean *cancelled, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbRunnerSummary *sum = &r->summary;
+  g_autoptr (GPtrArray) obstacles = NULL;
+  double min_mm, max_mm;
+  guint number, k = 0;
+
+  if (!resolve_detection_config (run, &min_mm, &max_mm, error) ||
+      (obstacles = detection_obstacles (run, &number, error)) == NULL)
+    return FALSE;
+  run->n_trials = obstacles->len * 16;
+  /* The robot at its start pose, facing along the line of sight. */
+  if (!send_goal (run, &run->route.poses[0], error))
+    {
+      r->robot_ops->stop (r->robot);
+      g_prefix_error (error, "going to P0: ");
+      return FALSE;
+    }
+  for (guint i = 0; i < obstacles->len; i++)
+    for (guint d = 0; d < 8; d++)
+      for (guint m = 0; m < 2; m++)
+        {
+          NbTrialOutcome outcome = NB_TRIAL_RUNNING;
+
+          if (g_cancellable_is_cancelled (run->cancellable))
+            {
+              *cancelled = TRUE;
+              return TRUE;
+            }
+          if (!run_placement (run, ++k, g_ptr_array_index (obstacles, i), 45.0 * d, m == 0,
+                              m == 0 ? max_mm : min_mm, number++, &outcome, error))
+            return FALSE;
+          sum->run++;
+          sum->ok += outcome == NB_TRIAL_OK;
+        }
+  return TRUE;
+}
+
 /* The trial's smallest clearance to the course's obstacle or walls. */
 static double
 min_clearance (const Run *run)
@@ -1230,6 +1484,15 @@ run_all (Run *run, GError **error)
       run->have_tf = TRUE;
       run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
     }
+  if (r->o.clause == 6)
+    {
+      subject = g_strdup_printf ("clause 6, config '%s'", r->o.config);
+      if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL,
+                            r->robot_name ? r->robot_name : "(unnamed)", error))
+        return FALSE;
+      ok = run_detection (run, &cancelled, &local);
+      goto finish;
+    }
   if (r->o.clause == 7 || r->o.clause == 9)
     {
       if (!resolve_course_config (run, error) || !count_course_trials (run, error) ||
@@ -1300,6 +1563,7 @@ run_all (Run *run, GError **error)
           ok = FALSE;
         }
     }
+finish:
   if (cancelled && local == NULL)
     g_set_error (&local, G_IO_ERROR, G_IO_ERROR_CANCELLED, "the run was cancelled after %u "
                  "trial(s); the trial in flight is recorded as aborted", sum->run);

@@ -87,7 +87,22 @@
  *    failures in a row (no T0 can come of them).  Clause 9's passage width
  *    (declared by the manufacturer, 9.2) defaults to robot.width_mm +
  *    200 mm (100 mm each side).
- *  - clauses 6 and 10 are refused for now (NB_ERROR_INPUT); a clause
+ *  - clause 6 (6.3): the robot is sent to P0 (heading 0°, unmeasured) and
+ *    stays there; for each obstacle of table 2 (options.obstacle, else all
+ *    six in table order) it is placed at the declared maximum range, then
+ *    the minimum, on the line of sight, then on lines turned 45°
+ *    counter-clockwise each time round the full circle: 16 placements,
+ *    each one trial recorded as import records a detection row (number,
+ *    label = obstacle, kind = max|min, angle_deg, true_mm, detected,
+ *    measured_mm).  The rig places the obstacle (set_course with a
+ *    detection course) and reads the robot's report of it
+ *    (NbRunnerInstrumentOps.detect); a rig without detect cannot run it.
+ *    Decided: true_mm is the declared range, from the robot's centre to the
+ *    obstacle's face (nb-course.h); the declared ranges (min_range_mm,
+ *    max_range_mm) are stored in the configuration's parameters; an
+ *    obstacle whose placements the configuration already holds is refused
+ *    (6.3 places each once).
+ *  - clause 10 is refused for now (NB_ERROR_INPUT); a clause
  *    is one run_* function in nb-campaign-runner.c over the same
  *    trial/sample/settle helpers.
  */
@@ -126,6 +141,13 @@ typedef struct {
    * (clauses 7, 9; NULL: none), its obstacle starting at t0_s on the rig's
    * clock.  A real rig's obstacle is placed and released by the operator. */
   void     (*set_course) (gpointer instrument, const NbCourse *course, double t0_s);
+  /* Optional (clause 6): the robot's report of the obstacle it detects
+   * looking along bearing_deg (counter-clockwise from its line of sight),
+   * as the rig reads it from the robot (the simulator: the base's range
+   * sensor); measured_mm NaN when not detected.  FALSE with error when the
+   * report cannot be had. */
+  gboolean (*detect)   (gpointer instrument, double bearing_deg, gboolean *detected,
+                        double *measured_mm, GError **error);
 } NbRunnerInstrumentOps;
 
 /* Clause 7: which trials a run makes. */
@@ -136,7 +158,7 @@ typedef enum {
 } NbAvoidancePhase;
 
 typedef struct {
-  guint clause;               /* 5, 7, 8 or 9 */
+  guint clause;               /* 5 to 9 */
   const char *config;         /* the configuration's name */
   const char *route;          /* "straight" (default), "rectangular", "combined"; NULL: the
                                * stored configuration's, else straight */
@@ -146,8 +168,12 @@ typedef struct {
   double settle_step_s;       /* how long the robot waits between settle checks */
   const char *who;            /* for the event log; NULL: the login name */
   const char *robot_name;     /* for the event log ("sim-base", a URL) */
-  /* Clause 7: */
-  const char *obstacle;       /* table 2's name (nb_obstacle_find); NULL: the stored one */
+  /* Clause 6: */
+  double min_range_mm;        /* declared by the manufacturer; NaN: the stored ones */
+  double max_range_mm;
+  /* Clauses 6, 7: */
+  const char *obstacle;       /* table 2's name (nb_obstacle_find); 7: NULL: the stored one;
+                               * 6: NULL: all six */
   guint behaviour;            /* 1–4; 0: the stored one, else 1 */
   NbAvoidancePhase phase;
   /* Clause 9: */
@@ -170,8 +196,9 @@ typedef struct {
   const char *config;
   guint trial;                /* k of n_trials in this run, from 1 */
   guint n_trials;
-  gint64 trial_id;            /* in the store */
-  guint seq;                  /* the trial's number in the configuration */
+  gint64 trial_id;            /* in the store (clause 6 TRIAL_STARTED: 0, a placement is
+                               * stored when it ends) */
+  guint seq;                  /* the trial's number in the configuration (likewise) */
   double t_s;                 /* on the rig's clock */
   /* TRIAL_ENDED: */
   NbTrialOutcome outcome;
@@ -186,6 +213,13 @@ typedef struct {
   guint number;               /* the trial's number (within its kind) */
   double time_s;              /* travel / passage time; NaN when PG was not reached */
   double clearance_mm;        /* smallest gap to obstacle or walls; +inf: none near; NaN */
+  /* Clause 6 (the placement; detected and measured_mm in TRIAL_ENDED): */
+  const char *obstacle;
+  double angle_deg;
+  gboolean max_range;
+  double true_mm;
+  gboolean detected;
+  double measured_mm;         /* NaN when not detected */
 } NbRunnerEvent;
 
 typedef void (*NbRunnerProgressFunc) (const NbRunnerEvent *event, gpointer user_data);

@@ -149,10 +149,23 @@ sim_set_course (gpointer p, const NbCourse *course, double t0_s)
   nb_sim_base_set_course (&((NbRunnerSim *) p)->base, course, t0_s);
 }
 
+/* The robot's report: the base's range sensor. */
+static gboolean
+sim_detect (gpointer p, double bearing, gboolean *detected, double *measured_mm, GError **error)
+{
+  if (!nb_sim_base_detect (&((NbRunnerSim *) p)->base, bearing, detected, measured_mm))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "no obstacle is placed for the sensor");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 const NbRunnerInstrumentOps *
 nb_runner_sim_instrument_ops (void)
 {
-  static const NbRunnerInstrumentOps ops = { sim_now, sim_collect, sim_set_load, sim_set_course };
+  static const NbRunnerInstrumentOps ops = { sim_now, sim_collect, sim_set_load, sim_set_course,
+                                             sim_detect };
 
   return &ops;
 }

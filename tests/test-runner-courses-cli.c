@@ -1,4 +1,4 @@
-/* navbench-cli campaign run --clause 7 | 9 end to end: the JSON lines of
+/* navbench-cli campaign run --clause 6 | 7 | 9 end to end: the JSON lines of
  * the trials (kind, number, time, clearance), the final figures equal to
  * those of `campaign results --json` and `report --format json`, the
  * figures against the simulated base's model, a passage narrower than the
@@ -210,6 +210,75 @@ test_narrow_text (void)
   g_assert_true (g_str_has_prefix (lines[11], "not passed  passage time nan s  5 failed"));
 }
 
+/* Clause 6: the large cylinder's 16 placements; the lines, campaign
+ * results and the report's table 3 row agree. */
+static void
+test_detection (void)
+{
+  g_autofree char *db = new_campaign ("detection");
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db,
+                                          "--clause", "6", "--config", "cyl", "--obstacle",
+                                          "large cylinder", "--json", NULL);
+  g_autofree char *results = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db,
+                                              "--json", NULL);
+  g_autofree char *report = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format",
+                                             "json", NULL);
+  g_autoptr (GPtrArray) parsers = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) lines = run_lines (out, 32, parsers);
+  g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
+  JsonObject *f = json_object_get_object_member (g_ptr_array_index (lines, 32), "figures");
+  JsonObject *r = results_of (parse_object (pc, results), "6");
+  JsonObject *doc = parse_object (pr, report);
+  JsonObject *row = NULL;
+  JsonArray *blocks = json_object_get_array_member (doc, "blocks");
+  double sum = 0.0;
+  guint detected = 0;
+
+  for (guint k = 0; k < 16; k++)
+    {
+      JsonObject *o = g_ptr_array_index (lines, 2 * k + 1);
+      double truth = k % 2 ? 300.0 : 4000.0;
+
+      g_assert_cmpstr (json_object_get_string_member (o, "obstacle"), ==, "large cylinder");
+      g_assert_cmpfloat (json_object_get_double_member (o, "angle_deg"), ==, 45.0 * (k / 2));
+      g_assert_cmpstr (json_object_get_string_member (o, "range"), ==, k % 2 ? "min" : "max");
+      g_assert_cmpfloat (json_object_get_double_member (o, "true_mm"), ==, truth);
+      /* Always seen in the base's 270° view (p_far 1), never behind it. */
+      g_assert_true (json_object_get_boolean_member (o, "detected") == (k / 2 != 4));
+      if (k / 2 == 4)
+        {
+          g_assert_true (json_node_is_null (json_object_get_member (o, "measured_mm")));
+          continue;
+        }
+      /* σ = 5 mm + 0.5 %: 4.5σ. */
+      nb_assert_abs (json_object_get_double_member (o, "measured_mm"), truth,
+                     4.5 * (5.0 + 0.005 * truth), "measured");
+      sum += 100.0 - 100.0 * fabs (json_object_get_double_member (o, "measured_mm") - truth) / truth;
+      detected++;
+    }
+  g_assert_cmpint (json_object_get_int_member (f, "placements"), ==, 16);
+  g_assert_cmpint (json_object_get_int_member (f, "detected"), ==, 14);
+  nb_assert_rel (json_object_get_double_member (f, "mean_accuracy_pct"), sum / detected, 1e-12,
+                 "mean accuracy");
+  g_assert_true (json_object_get_double_member (f, "mean_accuracy_pct") ==
+                 json_object_get_double_member (r, "mean_accuracy_pct"));
+  for (guint i = 0; i < json_array_get_length (blocks); i++)
+    {
+      JsonObject *b = json_array_get_object_element (blocks, i);
+
+      if (json_object_has_member (b, "table") &&
+          g_str_has_prefix (json_object_get_string_member (json_object_get_object_member (b, "table"),
+                                                           "title"), "Table 3"))
+        row = json_array_get_object_element (json_object_get_array_member (
+                json_object_get_object_member (b, "table"), "rows"), 0);
+    }
+  g_assert_nonnull (row);
+  g_assert_cmpstr (json_object_get_string_member (row, "obstacle"), ==, "large cylinder");
+  g_assert_cmpint (json_object_get_int_member (row, "detected"), ==, 14);
+  nb_assert_rel (json_object_get_double_member (row, "mean_accuracy_pct"),
+                 json_object_get_double_member (f, "mean_accuracy_pct"), 1e-15, "report");
+}
+
 static void
 test_bad_input (void)
 {
@@ -224,7 +293,15 @@ test_bad_input (void)
     { { "--db", db, "--clause", "7", "--config", "c", "--phase", "later" },
       "--phase 'later': auto, baseline or obstacle" },
     { { "--db", db, "--clause", "9", "--config", "c", "--obstacle", "wooden wall" },
-      "--obstacle, --behaviour and --phase are for clause 7" },
+      "--obstacle is for clauses 6 and 7" },
+    { { "--db", db, "--clause", "9", "--config", "c", "--behaviour", "2" },
+      "--behaviour and --phase are for clause 7" },
+    { { "--db", db, "--clause", "7", "--config", "c", "--min-range-mm", "300" },
+      "--min-range-mm and --max-range-mm are for clause 6" },
+    { { "--db", db, "--clause", "6", "--config", "c", "--min-range-mm", "500", "--max-range-mm",
+        "400" }, "0 < minimum < maximum" },
+    { { "--db", db, "--clause", "6", "--config", "c", "--min-range-mm", "500" },
+      "give both" },
     { { "--db", db, "--clause", "7", "--config", "c", "--passage-width-mm", "600" },
       "--passage-width-mm is for clause 9" },
     { { "--db", db, "--clause", "9", "--config", "c", "--passage-width-mm", "wide" },
@@ -263,6 +340,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/runner-courses-cli/run-results-report-agree", test_run_results_report_agree);
   g_test_add_func ("/runner-courses-cli/narrow-text", test_narrow_text);
+  g_test_add_func ("/runner-courses-cli/detection", test_detection);
   g_test_add_func ("/runner-courses-cli/bad-input", test_bad_input);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);

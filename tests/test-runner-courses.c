@@ -1,9 +1,9 @@
-/* Clauses 7 and 9 driven by the campaign runner on the simulated rig: the
+/* Clauses 6, 7 and 9 driven by the campaign runner on the simulated rig: the
  * courses' geometry worked by hand, T0 / T1 / passage time against the
  * sim base's model, the store holding what `campaign import` stores,
  * contacts arising from the model's wander (their rate against the model's
  * probability, each verdict against the ground truth), the clause 5
- * tolerance, and bad input. */
+ * tolerance, clause 6's placements and the sensor model, and bad input. */
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-runner-sim.h"
@@ -83,6 +83,7 @@ manual_rig_ops (void)
 
   ops = *nb_runner_sim_instrument_ops ();
   ops.set_course = NULL;
+  ops.detect = NULL;
   return &ops;
 }
 
@@ -680,6 +681,111 @@ test_goal_tolerance (void)
   watch_clear (&w);
 }
 
+/* ------------------------------------------------------------ clause 6 -- */
+
+/* The six obstacles of table 2 at 4000 and 300 mm in 8 directions, seen by
+ * the base's range sensor (reach 5000 mm, 270° field of view; nb-sim-base.h):
+ * behind it (180°) nothing is seen; in view the wooden wall and the large
+ * cylinder always are (p_far 1); the glass wall at 4000 mm with
+ * probability 1 − 0.6 · 0.64 = 0.616 and at 300 mm 0.998 — 11.3 of its 14
+ * expected.  Each range is the true one (× 1.01 for glass) plus noise of
+ * σ = 5 mm + 0.5 % — so Σ z² / n ≈ 1 over the detections. */
+static const double p_far[6] = { 1.0, 0.4, 0.95, 0.85, 1.0, 0.8 };
+
+static void
+test_clause6_detection (void)
+{
+  g_autofree char *db = new_campaign ("detection", "450");
+  g_autoptr (NbRunnerSim) sim = new_sim (13, NAN, NAN);
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *const *names = nb_obstacle_names ();
+  NbCampaignRunnerOptions o;
+  NbCampaignConfig config;
+  NbConfigResult fig;
+  double z2 = 0.0, sum_error = 0.0;
+  guint detected = 0, glass = 0;
+  Watch w;
+
+  options (&o, 6, "six");
+  o.min_range_mm = 300.0;
+  o.max_range_mm = 4000.0;
+  g_assert_true (run_on (db, &o, sim, NULL, &w));
+  g_assert_cmpuint (w.summary.run, ==, 96);
+  g_assert_cmpuint (w.events->len, ==, 192);
+  c = open_db (db);
+  trials = trials_of (c, 6, "six", &config);
+  g_assert_nonnull (strstr (config.parameters, "\"min_range_mm\": 300"));
+  g_assert_cmpuint (trials->len, ==, 96);
+  for (guint i = 0; i < 96; i++)
+    {
+      NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+      guint k = i / 16, dir = (i % 16) / 2;
+      gboolean max = i % 2 == 0;
+      double truth = max ? 4000.0 : 300.0, bias = k == 1 ? 0.01 : 0.0;
+      Seen *ended = &g_array_index (w.events, Seen, 2 * i + 1);
+
+      /* 6.3: max then min, on the line of sight, then every 45° CCW. */
+      g_assert_cmpuint (t->number, ==, i + 1);
+      g_assert_cmpstr (t->label, ==, names[k]);
+      g_assert_cmpstr (t->kind, ==, max ? "max" : "min");
+      g_assert_cmpfloat (t->angle_deg, ==, 45.0 * dir);
+      g_assert_cmpfloat (t->true_mm, ==, truth);
+      g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
+      g_assert_cmpuint (ended->trial_id, ==, t->id);
+      if (dir == 4)
+        g_assert_false (t->detected);
+      else if (p_far[k] == 1.0)
+        g_assert_true (t->detected);
+      if (!t->detected)
+        {
+          g_assert_true (isnan (t->measured_mm));
+          continue;
+        }
+      {
+        double sigma = 5.0 + 0.005 * truth, z = (t->measured_mm - truth * (1.0 + bias)) / sigma;
+
+        g_assert_cmpfloat (fabs (z), <, 4.5);
+        z2 += z * z;
+        detected++;
+        glass += k == 1;
+        sum_error += 100.0 * fabs (t->measured_mm - truth) / truth;
+      }
+    }
+  g_assert_cmpuint (glass, >=, 6);
+  g_assert_cmpuint (glass, <=, 14);
+  /* Σ z² / n: 1 ± 4·√(2/n). */
+  assert_abs (z2 / detected, 1.0, 4.0 * sqrt (2.0 / detected));
+  /* The figures: the same tally, computed apart. */
+  g_assert_cmpuint (w.summary.figures.detection.all.placements, ==, 96);
+  g_assert_cmpuint (w.summary.figures.detection.all.detected, ==, detected);
+  assert_rel (nb_detection_tally_mean_accuracy_pct (&w.summary.figures.detection.all),
+              100.0 - sum_error / detected, 1e-12);
+  memset (&fig, 0, sizeof fig);
+  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
+  g_assert_cmpuint (fig.detection.all.detected, ==, detected);
+  g_assert_cmpuint (fig.detection.obstacles->len, ==, 6);
+  nb_config_result_clear (&fig);
+  nb_campaign_config_clear (&config);
+  watch_clear (&w);
+
+  /* Each obstacle is placed once: a second run of the wall is refused. */
+  o.obstacle = "wooden wall";
+  g_assert_false (run_on (db, &o, sim, NULL, &w));
+  g_assert_error (w.error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (w.error->message, "already holds the placements of the wooden wall"));
+  watch_clear (&w);
+  /* One obstacle into a new configuration: 16 placements. */
+  options (&o, 6, "one");
+  o.obstacle = "small cylinder";
+  o.min_range_mm = 300.0;
+  o.max_range_mm = 4000.0;
+  g_assert_true (run_on (db, &o, sim, NULL, &w));
+  g_assert_cmpuint (w.summary.run, ==, 16);
+  watch_clear (&w);
+}
+
 /* ---------------------------------------------------------- bad input -- */
 
 static void
@@ -744,8 +850,19 @@ test_bad_input (void)
   options (&o, 9, "x");
   o.goal_tolerance_mm = 0.0;
   expect_new_fails (&o, "goal tolerance");
-  options (&o, 6, "x");
+  options (&o, 10, "x");
   expect_new_fails (&o, "not run automatically yet");
+  options (&o, 6, "x");
+  o.min_range_mm = 400.0;
+  o.max_range_mm = 300.0;
+  expect_new_fails (&o, "0 < minimum < maximum");
+  o.max_range_mm = 4000.0;
+  o.obstacle = "chair";
+  expect_new_fails (&o, "obstacle 'chair' is not in table 2");
+  o.obstacle = NULL;
+  expect_new_fails_on (&o, manual_rig_ops (), "record them with campaign import");
+  options (&o, 6, "x");
+  expect_run_fails (db, &o, NULL, "give both");
 
   options (&o, 7, "x");
   expect_run_fails (db, &o, NULL, "clause 7 needs one of table 2");
@@ -801,6 +918,7 @@ main (int argc, char **argv)
   g_test_add_func ("/courses/clause9-passage", test_clause9_passage);
   g_test_add_func ("/courses/clause9-narrow", test_clause9_narrow);
   g_test_add_func ("/courses/goal-tolerance", test_goal_tolerance);
+  g_test_add_func ("/courses/clause6-detection", test_clause6_detection);
   g_test_add_func ("/courses/bad-input", test_bad_input);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);

@@ -62,6 +62,8 @@ json_figures (NbJsonWriter *w, const NbConfigResult *r)
     }
   if (r->clause == 5)
     nb_cli_json_pose (w, &r->pose);
+  else if (r->clause == 6)
+    nb_cli_json_detection (w, &r->detection);
   else if (r->clause == 7)
     nb_cli_json_avoidance (w, &r->avoidance);
   else if (r->clause == 9)
@@ -86,6 +88,10 @@ text_figures (const NbConfigResult *r)
     return g_strdup_printf ("n %" G_GUINT64_FORMAT "  Ap %.3f mm  Ao %.3f°  Rp %.3f mm  Ro ±%.3f°",
                             r->pose.n, r->pose.ap_mm, r->pose.ao_deg, r->pose.rp_mm,
                             r->pose.ro_deg);
+  if (r->clause == 6)
+    return g_strdup_printf ("%u placements, %u detected, mean accuracy %.2f %%",
+                            r->detection.all.placements, r->detection.all.detected,
+                            nb_detection_tally_mean_accuracy_pct (&r->detection.all));
   if (r->clause == 7)
     return g_strdup_printf ("%s  T0 %.3f s  T1 %.3f s  T1/T0 %.3f",
                             r->avoidance.passed ? "passed" : "not passed", r->avoidance.t0_s,
@@ -173,6 +179,15 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
               json_pose (w, "command", &ev->command);
               json_pose (w, "attained", &ev->attained);
             }
+          else if (ev->clause == 6)
+            {
+              nb_json_key (w, "obstacle"); nb_json_string (w, ev->obstacle);
+              nb_json_key (w, "angle_deg"); nb_json_double (w, ev->angle_deg);
+              nb_json_key (w, "range"); nb_json_string (w, ev->max_range ? "max" : "min");
+              nb_json_key (w, "true_mm"); nb_json_double (w, ev->true_mm);
+              nb_json_key (w, "detected"); nb_json_bool (w, ev->detected);
+              nb_json_key (w, "measured_mm"); nb_json_double (w, ev->measured_mm);
+            }
           else if (ev->clause == 7 || ev->clause == 9)
             {
               if (ev->trial_kind != NULL)
@@ -215,6 +230,13 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
     if (ev->clause == 5 && !isnan (ev->attained.x_mm))
       what = g_strdup_printf ("attained %.3f, %.3f mm, %.3f°", ev->attained.x_mm,
                               ev->attained.y_mm, ev->attained.theta_deg);
+    else if (ev->clause == 6)
+      what = ev->detected
+             ? g_strdup_printf ("%s at %g°, %s range %.0f mm: detected at %.1f mm", ev->obstacle,
+                                ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm,
+                                ev->measured_mm)
+             : g_strdup_printf ("%s at %g°, %s range %.0f mm: not detected", ev->obstacle,
+                                ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm);
     else if ((ev->clause == 7 || ev->clause == 9) && isfinite (ev->time_s))
       what = g_strdup_printf ("%s%s%u in %.3f s, clearance %.1f mm",
                               ev->trial_kind ? ev->trial_kind : "", ev->trial_kind ? " " : "",
@@ -255,6 +277,7 @@ nb_cli_campaign_run (int argc, char **argv)
   g_autofree char *db = NULL, *config = NULL, *route = NULL, *load_text = NULL;
   g_autofree char *robot = NULL, *who = NULL, *obstacle = NULL, *phase = NULL;
   g_autofree char *width_text = NULL, *tol_text = NULL, *tol_deg_text = NULL;
+  g_autofree char *min_text = NULL, *max_text = NULL;
   gint behaviour = 0;
   g_autoptr (NbRunnerSim) sim = NULL;
   g_autoptr (NbCampaignRunner) runner = NULL;
@@ -265,7 +288,7 @@ nb_cli_campaign_run (int argc, char **argv)
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
-    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5, 7, 8 or 9", "N" },
+    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5 to 9", "N" },
     { "config", 0, 0, G_OPTION_ARG_STRING, &config,
       "the configuration (created on the first run)", "NAME" },
     { "route", 0, 0, G_OPTION_ARG_STRING, &route,
@@ -275,8 +298,12 @@ nb_cli_campaign_run (int argc, char **argv)
     { "trials", 0, 0, G_OPTION_ARG_INT, &trials,
       "trials to run (default: up to the clause's counted trials: 30; 7: 3 with the obstacle "
       "after 3 good baseline ones; 9: 5)", "N" },
+    { "min-range-mm", 0, 0, G_OPTION_ARG_STRING, &min_text,
+      "clause 6: the declared minimum range (sim-base declares 300)", "MM" },
+    { "max-range-mm", 0, 0, G_OPTION_ARG_STRING, &max_text,
+      "clause 6: the declared maximum range (sim-base declares 4000)", "MM" },
     { "obstacle", 0, 0, G_OPTION_ARG_STRING, &obstacle,
-      "clause 7: the table 2 obstacle (wooden wall, glass wall, wooden table, metal table, "
+      "clause 6 (default: all six) or 7: the table 2 obstacle (wooden wall, glass wall, wooden table, metal table, "
       "large cylinder, small cylinder)", "NAME" },
     { "behaviour", 0, 0, G_OPTION_ARG_INT, &behaviour,
       "clause 7: 1 static at P1 (default), 2 crossing at 90°, 3 at 45°, 4 head-on", "B" },
@@ -314,7 +341,7 @@ nb_cli_campaign_run (int argc, char **argv)
     return nb_cli_report_error (error);
   if (db == NULL || config == NULL || clause == 0)
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --clause 5|7|8|9 and --config NAME "
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --clause 5…9 and --config NAME "
                    "are required");
       return nb_cli_report_error (error);
     }
@@ -332,10 +359,20 @@ nb_cli_campaign_run (int argc, char **argv)
     }
   if (load_text != NULL && !nb_cli_parse_numbers ("load-kg", load_text, &load, 1, "KG", &error))
     return nb_cli_report_error (error);
-  if ((obstacle || behaviour || phase) && clause != 7)
+  if ((behaviour || phase) && clause != 7)
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--obstacle, --behaviour and --phase are "
-                   "for clause 7");
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--behaviour and --phase are for clause 7");
+      return nb_cli_report_error (error);
+    }
+  if (obstacle && clause != 6 && clause != 7)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--obstacle is for clauses 6 and 7");
+      return nb_cli_report_error (error);
+    }
+  if ((min_text || max_text) && clause != 6)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--min-range-mm and --max-range-mm are for "
+                   "clause 6");
       return nb_cli_report_error (error);
     }
   if (width_text && clause != 9)
@@ -378,8 +415,15 @@ nb_cli_campaign_run (int argc, char **argv)
       (tol_text && !nb_cli_parse_numbers ("goal-tolerance-mm", tol_text, &o.goal_tolerance_mm, 1,
                                           "MM", &error)) ||
       (tol_deg_text && !nb_cli_parse_numbers ("goal-tolerance-deg", tol_deg_text,
-                                              &o.goal_tolerance_deg, 1, "DEG", &error)))
+                                              &o.goal_tolerance_deg, 1, "DEG", &error)) ||
+      (min_text && !nb_cli_parse_numbers ("min-range-mm", min_text, &o.min_range_mm, 1, "MM",
+                                          &error)) ||
+      (max_text && !nb_cli_parse_numbers ("max-range-mm", max_text, &o.max_range_mm, 1, "MM",
+                                          &error)))
     return nb_cli_report_error (error);
+  /* What the simulated base's manufacturer declares (its sensor reaches 5 m). */
+  if (clause == 6 && !min_text && !max_text)
+    o.min_range_mm = 300.0, o.max_range_mm = 4000.0;
   o.who = who;
   o.robot_name = "sim-base (simulated base, simulated tracker)";
   nb_runner_sim_options_init (&so);

@@ -28,6 +28,10 @@ nb_sim_base_model_default (NbSimBaseModel *m)
   m->ramp_deg = 30.0;
   m->narrow_mm = 150.0;
   m->narrow_min_speed = 0.3;
+  m->sensor_range_mm = 5000.0;
+  m->sensor_fov_deg = 270.0;
+  m->range_sigma_mm = 5.0;
+  m->range_sigma_frac = 0.005;
 }
 
 void
@@ -258,6 +262,52 @@ drive_course (NbSimBase *b, double gth)
     }
   w[n++] = (NbSimWaypoint) { c->pg[0], c->pg[1], 1.0, 0.0 };
   nb_sim_base_drive_path (b, w, n, gth, scale);
+}
+
+/* The sensor's physics per table 2 obstacle (nb_sim_base_detect). */
+static const struct {
+  const char *name;
+  double p_far, bias;
+} seen_as[] = {
+  { "wooden wall", 1.0, 0.0 },
+  { "glass wall", 0.4, 0.01 },
+  { "wooden table", 0.95, 0.0 },
+  { "metal table", 0.85, 0.0 },
+  { "large cylinder", 1.0, 0.0 },
+  { "small cylinder", 0.8, 0.0 },
+};
+
+gboolean
+nb_sim_base_detect (NbSimBase *b, double bearing, gboolean *detected, double *range_mm)
+{
+  const NbSimBaseModel *m = &b->model;
+  const NbCourse *c = &b->course;
+  double p_far = 1.0, bias = 0.0, u, p, d;
+
+  *detected = FALSE;
+  *range_mm = NAN;
+  if (!b->has_course || c->kind != NB_COURSE_DETECTION)
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (seen_as); i++)
+    if (g_strcmp0 (c->obstacle.name, seen_as[i].name) == 0)
+      p_far = seen_as[i].p_far, bias = seen_as[i].bias;
+  /* One draw per look, whether it sees or not: the sequence of draws does
+   * not depend on the outcome. */
+  u = g_rand_double (b->rand);
+  d = c->range_mm;
+  if (fabs (nb_angle_recast_deg (bearing - c->bearing_deg)) > 1e-9 ||
+      fabs (nb_angle_recast_deg (c->bearing_deg)) > m->sensor_fov_deg / 2.0 ||
+      d > m->sensor_range_mm)
+    {
+      gauss (b->rand);
+      return TRUE;
+    }
+  p = 1.0 - (1.0 - p_far) * (d / m->sensor_range_mm) * (d / m->sensor_range_mm);
+  *detected = u < p;
+  *range_mm = d * (1.0 + bias) + (m->range_sigma_mm + m->range_sigma_frac * d) * gauss (b->rand);
+  if (!*detected)
+    *range_mm = NAN;
+  return TRUE;
 }
 
 void

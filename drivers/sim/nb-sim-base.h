@@ -37,6 +37,11 @@ typedef struct {
   double ramp_deg;              /* the angle at which it leaves and rejoins the route */
   double narrow_mm;             /* a passage's gap each side below which it slows down */
   double narrow_min_speed;      /* the slowest it goes in a passage (fraction) */
+  /* Its range sensor (clause 6: nb_sim_base_detect). */
+  double sensor_range_mm;       /* reach: nothing beyond it is seen */
+  double sensor_fov_deg;        /* field of view, centred on the line of sight */
+  double range_sigma_mm;        /* σ of a measured range: sigma_mm + sigma_frac · range */
+  double range_sigma_frac;
 } NbSimBaseModel;
 
 typedef struct {
@@ -81,6 +86,17 @@ void         nb_sim_base_pose_at (const NbSimBase *base, double t_s, double *x_m
  * wanders as model.wander_mm says, so a clearance smaller than the wander
  * ends in contact — found by whoever measures the track, not told. */
 void         nb_sim_base_set_course (NbSimBase *base, const NbCourse *course, double t0_s);
+/* Clause 6: what the base's range sensor reports of the course's obstacle
+ * (a course of kind NB_COURSE_DETECTION) when looking along bearing_deg.
+ * Seen only within the field of view and the reach, with the probability
+ * 1 − (1 − p_far) · (range / reach)² — p_far the obstacle's detectability
+ * at the sensor's reach (a glass wall 0.4, a metal table 0.85, a small
+ * cylinder 0.8, a wooden table 0.95, a wooden wall and a large cylinder 1);
+ * the range reported is the true one × (1 + bias: a glass wall +1 %, where
+ * the beam partly passes) plus Gaussian noise.  FALSE when there is no
+ * detection course. */
+gboolean     nb_sim_base_detect (NbSimBase *base, double bearing_deg, gboolean *detected,
+                                 double *range_mm);
 /* One drive along waypoints (x, y mm; speed: the fraction of the rated
  * speed on the way to it; pause_s: the stop there), turning on the spot at
  * each, the last one attained with the model's errors and turned to
