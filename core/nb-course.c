@@ -4,6 +4,7 @@
 #include "nb-error.h"
 #include "nb-route.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -17,9 +18,10 @@ static const NbObstacleShape table2[] = {
   { "small cylinder", 70.0, 70.0, TRUE },
 };
 
+/* The campaign's keys; the protocol shows them translated (po/). */
 static const char *const names[] = {
-  "wooden wall", "glass wall", "wooden table", "metal table", "large cylinder",
-  "small cylinder", NULL
+  N_("wooden wall"), N_("glass wall"), N_("wooden table"), N_("metal table"),
+  N_("large cylinder"), N_("small cylinder"), NULL
 };
 
 const char *const *

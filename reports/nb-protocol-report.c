@@ -4,6 +4,7 @@
 #include "nb-campaign-results.h"
 #include "nb-clause.h"
 #include "nb-conditions.h"
+#include "nb-course.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-plot.h"
@@ -272,8 +273,17 @@ clause_5 (Build *b, GArray *configs)
 
 /* ------------------------------------------------------------------ 6 -- */
 
+/* A table 2 obstacle under the protocol's own name for it (the campaign
+ * stores the standard's English key); any other obstacle as it was named. */
+static const char *
+obstacle_title (const char *name)
+{
+  return name != NULL && g_strv_contains (nb_obstacle_names (), name) ? _(name) : name;
+}
+
 typedef struct {
   char *name;
+  char *title;                  /* as the protocol shows it */
   guint n;
   double angle[64];
   gboolean max_range[64], detected[64];
@@ -289,7 +299,10 @@ polar_figure_free (gpointer p)
   PolarFigure *f = p;
 
   for (guint i = 0; i < f->obstacles->len; i++)
-    g_free (g_array_index (f->obstacles, Polar, i).name);
+    {
+      g_free (g_array_index (f->obstacles, Polar, i).name);
+      g_free (g_array_index (f->obstacles, Polar, i).title);
+    }
   g_array_unref (f->obstacles);
   g_free (f);
 }
@@ -348,9 +361,9 @@ draw_polar (cairo_t *cr, double w, double h, gpointer data)
       cairo_set_source_rgb (cr, 0.1, 0.1, 0.1);
       cairo_select_font_face (cr, "DejaVu Sans", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_BOLD);
       cairo_set_font_size (cr, 7.5);
-      cairo_text_extents (cr, o->name, &ext);
+      cairo_text_extents (cr, o->title, &ext);
       cairo_move_to (cr, cx - ext.width / 2, cy - R - 5);
-      cairo_show_text (cr, o->name);
+      cairo_show_text (cr, o->title);
     }
 }
 
@@ -380,7 +393,7 @@ clause_6 (Build *b, GArray *configs)
           NbObstacleTally *o = &g_array_index (r.detection.obstacles, NbObstacleTally, k);
           guint row = nb_table_add_row (t);
 
-          nb_table_set_text (t, row, 0, o->obstacle);
+          nb_table_set_text (t, row, 0, obstacle_title (o->obstacle));
           nb_table_set_number (t, row, 1, o->tally.placements);
           nb_table_set_number (t, row, 2, o->tally.detected);
           nb_table_set_number (t, row, 3, nb_detection_tally_mean_error_pct (&o->tally));
@@ -415,7 +428,8 @@ clause_6 (Build *b, GArray *configs)
               o = &g_array_index (f->obstacles, Polar, m);
           if (o == NULL)
             {
-              Polar fresh = { g_strdup (tr->label ? tr->label : "") };
+              Polar fresh = { g_strdup (tr->label ? tr->label : ""),
+                              g_strdup (obstacle_title (tr->label ? tr->label : "")) };
 
               g_array_append_val (f->obstacles, fresh);
               o = &g_array_index (f->obstacles, Polar, f->obstacles->len - 1);
@@ -462,7 +476,7 @@ clause_7 (Build *b, GArray *configs)
       guint row = nb_table_add_row (t);
 
       nb_table_set_text (t, row, 0, c->name);
-      nb_table_set_text (t, row, 1, c->obstacle);
+      nb_table_set_text (t, row, 1, obstacle_title (c->obstacle));
       if (!figures (b, c, &r))
         continue;
       nb_table_set_text (t, row, 2, r.avoidance.passed ? _("yes") : _("no"));

@@ -2,7 +2,7 @@
 # The main job on the built-in defaults: installs what is needed, builds
 # navbench, computes every ISO 18646-2 figure from the sample campaign in
 # data/samples (the measurements of a simulated robot, w = 730 mm), then runs
-# clauses 5 and 8 on the simulator (the simulated base watched by the
+# clauses 5 to 9 on the simulator (the simulated base watched by the
 # simulated tracker) into a campaign file and issues its protocol.
 set -eu
 cd "$(dirname "$0")/.."
@@ -44,15 +44,21 @@ $cli report --db build/sample-campaign.nbc --lang ru -o build/protocol-ru.pdf
 $cli report --db build/sample-campaign.nbc --lang en -o build/protocol-en.pdf
 echo "build/protocol-ru.pdf (GOST wording) and build/protocol-en.pdf (ISO wording) written."
 
-step "A campaign run on the simulator (build/sim-campaign.nbc): clauses 5 and 8, 30 trials each"
+step "A campaign run on the simulator (build/sim-campaign.nbc): clauses 5 to 9"
 rm -f build/sim-campaign.nbc build/sim-campaign.nbc-wal build/sim-campaign.nbc-shm
-$cli campaign new --db build/sim-campaign.nbc --name "Simulated base — ISO 18646-2 clauses 5, 8" \
+$cli campaign new --db build/sim-campaign.nbc --name "Simulated base — ISO 18646-2 clauses 5 to 9" \
   robot.model="navbench simulated base" robot.width_mm=600 robot.rated_load_kg=20 \
+  robot.rated_speed_mm_s=1000 \
   instrument.kind="laser tracker" instrument.model="navbench simulated tracker" >/dev/null
 run() { $cli campaign run --db build/sim-campaign.nbc --seed 7 "$@" | tail -n 2; }
 run --clause 5 --config "straight, no load" --route straight
 run --clause 5 --config "straight, rated load" --route straight --load-kg 20
 run --clause 5 --config "rectangular, no load" --route rectangular
 run --clause 8 --config "straight, no load"
+run --clause 6 --config "table 2 obstacles"
+run --clause 7 --config "wooden wall, behaviour 1" --obstacle "wooden wall" --behaviour 1
+run --clause 7 --config "small cylinder, behaviour 2" --obstacle "small cylinder" --behaviour 2
+run --clause 9 --config "passage w + 200 mm"
+$cli report --db build/sim-campaign.nbc --lang ru -o build/protocol-sim-ru.pdf
 $cli report --db build/sim-campaign.nbc --lang en -o build/protocol-sim-en.pdf
-echo "build/protocol-sim-en.pdf written."
+echo "build/protocol-sim-ru.pdf and build/protocol-sim-en.pdf written."

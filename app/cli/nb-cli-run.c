@@ -330,7 +330,8 @@ nb_cli_campaign_run (int argc, char **argv)
 
   g_option_context_set_summary (context,
     "Drives the robot through the trials of ISO 18646-2 clause 5 (pose accuracy and\n"
-    "repeatability: settle detection at the command pose), 7 (obstacle avoidance:\n"
+    "repeatability: settle detection at the command pose), 6 (obstacle detection: each\n"
+    "table 2 obstacle at the declared ranges in 8 directions), 7 (obstacle avoidance:\n"
     "baseline trials, then with the obstacle; T0, T1, passed), 8 (path deviation: the\n"
     "track along the straight route) or 9 (narrow passage: passage time, wall\n"
     "contact), laid out from the campaign's LU, and records each trial and its samples\n"
