@@ -102,3 +102,14 @@ nb_test_server_stop (NbTestServer *s)
   g_spawn_close_pid (s->pid);
   g_clear_pointer (&s->url, g_free);
 }
+
+JsonObject *
+nb_test_parse_object (JsonParser *parser, const char *text)
+{
+  g_autoptr (GError) error = NULL;
+
+  json_parser_load_from_data (parser, text, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+  return json_node_get_object (json_parser_get_root (parser));
+}

@@ -21,6 +21,10 @@ typedef struct {
 void      nb_test_run_clear    (NbTestRun *run);
 NbTestRun nb_test_cli_spawnv   (const char *cwd, const char *first, va_list args);
 
+/* text as one JSON object (the test fails otherwise); owned by parser. */
+#include <json-glib/json-glib.h>
+JsonObject  *nb_test_parse_object (JsonParser *parser, const char *text);
+
 /* `navbench-cli serve ARGS…` as a child process (it dies with the test),
  * once it prints "listening on URL". */
 typedef struct {

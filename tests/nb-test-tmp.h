@@ -4,23 +4,13 @@
 #include <glib.h>
 #include <glib/gstdio.h>
 
-/* Removes dir and the plain files in it (tests create no subdirectories). */
+#include "nb-test.h"
+
+/* Removes dir and everything in it. */
 static inline void
 nb_test_remove_dir (const char *dir)
 {
-  GDir *d = g_dir_open (dir, 0, NULL);
-  const char *name;
-
-  if (d == NULL)
-    return;
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_dir_close (d);
-  g_rmdir (dir);
+  nb_test_remove_tree (dir);
 }
 
 static inline char *

@@ -7,6 +7,7 @@
 #include "nb-error.h"
 #include "nb-runner-sim.h"
 #include "nb-test.h"
+#include "nb-test-campaign.h"
 #include "nb-test-tmp.h"
 
 #include <math.h>
@@ -324,29 +325,6 @@ new_campaign (const char *name, const char *width)
   return path;
 }
 
-static NbCampaign *
-open_ro (const char *db)
-{
-  g_autoptr (GError) error = NULL;
-  NbCampaign *c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-
-  g_assert_no_error (error);
-  return c;
-}
-
-static GArray *
-trials_of (NbCampaign *c, guint clause, const char *config, NbCampaignConfig *out)
-{
-  g_autoptr (GError) error = NULL;
-  GArray *trials;
-
-  g_assert_true (nb_campaign_find_config (c, clause, config, out, &error));
-  trials = nb_campaign_list_trials (c, out->id, &error);
-  g_assert_no_error (error);
-  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
-  return trials;
-}
-
 typedef struct {
   GArray *out;
 } Gather;
@@ -422,9 +400,9 @@ run_clause5 (const char *db, const char *config, double load, guint32 seed, NbPo
 
   if (check_store)
     {
-      g_autoptr (NbCampaign) c = open_ro (db);
+      g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (db);
       NbCampaignConfig config_row;
-      g_autoptr (GArray) trials = trials_of (c, 5, config, &config_row);
+      g_autoptr (GArray) trials = nb_test_campaign_trials (c, 5, config, &config_row);
       NbPose attained[30];
       NbPoseResult independent;
       guint matched = 0;
@@ -561,7 +539,7 @@ test_cancel (void)
     g_assert_no_error (error);
     /* Nothing was left in flight. */
     g_assert_cmpuint (nb_campaign_get_recovered_trials (c), ==, 0);
-    trials = trials_of (c, 5, "c", &config);
+    trials = nb_test_campaign_trials (c, 5, "c", &config);
     g_assert_cmpuint (trials->len, ==, 5);
     for (guint i = 0; i < 4; i++)
       g_assert_cmpint (g_array_index (trials, NbCampaignTrial, i).outcome, ==, NB_TRIAL_OK);
@@ -613,8 +591,8 @@ test_cancel_interrupts (void)
   g_assert_cmpuint (rig.robot.goals, ==, 10);
   g_assert_cmpuint (w.summary.ok, ==, 4);
   g_assert_cmpuint (w.summary.aborted, ==, 1);
-  c = open_ro (db);
-  trials = trials_of (c, 5, "c", &config);
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 5, "c", &config);
   g_assert_cmpuint (trials->len, ==, 5);
   g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 4).outcome, ==, NB_TRIAL_ABORTED);
   g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, 4).reason, ==,
@@ -654,9 +632,9 @@ test_fail_goal (void)
     g_assert_nonnull (strstr (e->reason, "goal 6 aborted by the navigation stack (injected)"));
   }
   {
-    g_autoptr (NbCampaign) c = open_ro (db);
+    g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (db);
     NbCampaignConfig config;
-    g_autoptr (GArray) trials = trials_of (c, 5, "c", &config);
+    g_autoptr (GArray) trials = nb_test_campaign_trials (c, 5, "c", &config);
     NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, 2);
 
     g_assert_cmpint (t->outcome, ==, NB_TRIAL_FAILED);

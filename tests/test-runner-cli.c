@@ -26,17 +26,6 @@ new_campaign (const char *name, gboolean with_width)
   return db;
 }
 
-static JsonObject *
-parse_object (JsonParser *p, const char *text)
-{
-  g_autoptr (GError) error = NULL;
-
-  json_parser_load_from_data (p, text, -1, &error);
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (p)));
-  return json_node_get_object (json_parser_get_root (p));
-}
-
 /* The run's lines; the last one's figures object (owned by parsers). */
 static JsonObject *
 run_lines (const char *out, guint expect_events, GPtrArray *parsers)
@@ -54,7 +43,7 @@ run_lines (const char *out, guint expect_events, GPtrArray *parsers)
       JsonObject *o;
 
       g_ptr_array_add (parsers, p);
-      o = parse_object (p, lines[i]);
+      o = nb_test_parse_object (p, lines[i]);
       if (i + 2 < n)
         {
           g_assert_cmpstr (json_object_get_string_member (o, "event"), ==,
@@ -106,10 +95,10 @@ test_run_and_results_agree (void)
   g_autoptr (GPtrArray) parsers = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
   JsonObject *f5 = run_lines (out5, 60, parsers), *f8 = run_lines (out8, 12, parsers);
-  JsonObject *clauses = json_object_get_object_member (parse_object (pc, results), "clauses");
+  JsonObject *clauses = json_object_get_object_member (nb_test_parse_object (pc, results), "clauses");
   JsonObject *r5 = json_array_get_object_element (json_object_get_array_member (clauses, "5"), 0);
   JsonObject *r8 = json_array_get_object_element (json_object_get_array_member (clauses, "8"), 0);
-  JsonObject *doc = parse_object (pr, report);
+  JsonObject *doc = nb_test_parse_object (pr, report);
   const char *keys5[] = { "ap_mm", "ao_deg", "rp_mm", "ro_deg", "barycentre_x_mm", "s_l_mm" };
   const char *keys8[] = { "max_mm", "mean_mm", "mean_abs_mm", "std_mm" };
   JsonArray *d_run = json_object_get_array_member (f8, "deviations_mm");
@@ -146,7 +135,7 @@ test_run_and_results_agree (void)
     for (guint k = 0; k < 6; k++)
       {
         g_autoptr (JsonParser) p = json_parser_new ();
-        JsonObject *o = parse_object (p, lines[2 * k + 1]);
+        JsonObject *o = nb_test_parse_object (p, lines[2 * k + 1]);
 
         g_assert_true (json_object_get_double_member (o, "d_mm") ==
                        json_array_get_double_element (d_res, k));

@@ -22,17 +22,6 @@ new_campaign (const char *name)
   return db;
 }
 
-static JsonObject *
-parse_object (JsonParser *p, const char *text)
-{
-  g_autoptr (GError) error = NULL;
-
-  json_parser_load_from_data (p, text, -1, &error);
-  g_assert_no_error (error);
-  g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (p)));
-  return json_node_get_object (json_parser_get_root (p));
-}
-
 /* The run's JSON lines (parsed; owned by parsers): n events and the figures. */
 static GPtrArray *
 run_lines (const char *out, guint expect_events, GPtrArray *parsers)
@@ -47,7 +36,7 @@ run_lines (const char *out, guint expect_events, GPtrArray *parsers)
       JsonParser *p = json_parser_new ();
 
       g_ptr_array_add (parsers, p);
-      g_ptr_array_add (objects, parse_object (p, lines[i]));
+      g_ptr_array_add (objects, nb_test_parse_object (p, lines[i]));
     }
   return objects;
 }
@@ -111,7 +100,7 @@ test_run_results_report_agree (void)
   g_autoptr (GPtrArray) l7 = run_lines (out7, 12, parsers);
   g_autoptr (GPtrArray) l9 = run_lines (out9, 10, parsers);
   g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
-  JsonObject *res = parse_object (pc, results), *doc = parse_object (pr, report);
+  JsonObject *res = nb_test_parse_object (pc, results), *doc = nb_test_parse_object (pr, report);
   JsonObject *f7 = json_object_get_object_member (g_ptr_array_index (l7, 12), "figures");
   JsonObject *f9 = json_object_get_object_member (g_ptr_array_index (l9, 10), "figures");
   JsonObject *r7 = results_of (res, "7"), *r9 = results_of (res, "9");
@@ -227,8 +216,8 @@ test_detection (void)
   g_autoptr (GPtrArray) lines = run_lines (out, 32, parsers);
   g_autoptr (JsonParser) pr = json_parser_new (), pc = json_parser_new ();
   JsonObject *f = json_object_get_object_member (g_ptr_array_index (lines, 32), "figures");
-  JsonObject *r = results_of (parse_object (pc, results), "6");
-  JsonObject *doc = parse_object (pr, report);
+  JsonObject *r = results_of (nb_test_parse_object (pc, results), "6");
+  JsonObject *doc = nb_test_parse_object (pr, report);
   JsonObject *row = NULL;
   JsonArray *blocks = json_object_get_array_member (doc, "blocks");
   double sum = 0.0;

@@ -8,6 +8,7 @@
 #include "nb-error.h"
 #include "nb-runner-sim.h"
 #include "nb-test.h"
+#include "nb-test-campaign.h"
 #include "nb-test-tmp.h"
 
 #include <math.h>
@@ -148,29 +149,6 @@ options (NbCampaignRunnerOptions *o, guint clause, const char *config)
   o->config = config;
   o->goal_tolerance_mm = 10.0;
   o->goal_tolerance_deg = 1.0;
-}
-
-static NbCampaign *
-open_db (const char *db)
-{
-  g_autoptr (GError) error = NULL;
-  NbCampaign *c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-
-  g_assert_no_error (error);
-  return c;
-}
-
-static GArray *
-trials_of (NbCampaign *c, guint clause, const char *name, NbCampaignConfig *config)
-{
-  g_autoptr (GError) error = NULL;
-  GArray *t;
-
-  g_assert_true (nb_campaign_find_config (c, clause, name, config, &error));
-  t = nb_campaign_list_trials (c, config->id, &error);
-  g_assert_no_error (error);
-  g_array_set_clear_func (t, (GDestroyNotify) nb_campaign_trial_clear);
-  return t;
 }
 
 typedef struct {
@@ -348,8 +326,8 @@ test_clause7_wall (void)
   g_assert_cmpuint (w.summary.ok, ==, 6);
   g_assert_true (w.summary.figures.avoidance.passed);
 
-  c = open_db (db);
-  trials = trials_of (c, 7, "1 wooden wall", &config);
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 7, "1 wooden wall", &config);
   g_assert_cmpstr (config.obstacle, ==, "wooden wall");
   g_assert_cmpstr (config.behaviour, ==, "1");
   g_assert_cmpfloat (config.load_kg, ==, 0.0);
@@ -502,8 +480,8 @@ test_clause7_contact (void)
   o.trials = n;
   g_assert_true (run_on (db, &o, sim, NULL, &w));
   g_assert_cmpuint (w.summary.run, ==, n + 3);
-  c = open_db (db);
-  trials = trials_of (c, 7, "close", &config);
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 7, "close", &config);
   g_assert_true (nb_obstacle_find ("wooden wall", 1, &wall));
   g_assert_true (nb_course_avoidance (450.0, &wall, 1, 0.0, &course, &error));
   for (guint i = 3; i < trials->len; i++)
@@ -563,8 +541,8 @@ test_clause9_passage (void)
   g_assert_cmpuint (w.summary.run, ==, 5);
   g_assert_cmpuint (w.summary.ok, ==, 5);
   g_assert_true (w.summary.figures.passage.passed);
-  c = open_db (db);
-  trials = trials_of (c, 9, "no load", &config);
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 9, "no load", &config);
   g_assert_nonnull (strstr (config.parameters, "\"passage_width_mm\": 650"));
   g_assert_true (config.obstacle == NULL && config.behaviour == NULL);
   for (guint i = 0; i < 5; i++)
@@ -714,8 +692,8 @@ test_clause6_detection (void)
   g_assert_true (run_on (db, &o, sim, NULL, &w));
   g_assert_cmpuint (w.summary.run, ==, 96);
   g_assert_cmpuint (w.events->len, ==, 192);
-  c = open_db (db);
-  trials = trials_of (c, 6, "six", &config);
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 6, "six", &config);
   g_assert_nonnull (strstr (config.parameters, "\"min_range_mm\": 300"));
   g_assert_cmpuint (trials->len, ==, 96);
   for (guint i = 0; i < 96; i++)
