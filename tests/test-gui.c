@@ -6,7 +6,10 @@
  * the simulated rig, their rows and figures shown equal to
  * nb_config_result_compute on the store, while the main loop keeps turning;
  * Stop (win.stop) cancels a run, the trials before kept and the one in flight
- * aborted; the protocol action writes a PDF.  With NAVBENCH_SCREENSHOT_DIR
+ * aborted; clause 7 (behaviour 1, wooden wall: the baseline, then the
+ * trials with the obstacle) and clause 9 run with only their own controls
+ * shown, their rows and figures equal to the store's; the protocol action
+ * writes a PDF.  With NAVBENCH_SCREENSHOT_DIR
  * set, each page is saved there as PNG (LANG=C.UTF-8 LANGUAGE=ru: in Russian).
  */
 #include "nb-application.h"
@@ -183,7 +186,8 @@ on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
 }
 
 static GArray *
-stored_trials (const char *config, NbCampaign **campaign_out, NbCampaignConfig *cfg)
+stored_trials_of (guint clause, const char *config, NbCampaign **campaign_out,
+                  NbCampaignConfig *cfg)
 {
   g_autoptr (GError) error = NULL;
   NbCampaign *c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
@@ -191,7 +195,7 @@ stored_trials (const char *config, NbCampaign **campaign_out, NbCampaignConfig *
 
   g_assert_no_error (error);
   nb_campaign_config_init (cfg);
-  g_assert_true (nb_campaign_find_config (c, 5, config, cfg, &error));
+  g_assert_true (nb_campaign_find_config (c, clause, config, cfg, &error));
   g_assert_no_error (error);
   trials = nb_campaign_list_trials (c, cfg->id, &error);
   g_assert_no_error (error);
@@ -199,10 +203,23 @@ stored_trials (const char *config, NbCampaign **campaign_out, NbCampaignConfig *
   return trials;
 }
 
+static GArray *
+stored_trials (const char *config, NbCampaign **campaign_out, NbCampaignConfig *cfg)
+{
+  return stored_trials_of (5, config, campaign_out, cfg);
+}
+
+/* The drop-down offers clauses 5 to 9 in order. */
+static void
+select_clause (guint clause)
+{
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), clause - 5);
+}
+
 static void
 start_run (const char *config, guint trials, double pace)
 {
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), 0);      /* clause 5 */
+  select_clause (5);
   gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), config);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), trials);
   nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), pace);
@@ -355,6 +372,150 @@ test_stop (void)
   g_assert_true (nb_campaign_close (c, &error));
 }
 
+static gboolean
+is_shown (const char *name)
+{
+  return gtk_widget_get_visible (lookup (name));
+}
+
+static void
+run_clause (guint clause, const char *config, double pace)
+{
+  fx.finished = 0;
+  select_clause (clause);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), config);
+  nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), pace);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+}
+
+static const char *
+shown_text (const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (lookup (name)));
+}
+
+static void
+test_avoidance (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  NbConfigResult r = { 0 };
+  g_autoptr (GArray) trials = NULL;
+  GtkListBox *list = GTK_LIST_BOX (lookup ("trial-list"));
+
+  /* PG counts as reached within clause 5's Ap + Rp (7.3 c): first the 30
+   * trials clause 5 takes, for a repeatability worth the name. */
+  fx.finished = 0;
+  start_run ("gui-5", 25, 100);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  select_clause (7);
+  /* Only clause 7's controls; the trials are 7.3's three with the obstacle. */
+  g_assert_true (is_shown ("run-obstacle"));
+  g_assert_true (is_shown ("run-behaviour"));
+  g_assert_true (is_shown ("run-trials"));
+  g_assert_false (is_shown ("run-route"));
+  g_assert_false (is_shown ("run-load"));
+  g_assert_false (is_shown ("run-passage-width"));
+  g_assert_false (is_shown ("run-min-range"));
+  g_assert_false (is_shown ("figure-ap"));
+  g_assert_true (is_shown ("figure-t0"));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (lookup ("run-trials"))),
+                   ==, 3);
+  /* Clause 7 offers the six obstacles, the wooden wall first; behaviour 1. */
+  g_assert_cmpuint (g_list_model_get_n_items (gtk_drop_down_get_model (
+                      GTK_DROP_DOWN (lookup ("run-obstacle")))), ==, 6);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-obstacle")), 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-behaviour")), 0);
+  run_clause (7, "gui-7", 100);
+
+  trials = stored_trials_of (7, "gui-7", &c, &cfg);
+  g_assert_cmpstr (cfg.obstacle, ==, "wooden wall");
+  g_assert_cmpstr (cfg.behaviour, ==, "1");
+  /* The baseline until three succeeded, then the three with the obstacle. */
+  g_assert_cmpuint (trials->len, >=, 6);
+  g_assert_cmpuint (list_rows (), ==, trials->len);
+  for (guint i = 0; i < trials->len; i++)
+    {
+      NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+      GtkWidget *row = gtk_list_box_row_get_child (gtk_list_box_get_row_at_index (list, i));
+      const char *text = gtk_label_get_text (GTK_LABEL (row));
+      g_autofree char *time = g_strdup_printf ("%.3f", t->time_s);
+
+      g_assert_cmpstr (t->kind, ==, i + 3 < trials->len ? "baseline" : "obstacle");
+      /* Each row names its kind and, when PG was reached, its time. */
+      g_assert_nonnull (strstr (text, i + 3 < trials->len ? _("baseline") : _("with obstacle")));
+      /* Both printed in the locale's decimal format. */
+      if (isfinite (t->time_s))
+        g_assert_nonnull (strstr (text, time));
+      if (t->outcome == NB_TRIAL_OK)
+        g_assert_nonnull (strstr (text, _("success")));
+      else
+        g_assert_true (strstr (text, _("contact")) != NULL || strstr (text, _("failed")) != NULL);
+    }
+  g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
+  g_assert_no_error (error);
+  g_assert_null (r.error);
+  g_assert_true (isfinite (r.avoidance.t0_s) && r.avoidance.t0_s > 0);
+  nb_assert_abs (shown ("figure-t0"), r.avoidance.t0_s, 5e-4, "T0 shown");
+  if (isfinite (r.avoidance.t1_s))
+    {
+      nb_assert_abs (shown ("figure-t1"), r.avoidance.t1_s, 5e-4, "T1 shown");
+      nb_assert_abs (shown ("figure-delay-ratio"), r.avoidance.delay_ratio, 5e-4, "T1/T0 shown");
+    }
+  else
+    g_assert_cmpstr (shown_text ("figure-t1"), ==, "—");
+  g_assert_cmpstr (shown_text ("figure-avoided"), ==, r.avoidance.passed ? _("yes") : _("no"));
+  nb_config_result_clear (&r);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  snapshot_page ("trials", "trials-clause7.png");
+}
+
+static void
+test_passage (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  NbConfigResult r = { 0 };
+  g_autoptr (GArray) trials = NULL;
+
+  select_clause (9);
+  g_assert_true (is_shown ("run-passage-width"));
+  g_assert_false (is_shown ("run-obstacle"));
+  g_assert_false (is_shown ("run-behaviour"));
+  g_assert_false (is_shown ("run-route"));
+  g_assert_true (is_shown ("figure-passage-time"));
+  g_assert_false (is_shown ("figure-t0"));
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (lookup ("run-trials"))),
+                   ==, 5);
+  run_clause (9, "gui-9", 100);
+
+  trials = stored_trials_of (9, "gui-9", &c, &cfg);
+  g_assert_cmpuint (trials->len, ==, 5);
+  g_assert_cmpuint (list_rows (), ==, 5);
+  g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
+  g_assert_no_error (error);
+  g_assert_null (r.error);
+  if (r.passage.passed)
+    {
+      g_assert_true (r.passage.mean_time_s > 0);
+      nb_assert_abs (shown ("figure-passage-time"), r.passage.mean_time_s, 5e-4,
+                     "passage time shown");
+    }
+  else
+    g_assert_cmpstr (shown_text ("figure-passage-time"), ==, "—");
+  nb_assert_abs (shown ("figure-failed"), r.passage.failed_trials, 0, "failed trials shown");
+  g_assert_cmpstr (shown_text ("figure-passed"), ==, r.passage.passed ? _("yes") : _("no"));
+  nb_config_result_clear (&r);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  snapshot_page ("trials", "trials-clause9.png");
+}
+
 static void
 on_protocol (NbWindow *window, gboolean ok, gpointer user_data)
 {
@@ -422,6 +583,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/form", test_form);
   g_test_add_func ("/gui/run", test_run);
   g_test_add_func ("/gui/stop", test_stop);
+  g_test_add_func ("/gui/avoidance", test_avoidance);
+  g_test_add_func ("/gui/passage", test_passage);
   g_test_add_func ("/gui/protocol", test_protocol);
   status = g_test_run ();
 

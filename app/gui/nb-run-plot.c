@@ -11,6 +11,7 @@ nb_run_plot_init (NbRunPlot *plot)
   *plot = (NbRunPlot) { 0 };
   plot->x = g_array_new (FALSE, FALSE, sizeof (double));
   plot->y = g_array_new (FALSE, FALSE, sizeof (double));
+  plot->series = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 void
@@ -18,6 +19,7 @@ nb_run_plot_clear (NbRunPlot *plot)
 {
   g_clear_pointer (&plot->x, g_array_unref);
   g_clear_pointer (&plot->y, g_array_unref);
+  g_clear_pointer (&plot->series, g_array_unref);
 }
 
 void
@@ -25,15 +27,39 @@ nb_run_plot_reset (NbRunPlot *plot, guint clause)
 {
   g_array_set_size (plot->x, 0);
   g_array_set_size (plot->y, 0);
+  g_array_set_size (plot->series, 0);
   plot->clause = clause;
   plot->have_figures = FALSE;
 }
 
 void
-nb_run_plot_add (NbRunPlot *plot, double x, double y)
+nb_run_plot_add_to (NbRunPlot *plot, double x, double y, guint series)
 {
   g_array_append_val (plot->x, x);
   g_array_append_val (plot->y, y);
+  g_array_append_val (plot->series, series);
+}
+
+void
+nb_run_plot_add (NbRunPlot *plot, double x, double y)
+{
+  nb_run_plot_add_to (plot, x, y, NB_RUN_PLOT_SERIES_MAIN);
+}
+
+/* The points of one series, for nb_plot_points. */
+static guint
+series_points (const NbRunPlot *p, guint series, double *x, double *y)
+{
+  guint n = 0;
+
+  for (guint j = 0; j < p->x->len; j++)
+    if (g_array_index (p->series, guint, j) == series)
+      {
+        x[n] = g_array_index (p->x, double, j);
+        y[n] = g_array_index (p->y, double, j);
+        n++;
+      }
+  return n;
 }
 
 static void
@@ -87,6 +113,69 @@ draw_path (const NbRunPlot *p, cairo_t *cr, double w, double h)
   nb_plot_points (&plot, x, y, p->x->len, 2.5, 0.12, 0.32, 0.70);
 }
 
+static void
+draw_detection (const NbRunPlot *p, cairo_t *cr, double w, double h)
+{
+  g_autofree double *x = g_new (double, p->x->len + 1), *y = g_new (double, p->x->len + 1);
+  double extent = 1000.0;
+  guint n;
+  NbPlot plot;
+
+  for (guint j = 0; j < p->x->len; j++)
+    extent = MAX (extent, MAX (fabs (g_array_index (p->x, double, j)),
+                               fabs (g_array_index (p->y, double, j))));
+  extent *= 1.15;
+  nb_plot_begin (&plot, cr, 0, 0, w, h, -extent, extent, -extent, extent, TRUE,
+                 _("along the line of sight, mm"), _("to the left, mm"));
+  n = series_points (p, NB_RUN_PLOT_SERIES_MAIN, x, y);
+  nb_plot_points (&plot, x, y, n, 2.5, 0.12, 0.32, 0.70);
+  n = series_points (p, NB_RUN_PLOT_SERIES_OTHER, x, y);
+  nb_plot_points (&plot, x, y, n, 2.5, 0.80, 0.15, 0.10);
+  nb_plot_marker (&plot, 0, 0, _("robot"), 0.10, 0.45, 0.10);
+}
+
+static void
+draw_times (const NbRunPlot *p, cairo_t *cr, double w, double h)
+{
+  g_autofree double *x = g_new (double, p->x->len + 1), *y = g_new (double, p->x->len + 1);
+  double tmax = 1.0, band_x[2] = { 0.5, MAX (p->x->len, 1) + 0.5 }, band_y[2];
+  guint n;
+  NbPlot plot;
+
+  for (guint j = 0; j < p->x->len; j++)
+    {
+      band_x[1] = MAX (band_x[1], g_array_index (p->x, double, j) + 0.5);
+      tmax = MAX (tmax, g_array_index (p->y, double, j));
+    }
+  tmax *= 1.2;
+  nb_plot_begin (&plot, cr, 0, 0, w, h, band_x[0], band_x[1], 0, tmax, FALSE, _("trial"),
+                 p->clause == 7 ? _("travel time, s") : _("passage time, s"));
+  if (p->have_figures && p->clause == 7)
+    {
+      if (isfinite (p->avoidance.t0_s))
+        {
+          band_y[0] = band_y[1] = p->avoidance.t0_s;
+          nb_plot_line (&plot, band_x, band_y, 2, 1.0, 0.12, 0.32, 0.70);
+          nb_plot_marker (&plot, band_x[0], p->avoidance.t0_s, "T0", 0.12, 0.32, 0.70);
+        }
+      if (isfinite (p->avoidance.t1_s))
+        {
+          band_y[0] = band_y[1] = p->avoidance.t1_s;
+          nb_plot_line (&plot, band_x, band_y, 2, 1.0, 0.85, 0.45, 0.05);
+          nb_plot_marker (&plot, band_x[0], p->avoidance.t1_s, "T1", 0.85, 0.45, 0.05);
+        }
+    }
+  else if (p->have_figures && isfinite (p->passage.mean_time_s))
+    {
+      band_y[0] = band_y[1] = p->passage.mean_time_s;
+      nb_plot_line (&plot, band_x, band_y, 2, 1.0, 0.10, 0.45, 0.10);
+    }
+  n = series_points (p, NB_RUN_PLOT_SERIES_MAIN, x, y);
+  nb_plot_points (&plot, x, y, n, 2.5, 0.12, 0.32, 0.70);
+  n = series_points (p, NB_RUN_PLOT_SERIES_OTHER, x, y);
+  nb_plot_points (&plot, x, y, n, 2.5, 0.85, 0.45, 0.05);
+}
+
 void
 nb_run_plot_draw (const NbRunPlot *plot, cairo_t *cr, double width, double height)
 {
@@ -97,6 +186,10 @@ nb_run_plot_draw (const NbRunPlot *plot, cairo_t *cr, double width, double heigh
   cairo_restore (cr);
   if (plot->clause == 8)
     draw_path (plot, cr, width, height);
+  else if (plot->clause == 6)
+    draw_detection (plot, cr, width, height);
+  else if (plot->clause == 7 || plot->clause == 9)
+    draw_times (plot, cr, width, height);
   else
     draw_pose (plot, cr, width, height);
 }

@@ -2,7 +2,12 @@
  *
  * Clause 5: the attained positions about the command position, to scale,
  * with the barycentre and the circle of radius Rp (as the protocol's
- * figure).  Clause 8: d_i per trial with the mean and ±d.
+ * figure).  Clause 8: d_i per trial with the mean and ±d.  Clause 6: each
+ * placement about the robot, to scale (its line of sight along +x): where
+ * the robot measured the obstacle when it detected it, the declared range
+ * when it missed it.  Clauses 7 and 9: the travel / passage time of each
+ * trial that reached PG, by trial, with T0 and T1 (7) or the mean passage
+ * time (9) once the store gives them.
  */
 #pragma once
 
@@ -14,11 +19,15 @@
 G_BEGIN_DECLS
 
 typedef struct {
-  guint clause;                 /* 5 or 8; 0: nothing yet */
-  GArray *x, *y;                /* clause 5: attained − command (mm); clause 8: trial, d_i */
+  guint clause;                 /* 5 to 9; 0: nothing yet */
+  GArray *x, *y;                /* clause 5: attained − command (mm); clause 8: trial, d_i;
+                                 * 6: placement (mm); 7, 9: trial, time (s) */
+  GArray *series;               /* of guint, per point: NB_RUN_PLOT_SERIES_* */
   gboolean have_figures;
   NbPoseResult pose;            /* clause 5, of the configuration so far */
   NbPathResult path;            /* clause 8 */
+  NbAvoidanceResult avoidance;  /* clause 7 */
+  NbPassageResult passage;      /* clause 9 */
   double command_x_mm, command_y_mm;
 } NbRunPlot;
 
@@ -26,6 +35,9 @@ void nb_run_plot_init  (NbRunPlot *plot);
 void nb_run_plot_clear (NbRunPlot *plot);
 void nb_run_plot_reset (NbRunPlot *plot, guint clause);
 void nb_run_plot_add   (NbRunPlot *plot, double x, double y);
+/* The point's series: 6: detected / missed; 7: baseline / with obstacle. */
+enum { NB_RUN_PLOT_SERIES_MAIN, NB_RUN_PLOT_SERIES_OTHER };
+void nb_run_plot_add_to (NbRunPlot *plot, double x, double y, guint series);
 void nb_run_plot_draw  (const NbRunPlot *plot, cairo_t *cr, double width, double height);
 
 G_END_DECLS

@@ -1,6 +1,8 @@
 #include "nb-trials-page.h"
 
 #include "nb-campaign-runner.h"
+#include "nb-clause.h"
+#include "nb-course.h"
 #include "nb-paced-robot.h"
 #include "nb-run-plot.h"
 #include "nb-runner-sim.h"
@@ -10,23 +12,72 @@
 
 /* The routes of nb-route.c, as the runner takes them. */
 static const char *const route_values[] = { N_("straight"), N_("rectangular"), N_("combined") };
-static const guint clause_values[] = { 5, 8 };
+/* The clauses the runner drives, in the drop-down's order. */
+static const guint clause_values[] = { 5, 6, 7, 8, 9 };
+#define CLAUSE_BIT(n) (1u << (n))
 
-/* The figures shown, by widget name (nb_window_lookup). */
-enum { FIG_N, FIG_AP, FIG_AO, FIG_RP, FIG_RO, FIG_D, FIG_MEAN, FIG_STD, N_FIGS };
+/* Clause 7's behaviours (7.2), as `campaign run --behaviour` names them. */
+static const char *const behaviour_values[] = {
+  N_("1 — static at P1"), N_("2 — crossing at 90°"), N_("3 — crossing at 45°"),
+  N_("4 — head-on"),
+};
+
+/* What the simulated base's manufacturer declares for clause 6 (its sensor
+ * reaches 5 m), as `campaign run --clause 6` assumes without the options. */
+#define SIM_MIN_RANGE_MM 300.0
+#define SIM_MAX_RANGE_MM 4000.0
+
+/* The figures shown, by widget name (nb_window_lookup).  Clauses 6, 7 and 9
+ * use the protocol table's column titles and units (reports/nb-protocol-
+ * report.c: the same msgids, so one translation), joined as "title, unit". */
+enum {
+  FIG_N, FIG_AP, FIG_AO, FIG_RP, FIG_RO, FIG_D, FIG_MEAN, FIG_STD,
+  FIG_PLACEMENTS, FIG_DETECTED, FIG_ACCURACY,
+  FIG_AVOIDED, FIG_T0, FIG_T1, FIG_RATIO,
+  FIG_PASSED, FIG_PASSAGE, FIG_FAILED,
+  N_FIGS
+};
 static const struct {
   const char *name;
   const char *label;
-  guint clause;                 /* 0: both */
+  const char *unit;             /* NULL: in the label, or none */
+  guint clauses;                /* CLAUSE_BIT of each clause that shows it */
 } figure_rows[N_FIGS] = {
-  { "figure-n", N_("Trials counted n"), 0 },
-  { "figure-ap", N_("Pose accuracy Ap, mm"), 5 },
-  { "figure-ao", N_("Orientation accuracy Ao, °"), 5 },
-  { "figure-rp", N_("Pose repeatability Rp, mm"), 5 },
-  { "figure-ro", N_("Orientation repeatability Ro (±), °"), 5 },
-  { "figure-d", N_("Path deviation d = max |d_i|, mm"), 8 },
-  { "figure-mean", N_("Mean of d_i, mm"), 8 },
-  { "figure-std", N_("Standard deviation of d_i, mm"), 8 },
+  { "figure-n", N_("Trials counted n"), NULL, CLAUSE_BIT (5) | CLAUSE_BIT (8) },
+  { "figure-ap", N_("Pose accuracy Ap, mm"), NULL, CLAUSE_BIT (5) },
+  { "figure-ao", N_("Orientation accuracy Ao, °"), NULL, CLAUSE_BIT (5) },
+  { "figure-rp", N_("Pose repeatability Rp, mm"), NULL, CLAUSE_BIT (5) },
+  { "figure-ro", N_("Orientation repeatability Ro (±), °"), NULL, CLAUSE_BIT (5) },
+  { "figure-d", N_("Path deviation d = max |d_i|, mm"), NULL, CLAUSE_BIT (8) },
+  { "figure-mean", N_("Mean of d_i, mm"), NULL, CLAUSE_BIT (8) },
+  { "figure-std", N_("Standard deviation of d_i, mm"), NULL, CLAUSE_BIT (8) },
+  { "figure-placements", N_("Placements"), NULL, CLAUSE_BIT (6) },
+  { "figure-detected", N_("Detected"), NULL, CLAUSE_BIT (6) },
+  { "figure-mean-accuracy", N_("Mean accuracy"), "%", CLAUSE_BIT (6) },
+  { "figure-avoided", N_("Avoided"), NULL, CLAUSE_BIT (7) },
+  { "figure-t0", N_("Travel time without obstacle T0"), N_("s"), CLAUSE_BIT (7) },
+  { "figure-t1", N_("Travel time with obstacle T1"), N_("s"), CLAUSE_BIT (7) },
+  { "figure-delay-ratio", N_("Delay ratio T1/T0"), NULL, CLAUSE_BIT (7) },
+  { "figure-passed", N_("Passed"), NULL, CLAUSE_BIT (9) },
+  { "figure-passage-time", N_("Passage time"), N_("s"), CLAUSE_BIT (9) },
+  { "figure-failed", N_("Failed trials"), NULL, CLAUSE_BIT (9) },
+};
+
+/* The controls only some clauses use. */
+enum {
+  OPT_ROUTE, OPT_LOAD, OPT_OBSTACLE, OPT_BEHAVIOUR, OPT_WIDTH, OPT_MIN, OPT_MAX, OPT_TRIALS,
+  N_OPTS
+};
+static const guint option_clauses[N_OPTS] = {
+  [OPT_ROUTE] = CLAUSE_BIT (5) | CLAUSE_BIT (8),
+  [OPT_LOAD] = CLAUSE_BIT (5) | CLAUSE_BIT (8),
+  [OPT_OBSTACLE] = CLAUSE_BIT (6) | CLAUSE_BIT (7),
+  [OPT_BEHAVIOUR] = CLAUSE_BIT (7),
+  [OPT_WIDTH] = CLAUSE_BIT (9),
+  [OPT_MIN] = CLAUSE_BIT (6),
+  [OPT_MAX] = CLAUSE_BIT (6),
+  /* 6.3 fixes the placements: 16 per obstacle. */
+  [OPT_TRIALS] = CLAUSE_BIT (5) | CLAUSE_BIT (7) | CLAUSE_BIT (8) | CLAUSE_BIT (9),
 };
 
 typedef struct {
@@ -43,6 +94,9 @@ struct _NbTrialsPage {
   GtkWidget parent_instance;
   GtkWidget *paned;
   GtkWidget *clause, *config, *route, *load, *trials, *run_button, *stop_button;
+  GtkWidget *obstacle, *behaviour, *width, *min_range, *max_range;
+  GtkWidget *opt_label[N_OPTS], *opt_widget[N_OPTS];
+  GtkStringList *obstacles;     /* clause 6: "all six" first; 7: the six */
   GtkWidget *list, *plot_area, *status;
   GtkWidget *fig_label[N_FIGS], *fig_value[N_FIGS];
   NbIoQueue *queue;
@@ -92,7 +146,9 @@ static void
 update_sensitivity (NbTrialsPage *page)
 {
   gboolean running = nb_trials_page_is_running (page);
-  GtkWidget *controls[] = { page->clause, page->config, page->route, page->load, page->trials };
+  GtkWidget *controls[] = { page->clause, page->config, page->route, page->load, page->trials,
+                            page->obstacle, page->behaviour, page->width, page->min_range,
+                            page->max_range };
 
   for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
     gtk_widget_set_sensitive (controls[i], !running && page->path != NULL);
@@ -104,7 +160,26 @@ update_sensitivity (NbTrialsPage *page)
 static guint
 selected_clause (NbTrialsPage *page)
 {
-  return clause_values[MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->clause)), 1)];
+  return clause_values[MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->clause)),
+                            G_N_ELEMENTS (clause_values) - 1)];
+}
+
+/* Table 2's name selected (nb_obstacle_names), or NULL for clause 6's
+ * "all six". */
+static const char *
+selected_obstacle (NbTrialsPage *page)
+{
+  guint k = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->obstacle));
+  const char *const *names = nb_obstacle_names ();
+  guint n = g_strv_length ((char **) names);
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (page->obstacles)) > n)
+    {
+      if (k == 0)
+        return NULL;
+      k--;
+    }
+  return names[MIN (k, n - 1)];
 }
 
 static void
@@ -112,7 +187,7 @@ show_figure_rows (NbTrialsPage *page, guint clause)
 {
   for (guint i = 0; i < N_FIGS; i++)
     {
-      gboolean shown = figure_rows[i].clause == 0 || figure_rows[i].clause == clause;
+      gboolean shown = (figure_rows[i].clauses & CLAUSE_BIT (clause)) != 0;
 
       gtk_widget_set_visible (page->fig_label[i], shown);
       gtk_widget_set_visible (page->fig_value[i], shown);
@@ -126,6 +201,13 @@ set_figure (NbTrialsPage *page, guint i, double value, int decimals)
                                            : g_strdup ("—");
 
   gtk_label_set_text (GTK_LABEL (page->fig_value[i]), text);
+}
+
+/* A verdict as the protocol writes it. */
+static void
+set_verdict (NbTrialsPage *page, guint i, gboolean passed)
+{
+  gtk_label_set_text (GTK_LABEL (page->fig_value[i]), passed ? _("yes") : _("no"));
 }
 
 static void
@@ -149,7 +231,29 @@ show_figures (NbTrialsPage *page, const NbConfigResult *r)
       return;
     }
   gtk_widget_set_tooltip_text (page->fig_value[FIG_N], NULL);
-  if (r->clause == 5)
+  if (r->clause == 6)
+    {
+      set_figure (page, FIG_PLACEMENTS, r->detection.all.placements, 0);
+      set_figure (page, FIG_DETECTED, r->detection.all.detected, 0);
+      set_figure (page, FIG_ACCURACY, nb_detection_tally_mean_accuracy_pct (&r->detection.all),
+                  2);
+    }
+  else if (r->clause == 7)
+    {
+      set_verdict (page, FIG_AVOIDED, r->avoidance.passed);
+      set_figure (page, FIG_T0, r->avoidance.t0_s, 3);
+      set_figure (page, FIG_T1, r->avoidance.t1_s, 3);
+      set_figure (page, FIG_RATIO, r->avoidance.delay_ratio, 3);
+      page->plot.avoidance = r->avoidance;
+    }
+  else if (r->clause == 9)
+    {
+      set_verdict (page, FIG_PASSED, r->passage.passed);
+      set_figure (page, FIG_PASSAGE, r->passage.mean_time_s, 3);
+      set_figure (page, FIG_FAILED, r->passage.failed_trials, 0);
+      page->plot.passage = r->passage;
+    }
+  else if (r->clause == 5)
     {
       set_figure (page, FIG_N, (double) r->pose.n, 0);
       set_figure (page, FIG_AP, r->pose.ap_mm, 3);
@@ -204,6 +308,67 @@ outcome_text (NbTrialOutcome outcome)
     }
 }
 
+/* Table 2's obstacle in the window's language (core/nb-course.c marks the
+ * names for translation, as the protocol shows them). */
+static const char *
+obstacle_title (const char *name)
+{
+  return name != NULL && g_strv_contains (nb_obstacle_names (), name) ? _(name) : name;
+}
+
+/* Clauses 6, 7, 9: what the trial's row says after its outcome; NULL when
+ * there is nothing to add (an aborted trial). */
+static char *
+course_event_text (NbTrialsPage *page, const NbRunnerEvent *ev)
+{
+  const char *verdict;
+
+  if (ev->clause == 6)
+    {
+      const char *range = ev->max_range ? _("max range") : _("min range");
+      double a = ev->angle_deg * G_PI / 180.0;
+
+      if (ev->outcome != NB_TRIAL_OK)
+        return NULL;
+      if (ev->detected)
+        nb_run_plot_add_to (&page->plot, ev->measured_mm * cos (a), ev->measured_mm * sin (a),
+                            NB_RUN_PLOT_SERIES_MAIN);
+      else
+        nb_run_plot_add_to (&page->plot, ev->true_mm * cos (a), ev->true_mm * sin (a),
+                            NB_RUN_PLOT_SERIES_OTHER);
+      /* TRANSLATORS: obstacle, direction, range, declared distance. */
+      return ev->detected
+             ? g_strdup_printf (_("%s at %g°, %s %.0f mm: detected at %.1f mm"),
+                                obstacle_title (ev->obstacle), ev->angle_deg, range, ev->true_mm,
+                                ev->measured_mm)
+             : g_strdup_printf (_("%s at %g°, %s %.0f mm: not detected"),
+                                obstacle_title (ev->obstacle), ev->angle_deg, range, ev->true_mm);
+    }
+  if (ev->outcome == NB_TRIAL_ABORTED || ev->number == 0)
+    return NULL;
+  /* Contact is the runner's measure (clearance ≤ 0 mm); a trial that missed
+   * PG says so in its reason. */
+  verdict = ev->outcome == NB_TRIAL_OK ? _("success")
+            : ev->clearance_mm <= 0.0 ? _("contact") : _("failed");
+  if (isfinite (ev->time_s))
+    nb_run_plot_add_to (&page->plot, (double) ev->trial, ev->time_s,
+                        g_strcmp0 (ev->trial_kind, "obstacle") == 0 ? NB_RUN_PLOT_SERIES_OTHER
+                                                                     : NB_RUN_PLOT_SERIES_MAIN);
+  if (ev->clause == 7)
+    {
+      const char *kind = g_strcmp0 (ev->trial_kind, "obstacle") == 0 ? _("with obstacle")
+                                                                     : _("baseline");
+
+      return isfinite (ev->time_s)
+             ? g_strdup_printf (_("%s trial %u: %.3f s, %s"), kind, ev->number, ev->time_s,
+                                verdict)
+             : g_strdup_printf (_("%s trial %u: %s"), kind, ev->number, verdict);
+    }
+  return isfinite (ev->time_s)
+         ? g_strdup_printf (_("passage %u: %.3f s, %s"), ev->number, ev->time_s, verdict)
+         : g_strdup_printf (_("passage %u: %s"), ev->number, verdict);
+}
+
 /* ------------------------------------------------------------ events -- */
 
 static void
@@ -224,7 +389,9 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
   {
     g_autofree char *what = NULL, *text = NULL;
 
-    if (ev->clause == 5 && !isnan (ev->attained.x_mm))
+    if (ev->clause == 6 || ev->clause == 7 || ev->clause == 9)
+      what = course_event_text (page, ev);
+    else if (ev->clause == 5 && !isnan (ev->attained.x_mm))
       {
         what = g_strdup_printf (_("attained x %.3f mm, y %.3f mm, θ %.3f°"), ev->attained.x_mm,
                                 ev->attained.y_mm, ev->attained.theta_deg);
@@ -241,10 +408,15 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
         if (ev->outcome == NB_TRIAL_OK)
           nb_run_plot_add (&page->plot, (double) ev->seq, ev->d_mm);
       }
-    text = g_strdup_printf (_("Trial %u/%u (no. %u): %s%s%s%s%s"), ev->trial, ev->n_trials,
-                            ev->seq, outcome_text (ev->outcome), what ? " — " : "",
-                            what ? what : "", ev->reason ? " — " : "",
-                            ev->reason ? ev->reason : "");
+    if ((ev->clause == 6 || ev->clause == 7 || ev->clause == 9) && what != NULL)
+      /* The event names its own verdict (detected, success, contact). */
+      text = g_strdup_printf (_("Trial %u/%u: %s%s%s"), ev->trial, ev->n_trials, what,
+                              ev->reason ? " — " : "", ev->reason ? ev->reason : "");
+    else
+      text = g_strdup_printf (_("Trial %u/%u (no. %u): %s%s%s%s%s"), ev->trial, ev->n_trials,
+                              ev->seq, outcome_text (ev->outcome), what ? " — " : "",
+                              what ? what : "", ev->reason ? " — " : "",
+                              ev->reason ? ev->reason : "");
     add_list_row (page, text, ev->outcome != NB_TRIAL_OK);
     show_figures (page, ev->figures);
     gtk_widget_queue_draw (page->plot_area);
@@ -346,12 +518,39 @@ nb_trials_page_run (NbTrialsPage *page)
   run->cancellable = g_cancellable_new ();
   route = MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->route)), 2);
   run->config = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->config))));
-  run->route = g_strdup (route_values[route]);
   nb_campaign_runner_options_init (&run->options);
   run->options.clause = selected_clause (page);
   run->options.config = run->config;
-  run->options.route = run->route;
-  run->options.load_kg = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->load));
+  /* Each option only for the clauses that take it, as campaign run
+   * (app/cli/nb-cli-run.c) refuses the others; the rest keep the runner's
+   * defaults: the stored configuration's, else its own. */
+  if (option_clauses[OPT_ROUTE] & CLAUSE_BIT (run->options.clause))
+    {
+      run->route = g_strdup (route_values[route]);
+      run->options.route = run->route;
+      run->options.load_kg = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->load));
+    }
+  switch (run->options.clause)
+    {
+    case 6:
+      run->options.obstacle = selected_obstacle (page);
+      run->options.min_range_mm = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->min_range));
+      run->options.max_range_mm = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->max_range));
+      break;
+    case 7:
+      run->options.obstacle = selected_obstacle (page);
+      run->options.behaviour = 1 + MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->behaviour)),
+                                        G_N_ELEMENTS (behaviour_values) - 1);
+      run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
+      break;
+    case 9:
+      /* 0: the runner's default, robot.width_mm + 200 mm. */
+      if (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->width)) > 0)
+        run->options.passage_width_mm = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->width));
+      break;
+    default:
+      break;
+    }
   run->options.trials = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (page->trials));
   run->options.robot_name = "sim-base (simulated base, simulated tracker)";
   /* gtk_list_box_remove_all is GTK 4.12. */
@@ -402,17 +601,67 @@ draw_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer us
   nb_run_plot_draw (&page->plot, cr, width, height);
 }
 
+/* Clause 6 may run all six obstacles at once; clause 7 runs one. */
+static void
+set_obstacle_choices (NbTrialsPage *page, guint clause)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (page->obstacles));
+  guint six = g_strv_length ((char **) nb_obstacle_names ());
+  guint k = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->obstacle));
+
+  if (clause == 6 && n == six)
+    {
+      const char *all[] = { _("all six obstacles"), NULL };
+
+      gtk_string_list_splice (page->obstacles, 0, 0, all);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (page->obstacle), k + 1);
+    }
+  else if (clause == 7 && n > six)
+    {
+      gtk_string_list_splice (page->obstacles, 0, 1, NULL);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (page->obstacle), k > 0 ? k - 1 : 0);
+    }
+}
+
+static void
+show_options (NbTrialsPage *page, guint clause)
+{
+  for (guint i = 0; i < N_OPTS; i++)
+    {
+      gboolean shown = (option_clauses[i] & CLAUSE_BIT (clause)) != 0;
+
+      gtk_widget_set_visible (page->opt_label[i], shown);
+      gtk_widget_set_visible (page->opt_widget[i], shown);
+    }
+}
+
 static void
 on_clause_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
 {
   NbTrialsPage *page = user_data;
+  guint clause = selected_clause (page);
 
   /* Clause 8 runs on the straight route only (nb-campaign-runner.h). */
-  if (selected_clause (page) == 8)
+  if (clause == 8)
     gtk_drop_down_set_selected (GTK_DROP_DOWN (page->route), 0);
-  gtk_widget_set_sensitive (page->route, selected_clause (page) == 5 &&
+  gtk_widget_set_sensitive (page->route, clause == 5 &&
                                          !nb_trials_page_is_running (page) && page->path);
-  show_figure_rows (page, selected_clause (page));
+  /* The trials a configuration takes (nb-clause.h); 7: those with the
+   * obstacle, the baseline comes first by itself. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->trials), nb_clause_get (clause)->trials);
+  set_obstacle_choices (page, clause);
+  show_options (page, clause);
+  show_figure_rows (page, clause);
+}
+
+/* Passage width 0 reads "robot width + 200 mm", the runner's default. */
+static gboolean
+on_width_output (GtkSpinButton *spin, gpointer user_data)
+{
+  if (gtk_spin_button_get_value (spin) > 0)
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (spin), _("robot width + 200"));
+  return TRUE;
 }
 
 static GtkWidget *
@@ -422,7 +671,7 @@ named (GtkWidget *widget, const char *name)
   return widget;
 }
 
-static void
+static GtkWidget *
 attach_labelled (GtkGrid *grid, guint line, const char *text, GtkWidget *widget)
 {
   GtkWidget *label = gtk_label_new_with_mnemonic (text);
@@ -431,6 +680,15 @@ attach_labelled (GtkGrid *grid, guint line, const char *text, GtkWidget *widget)
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
   gtk_grid_attach (grid, label, 0, line, 1, 1);
   gtk_grid_attach (grid, widget, 1, line, 1, 1);
+  return label;
+}
+
+static void
+attach_option (NbTrialsPage *page, GtkGrid *grid, guint opt, guint line, const char *text,
+               GtkWidget *widget)
+{
+  page->opt_label[opt] = attach_labelled (grid, line, text, widget);
+  page->opt_widget[opt] = widget;
 }
 
 static GtkWidget *
@@ -441,29 +699,61 @@ build_controls (NbTrialsPage *page)
   GtkWidget *figures = gtk_grid_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   GtkWidget *heading;
-  const char *clauses[] = { N_("5 — pose accuracy and repeatability"), N_("8 — path deviation"),
-                            NULL };
-  const char *routes[4] = { NULL };
+  g_autoptr (GStrvBuilder) clauses = g_strv_builder_new ();
+  g_auto (GStrv) clause_names = NULL;
+  const char *routes[4] = { NULL }, *behaviours[G_N_ELEMENTS (behaviour_values) + 1] = { NULL };
+  const char *const *names = nb_obstacle_names ();
 
-  clauses[0] = _(clauses[0]);
-  clauses[1] = _(clauses[1]);
+  /* The clauses by the titles the protocol gives them (nb-clause.h). */
+  for (guint i = 0; i < G_N_ELEMENTS (clause_values); i++)
+    {
+      g_autofree char *item = g_strdup_printf ("%u — %s", clause_values[i],
+                                               _(nb_clause_get (clause_values[i])->title));
+
+      g_strv_builder_add (clauses, item);
+    }
+  clause_names = g_strv_builder_end (clauses);
   for (guint i = 0; i < 3; i++)
     routes[i] = _(route_values[i]);
+  for (guint i = 0; i < G_N_ELEMENTS (behaviour_values); i++)
+    behaviours[i] = _(behaviour_values[i]);
+  page->obstacles = gtk_string_list_new (NULL);
+  for (guint i = 0; names[i] != NULL; i++)
+    gtk_string_list_append (page->obstacles, obstacle_title (names[i]));
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  page->clause = named (gtk_drop_down_new_from_strings (clauses), "run-clause");
+  page->clause = named (gtk_drop_down_new_from_strings ((const char *const *) clause_names),
+                        "run-clause");
   page->config = named (gtk_entry_new (), "run-config");
   gtk_editable_set_text (GTK_EDITABLE (page->config), "sim-1");
   page->route = named (gtk_drop_down_new_from_strings (routes), "run-route");
   page->load = named (gtk_spin_button_new_with_range (0, 1000, 0.5), "run-load");
   page->trials = named (gtk_spin_button_new_with_range (1, 100, 1), "run-trials");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->trials), 30);
+  /* The model is the page's (set_obstacle_choices edits it). */
+  page->obstacle = named (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (page->obstacles)), NULL),
+                          "run-obstacle");
+  page->behaviour = named (gtk_drop_down_new_from_strings (behaviours), "run-behaviour");
+  page->width = named (gtk_spin_button_new_with_range (0, 10000, 10), "run-passage-width");
+  gtk_editable_set_width_chars (GTK_EDITABLE (page->width), 16);
+  g_signal_connect (page->width, "output", G_CALLBACK (on_width_output), NULL);
+  /* The value is already 0: setting it again emits output. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->width), 0);
+  page->min_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-min-range");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->min_range), SIM_MIN_RANGE_MM);
+  page->max_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-max-range");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->max_range), SIM_MAX_RANGE_MM);
   g_signal_connect (page->clause, "notify::selected", G_CALLBACK (on_clause_selected), page);
   attach_labelled (GTK_GRID (grid), 0, _("_Clause"), page->clause);
   attach_labelled (GTK_GRID (grid), 1, _("C_onfiguration"), page->config);
-  attach_labelled (GTK_GRID (grid), 2, _("_Route"), page->route);
-  attach_labelled (GTK_GRID (grid), 3, _("_Load, kg"), page->load);
-  attach_labelled (GTK_GRID (grid), 4, _("_Trials"), page->trials);
+  attach_option (page, GTK_GRID (grid), OPT_ROUTE, 2, _("_Route"), page->route);
+  attach_option (page, GTK_GRID (grid), OPT_LOAD, 3, _("_Load, kg"), page->load);
+  attach_option (page, GTK_GRID (grid), OPT_OBSTACLE, 4, _("O_bstacle"), page->obstacle);
+  attach_option (page, GTK_GRID (grid), OPT_BEHAVIOUR, 5, _("_Behaviour"), page->behaviour);
+  attach_option (page, GTK_GRID (grid), OPT_MIN, 6, _("_Minimum range, mm"), page->min_range);
+  attach_option (page, GTK_GRID (grid), OPT_MAX, 7, _("Ma_ximum range, mm"), page->max_range);
+  attach_option (page, GTK_GRID (grid), OPT_WIDTH, 8, _("Passage _width, mm"), page->width);
+  attach_option (page, GTK_GRID (grid), OPT_TRIALS, 9, _("_Trials"), page->trials);
 
   page->run_button = named (gtk_button_new_with_mnemonic (_("R_un")), "run-button");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (page->run_button), "win.run");
@@ -486,7 +776,12 @@ build_controls (NbTrialsPage *page)
   gtk_grid_set_row_spacing (GTK_GRID (figures), 4);
   for (guint i = 0; i < N_FIGS; i++)
     {
-      page->fig_label[i] = gtk_label_new (_(figure_rows[i].label));
+      g_autofree char *label = figure_rows[i].unit == NULL
+                               ? g_strdup (_(figure_rows[i].label))
+                               : g_strdup_printf ("%s, %s", _(figure_rows[i].label),
+                                                  _(figure_rows[i].unit));
+
+      page->fig_label[i] = gtk_label_new (label);
       page->fig_value[i] = named (gtk_label_new ("—"), figure_rows[i].name);
       gtk_label_set_xalign (GTK_LABEL (page->fig_label[i]), 0);
       gtk_label_set_wrap (GTK_LABEL (page->fig_label[i]), TRUE);
@@ -553,6 +848,7 @@ nb_trials_page_init (NbTrialsPage *page)
   gtk_paned_set_resize_start_child (GTK_PANED (page->paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (page->paned), FALSE);
   gtk_widget_set_parent (page->paned, GTK_WIDGET (page));
+  show_options (page, 5);
   show_figure_rows (page, 5);
   update_sensitivity (page);
 }
@@ -575,6 +871,7 @@ nb_trials_page_finalize (GObject *object)
   NbTrialsPage *page = NB_TRIALS_PAGE (object);
 
   nb_run_plot_clear (&page->plot);
+  g_clear_object (&page->obstacles);
   g_free (page->path);
   g_clear_pointer (&page->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_trials_page_parent_class)->finalize (object);
