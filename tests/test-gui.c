@@ -492,7 +492,15 @@ test_passage (void)
   g_assert_false (is_shown ("figure-t0"));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (lookup ("run-trials"))),
                    ==, 5);
+  /* A width that is not one is refused before anything runs. */
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-passage-width")), "-300");
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  g_assert_false (nb_trials_page_is_running (NB_TRIALS_PAGE (lookup ("trials-page"))));
+  g_assert_true (gtk_widget_has_css_class (lookup ("run-status"), "error"));
+  /* Empty: the runner's default, robot.width_mm + 200 mm. */
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-passage-width")), "");
   run_clause (9, "gui-9", 100);
+  g_assert_false (gtk_widget_has_css_class (lookup ("run-status"), "error"));
 
   trials = stored_trials_of (9, "gui-9", &c, &cfg);
   g_assert_cmpuint (trials->len, ==, 5);

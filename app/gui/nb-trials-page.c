@@ -505,6 +505,23 @@ start_done (GObject *owner, gpointer *result, const GError *error, gpointer data
                                 on_run_done, page->run);
 }
 
+/* The declared passage width (9.2): empty for the runner's default,
+ * robot.width_mm + 200 mm (NaN); FALSE when the text is not a width. */
+static gboolean
+passage_width (NbTrialsPage *page, double *width_mm)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->width))));
+  char *end;
+
+  *width_mm = NAN;
+  if (*text == '\0')
+    return TRUE;
+  /* Either decimal separator, whatever the locale. */
+  g_strdelimit (text, ",", '.');
+  *width_mm = g_ascii_strtod (text, &end);
+  return *end == '\0' && isfinite (*width_mm) && *width_mm > 0;
+}
+
 void
 nb_trials_page_run (NbTrialsPage *page)
 {
@@ -544,9 +561,13 @@ nb_trials_page_run (NbTrialsPage *page)
       run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
       break;
     case 9:
-      /* 0: the runner's default, robot.width_mm + 200 mm. */
-      if (gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->width)) > 0)
-        run->options.passage_width_mm = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->width));
+      if (!passage_width (page, &run->options.passage_width_mm))
+        {
+          set_status (page, _("The passage width is a number of millimetres above 0, or empty "
+                               "for the robot's width + 200 mm."), TRUE);
+          run_free (run);
+          return;
+        }
       break;
     default:
       break;
@@ -654,16 +675,6 @@ on_clause_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
   show_figure_rows (page, clause);
 }
 
-/* Passage width 0 reads "robot width + 200 mm", the runner's default. */
-static gboolean
-on_width_output (GtkSpinButton *spin, gpointer user_data)
-{
-  if (gtk_spin_button_get_value (spin) > 0)
-    return FALSE;
-  gtk_editable_set_text (GTK_EDITABLE (spin), _("robot width + 200"));
-  return TRUE;
-}
-
 static GtkWidget *
 named (GtkWidget *widget, const char *name)
 {
@@ -734,11 +745,9 @@ build_controls (NbTrialsPage *page)
   page->obstacle = named (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (page->obstacles)), NULL),
                           "run-obstacle");
   page->behaviour = named (gtk_drop_down_new_from_strings (behaviours), "run-behaviour");
-  page->width = named (gtk_spin_button_new_with_range (0, 10000, 10), "run-passage-width");
-  gtk_editable_set_width_chars (GTK_EDITABLE (page->width), 16);
-  g_signal_connect (page->width, "output", G_CALLBACK (on_width_output), NULL);
-  /* The value is already 0: setting it again emits output. */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->width), 0);
+  page->width = named (gtk_entry_new (), "run-passage-width");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (page->width), _("robot width + 200"));
+  gtk_entry_set_input_purpose (GTK_ENTRY (page->width), GTK_INPUT_PURPOSE_NUMBER);
   page->min_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-min-range");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->min_range), SIM_MIN_RANGE_MM);
   page->max_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-max-range");
