@@ -440,7 +440,9 @@ test_avoidance (void)
   for (guint i = 0; i < trials->len; i++)
     {
       NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
-      GtkWidget *row = gtk_list_box_row_get_child (gtk_list_box_get_row_at_index (list, i));
+      /* The list shows the newest trial first. */
+      GtkWidget *row = gtk_list_box_row_get_child (gtk_list_box_get_row_at_index (
+                                                     list, trials->len - 1 - i));
       const char *text = gtk_label_get_text (GTK_LABEL (row));
       g_autofree char *time = g_strdup_printf ("%.3f", t->time_s);
 

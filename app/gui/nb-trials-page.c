@@ -286,7 +286,9 @@ add_list_row (NbTrialsPage *page, const char *text, gboolean problem)
   gtk_widget_set_margin_bottom (label, 3);
   if (problem)
     gtk_widget_add_css_class (label, "error");
-  gtk_list_box_append (GTK_LIST_BOX (page->list), label);
+  /* Newest first: the trial that just ended is in view while a run goes on
+   * (the list is a few rows high). */
+  gtk_list_box_prepend (GTK_LIST_BOX (page->list), label);
 }
 
 static const char *
@@ -675,6 +677,45 @@ on_clause_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
   show_figure_rows (page, clause);
 }
 
+/* The clause drop-down's items: the button ellipsizes a long title (GOST's
+ * clause 5 title is a line long in Russian) so the plot keeps its room; the
+ * popup shows it whole. */
+static void
+setup_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (GPOINTER_TO_INT (ellipsize))
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
+      gtk_label_set_width_chars (GTK_LABEL (label), 16);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  GtkStringObject *text = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      gtk_string_object_get_string (text));
+  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item),
+                               gtk_string_object_get_string (text));
+}
+
+static GtkListItemFactory *
+item_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_item), GINT_TO_POINTER (ellipsize));
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_item), NULL);
+  return factory;
+}
+
 static GtkWidget *
 named (GtkWidget *widget, const char *name)
 {
@@ -735,6 +776,12 @@ build_controls (NbTrialsPage *page)
   gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
   page->clause = named (gtk_drop_down_new_from_strings ((const char *const *) clause_names),
                         "run-clause");
+  {
+    g_autoptr (GtkListItemFactory) button = item_factory (TRUE), popup = item_factory (FALSE);
+
+    gtk_drop_down_set_factory (GTK_DROP_DOWN (page->clause), button);
+    gtk_drop_down_set_list_factory (GTK_DROP_DOWN (page->clause), popup);
+  }
   page->config = named (gtk_entry_new (), "run-config");
   gtk_editable_set_text (GTK_EDITABLE (page->config), "sim-1");
   page->route = named (gtk_drop_down_new_from_strings (routes), "run-route");
