@@ -477,6 +477,58 @@ test_avoidance (void)
 }
 
 static void
+test_detection (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  NbConfigResult r = { 0 };
+  g_autoptr (GArray) trials = NULL;
+  GListModel *obstacles;
+
+  select_clause (6);
+  g_assert_true (is_shown ("run-obstacle"));
+  g_assert_true (is_shown ("run-min-range"));
+  g_assert_true (is_shown ("run-max-range"));
+  g_assert_false (is_shown ("run-trials"));
+  g_assert_false (is_shown ("run-behaviour"));
+  g_assert_false (is_shown ("run-route"));
+  g_assert_true (is_shown ("figure-placements"));
+  g_assert_false (is_shown ("figure-n"));
+  /* Clause 6 may run all six at once (first); here the small cylinder. */
+  obstacles = gtk_drop_down_get_model (GTK_DROP_DOWN (lookup ("run-obstacle")));
+  g_assert_cmpuint (g_list_model_get_n_items (obstacles), ==, 7);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-obstacle")), 6);
+  g_assert_cmpstr (gtk_string_object_get_string (GTK_STRING_OBJECT (
+                     gtk_drop_down_get_selected_item (GTK_DROP_DOWN (lookup ("run-obstacle"))))),
+                   ==, _("small cylinder"));
+  run_clause (6, "gui-6", 100);
+
+  trials = stored_trials_of (6, "gui-6", &c, &cfg);
+  /* 6.3: max and min range in 8 directions. */
+  g_assert_cmpuint (trials->len, ==, 16);
+  g_assert_cmpuint (list_rows (), ==, 16);
+  for (guint i = 0; i < trials->len; i++)
+    g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, i).label, ==, "small cylinder");
+  g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
+  g_assert_no_error (error);
+  g_assert_null (r.error);
+  nb_assert_abs (shown ("figure-placements"), r.detection.all.placements, 0, "placements shown");
+  nb_assert_abs (shown ("figure-detected"), r.detection.all.detected, 0, "detected shown");
+  g_assert_cmpuint (r.detection.all.detected, >, 0);
+  nb_assert_abs (shown ("figure-mean-accuracy"),
+                 nb_detection_tally_mean_accuracy_pct (&r.detection.all), 5e-3,
+                 "mean accuracy shown");
+  nb_config_result_clear (&r);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  snapshot_page ("trials", "trials-clause6.png");
+  /* Back on clause 7 the choice is one of the six again. */
+  select_clause (7);
+  g_assert_cmpuint (g_list_model_get_n_items (obstacles), ==, 6);
+}
+
+static void
 test_passage (void)
 {
   g_autoptr (GError) error = NULL;
@@ -595,6 +647,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/stop", test_stop);
   g_test_add_func ("/gui/avoidance", test_avoidance);
   g_test_add_func ("/gui/passage", test_passage);
+  g_test_add_func ("/gui/detection", test_detection);
   g_test_add_func ("/gui/protocol", test_protocol);
   status = g_test_run ();
 
