@@ -574,7 +574,9 @@ nb_trials_page_run (NbTrialsPage *page)
     default:
       break;
     }
-  run->options.trials = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (page->trials));
+  /* Clause 6: the placements 6.3 fixes (16 per obstacle). */
+  if (option_clauses[OPT_TRIALS] & CLAUSE_BIT (run->options.clause))
+    run->options.trials = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (page->trials));
   run->options.robot_name = "sim-base (simulated base, simulated tracker)";
   /* gtk_list_box_remove_all is GTK 4.12. */
   for (GtkListBoxRow *row; (row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (page->list), 0));)
