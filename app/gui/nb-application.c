@@ -65,6 +65,18 @@ nb_application_startup (GApplication *app)
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open", open);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.new", create);
   g_set_application_name (_("navbench"));
+  /* The default theme of GTK 4.8 gives .warning no colour: an out-of-range
+   * clause-4 value must stand out as it does in the protocol (its red
+   * cells), a refused value as an error. */
+  {
+    g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+
+    gtk_css_provider_load_from_data (css, "label.warning { color: #9c4400; }\n"
+                                          "label.error { color: #c01c28; }\n", -1);
+    gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                                GTK_STYLE_PROVIDER (css),
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  }
 }
 
 static void
