@@ -8,6 +8,7 @@
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-plot.h"
+#include "nb-protocol-columns.h"
 #include "nb-table-formats.h"
 
 #include <glib/gi18n-lib.h>
@@ -198,6 +199,19 @@ draw_pose (cairo_t *cr, double w, double h, gpointer data)
   nb_plot_points (&q, index, f->delta, f->n, 1.8, 0.12, 0.32, 0.70);
 }
 
+/* The clause's figure columns, titled as the protocol names them (one place:
+ * nb-protocol-columns.c). */
+static void
+add_figure_columns (NbTable *t, guint clause)
+{
+  guint n;
+  const NbProtocolColumn *c = nb_protocol_figure_columns (clause, &n);
+
+  for (guint i = 0; i < n; i++)
+    nb_table_add_column (t, c[i].key, _(c[i].title), c[i].unit ? _(c[i].unit) : NULL,
+                         c[i].decimals);
+}
+
 static void
 clause_5 (Build *b, GArray *configs)
 {
@@ -208,10 +222,7 @@ clause_5 (Build *b, GArray *configs)
   nb_table_add_column (t, "route", _("Route"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
   nb_table_add_column (t, "n", "n", NULL, 0);
-  nb_table_add_column (t, "ap_mm", _("Pose accuracy Ap"), _("mm"), 2);
-  nb_table_add_column (t, "ao_deg", _("Orientation accuracy Ao"), "°", 3);
-  nb_table_add_column (t, "rp_mm", _("Pose repeatability Rp"), _("mm"), 2);
-  nb_table_add_column (t, "ro_deg", _("Orientation repeatability Ro (±)"), "°", 3);
+  add_figure_columns (t, 5);
   nb_document_add_table (b->doc, t);
 
   for (guint i = 0; i < configs->len; i++)
@@ -381,10 +392,7 @@ clause_6 (Build *b, GArray *configs)
 
       nb_table_set_protocol_number (t, 3);
       nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
-      nb_table_add_column (t, "placements", _("Placements"), NULL, 0);
-      nb_table_add_column (t, "detected", _("Detected"), NULL, 0);
-      nb_table_add_column (t, "mean_error_pct", _("Mean error"), "%", 2);
-      nb_table_add_column (t, "mean_accuracy_pct", _("Mean accuracy"), "%", 2);
+      add_figure_columns (t, 6);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
         continue;
@@ -464,10 +472,7 @@ clause_7 (Build *b, GArray *configs)
   nb_table_set_protocol_number (t, 4);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
-  nb_table_add_column (t, "passed", _("Avoided"), NULL, 0);
-  nb_table_add_column (t, "t0_s", _("Travel time without obstacle T0"), _("s"), 2);
-  nb_table_add_column (t, "t1_s", _("Travel time with obstacle T1"), _("s"), 2);
-  nb_table_add_column (t, "delay_ratio", _("Delay ratio T1/T0"), NULL, 3);
+  add_figure_columns (t, 7);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -567,10 +572,7 @@ clause_8 (Build *b, GArray *configs)
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
   nb_table_add_column (t, "n", "n", NULL, 0);
-  nb_table_add_column (t, "max_mm", _("Maximum deviation d"), _("mm"), 2);
-  nb_table_add_column (t, "mean_mm", _("Mean d_i"), _("mm"), 2);
-  nb_table_add_column (t, "mean_abs_mm", _("Mean |d_i|"), _("mm"), 2);
-  nb_table_add_column (t, "std_mm", _("Standard deviation"), _("mm"), 2);
+  add_figure_columns (t, 8);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -635,9 +637,7 @@ clause_9 (Build *b, GArray *configs)
   nb_table_set_protocol_number (t, 6);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
-  nb_table_add_column (t, "passed", _("Passed"), NULL, 0);
-  nb_table_add_column (t, "mean_time_s", _("Passage time"), _("s"), 2);
-  nb_table_add_column (t, "failed_trials", _("Failed trials"), NULL, 0);
+  add_figure_columns (t, 9);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {

@@ -4,6 +4,7 @@
 #include "nb-clause.h"
 #include "nb-course.h"
 #include "nb-paced-robot.h"
+#include "nb-protocol-columns.h"
 #include "nb-run-plot.h"
 #include "nb-runner-sim.h"
 
@@ -27,9 +28,10 @@ static const char *const behaviour_values[] = {
 #define SIM_MIN_RANGE_MM 300.0
 #define SIM_MAX_RANGE_MM 4000.0
 
-/* The figures shown, by widget name (nb_window_lookup).  Clauses 6, 7 and 9
- * use the protocol table's column titles and units (reports/nb-protocol-
- * report.c: the same msgids, so one translation), joined as "title, unit". */
+/* The figures shown, by widget name (nb_window_lookup).  Each is a column of
+ * its clause's protocol table, titled as the protocol titles it
+ * (reports/nb-protocol-columns.h: one place, one translation), shown as
+ * "title, unit"; only n is the page's own. */
 enum {
   FIG_N, FIG_AP, FIG_AO, FIG_RP, FIG_RO, FIG_D, FIG_MEAN, FIG_STD,
   FIG_PLACEMENTS, FIG_DETECTED, FIG_ACCURACY,
@@ -39,29 +41,49 @@ enum {
 };
 static const struct {
   const char *name;
-  const char *label;
-  const char *unit;             /* NULL: in the label, or none */
-  guint clauses;                /* CLAUSE_BIT of each clause that shows it */
+  guint clause;                 /* the clause whose table has the column (0: n) */
+  const char *key;              /* the column's key */
 } figure_rows[N_FIGS] = {
-  { "figure-n", N_("Trials counted n"), NULL, CLAUSE_BIT (5) | CLAUSE_BIT (8) },
-  { "figure-ap", N_("Pose accuracy Ap, mm"), NULL, CLAUSE_BIT (5) },
-  { "figure-ao", N_("Orientation accuracy Ao, °"), NULL, CLAUSE_BIT (5) },
-  { "figure-rp", N_("Pose repeatability Rp, mm"), NULL, CLAUSE_BIT (5) },
-  { "figure-ro", N_("Orientation repeatability Ro (±), °"), NULL, CLAUSE_BIT (5) },
-  { "figure-d", N_("Path deviation d = max |d_i|, mm"), NULL, CLAUSE_BIT (8) },
-  { "figure-mean", N_("Mean of d_i, mm"), NULL, CLAUSE_BIT (8) },
-  { "figure-std", N_("Standard deviation of d_i, mm"), NULL, CLAUSE_BIT (8) },
-  { "figure-placements", N_("Placements"), NULL, CLAUSE_BIT (6) },
-  { "figure-detected", N_("Detected"), NULL, CLAUSE_BIT (6) },
-  { "figure-mean-accuracy", N_("Mean accuracy"), "%", CLAUSE_BIT (6) },
-  { "figure-avoided", N_("Avoided"), NULL, CLAUSE_BIT (7) },
-  { "figure-t0", N_("Travel time without obstacle T0"), N_("s"), CLAUSE_BIT (7) },
-  { "figure-t1", N_("Travel time with obstacle T1"), N_("s"), CLAUSE_BIT (7) },
-  { "figure-delay-ratio", N_("Delay ratio T1/T0"), NULL, CLAUSE_BIT (7) },
-  { "figure-passed", N_("Passed"), NULL, CLAUSE_BIT (9) },
-  { "figure-passage-time", N_("Passage time"), N_("s"), CLAUSE_BIT (9) },
-  { "figure-failed", N_("Failed trials"), NULL, CLAUSE_BIT (9) },
+  { "figure-n", 0, NULL },
+  { "figure-ap", 5, "ap_mm" },
+  { "figure-ao", 5, "ao_deg" },
+  { "figure-rp", 5, "rp_mm" },
+  { "figure-ro", 5, "ro_deg" },
+  { "figure-d", 8, "max_mm" },
+  { "figure-mean", 8, "mean_mm" },
+  { "figure-std", 8, "std_mm" },
+  { "figure-placements", 6, "placements" },
+  { "figure-detected", 6, "detected" },
+  { "figure-mean-accuracy", 6, "mean_accuracy_pct" },
+  { "figure-avoided", 7, "passed" },
+  { "figure-t0", 7, "t0_s" },
+  { "figure-t1", 7, "t1_s" },
+  { "figure-delay-ratio", 7, "delay_ratio" },
+  { "figure-passed", 9, "passed" },
+  { "figure-passage-time", 9, "mean_time_s" },
+  { "figure-failed", 9, "failed_trials" },
 };
+
+/* n is shown for the clauses whose figures are statistics of n trials. */
+static gboolean
+figure_shown (guint i, guint clause)
+{
+  return figure_rows[i].clause == 0 ? clause == 5 || clause == 8
+                                    : figure_rows[i].clause == clause;
+}
+
+static char *
+figure_label (guint i)
+{
+  const NbProtocolColumn *c;
+
+  if (figure_rows[i].clause == 0)
+    return g_strdup (_("Trials counted n"));
+  c = nb_protocol_figure_column (figure_rows[i].clause, figure_rows[i].key);
+  g_assert (c != NULL);
+  return c->unit == NULL ? g_strdup (_(c->title))
+                         : g_strdup_printf ("%s, %s", _(c->title), _(c->unit));
+}
 
 /* The controls only some clauses use. */
 enum {
@@ -187,7 +209,7 @@ show_figure_rows (NbTrialsPage *page, guint clause)
 {
   for (guint i = 0; i < N_FIGS; i++)
     {
-      gboolean shown = (figure_rows[i].clauses & CLAUSE_BIT (clause)) != 0;
+      gboolean shown = figure_shown (i, clause);
 
       gtk_widget_set_visible (page->fig_label[i], shown);
       gtk_widget_set_visible (page->fig_value[i], shown);
@@ -834,10 +856,7 @@ build_controls (NbTrialsPage *page)
   gtk_grid_set_row_spacing (GTK_GRID (figures), 4);
   for (guint i = 0; i < N_FIGS; i++)
     {
-      g_autofree char *label = figure_rows[i].unit == NULL
-                               ? g_strdup (_(figure_rows[i].label))
-                               : g_strdup_printf ("%s, %s", _(figure_rows[i].label),
-                                                  _(figure_rows[i].unit));
+      g_autofree char *label = figure_label (i);
 
       page->fig_label[i] = gtk_label_new (label);
       page->fig_value[i] = named (gtk_label_new ("—"), figure_rows[i].name);
