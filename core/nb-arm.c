@@ -1,6 +1,7 @@
 #include "nb-arm.h"
 
 #include "nb-error.h"
+#include "nb-traj.h"
 
 #include <gsl/gsl_blas.h>
 #include <gsl/gsl_linalg.h>
@@ -30,6 +31,33 @@ nb_arm_tcp_from_origin (const double xyz[3], const double rpy[3], double tcp[16]
                          0, 0, 0, 1 };
 
   memcpy (tcp, t, sizeof t);
+}
+
+void
+nb_arm_pose_to_matrix (const double p[3], const double o[4], double T[16])
+{
+  const double q[4] = { o[3], o[0], o[1], o[2] };     /* nb-traj's (w, x, y, z) */
+  double r[9];
+
+  nb_quat_to_matrix (q, r);
+  for (int i = 0; i < 3; i++)
+    {
+      T[4 * i] = r[3 * i], T[4 * i + 1] = r[3 * i + 1], T[4 * i + 2] = r[3 * i + 2];
+      T[4 * i + 3] = p[i];
+      T[12 + i] = 0.0;
+    }
+  T[15] = 1.0;
+}
+
+void
+nb_arm_pose_from_matrix (const double T[16], double p[3], double o[4])
+{
+  const double r[9] = { T[0], T[1], T[2], T[4], T[5], T[6], T[8], T[9], T[10] };
+  double q[4];
+
+  nb_quat_from_matrix (r, q);
+  o[0] = q[1], o[1] = q[2], o[2] = q[3], o[3] = q[0];
+  p[0] = T[3], p[1] = T[7], p[2] = T[11];
 }
 
 gboolean

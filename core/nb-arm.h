@@ -43,6 +43,13 @@ gboolean nb_arm_check_joints  (const NbArmModel *model, const double q[NB_ARM_JO
  * R = Rz(yaw) · Ry(pitch) · Rx(roll) as URDF defines it. */
 void     nb_arm_tcp_from_origin (const double xyz[3], const double rpy[3], double tcp[16]);
 
+/* A TCP pose as ROS gives it — position (m) and unit quaternion in (x, y, z, w)
+ * order — as a 4×4, and back (the quaternion arithmetic is nb-traj.h's). */
+void     nb_arm_pose_to_matrix   (const double position[3], const double orientation[4],
+                                  double pose[16]);
+void     nb_arm_pose_from_matrix (const double pose[16], double position[3],
+                                  double orientation[4]);
+
 /* Forward kinematics: base_link → TCP. */
 void     nb_arm_fk            (const NbArmModel *model, const double q[NB_ARM_JOINTS],
                                double pose[16]);

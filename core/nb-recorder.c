@@ -80,35 +80,6 @@ nb_recorder_dir (const NbRecorder *r)
   return nb_rosbag_get_dir (r->bag);
 }
 
-void
-nb_pose_quaternion (const double T[16], double q[4])
-{
-  /* Shepperd's method: the largest of the four candidates keeps the
-   * division well conditioned. */
-  double tr = T[0] + T[5] + T[10], r;
-
-  if (tr > 0)
-    {
-      r = 2 * sqrt (1 + tr);
-      q[3] = r / 4, q[0] = (T[9] - T[6]) / r, q[1] = (T[2] - T[8]) / r, q[2] = (T[4] - T[1]) / r;
-    }
-  else if (T[0] > T[5] && T[0] > T[10])
-    {
-      r = 2 * sqrt (1 + T[0] - T[5] - T[10]);
-      q[3] = (T[9] - T[6]) / r, q[0] = r / 4, q[1] = (T[1] + T[4]) / r, q[2] = (T[2] + T[8]) / r;
-    }
-  else if (T[5] > T[10])
-    {
-      r = 2 * sqrt (1 + T[5] - T[0] - T[10]);
-      q[3] = (T[2] - T[8]) / r, q[0] = (T[1] + T[4]) / r, q[1] = r / 4, q[2] = (T[6] + T[9]) / r;
-    }
-  else
-    {
-      r = 2 * sqrt (1 + T[10] - T[0] - T[5]);
-      q[3] = (T[4] - T[1]) / r, q[0] = (T[2] + T[8]) / r, q[1] = (T[6] + T[9]) / r, q[2] = r / 4;
-    }
-}
-
 gboolean
 nb_recorder_joints (NbRecorder *r, gint64 t_ns, const double q[NB_ARM_JOINTS],
                     const double qd[NB_ARM_JOINTS], GError **error)

@@ -44,7 +44,4 @@ const char *nb_recorder_dir    (const NbRecorder *recorder);
 gboolean    nb_recorder_close  (NbRecorder *recorder, GError **error);
 void        nb_recorder_abort  (NbRecorder *recorder);
 
-/* The unit quaternion (x, y, z, w) of a rotation matrix (the 3×3 of a 4×4). */
-void        nb_pose_quaternion (const double T[16], double q[4]);
-
 G_END_DECLS

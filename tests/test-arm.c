@@ -5,6 +5,7 @@
 #include "nb-test.h"
 
 #include <glib/gstdio.h>
+#include <math.h>
 #include <string.h>
 
 static NbArmModel model;
@@ -266,6 +267,40 @@ test_active_tool (void)
   g_rmdir (dir);
 }
 
+/* ROS poses (x, y, z, w) to 4×4 and back: a hand-worked turn, random round trips. */
+static void
+test_pose_matrix (void)
+{
+  const double p[3] = { 0.45, -0.25, 0.35 }, half_turn_y[4] = { 0, 1, 0, 0 };
+  const double want[16] = { -1, 0, 0, 0.45, 0, 1, 0, -0.25, 0, 0, -1, 0.35, 0, 0, 0, 1 };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (7);
+  double T[16], p2[3], q2[4];
+
+  nb_arm_pose_to_matrix (p, half_turn_y, T);
+  for (int i = 0; i < 16; i++)
+    nb_assert_abs (T[i], want[i], 1e-15, "half turn about y");
+  for (int k = 0; k < 1000; k++)
+    {
+      double q[4], n = 0, dot = 0;
+
+      for (int i = 0; i < 4; i++)
+        {
+          q[i] = g_rand_double_range (rand, -1, 1);
+          n += q[i] * q[i];
+        }
+      for (int i = 0; i < 4; i++)
+        q[i] /= sqrt (n);
+      nb_arm_pose_to_matrix (p, q, T);
+      nb_arm_pose_from_matrix (T, p2, q2);
+      for (int i = 0; i < 4; i++)
+        dot += q[i] * q2[i];
+      /* q and −q are one rotation. */
+      nb_assert_abs (fabs (dot), 1.0, 1e-12, "quaternion round trip");
+      for (int i = 0; i < 3; i++)
+        nb_assert_abs (p2[i], p[i], 0, "position round trip");
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -277,5 +312,6 @@ main (int argc, char **argv)
   g_test_add_func ("/arm/ik-unreachable", test_ik_unreachable);
   g_test_add_func ("/arm/bad-files", test_bad_files);
   g_test_add_func ("/arm/active-tool", test_active_tool);
+  g_test_add_func ("/arm/pose-matrix", test_pose_matrix);
   return g_test_run ();
 }

@@ -115,6 +115,23 @@ count_entries (const char *dir)
   return n;
 }
 
+/* Polls the state until the arm moves (at most 2.5 s). */
+static void
+wait_moving (const char *url)
+{
+  for (int i = 0; i < 500; i++)
+    {
+      Reply r = http (url, "GET", "/robot/state", NULL);
+      gboolean moving = json_object_get_boolean_member (obj (&r), "moving");
+
+      reply_clear (&r);
+      if (moving)
+        return;
+      g_usleep (5000);
+    }
+  g_error ("the arm did not start moving within 2.5 s");
+}
+
 static gint64
 goals_sent (const char *url)
 {
@@ -717,21 +734,11 @@ test_client_interrupt (void)
   GThread *t;
   gint64 t0;
   double q[7];
-  Reply r;
 
   g_assert_no_error (error);
   t = g_thread_new ("goal", goal_thread, &g);
   /* joint1 to 2.5 rad at 1.71 rad/s: about 1.5 s of motion. */
-  for (int i = 0; i < 500; i++)
-    {
-      r = http (s.url, "GET", "/robot/state", NULL);
-      if (json_object_get_boolean_member (obj (&r), "moving"))
-        break;
-      reply_clear (&r);
-      g_usleep (5000);
-    }
-  g_assert_true (json_object_get_boolean_member (obj (&r), "moving"));
-  reply_clear (&r);
+  wait_moving (s.url);
   g_usleep (300000);
   t0 = g_get_monotonic_time ();
   nb_http_robot_ops ()->interrupt (robot);
@@ -1015,16 +1022,7 @@ test_high_waits_for_low (void)
   low = (Request) { s.url, "/cobot/tcp_gizmo/goal", gizmo_body (epoch (s.url), 0.4) };
   tl = g_thread_new ("low", request_thread, &low);
   /* Wait until the gizmo trajectory is on its way. */
-  for (int i = 0; i < 500; i++)
-    {
-      r = http (s.url, "GET", "/robot/state", NULL);
-      if (json_object_get_boolean_member (obj (&r), "moving"))
-        break;
-      reply_clear (&r);
-      g_usleep (5000);
-    }
-  g_assert_true (json_object_get_boolean_member (obj (&r), "moving"));
-  reply_clear (&r);
+  wait_moving (s.url);
   /* seeds/001 "Низкая цель ещё исполняется": the high goal waits for the low one's end. */
   high = (Request) { s.url, "/robot/joints",
                      g_strdup ("{\"joints\": [0, 0.35, 0, -1.2, 0, 0.6, 0]}") };

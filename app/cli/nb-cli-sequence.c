@@ -80,8 +80,7 @@ record_sample (SimRecording *r, double t_s, const double q[NB_ARM_JOINTS],
   if (!nb_recorder_joints (r->recorder, t_ns, q, qd, &r->error))
     return FALSE;
   nb_arm_fk (r->model, q, T);
-  p[0] = T[3], p[1] = T[7], p[2] = T[11];
-  nb_pose_quaternion (T, o);
+  nb_arm_pose_from_matrix (T, p, o);
   if (!nb_recorder_pose (r->recorder, NB_STREAM_TCP_POSE, t_ns, "base_link", p, o, &r->error))
     return FALSE;
   if (nb_recorder_wants (r->recorder, NB_STREAM_MEASURED_POSE))

@@ -258,7 +258,7 @@ nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner
   /* seeds/002: an empty frame_id is planning.default_frame. */
   const char *frame = frame_id && *frame_id ? frame_id : c->default_frame;
   double n = sqrt (o[0] * o[0] + o[1] * o[1] + o[2] * o[2] + o[3] * o[3]);
-  double x, y, z, w, T[16], q[NB_ARM_JOINTS];
+  double T[16], q[NB_ARM_JOINTS];
   NbControllerState st;
 
   if (!g_str_equal (frame, "base_link"))
@@ -279,14 +279,10 @@ nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner
         g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "position[%d]: not a finite number", i);
         return FALSE;
       }
-  x = o[0] / n, y = o[1] / n, z = o[2] / n, w = o[3] / n;
   {
-    const double t[16] = { 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), p[0],
-                           2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), p[1],
-                           2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y), p[2],
-                           0, 0, 0, 1 };
+    const double unit[4] = { o[0] / n, o[1] / n, o[2] / n, o[3] / n };
 
-    memcpy (T, t, sizeof T);
+    nb_arm_pose_to_matrix (p, unit, T);
   }
   /* Planned from where the arm is now: an unreachable pose fails before any motion. */
   nb_controller_state (c, &st);

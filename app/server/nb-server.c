@@ -4,7 +4,6 @@
 #include "nb-controller.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
-#include "nb-recorder.h"
 #include "nb-sequence.h"
 
 #include <errno.h>
@@ -688,10 +687,10 @@ handle_state (NbServer *s, SoupServerMessage *msg, GHashTable *query)
 {
   g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
   NbControllerState st;
-  double quat[4];
+  double pos[3], quat[4];
 
   nb_controller_state (s->controller, &st);
-  nb_pose_quaternion (st.tcp, quat);
+  nb_arm_pose_from_matrix (st.tcp, pos, quat);
   nb_json_begin_object (w);
   nb_json_key (w, "stamp_us"); nb_json_int (w, g_get_real_time ());
   /* seeds/002 "Публикация состояния": the names and values of all seven joints. */
@@ -708,7 +707,8 @@ handle_state (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   nb_json_key (w, "frame_id"); nb_json_string (w, "base_link");
   nb_json_key (w, "position");
   nb_json_begin_array (w);
-  nb_json_double (w, st.tcp[3]); nb_json_double (w, st.tcp[7]); nb_json_double (w, st.tcp[11]);
+  for (int i = 0; i < 3; i++)
+    nb_json_double (w, pos[i]);
   nb_json_end_array (w);
   nb_json_key (w, "orientation");
   nb_json_begin_array (w);

@@ -99,15 +99,10 @@ move_to_pose (gpointer robot, const char *frame_id, const double position[3],
               const double o[4], const char *planner, GError **error)
 {
   NbSimArm *arm = robot;
-  /* Quaternion (x, y, z, w) → rotation matrix. */
-  double x = o[0], y = o[1], z = o[2], w = o[3];
-  double T[16] = { 1 - 2 * (y * y + z * z), 2 * (x * y - z * w), 2 * (x * z + y * w), position[0],
-                   2 * (x * y + z * w), 1 - 2 * (x * x + z * z), 2 * (y * z - x * w), position[1],
-                   2 * (x * z - y * w), 2 * (y * z + x * w), 1 - 2 * (x * x + y * y), position[2],
-                   0, 0, 0, 1 };
-  double q[NB_ARM_JOINTS];
+  double T[16], q[NB_ARM_JOINTS];
   const char *frame = frame_id && *frame_id ? frame_id : arm->default_frame;
 
+  nb_arm_pose_to_matrix (position, o, T);
   g_free (arm->last_frame);
   arm->last_frame = g_strdup (frame);
   /* The simulated cell knows one frame; an unknown frame fails the goal. */
