@@ -5,7 +5,7 @@
  * node and tests/mcap/node_modules come from tools/install-deps.sh; without
  * them this test fails and says so. */
 #include "nb-error.h"
-#include "nb-rosbag.h"
+#include "nb-rosbag-private.h"
 #include "nb-test.h"
 
 #include <json-glib/json-glib.h>

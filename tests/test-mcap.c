@@ -2,10 +2,10 @@
  * against hand-worked arrays, CRC-32 against its check value, MCAP files read
  * back by the spec-written reader in mcap-parse.h, metadata.yaml, the replace
  * rule of issue #7, and write errors. */
-#include "nb-cdr.h"
+#include "nb-cdr-private.h"
 #include "nb-error.h"
-#include "nb-mcap.h"
-#include "nb-rosbag.h"
+#include "nb-mcap-private.h"
+#include "nb-rosbag-private.h"
 #include "mcap-parse.h"
 #include "nb-test.h"
 

@@ -1,6 +1,6 @@
 /* nb-rosbag.c — rosbag2-style recording directories over nb-mcap and nb-cdr */
 #define _XOPEN_SOURCE 700  /* realpath(), declared by glibc only for XSI */
-#include "nb-rosbag.h"
+#include "nb-rosbag-private.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,9 +11,9 @@
 
 #include <glib/gstdio.h>
 
-#include "nb-cdr.h"
+#include "nb-cdr-private.h"
 #include "nb-error.h"
-#include "nb-mcap.h"
+#include "nb-mcap-private.h"
 
 /* ---- message definitions (ROS 2 Humble .msg files, verbatim) ------------- */
 

@@ -1,4 +1,4 @@
-/* nb-rosbag.h — rosbag2-style recordings: a directory with one MCAP file and
+/* nb-rosbag-private.h — rosbag2-style recordings: a directory with one MCAP file and
  * metadata.yaml (issue #7 "Recording"; seeds/003 "Повторы и запись")
  *
  * <path>/<basename(path)>_0.mcap holds ROS 2 CDR messages (profile "ros2",

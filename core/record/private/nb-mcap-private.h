@@ -1,4 +1,4 @@
-/* nb-mcap.h — an MCAP writer (https://mcap.dev/spec, major version 0)
+/* nb-mcap-private.h — an MCAP writer (https://mcap.dev/spec, major version 0)
  *
  * Layout written:
  *   magic, Header, data section [Chunk (Schema, Channel, Message records),

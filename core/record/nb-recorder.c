@@ -1,7 +1,7 @@
 #include "nb-recorder.h"
 
 #include "nb-error.h"
-#include "nb-rosbag.h"
+#include "nb-rosbag-private.h"
 
 #include <math.h>
 #include <string.h>

@@ -1,5 +1,5 @@
 /* nb-cdr.c — ROS 2 CDR encoding of JointState and PoseStamped */
-#include "nb-cdr.h"
+#include "nb-cdr-private.h"
 
 #include <string.h>
 

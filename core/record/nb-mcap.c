@@ -1,5 +1,5 @@
 /* nb-mcap.c — the MCAP writer (records per https://mcap.dev/spec) */
-#include "nb-mcap.h"
+#include "nb-mcap-private.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,4 +1,4 @@
-/* nb-cdr.h — ROS 2 CDR (XCDR1, little endian) for the two recorded messages
+/* nb-cdr-private.h — ROS 2 CDR (XCDR1, little endian) for the two recorded messages
  *
  * A serialized ROS 2 message is the 4-byte encapsulation header 00 01 00 00
  * (CDR_LE, options 0) followed by the fields in declaration order, each
