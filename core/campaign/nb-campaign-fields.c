@@ -1,0 +1,236 @@
+/* nb-campaign-fields.c — the campaign fields: robot, conditions, instrument, lab
+ * (key/value, checked in C, so a new field needs no migration) */
+#include "nb-campaign-private.h"
+
+#include "nb-error.h"
+#include "nb-number.h"
+#include "nb-route.h"
+
+#include <glib/gi18n-lib.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ------------------------------------------------------------ fields -- */
+
+/* Descriptions marked for the catalogues: the desktop form shows them
+ * translated (core itself never translates). */
+static const NbCampaignField campaign_fields[] = {
+  { "robot.maker", NB_FIELD_TEXT, N_("manufacturer of the robot under test") },
+  { "robot.model", NB_FIELD_TEXT, N_("model") },
+  { "robot.serial", NB_FIELD_TEXT, N_("serial number") },
+  { "robot.length_mm", NB_FIELD_POSITIVE, N_("length l, mm") },
+  { "robot.width_mm", NB_FIELD_POSITIVE, N_("width w, mm (gives LU, 4.5)") },
+  { "robot.height_mm", NB_FIELD_POSITIVE, N_("height h, mm") },
+  { "robot.rated_speed_mm_s", NB_FIELD_POSITIVE, N_("rated speed, mm/s") },
+  { "robot.rated_load_kg", NB_FIELD_NUMBER, N_("rated load, kg") },
+  { "robot.preparation_done", NB_FIELD_BOOL, N_("preparation per the manufacturer done (yes|no)") },
+  { "conditions.temperature_c", NB_FIELD_NUMBER, N_("ambient temperature, °C (4.2)") },
+  { "conditions.humidity_pct", NB_FIELD_PERCENT, N_("relative humidity, %") },
+  { "conditions.illuminance_lx", NB_FIELD_NUMBER, N_("illuminance, lx") },
+  { "conditions.friction_coefficient", NB_FIELD_POSITIVE, N_("floor friction coefficient") },
+  { "conditions.surface", NB_FIELD_TEXT, N_("floor surface") },
+  { "conditions.landmarks", NB_FIELD_TEXT, N_("landmarks and external equipment") },
+  { "conditions.environment", NB_FIELD_ENVIRONMENT, N_("environment (indoor|outdoor)") },
+  { "instrument.kind", NB_FIELD_TEXT, N_("measurement system kind") },
+  { "instrument.model", NB_FIELD_TEXT, N_("measurement system model") },
+  { "instrument.accuracy_mm", NB_FIELD_POSITIVE, N_("stated accuracy, mm") },
+  { "instrument.sample_rate_hz", NB_FIELD_POSITIVE, N_("sample rate, Hz") },
+  { "instrument.registration", NB_FIELD_TEXT, N_("frame registration (method, reference points)") },
+  { "instrument.registration_rms_mm", NB_FIELD_NUMBER, N_("registration residual RMS, mm") },
+  { "instrument.registration_max_mm", NB_FIELD_NUMBER, N_("registration residual max, mm") },
+  { "instrument.registration_transform", NB_FIELD_TEXT,
+    N_("instrument → test area: rotation rows and translation (mm), JSON") },
+  { "operator", NB_FIELD_TEXT, N_("test operator") },
+  { "notes", NB_FIELD_TEXT, N_("free notes") },
+};
+
+const NbCampaignField *
+nb_campaign_fields (guint *n_fields)
+{
+  *n_fields = G_N_ELEMENTS (campaign_fields);
+  return campaign_fields;
+}
+
+const NbCampaignField *
+nb_campaign_field_find (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (campaign_fields); i++)
+    if (g_str_equal (campaign_fields[i].key, key))
+      return &campaign_fields[i];
+  return NULL;
+}
+
+/* ------------------------------------------------------------ fields -- */
+
+static gboolean
+check_field_value (const NbCampaignField *f, const char *value, char **canonical, GError **error)
+{
+  double v;
+
+  if (!g_utf8_validate (value, -1, NULL))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: the value is not valid UTF-8", f->key);
+      return FALSE;
+    }
+  switch (f->type)
+    {
+    case NB_FIELD_TEXT:
+      *canonical = g_strdup (value);
+      return TRUE;
+    case NB_FIELD_NUMBER:
+    case NB_FIELD_POSITIVE:
+    case NB_FIELD_PERCENT:
+      if (!nb_parse_double (value, strlen (value), &v))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: '%s' is not a finite number",
+                       f->key, value);
+          return FALSE;
+        }
+      if (f->type == NB_FIELD_POSITIVE && !(v > 0.0))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: must be positive, got %s", f->key,
+                       value);
+          return FALSE;
+        }
+      if (f->type == NB_FIELD_PERCENT && !(v >= 0.0 && v <= 100.0))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: a percentage is 0 to 100, got %s",
+                       f->key, value);
+          return FALSE;
+        }
+      *canonical = g_strstrip (g_strdup (value));
+      return TRUE;
+    case NB_FIELD_BOOL:
+      if (g_str_equal (value, "yes") || g_str_equal (value, "no"))
+        {
+          *canonical = g_strdup (value);
+          return TRUE;
+        }
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: expected yes or no, got '%s'", f->key,
+                   value);
+      return FALSE;
+    case NB_FIELD_ENVIRONMENT:
+      if (g_str_equal (value, "indoor") || g_str_equal (value, "outdoor"))
+        {
+          *canonical = g_strdup (value);
+          return TRUE;
+        }
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: expected indoor or outdoor, got '%s'",
+                   f->key, value);
+      return FALSE;
+    }
+  g_assert_not_reached ();
+}
+
+char *
+nb_campaign_get_field (NbCampaign *c, const char *key, GError **error)
+{
+  sqlite3_stmt *s = NULL;
+  char *value = NULL;
+  int rc = sqlite3_prepare_v2 (c->db, "SELECT value FROM field WHERE key = ?", -1, &s, NULL);
+
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_text (s, 1, key, -1, SQLITE_STATIC);
+      rc = sqlite3_step (s);
+      if (rc == SQLITE_ROW)
+        value = nbc_column_text (s, 0);
+    }
+  sqlite3_finalize (s);
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+    nbc_sql_error (c, rc, "reading a field", error);
+  return value;
+}
+
+gboolean
+nb_campaign_set_field (NbCampaign *c, const char *key, const char *value, GError **error)
+{
+  const NbCampaignField *f = nb_campaign_field_find (key);
+  g_autofree char *canonical = NULL, *old = NULL;
+  g_autoptr (GError) local = NULL;
+  sqlite3_stmt *s = NULL;
+  int rc;
+
+  if (f == NULL)
+    {
+      if (g_str_equal (key, "robot.lu_mm"))
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                     "robot.lu_mm is derived from robot.width_mm (ISO 18646-2 4.5); set that");
+      else
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                     "unknown field '%s' (see 'campaign set --help')", key);
+      return FALSE;
+    }
+  if (*value != '\0' && !check_field_value (f, value, &canonical, error))
+    return FALSE;
+  if (!nbc_require_writer (c, error) || !nbc_tx_ensure (c, error))
+    return FALSE;
+  old = nb_campaign_get_field (c, key, &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return nbc_tx_fail (c);
+    }
+  if (g_strcmp0 (old, canonical) == 0)
+    return nbc_tx_finish (c, error);
+  /* An empty value unsets the field. */
+  rc = sqlite3_prepare_v2 (c->db, canonical
+                           ? "INSERT INTO field (key, value) VALUES (?1, ?2) "
+                             "ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                           : "DELETE FROM field WHERE key = ?1", -1, &s, NULL);
+  if (rc == SQLITE_OK)
+    {
+      sqlite3_bind_text (s, 1, key, -1, SQLITE_STATIC);
+      if (canonical)
+        sqlite3_bind_text (s, 2, canonical, -1, SQLITE_STATIC);
+      rc = sqlite3_step (s);
+    }
+  sqlite3_finalize (s);
+  if (rc != SQLITE_DONE)
+    {
+      nbc_sql_error (c, rc, "setting a field", error);
+      return nbc_tx_fail (c);
+    }
+  if (!nbc_log_event (c, "field set", key, old, canonical, NULL, error))
+    return nbc_tx_fail (c);
+  return nbc_tx_finish (c, error);
+}
+
+gboolean
+nb_campaign_get_lu_mm (NbCampaign *c, double *lu_mm, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *w = nb_campaign_get_field (c, "robot.width_mm", &local);
+  double width;
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  if (w == NULL || !nb_parse_double (w, strlen (w), &width))
+    return FALSE;
+  return nb_lu_mm (width, lu_mm, error);
+}
+
+char *
+nb_campaign_get_name (NbCampaign *c, GError **error)
+{
+  sqlite3_stmt *s = NULL;
+  char *value = NULL;
+  int rc = sqlite3_prepare_v2 (c->db, "SELECT value FROM meta WHERE key = 'name'", -1, &s, NULL);
+
+  if (rc == SQLITE_OK && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    value = nbc_column_text (s, 0);
+  sqlite3_finalize (s);
+  if (value == NULL)
+    nbc_sql_error (c, rc, "reading the campaign's name", error);
+  return value;
+}
