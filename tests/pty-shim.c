@@ -20,10 +20,9 @@
 
 #define PTS_SYSFS "/sys/class/tty/pts/"
 
-/* Exported for the preload; prototypes keep -Wmissing-prototypes quiet. */
+/* Exported for the preload; readlink and ioctl are declared by their
+ * headers, __lxstat (glibc's old stat entry point) by none. */
 int __lxstat (int ver, const char *path, struct stat *buf);
-ssize_t readlink (const char *path, char *buf, size_t size);
-int ioctl (int fd, unsigned long request, ...);
 
 static int
 is_pts_sysfs (const char *path)
