@@ -9,6 +9,7 @@ packages="
   libcairo2-dev libpango1.0-dev libgtk-4-dev libsoup-3.0-dev libxml2-dev libyaml-dev
   libserialport-dev
   python3 poppler-utils fonts-dejavu-core xvfb xauth imagemagick socat gpsd-clients
+  help2man
 "
 # node + npm for the independent MCAP reader (tests/mcap); a node or npm
 # already on PATH (NodeSource's node bundles npm) is kept as it is.

@@ -1,6 +1,6 @@
 /* navbench-cli — navbench without a display
  *
- * The contract other tools and our tests rely on is in README.md and in the
+ * The contract other tools and our tests rely on is in docs/cli.md and in the
  * --help of each subcommand: options, CSV inputs, JSON outputs, exit codes
  * (0 ok, 1 runtime failure, 2 bad input or usage; messages on stderr as
  * "navbench-cli: FILE:LINE: reason").

@@ -1,5 +1,5 @@
 /* Benchmark of `navbench-cli compute path` and `compute pose` (issue: the
- * foundation).  Not a test: it prints figures for the README.
+ * foundation).  Not a test: it prints figures for docs/performance.md.
  *
  *   path: 30 trials × 60 000 samples (1.8 M samples, ~60 MB of CSV), and the
  *         same at 1/10 and 3× the length, to show that memory stays flat;

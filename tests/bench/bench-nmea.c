@@ -1,6 +1,6 @@
 /* Benchmark of the nmea driver against gpsd's decoder (issue 5: "decode a
  * 50 MB NMEA file, compare with gpsdecode on the same file in the same
- * run").  Not a test: it prints figures for the README.
+ * run").  Not a test: it prints figures for docs/performance.md.
  *
  * The file is the NMEA captures of tests/captures/nmea (real receivers:
  * Trimble RTK, u-blox ZED-F9P, SiRF, Garmin), '#' headers dropped,
