@@ -1,0 +1,573 @@
+/* nb-unc.c — GUM propagation, JCGM 101 Monte Carlo, intervals, rounding,
+ * ILAC G8 decisions (see nb-unc.h for the references) */
+#include "nb-unc.h"
+
+#include "nb-error.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_linalg.h>
+#include <gsl/gsl_randist.h>
+
+const char *
+nb_unc_distribution_name (NbUncDistribution dist)
+{
+  switch (dist)
+    {
+    case NB_UNC_NORMAL:      return "normal";
+    case NB_UNC_RECTANGULAR: return "rectangular";
+    case NB_UNC_TRIANGULAR:  return "triangular";
+    case NB_UNC_ARCSINE:     return "arcsine";
+    case NB_UNC_STUDENT_T:   return "student-t";
+    }
+  return "unknown";
+}
+
+double
+nb_unc_draw (gsl_rng *rng, const NbUncInput *in)
+{
+  switch (in->dist)
+    {
+    case NB_UNC_NORMAL:
+      return in->value + gsl_ran_gaussian_ziggurat (rng, in->u);
+    case NB_UNC_RECTANGULAR:
+      return in->value + in->u * sqrt (3.0) * (2.0 * gsl_rng_uniform (rng) - 1.0);
+    case NB_UNC_TRIANGULAR:
+      /* The sum of two rectangular PDFs of half-width a/2 (JCGM 101 6.4.4). */
+      return in->value + in->u * sqrt (6.0) * (gsl_rng_uniform (rng) + gsl_rng_uniform (rng) - 1.0);
+    case NB_UNC_ARCSINE:
+      return in->value + in->u * sqrt (2.0) * cos (G_PI * gsl_rng_uniform (rng));
+    case NB_UNC_STUDENT_T:
+      return in->value + in->u * gsl_ran_tdist (rng, in->dof);
+    }
+  return NAN;
+}
+
+/* ------------------------------------------------------------- GUM -- */
+
+static gboolean
+check_inputs (const NbUncInput *x, gsize n_x, GError **error)
+{
+  for (gsize i = 0; i < n_x; i++)
+    {
+      if (!isfinite (x[i].value) || !isfinite (x[i].u) || x[i].u < 0.0)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "uncertainty input '%s': value %g, u %g (a finite value and u ≥ 0 needed)",
+                       x[i].name ? x[i].name : "?", x[i].value, x[i].u);
+          return FALSE;
+        }
+      if (x[i].dist == NB_UNC_STUDENT_T && !(x[i].dof > 0.0))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "uncertainty input '%s': a t distribution needs ν > 0", x[i].name);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+gboolean
+nb_unc_gum (NbUncModel f, gpointer user_data, const NbUncInput *x, gsize n_x,
+            const double *correlation, gsize n_y, double *y, double *jac, double *u_c,
+            GError **error)
+{
+  g_autofree double *xv = g_new (double, MAX (n_x, 1));
+  g_autofree double *yp = g_new (double, n_y);
+  g_autofree double *ym = g_new (double, n_y);
+
+  if (!check_inputs (x, n_x, error))
+    return FALSE;
+  for (gsize i = 0; i < n_x; i++)
+    xv[i] = x[i].value;
+  if (!f (xv, y, user_data))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "the measurement model is not defined at the input estimates");
+      return FALSE;
+    }
+
+  for (gsize i = 0; i < n_x; i++)
+    {
+      /* GUM 5.1.3 note 2: the change of f over ±u(x_i). */
+      double h = x[i].u > 0.0 ? x[i].u : cbrt (DBL_EPSILON) * MAX (fabs (x[i].value), 1.0);
+      gboolean ok = FALSE;
+
+      for (int tries = 0; tries < 30 && !ok; tries++, h *= 0.5)
+        {
+          xv[i] = x[i].value + h;
+          ok = f (xv, yp, user_data);
+          xv[i] = x[i].value - h;
+          ok = ok && f (xv, ym, user_data);
+          xv[i] = x[i].value;
+          if (ok)
+            for (gsize k = 0; k < n_y; k++)
+              jac[k * n_x + i] = (yp[k] - ym[k]) / (2.0 * h);
+        }
+      if (!ok)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "the measurement model is not defined near '%s' = %g", x[i].name,
+                       x[i].value);
+          return FALSE;
+        }
+    }
+
+  for (gsize k = 0; k < n_y; k++)
+    {
+      const double *c = jac + k * n_x;
+      double s = 0.0;
+
+      for (gsize i = 0; i < n_x; i++)
+        {
+          s += c[i] * c[i] * x[i].u * x[i].u;
+          if (correlation != NULL)
+            for (gsize j = i + 1; j < n_x; j++)
+              s += 2.0 * c[i] * c[j] * correlation[i * n_x + j] * x[i].u * x[j].u;
+        }
+      u_c[k] = sqrt (MAX (s, 0.0));
+    }
+  return TRUE;
+}
+
+/* ---------------------------------------------- coverage intervals -- */
+
+static gsize
+interval_q (gsize m, double p)
+{
+  double pm = p * (double) m;
+  double q = floor (pm) == pm ? pm : floor (pm + 0.5);
+
+  return MIN ((gsize) q, m - 1);
+}
+
+void
+nb_unc_interval_symmetric (const double *sorted, gsize m, double p, double *lo, double *hi)
+{
+  gsize q = interval_q (m, p);
+  gsize r = MAX ((m - q + 1) / 2, 1);   /* ⌈(M − q)/2⌉, 1-based */
+
+  *lo = sorted[r - 1];
+  *hi = sorted[r - 1 + q];
+}
+
+void
+nb_unc_interval_shortest (const double *sorted, gsize m, double p, double *lo, double *hi)
+{
+  gsize q = interval_q (m, p);
+  gsize best = 0;
+  double width = INFINITY;
+
+  for (gsize i = 0; i + q < m; i++)
+    if (sorted[i + q] - sorted[i] < width)
+      {
+        width = sorted[i + q] - sorted[i];
+        best = i;
+      }
+  *lo = sorted[best];
+  *hi = sorted[best + q];
+}
+
+/* u = c·10^l with c of n digits: the exponent l, made exact against
+ * log10's rounding at powers of ten. */
+static int
+digit_exponent (double u, guint n)
+{
+  int l = (int) floor (log10 (u)) - (int) n + 1;
+
+  if (u / pow (10.0, l) >= pow (10.0, n) * (1.0 - 1e-12))
+    l++;
+  else if (u / pow (10.0, l) < pow (10.0, (double) n - 1.0) * (1.0 - 1e-12))
+    l--;
+  return l;
+}
+
+double
+nb_unc_tolerance (double u, guint n_dig)
+{
+  if (!(u > 0.0) || !isfinite (u))
+    return 0.0;
+  return 0.5 * pow (10.0, digit_exponent (u, MAX (n_dig, 1)));
+}
+
+/* ----------------------------------------------------- Monte Carlo -- */
+
+void
+nb_unc_mc_options_default (NbUncMcOptions *o, guint64 seed)
+{
+  o->p = NB_UNC_P;
+  /* 7.9.2 a): one significant digit of u(y) stable — n_dig = 2 needs about
+   * 10⁶ trials per figure (the endpoints at p = 0.9545 are the slow ones),
+   * a whole campaign's protocol then takes seconds; 8.1 uses the same n_dig. */
+  o->n_dig = NB_UNC_N_DIG;
+  o->batch = 0;
+  /* JCGM 101 7.9 until stable, bounded so that a whole campaign's protocol
+   * stays well under a second; `converged` says when the bound stopped it. */
+  o->max_trials = 200000;
+  o->seed = seed;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static void
+summarise (const double *v, gsize m, double *mean, double *sd)
+{
+  double s = 0.0, ss = 0.0;
+
+  for (gsize i = 0; i < m; i++)
+    s += v[i];
+  *mean = s / (double) m;
+  for (gsize i = 0; i < m; i++)
+    ss += (v[i] - *mean) * (v[i] - *mean);
+  *sd = sqrt (ss / (double) (m - 1));
+}
+
+/* Sample standard deviation of the mean of h batch values (7.9.4 f). */
+static double
+sd_of_mean (const double *b, guint h)
+{
+  double m = 0.0, ss = 0.0;
+
+  for (guint r = 0; r < h; r++)
+    m += b[r];
+  m /= h;
+  for (guint r = 0; r < h; r++)
+    ss += (b[r] - m) * (b[r] - m);
+  return sqrt (ss / ((double) h * (h - 1)));
+}
+
+gboolean
+nb_unc_mc (NbUncDraw draw, gpointer user_data, gsize n_y, const NbUncMcOptions *options,
+           NbUncMcResult *out, GError **error)
+{
+  double p = options->p;
+  guint64 m = options->batch;
+  guint64 max_trials = options->max_trials ? options->max_trials : 1000000;
+  guint max_h, h = 0;
+  gsl_rng *rng;
+  g_autofree double *values = NULL;   /* n_y rows of max_h·M values */
+  g_autofree double *batch_stats = NULL;  /* n_y × max_h × 4: y, u, lo, hi */
+  g_autofree double *scratch = NULL;
+  g_autofree double *yv = g_new (double, n_y);
+  g_autofree double *b = NULL;          /* 4 × max_h: one output's batch results */
+  gboolean converged = FALSE;
+
+  if (!(p > 0.0 && p < 1.0) || n_y == 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "Monte Carlo: p = %g, %zu outputs", p, n_y);
+      return FALSE;
+    }
+  if (m == 0)   /* 7.9.2 b): M = max(J, 10⁴), J the least integer ≥ 100/(1 − p) */
+    m = MAX ((guint64) ceil (100.0 / (1.0 - p) - 1e-9), 10000);
+  max_h = (guint) MAX (max_trials / m, 2);
+  values = g_new (double, n_y * max_h * m);
+  batch_stats = g_new (double, n_y * max_h * 4);
+  scratch = g_new (double, m);
+  b = g_new (double, 4 * max_h);
+  rng = gsl_rng_alloc (gsl_rng_mt19937);
+  gsl_rng_set (rng, (unsigned long) options->seed);
+
+  while (h < max_h && !converged)
+    {
+      for (guint64 t = 0; t < m; t++)
+        {
+          gboolean ok = FALSE;
+
+          for (int tries = 0; tries < 100 && !ok; tries++)
+            ok = draw (rng, yv, user_data);
+          if (!ok)
+            {
+              gsl_rng_free (rng);
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                           "Monte Carlo: the model is undefined at 100 draws in a row");
+              return FALSE;
+            }
+          for (gsize k = 0; k < n_y; k++)
+            values[k * max_h * m + h * m + t] = yv[k];
+        }
+      for (gsize k = 0; k < n_y; k++)
+        {
+          double *st = batch_stats + (k * max_h + h) * 4;
+
+          memcpy (scratch, values + k * max_h * m + h * m, m * sizeof (double));
+          qsort (scratch, m, sizeof (double), cmp_double);
+          summarise (scratch, m, &st[0], &st[1]);
+          nb_unc_interval_shortest (scratch, m, p, &st[2], &st[3]);
+        }
+      h++;
+      if (h < 2)
+        continue;
+
+      /* 7.9.4 g)–h): every output's four results stable to δ of its u(y). */
+      converged = TRUE;
+      for (gsize k = 0; k < n_y && converged; k++)
+        {
+          double u_all = 0.0, delta;
+
+          for (guint r = 0; r < h; r++)
+            for (int q = 0; q < 4; q++)
+              b[q * max_h + r] = batch_stats[(k * max_h + r) * 4 + q];
+          for (guint r = 0; r < h; r++)
+            u_all += b[max_h + r] / h;
+          delta = nb_unc_tolerance (u_all, options->n_dig);
+          for (int q = 0; q < 4; q++)
+            if (!(2.0 * sd_of_mean (b + q * max_h, h) <= delta))
+              converged = FALSE;
+        }
+    }
+  gsl_rng_free (rng);
+
+  /* 7.9.4 i): the results from all h·M values. */
+  for (gsize k = 0; k < n_y; k++)
+    {
+      double *v = values + k * max_h * m;
+      gsize total = (gsize) h * m;
+
+      qsort (v, total, sizeof (double), cmp_double);
+      summarise (v, total, &out[k].y, &out[k].u);
+      nb_unc_interval_symmetric (v, total, p, &out[k].lo_sym, &out[k].hi_sym);
+      nb_unc_interval_shortest (v, total, p, &out[k].lo, &out[k].hi);
+      out[k].trials = total;
+      out[k].converged = converged;
+    }
+  return TRUE;
+}
+
+gboolean
+nb_unc_model_draw_init (NbUncModelDraw *d, NbUncModel f, gpointer user_data,
+                        const NbUncInput *x, gsize n_x, const double *correlation,
+                        GError **error)
+{
+  memset (d, 0, sizeof *d);
+  if (!check_inputs (x, n_x, error))
+    return FALSE;
+  d->f = f;
+  d->user_data = user_data;
+  d->x = x;
+  d->n_x = n_x;
+  d->work = g_new (double, MAX (n_x, 1));
+  d->z = g_new (double, MAX (n_x, 1));
+  if (correlation != NULL)
+    {
+      gsl_matrix_view r;
+      gsl_error_handler_t *old;
+      int status;
+
+      for (gsize i = 0; i < n_x; i++)
+        for (gsize j = 0; j < n_x; j++)
+          if (i != j && correlation[i * n_x + j] != 0.0 &&
+              (x[i].dist != NB_UNC_NORMAL || x[j].dist != NB_UNC_NORMAL))
+            {
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                           "correlated inputs '%s' and '%s' must both be normal (JCGM 101 6.4.8)",
+                           x[i].name, x[j].name);
+              nb_unc_model_draw_clear (d);
+              return FALSE;
+            }
+      d->chol = g_memdup2 (correlation, n_x * n_x * sizeof (double));
+      r = gsl_matrix_view_array (d->chol, n_x, n_x);
+      old = gsl_set_error_handler_off ();
+      status = gsl_linalg_cholesky_decomp1 (&r.matrix);
+      gsl_set_error_handler (old);
+      if (status != GSL_SUCCESS)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "the correlation matrix of the inputs is not positive definite");
+          nb_unc_model_draw_clear (d);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+void
+nb_unc_model_draw_clear (NbUncModelDraw *d)
+{
+  g_clear_pointer (&d->chol, g_free);
+  g_clear_pointer (&d->work, g_free);
+  g_clear_pointer (&d->z, g_free);
+}
+
+gboolean
+nb_unc_model_draw (gsl_rng *rng, double *y, gpointer model_draw)
+{
+  NbUncModelDraw *d = model_draw;
+
+  if (d->chol == NULL)
+    for (gsize i = 0; i < d->n_x; i++)
+      d->work[i] = nb_unc_draw (rng, &d->x[i]);
+  else
+    {
+      /* JCGM 101 6.4.8: x = μ + L·z for the normal inputs (L lower). */
+      for (gsize i = 0; i < d->n_x; i++)
+        d->z[i] = gsl_ran_gaussian_ziggurat (rng, 1.0);
+      for (gsize i = 0; i < d->n_x; i++)
+        if (d->x[i].dist == NB_UNC_NORMAL)
+          {
+            double s = 0.0;
+
+            for (gsize j = 0; j <= i; j++)
+              s += d->chol[i * d->n_x + j] * d->z[j];
+            d->work[i] = d->x[i].value + d->x[i].u * s;
+          }
+        else
+          d->work[i] = nb_unc_draw (rng, &d->x[i]);
+    }
+  return d->f (d->work, y, d->user_data);
+}
+
+/* ------------------------------------------------------- a figure -- */
+
+const char *
+nb_unc_method_name (NbUncMethod method)
+{
+  return method == NB_UNC_METHOD_GUM ? "gum" : "monte-carlo";
+}
+
+void
+nb_unc_figure_decide (NbUncFigure *fig, double value, double u_c, double u_measurement,
+                      double u_sampling, const NbUncMcResult *mc)
+{
+  double U = NB_UNC_K * u_c;
+
+  memset (fig, 0, sizeof *fig);
+  fig->value = value;
+  fig->u_c = u_c;
+  fig->u_measurement = u_measurement;
+  fig->u_sampling = u_sampling;
+  fig->k = NB_UNC_K;
+  fig->mc = *mc;
+  /* JCGM 101 8.2: the GUM interval y ± U against the Monte Carlo one, the
+   * probabilistically symmetric (the GUM's is symmetric by construction);
+   * δ (8.1) from u_c with the n_dig the Monte Carlo was made stable to. */
+  fig->delta = nb_unc_tolerance (u_c, NB_UNC_N_DIG);
+  fig->d_low = fabs (value - U - mc->lo_sym);
+  fig->d_high = fabs (value + U - mc->hi_sym);
+  fig->validated = u_c > 0.0 && fig->d_low <= fig->delta && fig->d_high <= fig->delta;
+  if (fig->validated || u_c == 0.0)
+    {
+      fig->method = NB_UNC_METHOD_GUM;
+      fig->u = u_c;
+      fig->U = U;
+      fig->lo = value - U;
+      fig->hi = value + U;
+    }
+  else
+    {
+      fig->method = NB_UNC_METHOD_MONTE_CARLO;
+      /* The interval is what the Monte Carlo states (JCGM 101 7.7); U is
+       * its half-width, the symmetric ± that spans it, so that a U column
+       * reads the same for both methods.  (k·u(y) would mislead where the
+       * PDF is skewed or, for a mean of 3 trials (t with ν = 2), has no
+       * finite variance.) */
+      fig->u = mc->u;
+      fig->U = 0.5 * (mc->hi - mc->lo);
+      fig->lo = mc->lo;
+      fig->hi = mc->hi;
+    }
+}
+
+/* ---------------------------------------------------- reporting -- */
+
+double
+nb_unc_round_U (double U, int *decimals)
+{
+  int l;
+  double c;
+
+  if (!(U > 0.0) || !isfinite (U))
+    {
+      *decimals = 0;
+      return U > 0.0 ? U : 0.0;
+    }
+  l = digit_exponent (U, 2);
+  /* Up to two digits; a U already on the grid (to 1e-9 of a digit) is kept. */
+  c = ceil (U / pow (10.0, l) - 1e-9);
+  if (c >= 100.0)
+    {
+      l++;
+      c = ceil (U / pow (10.0, l) - 1e-9);
+    }
+  *decimals = -l;
+  return c * pow (10.0, l);
+}
+
+double
+nb_unc_round_value (double value, int decimals)
+{
+  double s = pow (10.0, decimals);
+
+  return round (value * s) / s;
+}
+
+void
+nb_unc_round_interval (double lo, double hi, int decimals, double *rlo, double *rhi)
+{
+  double s = pow (10.0, decimals);
+
+  *rlo = floor (lo * s + 1e-9) / s;
+  *rhi = ceil (hi * s - 1e-9) / s;
+}
+
+/* --------------------------------------------------- conformity -- */
+
+const char *
+nb_decision_rule_name (NbDecisionRule rule)
+{
+  return rule == NB_DECISION_SIMPLE ? "simple-acceptance" : "guarded-w=U";
+}
+
+gboolean
+nb_decision_rule_parse (const char *text, NbDecisionRule *rule, GError **error)
+{
+  if (g_strcmp0 (text, "simple-acceptance") == 0 || g_strcmp0 (text, "simple") == 0)
+    *rule = NB_DECISION_SIMPLE;
+  else if (g_strcmp0 (text, "guarded-w=U") == 0 || g_strcmp0 (text, "guarded") == 0)
+    *rule = NB_DECISION_GUARDED;
+  else
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "decision rule '%s': simple-acceptance or guarded-w=U (ILAC G8:2019 4.2)",
+                   text ? text : "");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+const char *
+nb_conformity_name (NbConformity c)
+{
+  switch (c)
+    {
+    case NB_CONFORMS:         return "conforms";
+    case NB_DOES_NOT_CONFORM: return "does-not-conform";
+    case NB_INCONCLUSIVE:     return "inconclusive";
+    }
+  return "unknown";
+}
+
+NbConformity
+nb_conformity_decide (double value, double lo, double hi, double limit, gboolean upper,
+                      NbDecisionRule rule)
+{
+  if (rule == NB_DECISION_SIMPLE)
+    /* ILAC G8 4.2.1: w = 0, the figure itself decides (the risk of a false
+     * accept up to 50 % at the limit is the customer's, stated in the rule). */
+    return (upper ? value <= limit : value >= limit) ? NB_CONFORMS : NB_DOES_NOT_CONFORM;
+  /* 4.2.2–4.2.3, w = U: acceptance zone TL − w, rejection zone TL + w; between
+   * them no statement of conformity can be made with 95 % confidence.  The
+   * stated interval stands for y ± U (the MC one where that is asymmetric). */
+  if (upper)
+    return hi <= limit ? NB_CONFORMS : lo > limit ? NB_DOES_NOT_CONFORM : NB_INCONCLUSIVE;
+  return lo >= limit ? NB_CONFORMS : hi < limit ? NB_DOES_NOT_CONFORM : NB_INCONCLUSIVE;
+}
