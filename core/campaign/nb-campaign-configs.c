@@ -19,45 +19,6 @@
 /* --------------------------------------------------- configurations -- */
 
 void
-nbc_corners_init (double corners[4][2])
-{
-  for (guint i = 0; i < 4; i++)
-    corners[i][0] = corners[i][1] = NAN;
-}
-
-gboolean
-nbc_corners_set (const double corners[4][2])
-{
-  for (guint i = 0; i < 4; i++)
-    if (!isnan (corners[i][0]) || !isnan (corners[i][1]))
-      return TRUE;
-  return FALSE;
-}
-
-void
-nbc_bind_corners (sqlite3_stmt *s, int i, const double corners[4][2])
-{
-  guint8 packed[64];
-
-  if (!nbc_corners_set (corners))
-    {
-      sqlite3_bind_null (s, i);
-      return;
-    }
-  nbc_pack_doubles (&corners[0][0], 8, packed);
-  sqlite3_bind_blob (s, i, packed, sizeof packed, SQLITE_TRANSIENT);
-}
-
-void
-nbc_column_corners (sqlite3_stmt *s, int i, double corners[4][2])
-{
-  if (sqlite3_column_bytes (s, i) == 64)
-    nbc_unpack_doubles (sqlite3_column_blob (s, i), 8, &corners[0][0]);
-  else
-    nbc_corners_init (corners);
-}
-
-void
 nb_campaign_config_init (NbCampaignConfig *config)
 {
   memset (config, 0, sizeof *config);

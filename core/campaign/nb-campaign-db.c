@@ -324,3 +324,65 @@ nb_campaign_transaction_rollback (NbCampaign *c)
   nbc_tx_rollback (c);
   c->buf_n = 0;
 }
+
+/* ------------------------------------------- shared by the sections -- */
+
+/* The four map corners of a clause 10 trial (config truth, trial corners),
+ * packed as eight doubles; all NaN when none. */
+
+void
+nbc_corners_init (double corners[4][2])
+{
+  for (guint i = 0; i < 4; i++)
+    corners[i][0] = corners[i][1] = NAN;
+}
+
+gboolean
+nbc_corners_set (const double corners[4][2])
+{
+  for (guint i = 0; i < 4; i++)
+    if (!isnan (corners[i][0]) || !isnan (corners[i][1]))
+      return TRUE;
+  return FALSE;
+}
+
+void
+nbc_bind_corners (sqlite3_stmt *s, int i, const double corners[4][2])
+{
+  guint8 packed[64];
+
+  if (!nbc_corners_set (corners))
+    {
+      sqlite3_bind_null (s, i);
+      return;
+    }
+  nbc_pack_doubles (&corners[0][0], 8, packed);
+  sqlite3_bind_blob (s, i, packed, sizeof packed, SQLITE_TRANSIENT);
+}
+
+void
+nbc_column_corners (sqlite3_stmt *s, int i, double corners[4][2])
+{
+  if (sqlite3_column_bytes (s, i) == 64)
+    nbc_unpack_doubles (sqlite3_column_blob (s, i), 8, &corners[0][0]);
+  else
+    nbc_corners_init (corners);
+}
+
+gboolean
+nbc_require_writer (NbCampaign *c, GError **error)
+{
+  if (c->writer)
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: opened read-only", c->path);
+  return FALSE;
+}
+
+gboolean
+nbc_step_done (NbCampaign *c, sqlite3_stmt *s, const char *doing, GError **error)
+{
+  int rc = sqlite3_step (s);
+
+  nbc_done_stmt (s);
+  return rc == SQLITE_DONE || nbc_sql_error (c, rc, doing, error);
+}

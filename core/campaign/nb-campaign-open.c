@@ -511,11 +511,3 @@ nb_campaign_set_who (NbCampaign *c, const char *who)
   c->who = g_strdup (who);
 }
 
-gboolean
-nbc_require_writer (NbCampaign *c, GError **error)
-{
-  if (c->writer)
-    return TRUE;
-  g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: opened read-only", c->path);
-  return FALSE;
-}

@@ -70,15 +70,6 @@ trial_clear_func (gpointer p)
 }
 
 gboolean
-nbc_step_done (NbCampaign *c, sqlite3_stmt *s, const char *doing, GError **error)
-{
-  int rc = sqlite3_step (s);
-
-  nbc_done_stmt (s);
-  return rc == SQLITE_DONE || nbc_sql_error (c, rc, doing, error);
-}
-
-gboolean
 nb_campaign_begin_trial (NbCampaign *c, gint64 config_id, NbCampaignTrial *t, GError **error)
 {
   sqlite3_stmt *s;
@@ -123,7 +114,6 @@ nb_campaign_begin_trial (NbCampaign *c, gint64 config_id, NbCampaignTrial *t, GE
   t->outcome = NB_TRIAL_RUNNING;
   return nbc_tx_finish (c, error);
 }
-
 
 gboolean
 nb_campaign_end_trial (NbCampaign *c, const NbCampaignTrial *t, GError **error)
