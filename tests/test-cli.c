@@ -171,6 +171,117 @@ test_path (void)
   }
 }
 
+/* The instrument's accuracy given: "uncertainty" with one member per
+ * figure (#17).  d = 9 mm, far from the next |d_i| = 7: linear, so GUM is
+ * validated and u = √(0.2² + (0.5/2)²) mm (the trial's random error and the
+ * instrument's common offset across the segment); U = 2u rounded up to two
+ * digits.  The mean of 3 trials carries the t with ν = 2: Monte Carlo. */
+static void
+test_path_uncertainty (void)
+{
+  g_auto (Run) r = cli ("compute", "path", "--input", "path.csv", "--from", "0,0", "--to",
+                        "3000,4000", "--json", "--accuracy-mm", "0.5", "--random-mm", "0.2", NULL);
+  g_autoptr (JsonObject) o = parse_json (&r);
+  JsonObject *unc = json_object_get_object_member (o, "uncertainty");
+  JsonObject *d = json_object_get_object_member (unc, "max_mm");
+  JsonObject *mean = json_object_get_object_member (unc, "mean_mm");
+  JsonArray *iv = json_object_get_array_member (d, "interval");
+
+  g_assert_cmpstr (json_object_get_string_member (d, "method"), ==, "gum");
+  nb_assert_abs (num (d, "k"), 2, 0, "k");
+  nb_assert_abs (num (d, "u_measurement"), hypot (0.2, 0.25), 1e-12, "u(d)");
+  nb_assert_abs (num (d, "u"), 0.32, 1e-12, "u to two digits");
+  nb_assert_abs (num (d, "U"), 0.65, 1e-12, "U = 2u rounded up");
+  nb_assert_abs (json_array_get_double_element (iv, 0), 8.35, 1e-12, "interval lo");
+  nb_assert_abs (json_array_get_double_element (iv, 1), 9.65, 1e-12, "interval hi");
+  g_assert_cmpstr (json_object_get_string_member (mean, "method"), ==, "monte-carlo");
+  nb_assert_abs (num (mean, "u_sampling"), 8.326663997864532 / sqrt (3.0), 1e-9, "s/√n");
+  g_assert_true (json_object_has_member (unc, "std_mm"));
+  {
+    g_auto (Run) plain = cli ("compute", "path", "--input", "path.csv", "--from", "0,0", "--to",
+                              "3000,4000", "--json", NULL);
+    g_autoptr (JsonObject) p = parse_json (&plain);
+
+    /* No accuracy given: no uncertainty claimed. */
+    g_assert_false (json_object_has_member (p, "uncertainty"));
+  }
+  {
+    g_auto (Run) bad = cli ("compute", "path", "--input", "path.csv", "--from", "0,0", "--to",
+                            "3000,4000", "--json", "--accuracy", "a lot", NULL);
+
+    g_assert_cmpint (bad.status, ==, 2);
+    g_assert_cmpstr (bad.out, ==, "");
+    g_assert_nonnull (strstr (bad.err, "--accuracy: accuracy 'a lot'"));
+  }
+  {
+    g_auto (Run) bad = cli ("compute", "pose", "--input", "pose-worked.csv", "--command", "0,0,0",
+                            "--json", "--accuracy-mm", "-1", NULL);
+
+    g_assert_cmpint (bad.status, ==, 2);
+    g_assert_cmpstr (bad.out, ==, "");
+  }
+}
+
+/* Every clause's figures get their member. */
+static void
+test_uncertainty_members (void)
+{
+  g_auto (Run) pose = cli ("compute", "pose", "--input", "pose-worked.csv", "--command", "0,0,0",
+                           "--json", "--accuracy", "15 µm + 6 µm/m", "--range-m", "10",
+                           "--accuracy-deg", "0.01", NULL);
+  g_autoptr (JsonObject) o = parse_json (&pose);
+  JsonObject *unc = json_object_get_object_member (o, "uncertainty");
+  const char *keys[] = { "ap_mm", "ao_deg", "rp_mm", "ro_deg" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      JsonObject *f = json_object_get_object_member (unc, keys[i]);
+      JsonArray *iv = json_object_get_array_member (f, "interval");
+      double value = num (o, keys[i]);
+
+      g_assert_nonnull (f);
+      /* The stated interval holds the figure; n = 3 (ν = 2): Monte Carlo. */
+      g_assert_cmpfloat (json_array_get_double_element (iv, 0), <=, value);
+      g_assert_cmpfloat (json_array_get_double_element (iv, 1), >=, value);
+      g_assert_cmpstr (json_object_get_string_member (f, "method"), ==, "monte-carlo");
+    }
+  /* The tracker's 15 µm + 6 µm/m at 10 m, k = 2: 37.5 µm per coordinate
+   * along x̄ and ȳ (Ap's direction (3, 2)/√13: c = 3/√13, 2/√13). */
+  nb_assert_rel (num (json_object_get_object_member (unc, "ap_mm"), "u_measurement"), 0.0375,
+                 1e-3, "u_measurement(Ap)");
+  {
+    g_auto (Run) map = cli ("compute", "mapping", "--truth", "truth.csv", "--map", "map.csv",
+                            "--json", "--accuracy-mm", "1", "--resolution-mm", "50", NULL);
+    g_autoptr (JsonObject) m = parse_json (&map);
+    JsonObject *mu = json_object_get_object_member (m, "uncertainty");
+
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (mu, "dm_mm")), ==,
+                      json_array_get_length (json_object_get_array_member (m, "trials")));
+    g_assert_true (json_object_has_member (mu, "accuracy_mm"));
+  }
+  {
+    g_auto (Run) det = cli ("compute", "detection", "--input", "detection.csv", "--json",
+                            "--accuracy-mm", "1", NULL);
+    g_autoptr (JsonObject) d = parse_json (&det);
+    JsonObject *du = json_object_get_object_member (d, "uncertainty");
+
+    g_assert_true (json_object_has_member (du, "mean_accuracy_pct"));
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (du, "obstacles")), ==,
+                      json_array_get_length (json_object_get_array_member (d, "obstacles")));
+  }
+  {
+    g_auto (Run) av = cli ("compute", "avoidance", "--input", "avoidance.csv", "--json",
+                           "--accuracy-mm", "1", "--sample-rate-hz", "100", NULL);
+    g_autoptr (JsonObject) a = parse_json (&av);
+    JsonObject *c0 = json_array_get_object_element (json_object_get_array_member (a, "configs"), 0);
+    JsonObject *cu = json_object_get_object_member (c0, "uncertainty");
+
+    g_assert_true (json_object_has_member (cu, "t0_s"));
+    g_assert_true (json_object_has_member (cu, "t1_s"));
+    g_assert_true (json_object_has_member (cu, "delay_ratio"));
+  }
+}
+
 static void
 test_detection (void)
 {
@@ -339,6 +450,8 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/pose-golden", test_pose_golden);
   g_test_add_func ("/cli/path", test_path);
   g_test_add_func ("/cli/detection", test_detection);
+  g_test_add_func ("/cli/path-uncertainty", test_path_uncertainty);
+  g_test_add_func ("/cli/uncertainty-members", test_uncertainty_members);
   g_test_add_func ("/cli/avoidance-passage", test_avoidance_passage);
   g_test_add_func ("/cli/mapping", test_mapping);
   g_test_add_func ("/cli/bad-input", test_bad_input);

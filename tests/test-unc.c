@@ -327,7 +327,7 @@ test_path_max (void)
   s.random_mm = 0.5;
   b = nb_unc_path (&s, d, 30, 5000.0, 3, &error);
   g_assert_no_error (error);
-  f = nb_unc_budget_figure (b, "d_mm");
+  f = nb_unc_budget_figure (b, "max_mm");
   g_test_message ("d: %.3f, u_c %.4f; MC mean %.4f u %.4f [%.3f, %.3f]", f->value, f->u_c, f->mc.y,
                   f->mc.u, f->mc.lo, f->mc.hi);
   nb_assert_abs (f->value, 10.0, 1e-12, "d");
@@ -371,7 +371,7 @@ test_mapping (void)
   b = nb_unc_mapping (&s, truth, (const double (*)[4][2]) map, NULL, 2, 4, &error);
   g_assert_no_error (error);
   dm = nb_unc_budget_figure (b, "dm_mm[0]");
-  acc = nb_unc_budget_figure (b, "mapping_accuracy_mm");
+  acc = nb_unc_budget_figure (b, "accuracy_mm");
   u_a = (1.0 + 1.5 * 10.0 * 1e-3) / 2.0;
   u_m = 50.0 / sqrt (12.0);
   nb_assert_abs (dm->value, 50.0, 1e-9, "Dm");
@@ -442,10 +442,10 @@ test_detection (void)
   s.placement_mm = 2.0;
   b = nb_unc_detection (&s, tr, me, ob, 2, 2, 1, &error);
   g_assert_no_error (error);
-  f = nb_unc_budget_figure (b, "accuracy_pct[0]");
+  f = nb_unc_budget_figure (b, "mean_accuracy_pct[0]");
   nb_assert_abs (f->value, 99.0, 1e-9, "accuracy");
   nb_assert_rel (f->u_c, 100.0 * 1010.0 / 1e6 * 2.0, 1e-4, "u(accuracy)");
-  f = nb_unc_budget_figure (b, "accuracy_pct");
+  f = nb_unc_budget_figure (b, "mean_accuracy_pct");
   nb_assert_abs (f->value, 99.25, 1e-9, "mean accuracy");
 }
 

@@ -16,15 +16,125 @@
 #include "nb-json-writer.h"
 #include "nb-metrics.h"
 #include "nb-table.h"
+#include "nb-unc-iso.h"
+#include "nb-unc-report.h"
 
 #include <math.h>
 #include <string.h>
 
 /* ---------------------------------------------------------------- shared -- */
 
+/* The measurement system's stated accuracy and the other inputs of the
+ * uncertainty budgets (core/unc); given any accuracy, --json carries an
+ * "uncertainty" object with one member per figure. */
+typedef struct {
+  double accuracy_mm;           /* a constant, at k = 2 */
+  char *accuracy;               /* the data sheet's form: "15 µm + 6 µm/m (k=2)" */
+  double accuracy_deg;
+  double range_m;
+  double random_mm;
+  double sample_rate_hz;
+  double sync_s;
+  double speed_mm_s;
+  double target_mm;
+  double placement_mm;
+  double resolution_mm;
+  gint64 seed;
+} UncOptions;
+
+static void
+unc_entries (GOptionContext *context, UncOptions *u)
+{
+  const GOptionEntry entries[] = {
+    { "accuracy-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->accuracy_mm,
+      "the measurement system's linear accuracy, mm (k = 2): adds \"uncertainty\" to --json", "A" },
+    { "accuracy", 0, 0, G_OPTION_ARG_STRING, &u->accuracy,
+      "the same as the data sheet gives it: '15 µm + 6 µm/m', '1 mm + 1.5 ppm (k=1)', "
+      "'8 mm + 1 ppm (rectangular)'", "SPEC" },
+    { "accuracy-deg", 0, 0, G_OPTION_ARG_DOUBLE, &u->accuracy_deg,
+      "its angular (heading) accuracy, ° (k = 2)", "B" },
+    { "range-m", 0, 0, G_OPTION_ARG_DOUBLE, &u->range_m,
+      "distance from the instrument to the work area, m (for the ppm part)", "L" },
+    { "random-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->random_mm,
+      "its random error of one point, mm (1σ; clause 8)", "R" },
+    { "sample-rate-hz", 0, 0, G_OPTION_ARG_DOUBLE, &u->sample_rate_hz,
+      "its sample rate, Hz (time quantisation of clauses 7, 8, 9)", "HZ" },
+    { "sync-s", 0, 0, G_OPTION_ARG_DOUBLE, &u->sync_s,
+      "standard uncertainty of the robot-event / sample synchronisation, s", "S" },
+    { "speed-mm-s", 0, 0, G_OPTION_ARG_DOUBLE, &u->speed_mm_s, "the robot's rated speed, mm/s",
+      "V" },
+    { "target-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->target_mm,
+      "the target's centring on the reference point, mm (1σ)", "T" },
+    { "placement-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->placement_mm,
+      "an obstacle's placement, mm (1σ; clause 6)", "P" },
+    { "resolution-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->resolution_mm,
+      "the map's cell size, mm (clause 10)", "C" },
+    { "uncertainty-seed", 0, 0, G_OPTION_ARG_INT64, &u->seed,
+      "seed of the Monte Carlo (results are reproducible; default 1)", "N" },
+    { NULL }
+  };
+  GOptionGroup *group = g_option_group_new ("uncertainty", "Measurement uncertainty (GUM, JCGM 101):",
+                                            "the uncertainty budget's inputs", NULL, NULL);
+
+  u->seed = 1;
+  g_option_group_add_entries (group, entries);
+  g_option_context_add_group (context, group);
+}
+
+/* *enabled: some accuracy was given. */
+static gboolean
+unc_setup (const UncOptions *u, NbUncSetup *s, gboolean *enabled, GError **error)
+{
+  const struct { const char *name; double v; } checks[] = {
+    { "accuracy-mm", u->accuracy_mm }, { "accuracy-deg", u->accuracy_deg },
+    { "range-m", u->range_m }, { "random-mm", u->random_mm },
+    { "sample-rate-hz", u->sample_rate_hz }, { "sync-s", u->sync_s },
+    { "speed-mm-s", u->speed_mm_s }, { "target-mm", u->target_mm },
+    { "placement-mm", u->placement_mm }, { "resolution-mm", u->resolution_mm },
+  };
+
+  nb_unc_setup_init (s);
+  for (guint i = 0; i < G_N_ELEMENTS (checks); i++)
+    if (!(checks[i].v >= 0.0) || !isfinite (checks[i].v))
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s %g: a finite value ≥ 0 is needed",
+                     checks[i].name, checks[i].v);
+        return FALSE;
+      }
+  if (u->accuracy != NULL && u->accuracy_mm > 0.0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--accuracy and --accuracy-mm: give one");
+      return FALSE;
+    }
+  if (u->accuracy != NULL)
+    {
+      if (!nb_unc_parse_accuracy (u->accuracy, &s->lin_const_mm, &s->lin_ppm, &s->lin_k, error))
+        {
+          g_prefix_error (error, "--accuracy: ");
+          return FALSE;
+        }
+    }
+  else
+    s->lin_const_mm = u->accuracy_mm;
+  s->ang_deg = u->accuracy_deg;
+  s->range_m = u->range_m;
+  s->random_mm = u->random_mm;
+  s->sample_period_s = u->sample_rate_hz > 0.0 ? 1.0 / u->sample_rate_hz : 0.0;
+  s->sync_s = u->sync_s;
+  s->speed_mm_s = u->speed_mm_s;
+  s->target_mm = u->target_mm;
+  s->placement_mm = u->placement_mm;
+  s->map_resolution_mm = u->resolution_mm;
+  *enabled = u->accuracy != NULL || u->accuracy_mm > 0.0 || u->accuracy_deg > 0.0;
+  return TRUE;
+}
+
 typedef struct {
   char *input;
   gboolean json;
+  UncOptions unc;
+  NbUncSetup setup;
+  gboolean uncertainty;         /* an accuracy was given */
 } Common;
 
 static void
@@ -40,12 +150,20 @@ common_entries (GOptionContext *context, Common *common, GOptionEntry *extra)
   g_option_context_add_main_entries (context, entries, NULL);
   if (extra != NULL)
     g_option_context_add_main_entries (context, extra, NULL);
+  unc_entries (context, &common->unc);
+}
+
+static gboolean
+common_setup (Common *common, GError **error)
+{
+  return unc_setup (&common->unc, &common->setup, &common->uncertainty, error);
 }
 
 static void
 common_clear (Common *common)
 {
   g_clear_pointer (&common->input, g_free);
+  g_clear_pointer (&common->unc.accuracy, g_free);
 }
 
 static gboolean
@@ -99,6 +217,7 @@ compute_pose (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) poses = NULL;
+  g_autoptr (NbUncBudget) budget = NULL;
   g_autofree char *command_text = NULL;
   Common common = { 0 };
   GOptionEntry extra[] = {
@@ -117,6 +236,7 @@ compute_pose (int argc, char **argv)
     "comments). At least 2 poses; the standard asks for 30.");
   common_entries (context, &common, extra);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !common_setup (&common, &error) ||
       !nb_cli_parse_numbers ("command", command_text, command, 3, "X,Y,THETA (mm, mm, °)",
                              &error) ||
       !require_input ("input", common.input, &error) ||
@@ -129,6 +249,13 @@ compute_pose (int argc, char **argv)
       g_prefix_error (&error, "%s: ", common.input);
       goto fail;
     }
+  if (common.json && common.uncertainty &&
+      (budget = nb_unc_pose (&common.setup, &c, (NbPose *) poses->data, poses->len,
+                             (guint64) common.unc.seed, &error)) == NULL)
+    {
+      g_prefix_error (&error, "%s: ", common.input);
+      goto fail;
+    }
   common_clear (&common);
 
   if (common.json)
@@ -137,6 +264,8 @@ compute_pose (int argc, char **argv)
 
       nb_json_begin_object (w);
       nb_cli_json_pose (w, &res);
+      if (budget != NULL)
+        nb_unc_json_budget (w, budget);
       nb_json_end_object (w);
       return emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -201,6 +330,7 @@ compute_path (int argc, char **argv)
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (NbPathRun) run = NULL;
+  g_autoptr (NbUncBudget) budget = NULL;
   g_autofree char *from_text = NULL, *to_text = NULL;
   g_autofree double *d = NULL;
   Common common = { 0 };
@@ -224,6 +354,7 @@ compute_path (int argc, char **argv)
     "The file is streamed: memory does not grow with the number of samples.");
   common_entries (context, &common, extra);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !common_setup (&common, &error) ||
       !nb_cli_parse_numbers ("from", from_text, p0, 2, "X0,Y0 in mm", &error) ||
       !nb_cli_parse_numbers ("to", to_text, p1, 2, "X1,Y1 in mm", &error) ||
       !nb_segment_init (&segment, p0[0], p0[1], p1[0], p1[1], &error) ||
@@ -234,6 +365,13 @@ compute_path (int argc, char **argv)
       (d = nb_path_run_finish (run, common.input, &res, &error)) == NULL)
     goto fail;
   n = nb_path_run_n_trials (run);
+  if (common.json && common.uncertainty &&
+      (budget = nb_unc_path (&common.setup, d, n, segment.length_mm, (guint64) common.unc.seed,
+                             &error)) == NULL)
+    {
+      g_prefix_error (&error, "%s: ", common.input);
+      goto fail;
+    }
   common_clear (&common);
 
   if (common.json)
@@ -246,6 +384,8 @@ compute_path (int argc, char **argv)
         labels[i] = nb_path_run_trial (run, i)->label;
       nb_json_begin_object (w);
       nb_cli_json_path (w, &res, nb_path_run_samples (run), labels, d, n);
+      if (budget != NULL)
+        nb_unc_json_budget (w, budget);
       nb_json_end_object (w);
       return emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -303,7 +443,10 @@ compute_mapping (int argc, char **argv)
   g_autoptr (GArray) trials = NULL;
   g_autofree char *truth_path = NULL, *map_path = NULL;
   g_autofree double *dm = NULL;
-  gboolean json = FALSE;
+  g_autoptr (NbUncBudget) budget = NULL;
+  UncOptions unc = { 0 };
+  NbUncSetup setup;
+  gboolean json = FALSE, uncertainty = FALSE;
   const GOptionEntry entries[] = {
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth_path, "the arena's corners A_1..A_4",
       "T.csv" },
@@ -320,7 +463,9 @@ compute_mapping (int argc, char **argv)
     "Truth columns: corner (1–4), x_mm, y_mm.  Map columns: trial, corner, x_mm, y_mm.\n"
     "Every trial gives each of the four corners once; the standard asks for 3 trials.");
   g_option_context_add_main_entries (context, entries, NULL);
+  unc_entries (context, &unc);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !unc_setup (&unc, &setup, &uncertainty, &error) ||
       !require_input ("truth", truth_path, &error) ||
       !require_input ("map", map_path, &error) ||
       !nb_measurements_read_truth_corners (truth_path, truth, &error) ||
@@ -335,6 +480,20 @@ compute_mapping (int argc, char **argv)
       /* 10.3: the mapping accuracy is the largest Dm of the trials. */
       accuracy = MAX (accuracy, dm[i]);
     }
+  if (json && uncertainty)
+    {
+      /* The trials' corners side by side, as the model takes them. */
+      g_autofree double (*corners)[4][2] = g_malloc (MAX (trials->len, 1) * sizeof *corners);
+
+      for (guint i = 0; i < trials->len; i++)
+        memcpy (corners[i], g_array_index (trials, NbMapCorners, i).corner_mm, sizeof corners[i]);
+      budget = nb_unc_mapping (&setup, (const double (*)[2]) truth,
+                               (const double (*)[4][2]) corners, NULL, trials->len,
+                               (guint64) unc.seed, &error);
+    }
+  g_free (unc.accuracy);
+  if (json && uncertainty && budget == NULL)
+    return nb_cli_report_error (error);
 
   if (json)
     {
@@ -346,6 +505,8 @@ compute_mapping (int argc, char **argv)
         numbers[i] = g_array_index (trials, NbMapCorners, i).trial;
       nb_json_begin_object (w);
       nb_cli_json_mapping (w, numbers, dm, trials->len, accuracy);
+      if (budget != NULL)
+        nb_unc_json_budget (w, budget);
       nb_json_end_object (w);
       return emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -387,12 +548,75 @@ row_detection (NbTable *t, const char *name, const NbDetectionTally *tally)
   nb_table_set_number (t, r, 4, nb_detection_tally_mean_accuracy_pct (tally));
 }
 
+/* The detected placements into the clause 6 model: obstacles numbered by
+ * their place among those with a detection; *slot (one per obstacle of res)
+ * that number or −1. */
+static NbUncBudget *
+detection_budget (const NbUncSetup *setup, GArray *placements, const NbDetectionResult *res,
+                  guint64 seed, int **slot, GError **error)
+{
+  g_autofree double *t = g_new (double, placements->len);
+  g_autofree double *m = g_new (double, placements->len);
+  g_autofree guint *o = g_new (guint, placements->len);
+  guint n = 0, used = 0;
+
+  *slot = g_new (int, MAX (res->obstacles->len, 1));
+  for (guint i = 0; i < res->obstacles->len; i++)
+    (*slot)[i] = g_array_index (res->obstacles, NbObstacleTally, i).tally.detected > 0 ? (int) used++
+                                                                                        : -1;
+  for (guint i = 0; i < placements->len; i++)
+    {
+      NbPlacement *p = &g_array_index (placements, NbPlacement, i);
+      gpointer k;
+
+      if (!p->detected)
+        continue;
+      k = g_hash_table_lookup (res->index, p->obstacle);
+      t[n] = p->true_mm;
+      m[n] = p->measured_mm;
+      o[n] = (guint) (*slot)[GPOINTER_TO_UINT (k)];
+      n++;
+    }
+  return nb_unc_detection (setup, t, m, o, n, used, seed, error);
+}
+
+/* "uncertainty": {"mean_accuracy_pct": …, "obstacles": [one per obstacle of
+ * the figures, null where none was detected]}. */
+static void
+detection_json (NbJsonWriter *w, const NbUncBudget *b, const int *slot, guint n_obstacles)
+{
+  nb_json_key (w, "uncertainty");
+  nb_json_begin_object (w);
+  nb_json_key (w, "mean_accuracy_pct");
+  nb_unc_json_figure (w, nb_unc_budget_figure (b, "mean_accuracy_pct"));
+  nb_json_key (w, "obstacles");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < n_obstacles; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("mean_accuracy_pct[%d]", slot[i]);
+
+      if (slot[i] < 0)
+        nb_json_null (w);
+      else
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "mean_accuracy_pct");
+          nb_unc_json_figure (w, nb_unc_budget_figure (b, key));
+          nb_json_end_object (w);
+        }
+    }
+  nb_json_end_array (w);
+  nb_json_end_object (w);
+}
+
 static int
 compute_detection (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) placements = NULL;
+  g_autoptr (NbUncBudget) budget = NULL;
+  g_autofree int *slot = NULL;
   Common common = { 0 };
   NbDetectionResult res;
   int status;
@@ -406,10 +630,10 @@ compute_detection (int argc, char **argv)
     "directions at both ranges: 16 placements.");
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !common_setup (&common, &error) ||
       !require_input ("input", common.input, &error) ||
       (placements = nb_measurements_read_detection (common.input, &error)) == NULL)
     goto fail;
-  common_clear (&common);
 
   nb_detection_result_init (&res);
   for (guint i = 0; i < placements->len; i++)
@@ -418,6 +642,15 @@ compute_detection (int argc, char **argv)
 
       nb_detection_result_add (&res, p->obstacle, p->true_mm, p->detected, p->measured_mm);
     }
+  if (common.json && common.uncertainty && res.all.detected > 0 &&
+      (budget = detection_budget (&common.setup, placements, &res, (guint64) common.unc.seed,
+                                  &slot, &error)) == NULL)
+    {
+      nb_detection_result_clear (&res);
+      g_prefix_error (&error, "%s: ", common.input);
+      goto fail;
+    }
+  common_clear (&common);
 
   if (common.json)
     {
@@ -425,6 +658,8 @@ compute_detection (int argc, char **argv)
 
       nb_json_begin_object (w);
       nb_cli_json_detection (w, &res);
+      if (budget != NULL)
+        detection_json (w, budget, slot, res.obstacles->len);
       nb_json_end_object (w);
       status = emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }
@@ -510,6 +745,7 @@ compute_avoidance (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) rows = NULL, configs = NULL;
   g_autofree NbAvoidanceResult *res = NULL;
+  g_autoptr (GPtrArray) budgets = g_ptr_array_new_with_free_func ((GDestroyNotify) nb_unc_budget_free);
   Common common = { 0 };
 
   g_option_context_set_summary (context,
@@ -521,6 +757,7 @@ compute_avoidance (int argc, char **argv)
     "empty for a failed trial), success (0|1).");
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !common_setup (&common, &error) ||
       !require_input ("input", common.input, &error) ||
       (rows = nb_measurements_read_avoidance (common.input, &error)) == NULL)
     goto fail;
@@ -538,6 +775,25 @@ compute_avoidance (int argc, char **argv)
           g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
           goto fail;
         }
+      /* Uncertainty where the figures exist (T0 and T1 from three trials each). */
+      if (common.json && common.uncertainty && isfinite (res[i].t0_s) && isfinite (res[i].t1_s))
+        {
+          NbUncBudget *b = nb_unc_avoidance_trials (&common.setup,
+                                                    (NbTimedTrial *) c->baseline->data,
+                                                    c->baseline->len,
+                                                    (NbTimedTrial *) c->trials->data,
+                                                    c->trials->len, (guint64) common.unc.seed,
+                                                    &error);
+
+          if (b == NULL)
+            {
+              g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
+              goto fail;
+            }
+          g_ptr_array_add (budgets, b);
+        }
+      else
+        g_ptr_array_add (budgets, NULL);
     }
   common_clear (&common);
 
@@ -553,6 +809,8 @@ compute_avoidance (int argc, char **argv)
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
           nb_cli_json_avoidance (w, &res[i]);
+          if (g_ptr_array_index (budgets, i) != NULL)
+            nb_unc_json_budget (w, g_ptr_array_index (budgets, i));
           nb_json_end_object (w);
         }
       nb_json_end_array (w);
@@ -613,6 +871,7 @@ compute_passage (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) rows = NULL, configs = NULL;
   g_autofree NbPassageResult *res = NULL;
+  g_autoptr (GPtrArray) budgets = g_ptr_array_new_with_free_func ((GDestroyNotify) nb_unc_budget_free);
   Common common = { 0 };
 
   g_option_context_set_summary (context,
@@ -623,6 +882,7 @@ compute_passage (int argc, char **argv)
     "success (0|1).");
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !common_setup (&common, &error) ||
       !require_input ("input", common.input, &error) ||
       (rows = nb_measurements_read_passage (common.input, &error)) == NULL)
     goto fail;
@@ -638,6 +898,21 @@ compute_passage (int argc, char **argv)
           g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
           goto fail;
         }
+      if (common.json && common.uncertainty && res[i].passed)
+        {
+          NbUncBudget *b = nb_unc_passage_trials (&common.setup, (NbTimedTrial *) c->trials->data,
+                                                  c->trials->len, (guint64) common.unc.seed,
+                                                  &error);
+
+          if (b == NULL)
+            {
+              g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
+              goto fail;
+            }
+          g_ptr_array_add (budgets, b);
+        }
+      else
+        g_ptr_array_add (budgets, NULL);
     }
   common_clear (&common);
 
@@ -653,6 +928,8 @@ compute_passage (int argc, char **argv)
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
           nb_cli_json_passage (w, &res[i]);
+          if (g_ptr_array_index (budgets, i) != NULL)
+            nb_unc_json_budget (w, g_ptr_array_index (budgets, i));
           nb_json_end_object (w);
         }
       nb_json_end_array (w);

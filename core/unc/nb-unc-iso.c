@@ -647,7 +647,7 @@ NbUncBudget *
 nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, double length_mm, guint64 seed,
              GError **error)
 {
-  static const char *const keys[] = { "d_mm", "mean_mm", "std_mm" };
+  static const char *const keys[] = { "max_mm", "mean_mm", "std_mm" };
   g_autoptr (NbUncBudget) b = nb_unc_budget_new (8);
   NbPathResult r;
   PathModel m = { n, length_mm };
@@ -784,7 +784,7 @@ nb_unc_mapping (const NbUncSetup *s, const double truth_mm[4][2], const double (
     }
   for (gsize t = 0; t < n_maps; t++)
     g_ptr_array_add (keys, g_strdup_printf ("dm_mm[%zu]", t));
-  g_ptr_array_add (keys, g_strdup ("mapping_accuracy_mm"));
+  g_ptr_array_add (keys, g_strdup ("accuracy_mm"));
   m.x = (const NbUncInput *) in.x->data;
   ok = finish (b, (const char *const *) keys->pdata, n_maps + 1, map_f, &m, &in, NULL, map_draw,
                &m, seed, error);
@@ -858,6 +858,19 @@ nb_unc_detection (const NbUncSetup *s, const double *true_mm, const double *meas
                    n_obstacles);
       return NULL;
     }
+  for (guint o = 0; o < n_obstacles; o++)
+    {
+      gboolean used = FALSE;
+
+      for (gsize j = 0; j < n && !used; j++)
+        used = obstacle[j] == o;
+      if (!used)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                       "clause 6 uncertainty: obstacle %u has no detected placement", o);
+          return NULL;
+        }
+    }
   for (gsize j = 0; j < n; j++)
     if (obstacle[j] >= n_obstacles || !(true_mm[j] > 0.0) || !isfinite (measured_mm[j]))
       {
@@ -873,9 +886,9 @@ nb_unc_detection (const NbUncSetup *s, const double *true_mm, const double *meas
          FALSE);
   for (gsize j = 0; j < n; j++)
     add (&in, true_mm[j], u, NB_UNC_NORMAL, 0.0);
-  g_ptr_array_add (keys, g_strdup ("accuracy_pct"));
+  g_ptr_array_add (keys, g_strdup ("mean_accuracy_pct"));
   for (guint o = 0; o < n_obstacles; o++)
-    g_ptr_array_add (keys, g_strdup_printf ("accuracy_pct[%u]", o));
+    g_ptr_array_add (keys, g_strdup_printf ("mean_accuracy_pct[%u]", o));
   m.x = (const NbUncInput *) in.x->data;
   ok = finish (b, (const char *const *) keys->pdata, n_obstacles + 1, detect_f, &m, &in, NULL,
                detect_draw, &m, seed, error);
@@ -998,4 +1011,90 @@ NbUncBudget *
 nb_unc_passage (const NbUncSetup *s, const double *time_s, gsize n, guint64 seed, GError **error)
 {
   return times (9, s, time_s, n, NULL, 0, seed, error);
+}
+
+/* The trials' times the figures were computed on, in trial order: 7.3 the
+ * first three successful ones, 9.3 the first five consecutive successes.
+ * The model's figure is checked against nb-metrics' own, so the selection
+ * here cannot drift from the one there unnoticed. */
+static int
+cmp_trial (const void *a, const void *b)
+{
+  const NbTimedTrial *x = a, *y = b;
+
+  return (x->trial > y->trial) - (x->trial < y->trial);
+}
+
+static gsize
+first_successes (const NbTimedTrial *t, gsize n, gsize want, gboolean consecutive, double *out)
+{
+  g_autofree NbTimedTrial *s = g_memdup2 (t, MAX (n, 1) * sizeof *t);
+  gsize found = 0;
+
+  qsort (s, n, sizeof *s, cmp_trial);
+  for (gsize i = 0; i < n && found < want; i++)
+    if (s[i].success)
+      out[found++] = s[i].time_s;
+    else if (consecutive)
+      found = 0;
+  return found;
+}
+
+static gboolean
+same_figure (double model, double metrics, const char *what, GError **error)
+{
+  if (fabs (model - metrics) <= 1e-9 * MAX (fabs (metrics), 1.0))
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
+               "uncertainty model of %s: %.17g, the figure is %.17g", what, model, metrics);
+  return FALSE;
+}
+
+NbUncBudget *
+nb_unc_avoidance_trials (const NbUncSetup *s, const NbTimedTrial *baseline, gsize n_baseline,
+                         const NbTimedTrial *obstacle, gsize n_obstacle, guint64 seed,
+                         GError **error)
+{
+  double t0[NB_AVOIDANCE_TRIALS], t1[NB_AVOIDANCE_TRIALS];
+  NbAvoidanceResult r;
+  g_autoptr (NbUncBudget) b = NULL;
+
+  if (!nb_metrics_avoidance (baseline, n_baseline, obstacle, n_obstacle, &r, error))
+    return NULL;
+  if (first_successes (baseline, n_baseline, NB_AVOIDANCE_TRIALS, FALSE, t0) < NB_AVOIDANCE_TRIALS ||
+      first_successes (obstacle, n_obstacle, NB_AVOIDANCE_TRIALS, FALSE, t1) < NB_AVOIDANCE_TRIALS)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "clause 7 uncertainty: T0 and T1 need three successful trials each");
+      return NULL;
+    }
+  b = nb_unc_avoidance (s, t0, NB_AVOIDANCE_TRIALS, t1, NB_AVOIDANCE_TRIALS, seed, error);
+  if (b == NULL || !same_figure (nb_unc_budget_figure (b, "t0_s")->value, r.t0_s, "T0", error) ||
+      !same_figure (nb_unc_budget_figure (b, "t1_s")->value, r.t1_s, "T1", error))
+    return NULL;
+  return g_steal_pointer (&b);
+}
+
+NbUncBudget *
+nb_unc_passage_trials (const NbUncSetup *s, const NbTimedTrial *trials, gsize n, guint64 seed,
+                       GError **error)
+{
+  double t[NB_PASSAGE_TRIALS];
+  NbPassageResult r;
+  g_autoptr (NbUncBudget) b = NULL;
+
+  if (!nb_metrics_passage (trials, n, &r, error))
+    return NULL;
+  if (!r.passed || first_successes (trials, n, NB_PASSAGE_TRIALS, TRUE, t) < NB_PASSAGE_TRIALS)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "clause 9 uncertainty: no five consecutive successful trials");
+      return NULL;
+    }
+  b = nb_unc_passage (s, t, NB_PASSAGE_TRIALS, seed, error);
+  if (b == NULL ||
+      !same_figure (nb_unc_budget_figure (b, "mean_time_s")->value, r.mean_time_s,
+                    "the mean passage time", error))
+    return NULL;
+  return g_steal_pointer (&b);
 }

@@ -110,19 +110,19 @@ const NbUncFigure *nb_unc_budget_figure (const NbUncBudget *budget, const char *
 /* Clause 5: ap_mm, ao_deg, rp_mm, ro_deg of n ≥ 3 poses. */
 NbUncBudget *nb_unc_pose (const NbUncSetup *setup, const NbPose *command, const NbPose *attained,
                           gsize n, guint64 seed, GError **error);
-/* Clause 8: d_mm, mean_mm, std_mm of the trials' d_i (n ≥ 2) on a segment
- * of length_mm. */
+/* Clause 8: max_mm (d = max |d_i|), mean_mm, std_mm of the trials' d_i
+ * (n ≥ 3) on a segment of length_mm.  (Keys: the figures' JSON members.) */
 NbUncBudget *nb_unc_path (const NbUncSetup *setup, const double *d_mm, gsize n, double length_mm,
                           guint64 seed, GError **error);
-/* Clause 10: dm_mm (one per trial, "dm_mm[i]") and mapping_accuracy_mm
- * (their max) from the arena's surveyed corners and each map's corners
+/* Clause 10: dm_mm (one per trial, "dm_mm[i]") and accuracy_mm (their
+ * max: the mapping accuracy) from the arena's surveyed corners and each map's corners
  * with their fit σ (corner_sigma_mm may be NULL: the cell alone). */
 NbUncBudget *nb_unc_mapping (const NbUncSetup *setup, const double truth_mm[4][2],
                              const double (*map_mm)[4][2], const double (*corner_sigma_mm)[4],
                              gsize n_maps, guint64 seed, GError **error);
-/* Clause 6: accuracy_pct over the detected placements, and one per
- * obstacle ("accuracy_pct[i]" in the order of obstacle[]): obstacle[j] the
- * index of placement j's obstacle. */
+/* Clause 6: mean_accuracy_pct over the detected placements, and one per
+ * obstacle ("mean_accuracy_pct[i]"): obstacle[j] the index of detected
+ * placement j's obstacle; every obstacle index needs a placement. */
 NbUncBudget *nb_unc_detection (const NbUncSetup *setup, const double *true_mm,
                                const double *measured_mm, const guint *obstacle, gsize n,
                                guint n_obstacles, guint64 seed, GError **error);
@@ -134,6 +134,14 @@ NbUncBudget *nb_unc_avoidance (const NbUncSetup *setup, const double *baseline_s
 /* Clause 9: mean_time_s of the n passage times of the successful run. */
 NbUncBudget *nb_unc_passage (const NbUncSetup *setup, const double *time_s, gsize n, guint64 seed,
                              GError **error);
+
+/* The same from the trials as nb_metrics_avoidance / nb_metrics_passage
+ * take them (the trials the figures use are picked as 7.3 and 9.3 say). */
+NbUncBudget *nb_unc_avoidance_trials (const NbUncSetup *setup, const NbTimedTrial *baseline,
+                                      gsize n_baseline, const NbTimedTrial *obstacle,
+                                      gsize n_obstacle, guint64 seed, GError **error);
+NbUncBudget *nb_unc_passage_trials   (const NbUncSetup *setup, const NbTimedTrial *trials, gsize n,
+                                      guint64 seed, GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbUncBudget, nb_unc_budget_free)
 

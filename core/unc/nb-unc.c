@@ -467,11 +467,11 @@ nb_unc_figure_decide (NbUncFigure *fig, double value, double u_c, double u_measu
       fig->method = NB_UNC_METHOD_MONTE_CARLO;
       /* The interval is what the Monte Carlo states (JCGM 101 7.7); U is
        * its half-width, the symmetric ± that spans it, so that a U column
-       * reads the same for both methods.  (k·u(y) would mislead where the
-       * PDF is skewed or, for a mean of 3 trials (t with ν = 2), has no
-       * finite variance.) */
-      fig->u = mc->u;
+       * reads the same for both methods, and u = U/k.  (The PDF's standard
+       * deviation, mc.u, would mislead where the PDF is skewed or, for a
+       * mean of 3 trials (t with ν = 2), has no finite variance.) */
       fig->U = 0.5 * (mc->hi - mc->lo);
+      fig->u = fig->U / NB_UNC_K;
       fig->lo = mc->lo;
       fig->hi = mc->hi;
     }
@@ -499,24 +499,39 @@ nb_unc_round_U (double U, int *decimals)
       c = ceil (U / pow (10.0, l) - 1e-9);
     }
   *decimals = -l;
-  return c * pow (10.0, l);
+  /* Divided by an exact power of ten, so 23·10⁻¹ is the double nearest 2.3. */
+  return l < 0 ? c / pow (10.0, -l) : c * pow (10.0, l);
 }
 
 double
 nb_unc_round_value (double value, int decimals)
 {
-  double s = pow (10.0, decimals);
+  if (decimals >= 0)
+    {
+      double s = pow (10.0, decimals);
 
-  return round (value * s) / s;
+      return round (value * s) / s;
+    }
+  return round (value / pow (10.0, -decimals)) * pow (10.0, -decimals);
 }
 
 void
 nb_unc_round_interval (double lo, double hi, int decimals, double *rlo, double *rhi)
 {
-  double s = pow (10.0, decimals);
+  if (decimals >= 0)
+    {
+      double s = pow (10.0, decimals);
 
-  *rlo = floor (lo * s + 1e-9) / s;
-  *rhi = ceil (hi * s - 1e-9) / s;
+      *rlo = floor (lo * s + 1e-9) / s;
+      *rhi = ceil (hi * s - 1e-9) / s;
+    }
+  else
+    {
+      double s = pow (10.0, -decimals);
+
+      *rlo = floor (lo / s + 1e-9) * s;
+      *rhi = ceil (hi / s - 1e-9) * s;
+    }
 }
 
 /* --------------------------------------------------- conformity -- */

@@ -165,7 +165,7 @@ typedef struct {
   double u_sampling;      /* its part from the finite number of trials (Type A); 0 if none */
   double k;               /* NB_UNC_K */
   NbUncMethod method;     /* GUM if JCGM 101 8 validated it, else Monte Carlo */
-  double u;               /* the stated standard uncertainty: u_c (GUM) or the MC u(y) */
+  double u;               /* the stated standard uncertainty: u_c (GUM), U/k (Monte Carlo) */
   double U;               /* k·u_c (GUM); the interval's half-width (Monte Carlo) */
   double lo, hi;          /* the stated interval: y ± U (GUM) or the MC shortest one */
   /* The validation (JCGM 101 8.2). */
