@@ -8,7 +8,7 @@ packages="
   libglib2.0-dev libgsl-dev libcsv-dev libsqlite3-dev sqlite3 libjson-glib-dev
   libcairo2-dev libpango1.0-dev libgtk-4-dev libsoup-3.0-dev libxml2-dev libyaml-dev
   libserialport-dev
-  python3 poppler-utils fonts-dejavu-core xvfb xauth imagemagick socat gpsd-clients
+  python3 python3-numpy poppler-utils fonts-dejavu-core xvfb xauth imagemagick socat gpsd-clients
   help2man
 "
 # node + npm for the independent MCAP reader (tests/mcap); a node or npm

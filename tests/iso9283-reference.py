@@ -1,0 +1,168 @@
+#!/usr/bin/python3
+"""ISO 9283:1998 characteristics, computed independently of navbench's C code.
+
+The tests of core/iso9283 (tests/test-iso9283.c) write a case as JSON on
+stdin; this prints the figures as JSON.  A different formulation on purpose:
+exact rational means of the positions (fractions.Fraction over the doubles as
+given), orientation differences wrapped through unit complex numbers, numpy
+for the spreads, plane crossings found by vectorised sign changes.
+"""
+import json
+import math
+import sys
+from fractions import Fraction
+
+import numpy as np
+
+
+def wrap(deg):
+    """An angle difference brought to (-180, 180] through exp(i·θ)."""
+    return np.degrees(np.angle(np.exp(1j * np.radians(deg))))
+
+
+def exact_mean_offset(values, ref):
+    return float(sum(Fraction(v) - Fraction(ref) for v in values) / len(values))
+
+
+def pose(cmd, poses):
+    P = np.array(poses, dtype=float)
+    n = len(P)
+    off = np.array([exact_mean_offset(P[:, k], cmd[k]) for k in range(3)])
+    d = P[:, :3] - np.array(cmd[:3]) - off           # exact: Sterbenz, then one rounding
+    l = np.sqrt((d ** 2).sum(axis=1))
+    dang = wrap(P[:, 3:] - np.array(cmd[3:]))
+    ap_abc = dang.mean(axis=0)
+    s_abc = dang.std(axis=0, ddof=1)
+    return {
+        "ap_mm": float(np.linalg.norm(off)),
+        "ap_xyz_mm": off.tolist(),
+        "ap_abc_deg": ap_abc.tolist(),
+        "mean_deg": wrap(np.array(cmd[3:]) + ap_abc).tolist(),
+        "l_mean_mm": float(l.mean()),
+        "s_l_mm": float(l.std(ddof=1)),
+        "rp_mm": float(l.mean() + 3 * l.std(ddof=1)),
+        "rp_abc_deg": (3 * s_abc).tolist(),
+    }
+
+
+def vap(cmd, groups):
+    bars, angs = [], []
+    for g in groups:
+        P = np.array(g, dtype=float)
+        bars.append(np.array([exact_mean_offset(P[:, k], cmd[k]) for k in range(3)]))
+        angs.append(wrap(P[:, 3:] - np.array(cmd[3:])).mean(axis=0))
+    vp, va = 0.0, np.zeros(3)
+    for h in range(len(groups)):
+        for k in range(len(groups)):
+            vp = max(vp, float(np.linalg.norm(bars[h] - bars[k])))
+            va = np.maximum(va, np.abs(wrap(angs[h] - angs[k])))
+    return {"vap_mm": vp, "vap_abc_deg": va.tolist()}
+
+
+def distance(c1, c2, first, second):
+    A, B = np.array(first, dtype=float), np.array(second, dtype=float)
+    c1, c2 = np.array(c1), np.array(c2)
+    v = (A[:, :3] - c1[:3]) - (B[:, :3] - c2[:3]) + (c1[:3] - c2[:3])
+    D = np.sqrt((v ** 2).sum(axis=1))
+    Dx = np.abs(v)
+    Da = np.abs(wrap(A[:, 3:] - B[:, 3:]))
+    dc = np.linalg.norm(c1[:3] - c2[:3])
+    return {
+        "d_command_mm": float(dc),
+        "ad_mm": float(D.mean() - dc),
+        "ad_xyz_mm": (Dx.mean(axis=0) - np.abs(c1[:3] - c2[:3])).tolist(),
+        "ad_abc_deg": (Da.mean(axis=0) - np.abs(wrap(c1[3:] - c2[3:]))).tolist(),
+        "rd_mm": float(3 * D.std(ddof=1)),
+        "rd_xyz_mm": (3 * Dx.std(axis=0, ddof=1)).tolist(),
+        "rd_abc_deg": (3 * Da.std(axis=0, ddof=1)).tolist(),
+    }
+
+
+def settling(t, p, band, tail):
+    t, p = np.array(t), np.array(p)
+    ref = p[-1]
+    tailmask = t[-1] - t <= tail
+    att = (p[tailmask] - ref).mean(axis=0)
+    d = (p - ref) - att
+    dist = np.sqrt((d ** 2).sum(axis=1))
+    inside = dist <= band
+    entry = int(np.argmax(inside))
+    outside = np.nonzero(~inside)[0]
+    stable = max(int(outside[-1]) + 1 if len(outside) else 0, entry)
+    u = att - (p[0] - ref)
+    u = u / np.linalg.norm(u)
+    ov = max(0.0, float((d[entry:] @ u).max()))
+    return {"attained_mm": (ref + att).tolist(), "t_entry_s": float(t[entry]),
+            "stabilisation_s": float(t[stable] - t[entry]), "overshoot_mm": ov}
+
+
+def path_points(path, m):
+    if path["kind"] == "line":
+        a, b = np.array(path["start"]), np.array(path["end"])
+        L = np.linalg.norm(b - a)
+        t = (b - a) / L
+        return [(a + t * L * i / (m + 1), t) for i in range(1, m + 1)]
+    c, s, nrm = np.array(path["centre"]), np.array(path["start"]), np.array(path["normal"])
+    nrm = nrm / np.linalg.norm(nrm)
+    r = np.linalg.norm(s - c)
+    e1 = (s - c) / r
+    e2 = np.cross(nrm, e1)
+    out = []
+    for i in range(1, m + 1):
+        phi = 2 * math.pi * i / (m + 1)
+        out.append((c + r * (math.cos(phi) * e1 + math.sin(phi) * e2),
+                    -math.sin(phi) * e1 + math.cos(phi) * e2))
+    return out
+
+
+def path(path_def, tracks, m, reach):
+    cabc = np.array(path_def["abc"])
+    at, rt = 0.0, 0.0
+    at_abc, rt_abc = np.zeros(3), np.zeros(3)
+    for c, t in path_points(path_def, m):
+        pts, angs = [], []
+        for tr in tracks:
+            P = np.array(tr, dtype=float)
+            rel = P[:, :3] - c
+            f = rel @ t
+            k = np.nonzero((f[:-1] <= 0) & (f[1:] > 0))[0]
+            w = -f[k] / (f[k + 1] - f[k])
+            x = rel[k] + w[:, None] * (rel[k + 1] - rel[k])
+            dist = np.linalg.norm(x, axis=1)
+            ok = dist <= reach
+            k, w, x, dist = k[ok], w[ok], x[ok], dist[ok]
+            best = int(np.argmin(dist))
+            pts.append(x[best])
+            a0 = wrap(P[k[best], 3:] - cabc)
+            a1 = a0 + wrap(P[k[best] + 1, 3:] - P[k[best], 3:])
+            angs.append(a0 + w[best] * (a1 - a0))
+        X, A = np.array(pts), np.array(angs)
+        bar = X.mean(axis=0)
+        l = np.linalg.norm(X - bar, axis=1)
+        at = max(at, float(np.linalg.norm(bar)))
+        rt = max(rt, float(l.mean() + 3 * l.std(ddof=1)))
+        at_abc = np.maximum(at_abc, np.abs(A.mean(axis=0)))
+        rt_abc = np.maximum(rt_abc, 3 * A.std(axis=0, ddof=1))
+    return {"at_mm": at, "rt_mm": rt, "at_abc_deg": at_abc.tolist(), "rt_abc_deg": rt_abc.tolist()}
+
+
+def main():
+    case = json.load(open(sys.argv[1]) if len(sys.argv) > 1 else sys.stdin)
+    kind = case["kind"]
+    if kind == "pose":
+        out = pose(case["command"], case["poses"])
+    elif kind == "vap":
+        out = vap(case["command"], case["groups"])
+    elif kind == "distance":
+        out = distance(case["c1"], case["c2"], case["first"], case["second"])
+    elif kind == "settling":
+        out = settling(case["t"], case["p"], case["band"], case["tail"])
+    elif kind == "path":
+        out = path(case["path"], case["tracks"], case["m"], case["reach"])
+    else:
+        raise SystemExit("unknown case " + kind)
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
