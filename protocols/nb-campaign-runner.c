@@ -22,8 +22,9 @@ struct _NbCampaignRunner {
   char *config, *route, *who, *robot_name, *obstacle;
   const NbRobotOps *robot_ops;
   gpointer robot;
-  const NbRunnerInstrumentOps *inst_ops;
-  gpointer inst;
+  NbDevice *device;
+  const NbRunnerRigOps *rig_ops;  /* never NULL (an empty table for a real rig) */
+  gpointer rig;
 
   /* The run in progress (set by run_async, read by the worker). */
   GMainContext *context;
@@ -45,6 +46,8 @@ nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
   o->goal_tolerance_deg = NAN;
   o->min_range_mm = NAN;
   o->max_range_mm = NAN;
+  o->loss_timeout_s = 1.0;
+  o->reconnect_s = 10.0;
 }
 
 void
@@ -92,7 +95,7 @@ check_avoidance_options (const NbCampaignRunnerOptions *o, GError **error)
 }
 
 static gboolean
-check_detection_options (const NbCampaignRunnerOptions *o, const NbRunnerInstrumentOps *inst_ops,
+check_detection_options (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
                          GError **error)
 {
   NbObstacleShape shape;
@@ -114,7 +117,7 @@ check_detection_options (const NbCampaignRunnerOptions *o, const NbRunnerInstrum
                    "< maximum (6.3)", o->min_range_mm, o->max_range_mm);
       return FALSE;
     }
-  if (inst_ops != NULL && (inst_ops->detect == NULL || inst_ops->set_course == NULL))
+  if (rig_ops->detect == NULL || rig_ops->set_course == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig cannot place the obstacles and "
                    "read the robot's detections (clause 6): record them with campaign import");
@@ -125,9 +128,11 @@ check_detection_options (const NbCampaignRunnerOptions *o, const NbRunnerInstrum
 
 NbCampaignRunner *
 nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
-                        const NbRobotOps *robot_ops, gpointer robot,
-                        const NbRunnerInstrumentOps *inst_ops, gpointer inst, GError **error)
+                        const NbRunnerRig *rig, GError **error)
 {
+  static const NbRunnerRigOps no_fixtures = { NULL };
+  const NbRobotOps *robot_ops = rig->robot_ops;
+  const NbRunnerRigOps *rig_ops = rig->rig_ops ? rig->rig_ops : &no_fixtures;
   NbCampaignRunner *r;
   const NbClause *clause = nb_clause_get (o->clause);
   NbRouteKind kind;
@@ -162,7 +167,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "route '%s': clause 8 (8.3) uses the straight route", o->route);
       return NULL;
     }
-  if (o->clause == 6 && !check_detection_options (o, inst_ops, error))
+  if (o->clause == 6 && !check_detection_options (o, rig_ops, error))
     return NULL;
   if ((o->clause == 6 || o->clause == 7 || o->clause == 9) && o->route != NULL)
     {
@@ -174,8 +179,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
     }
   if (o->clause == 7 && !check_avoidance_options (o, error))
     return NULL;
-  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO && inst_ops != NULL &&
-      inst_ops->set_course == NULL)
+  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
                    "run phase baseline, place the obstacle at its start (7.3 a), then run "
@@ -211,11 +215,17 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
       return NULL;
     }
   if (robot_ops == NULL || robot_ops->move_to_pose == NULL || robot_ops->wait == NULL ||
-      robot_ops->stop == NULL || inst_ops == NULL || inst_ops->now == NULL ||
-      inst_ops->collect == NULL)
+      robot_ops->stop == NULL || rig->device == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                   "a robot (move to pose, stop, wait) and an instrument (clock, samples) are needed");
+                   "a robot (move to pose, stop, wait) and an instrument are needed");
+      return NULL;
+    }
+  if (!(o->loss_timeout_s > 0.0) || !(o->reconnect_s >= 0.0) || !isfinite (o->loss_timeout_s) ||
+      !isfinite (o->reconnect_s))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "instrument loss timeout %g s and "
+                   "reconnection wait %g s: > 0 and ≥ 0", o->loss_timeout_s, o->reconnect_s);
       return NULL;
     }
   r = g_new0 (NbCampaignRunner, 1);
@@ -227,9 +237,10 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
   r->o.robot_name = r->robot_name = g_strdup (o->robot_name);
   r->o.obstacle = r->obstacle = g_strdup (o->obstacle);
   r->robot_ops = robot_ops;
-  r->robot = robot;
-  r->inst_ops = inst_ops;
-  r->inst = inst;
+  r->robot = rig->robot;
+  r->device = rig->device;
+  r->rig_ops = rig_ops;
+  r->rig = rig->rig;
   return r;
 }
 
@@ -328,6 +339,15 @@ typedef struct {
   guint stored;                 /* of samples, handed to the store */
   gboolean keep;                /* samples are part of a trial (else discarded) */
 
+  /* The instrument (nb-device events). */
+  char *lost;                   /* why it is lost now; NULL while it measures */
+  gboolean ended;               /* a recording is over */
+  double last_good_t;           /* device clock: the last usable sample's arrival */
+  /* The trial's measurement quality (recorded with it). */
+  guint64 q_n, q_untracked, q_fix[NB_FIX_TRACKED + 1];
+  double q_t_first, q_t_last, q_rms_sum;
+  guint64 q_rms_n;
+
   /* Clauses 7, 9. */
   double width_mm;              /* robot.width_mm */
   NbCourse course;              /* of the trial to come */
@@ -345,8 +365,26 @@ on_sample (const NbSample *in, gpointer user_data)
   Run *run = user_data;
   NbSample s = *in;
 
-  if (!run->keep || !(s.t_s >= run->t_start) || s.tracking == NB_TRACKING_LOST)
+  if (run->r->o.on_sample != NULL)
+    run->r->o.on_sample (in, run->r->o.on_sample_data);
+  if (s.tracking != NB_TRACKING_LOST && s.fix != NB_FIX_NONE)
+    run->last_good_t = nb_device_time (run->r->device);
+  if (!run->keep || !(s.t_s >= run->t_start))
     return;
+  if (s.tracking == NB_TRACKING_LOST || s.fix == NB_FIX_NONE)
+    {
+      run->q_untracked++;
+      return;
+    }
+  if (run->q_n++ == 0)
+    run->q_t_first = s.t_s;
+  run->q_t_last = s.t_s;
+  run->q_fix[MIN ((guint) s.fix, (guint) NB_FIX_TRACKED)]++;
+  if (isfinite (s.rms_m))
+    {
+      run->q_rms_sum += s.rms_m;
+      run->q_rms_n++;
+    }
   if (run->have_tf)
     {
       double p[3] = { s.x_m, s.y_m, s.z_m }, q[3];
@@ -377,16 +415,82 @@ track_sample (const NbSample *s)
   return t;
 }
 
-/* Samples up to the rig's clock now; those of the trial in flight go to the
- * store at once (committed in its ~100 ms batches). */
+/* One event of the instrument. */
+static gboolean
+take_event (Run *run, NbEvent *e, GError **error)
+{
+  switch (e->kind)
+    {
+    case NB_EVENT_SAMPLE:
+      on_sample (&e->sample, run);
+      break;
+    case NB_EVENT_LOST:
+      if (run->lost == NULL)
+        run->lost = g_strdup_printf ("instrument lost: %s", e->message ? e->message : "no data");
+      break;
+    case NB_EVENT_CONNECTED:
+      g_clear_pointer (&run->lost, g_free);
+      break;
+    case NB_EVENT_END:
+      run->ended = TRUE;
+      if (run->lost == NULL)
+        run->lost = g_strdup ("the instrument's recording ended");
+      break;
+    case NB_EVENT_ERROR:
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the instrument failed: %s",
+                   e->message ? e->message : "(no reason)");
+      nb_event_clear (e);
+      return FALSE;
+    case NB_EVENT_NOTE:
+    default:
+      break;
+    }
+  nb_event_clear (e);
+  return TRUE;
+}
+
+/* Samples up to the instrument's clock now (a live one: what has arrived,
+ * and those still in flight by its latency); those of the trial in flight
+ * go to the store at once (committed in its ~100 ms batches). */
 static gboolean
 collect_now (Run *run, GError **error)
 {
   NbCampaignRunner *r = run->r;
-  double now = r->inst_ops->now (r->inst);
+  NbDevice *dev = r->device;
+  double now = nb_device_time (dev), newest = -INFINITY;
+  double wait_until = nb_device_now () + MAX (0.2, 2.0 * nb_device_latency (dev));
+  NbEvent e;
 
-  if (!r->inst_ops->collect (r->inst, now, on_sample, run, run->cancellable, error))
-    return FALSE;
+  for (;;)
+    {
+      /* Drain what is there; a live device is then waited for briefly
+       * until its samples have passed now (virtual ones never wait). */
+      if (nb_device_next (dev, 0, &e))
+        {
+          if (e.kind == NB_EVENT_SAMPLE)
+            newest = MAX (newest, e.sample.t_s);
+          if (!take_event (run, &e, error))
+            return FALSE;
+          continue;
+        }
+      if (newest >= now || run->lost != NULL || run->ended ||
+          g_cancellable_is_cancelled (run->cancellable) || nb_device_now () >= wait_until ||
+          nb_device_is_virtual (dev))
+        break;
+      if (nb_device_next (dev, 20 * G_TIME_SPAN_MILLISECOND, &e))
+        {
+          if (e.kind == NB_EVENT_SAMPLE)
+            newest = MAX (newest, e.sample.t_s);
+          if (!take_event (run, &e, error))
+            return FALSE;
+        }
+    }
+  /* No usable sample for longer than the loss timeout is a lost
+   * instrument, even while its link carries bytes (the prism lost). */
+  if (run->keep && run->lost == NULL &&
+      nb_device_time (dev) - MAX (run->last_good_t, run->t_start) > r->o.loss_timeout_s)
+    run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
+                                 nb_device_time (dev) - MAX (run->last_good_t, run->t_start));
   if (!run->keep)
     return TRUE;
   while (run->stored < run->samples->len)
@@ -401,6 +505,93 @@ collect_now (Run *run, GError **error)
       run->stored += n;
     }
   return TRUE;
+}
+
+/* After a loss: waits (on the monotonic clock) up to reconnect_s for the
+ * instrument to measure again; FALSE with a clear error when it does not. */
+static gboolean
+await_instrument (Run *run, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  gint64 deadline = g_get_monotonic_time () + (gint64) (r->o.reconnect_s * G_USEC_PER_SEC);
+  g_autofree char *why = g_strdup (run->lost);
+  gboolean fresh = FALSE;
+
+  while (!run->ended && !g_cancellable_is_cancelled (run->cancellable))
+    {
+      NbEvent e;
+      gint64 left = deadline - g_get_monotonic_time ();
+
+      if (run->lost == NULL && fresh)
+        return TRUE;
+      if (left <= 0 || nb_device_is_virtual (r->device))
+        break;
+      if (!nb_device_next (r->device, MIN (left, 100 * G_TIME_SPAN_MILLISECOND), &e))
+        continue;
+      if (e.kind == NB_EVENT_SAMPLE && e.sample.tracking != NB_TRACKING_LOST &&
+          e.sample.fix != NB_FIX_NONE)
+        {
+          fresh = TRUE;
+          g_clear_pointer (&run->lost, g_free);   /* measuring again */
+        }
+      if (!take_event (run, &e, error))
+        return FALSE;
+    }
+  if (run->lost == NULL && fresh)
+    return TRUE;
+  if (g_cancellable_is_cancelled (run->cancellable))
+    return TRUE;
+  {
+    g_autofree char *wait = run->ended ? g_strdup ("")
+                                       : g_strdup_printf ("; not back within %g s", r->o.reconnect_s);
+
+    g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s%s: the run stops (the trials recorded "
+                 "are kept; the same command goes on from here)", why ? why : "instrument lost",
+                 wait);
+  }
+  return FALSE;
+}
+
+/* The trial's sample rate and quality, as JSON for the event log. */
+static char *
+quality_json (const Run *run)
+{
+  NbDevice *dev = run->r->device;
+  GString *j = g_string_new ("{");
+  char b[3][G_ASCII_DTOSTR_BUF_SIZE];
+  double span = run->q_t_last - run->q_t_first;
+  gboolean first = TRUE;
+
+  g_string_append_printf (j, "\"driver\": \"%s\", \"samples\": %" G_GUINT64_FORMAT
+                          ", \"untracked\": %" G_GUINT64_FORMAT ", \"rate_hz\": %s, "
+                          "\"mean_rms_mm\": %s, \"latency_s\": %s, \"fix\": {",
+                          nb_device_driver (dev)->name, run->q_n, run->q_untracked,
+                          run->q_n > 1 && span > 0
+                          ? g_ascii_formatd (b[0], sizeof b[0], "%.3f",
+                                             (double) (run->q_n - 1) / span) : "null",
+                          run->q_rms_n > 0
+                          ? g_ascii_formatd (b[1], sizeof b[1], "%.4f",
+                                             run->q_rms_sum / (double) run->q_rms_n * MM_PER_M)
+                          : "null",
+                          g_ascii_formatd (b[2], sizeof b[2], "%.6g", nb_device_latency (dev)));
+  for (guint i = 0; i <= NB_FIX_TRACKED; i++)
+    if (run->q_fix[i] > 0)
+      {
+        g_string_append_printf (j, "%s\"%s\": %" G_GUINT64_FORMAT, first ? "" : ", ",
+                                nb_fix_type_name ((NbFixType) i), run->q_fix[i]);
+        first = FALSE;
+      }
+  g_string_append (j, "}}");
+  return g_string_free (j, FALSE);
+}
+
+static void
+quality_reset (Run *run)
+{
+  run->q_n = run->q_untracked = run->q_rms_n = 0;
+  memset (run->q_fix, 0, sizeof run->q_fix);
+  run->q_t_first = run->q_t_last = NAN;
+  run->q_rms_sum = 0.0;
 }
 
 static gboolean
@@ -1047,7 +1238,7 @@ run_placement (Run *run, guint k, const char *obstacle, double angle, gboolean m
   if (!nb_course_detection (run->width_mm, &shape, angle, true_mm, &run->course, error))
     return FALSE;
   nb_campaign_trial_init (&t);
-  t.start_time = r->inst_ops->now (r->inst);
+  t.start_time = nb_device_time (r->device);
   memset (&ev, 0, sizeof ev);
   ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
   ev.clause = 6;
@@ -1065,8 +1256,8 @@ run_placement (Run *run, guint k, const char *obstacle, double angle, gboolean m
   ev.measured_mm = NAN;
   post (run, &ev, NULL);
 
-  r->inst_ops->set_course (r->inst, &run->course, t.start_time);
-  if (!r->inst_ops->detect (r->inst, angle, &detected, &measured, error))
+  r->rig_ops->set_course (r->rig, &run->course, t.start_time);
+  if (!r->rig_ops->detect (r->rig, angle, &detected, &measured, error))
     {
       g_prefix_error (error, "the %s at %g°, %s range: ", obstacle, angle,
                       max_range ? "max" : "min");
@@ -1082,7 +1273,7 @@ run_placement (Run *run, guint k, const char *obstacle, double angle, gboolean m
   t.detected = detected;
   t.measured_mm = measured;
   t.outcome = NB_TRIAL_OK;
-  t.end_time = r->inst_ops->now (r->inst);
+  t.end_time = nb_device_time (r->device);
   if (!nb_campaign_record_trial (run->campaign, run->config.id, &t, error))
     {
       nb_campaign_trial_clear (&t);
@@ -1180,7 +1371,7 @@ settle (Run *run, double arrival, NbSettleResult *res, gboolean *cancelled, GErr
 
   for (;;)
     {
-      double now = r->inst_ops->now (r->inst);
+      double now = nb_device_time (r->device);
 
       if (g_cancellable_is_cancelled (run->cancellable))
         {
@@ -1190,6 +1381,8 @@ settle (Run *run, double arrival, NbSettleResult *res, gboolean *cancelled, GErr
       if (!nb_settle_find ((const NbSample *) run->samples->data, run->samples->len, arrival, p,
                            res, error))
         return FALSE;
+      if (run->lost != NULL && !res->settled)
+        return TRUE;              /* the trial ends incomplete */
       /* A window may start up to timeout_s after arrival and lasts window_s:
        * only then is "not settled" the verdict. */
       if (res->settled || now >= arrival + p->timeout_s + p->window_s)
@@ -1251,19 +1444,22 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
     }
   if (!collect_now (run, error))
     return FALSE;
+  if (run->lost != NULL && !await_instrument (run, error))
+    return FALSE;
   if (g_cancellable_is_cancelled (run->cancellable))
     {
       *end = TRIAL_CANCELLED;
       return TRUE;
     }
 
+  quality_reset (run);
   g_array_set_size (run->samples, 0);
   run->stored = 0;
-  run->t_start = r->inst_ops->now (r->inst);
+  run->t_start = nb_device_time (r->device);
   run->clearance_mm = NAN;
   /* 7.3 b): the obstacle is released as the robot gets its goal. */
-  if ((r->o.clause == 7 || r->o.clause == 9) && r->inst_ops->set_course != NULL)
-    r->inst_ops->set_course (r->inst, &run->course, run->t_start);
+  if ((r->o.clause == 7 || r->o.clause == 9) && r->rig_ops->set_course != NULL)
+    r->rig_ops->set_course (r->rig, &run->course, run->t_start);
   nb_campaign_trial_init (&t);
   t.start_time = run->t_start;
   if (r->o.clause == 5)
@@ -1320,12 +1516,19 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   if (!cancelled && g_cancellable_is_cancelled (run->cancellable))
     cancelled = TRUE;
   if (ok && !cancelled)
-    arrival = r->inst_ops->now (r->inst);
+    arrival = nb_device_time (r->device);
 
   if (cancelled)
     {
       t.outcome = NB_TRIAL_ABORTED;
       reason = g_strdup ("cancelled by the operator");
+      r->robot_ops->stop (r->robot);
+    }
+  else if (run->lost != NULL)
+    {
+      /* Never a measured result: the trial is incomplete, with the reason. */
+      t.outcome = NB_TRIAL_INCOMPLETE;
+      reason = g_strdup (run->lost);
       r->robot_ops->stop (r->robot);
     }
   else if (!ok)
@@ -1345,6 +1548,12 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
           t.outcome = NB_TRIAL_ABORTED;
           reason = g_strdup ("cancelled by the operator while settling");
           r->robot_ops->stop (r->robot);
+        }
+      else if (run->lost != NULL && !res.settled)
+        {
+          t.outcome = NB_TRIAL_INCOMPLETE;
+          reason = g_strdup_printf ("while settling at %s: %s",
+                                    nb_route_target (&run->route)->name, run->lost);
         }
       else if (!res.settled)
         {
@@ -1370,6 +1579,11 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
           t.outcome = NB_TRIAL_ABORTED;
           reason = g_strdup ("cancelled by the operator while settling");
           r->robot_ops->stop (r->robot);
+        }
+      else if (run->lost != NULL && !res.settled)
+        {
+          t.outcome = NB_TRIAL_INCOMPLETE;
+          reason = g_strdup_printf ("while settling at PG: %s", run->lost);
         }
       else if (run->clearance_mm <= 0.0)
         {
@@ -1407,11 +1621,23 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
     t.outcome = NB_TRIAL_OK;
 
   t.reason = g_steal_pointer (&reason);
-  t.end_time = r->inst_ops->now (r->inst);
+  t.end_time = nb_device_time (r->device);
   t.time_s = isnan (arrival) ? NAN : arrival - run->t_start;
   if (!nb_campaign_end_trial (run->campaign, &t, error))
     goto store_failed;
   run->keep = FALSE;
+  /* 5.3, 8.2: the measurement system's rate and quality, with the trial. */
+  {
+    g_autofree char *subject = g_strdup_printf ("clause %u, config '%s', trial %u", r->o.clause,
+                                                r->o.config, t.seq);
+    g_autofree char *quality = quality_json (run);
+
+    if (!nb_campaign_log (run->campaign, "trial measured", subject, NULL, quality, error))
+      {
+        nb_campaign_trial_clear (&t);
+        return FALSE;
+      }
+  }
   *outcome = t.outcome;
   *end = cancelled ? TRIAL_CANCELLED : TRIAL_DONE;
 
@@ -1450,6 +1676,7 @@ run_free (Run *run)
 {
   nb_campaign_config_clear (&run->config);
   g_clear_pointer (&run->samples, g_array_unref);
+  g_clear_pointer (&run->lost, g_free);
   nb_campaign_free (run->campaign);
 }
 
@@ -1501,14 +1728,18 @@ run_all (Run *run, GError **error)
     }
   else if (!resolve_config (run, error) || !count_trials (run, error))
     return FALSE;
-  if (r->inst_ops->set_load != NULL)
-    r->inst_ops->set_load (r->inst, run->config.load_kg);
+  if (r->rig_ops->set_load != NULL)
+    r->rig_ops->set_load (r->rig, run->config.load_kg);
 
   subject = g_strdup_printf ("clause %u, config '%s'", r->o.clause, r->o.config);
-  start = g_strdup_printf ("%u trials; robot %s; route %s; load %g kg; frame %s", run->n_trials,
+  start = g_strdup_printf ("%u trials; robot %s; route %s; load %g kg; instrument %s%s%s, "
+                           "latency %g s; frame %s", run->n_trials,
                            r->robot_name ? r->robot_name : "(unnamed)",
                            run->config.route ? run->config.route : "course P0 → PG",
-                           run->config.load_kg,
+                           run->config.load_kg, nb_device_driver (r->device)->name,
+                           nb_device_url (r->device) ? " at " : "",
+                           nb_device_url (r->device) ? nb_device_url (r->device) : "",
+                           nb_device_latency (r->device),
                            run->have_tf ? "instrument.registration_transform" : "instrument's own");
   if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL, start, error))
     return FALSE;
@@ -1540,7 +1771,8 @@ run_all (Run *run, GError **error)
               run->base_number++;
               run->base_ok += outcome == NB_TRIAL_OK;
               /* Auto: the baseline goes on until three have succeeded. */
-              if (outcome != NB_TRIAL_OK && r->o.phase == NB_AVOIDANCE_PHASE_AUTO)
+              if (outcome != NB_TRIAL_OK && outcome != NB_TRIAL_INCOMPLETE &&
+                  r->o.phase == NB_AVOIDANCE_PHASE_AUTO)
                 run->n_trials++;
             }
         }
@@ -1553,7 +1785,20 @@ run_all (Run *run, GError **error)
       sum->ok += outcome == NB_TRIAL_OK;
       sum->failed += outcome == NB_TRIAL_FAILED;
       sum->aborted += outcome == NB_TRIAL_ABORTED;
+      sum->incomplete += outcome == NB_TRIAL_INCOMPLETE;
       cancelled = how == TRIAL_CANCELLED;
+      /* An incomplete trial is not a result: it is run again once the
+       * instrument measures (or the run stops, said so). */
+      if (outcome == NB_TRIAL_INCOMPLETE)
+        {
+          run->n_trials++;
+          if (!cancelled && !await_instrument (run, &local))
+            {
+              ok = FALSE;
+              break;
+            }
+          continue;
+        }
       failed_in_a_row = outcome == NB_TRIAL_FAILED && !judged ? failed_in_a_row + 1 : 0;
       if (failed_in_a_row >= MAX_FAILED_IN_A_ROW)
         {
@@ -1571,8 +1816,9 @@ finish:
   {
     g_autoptr (GError) late = NULL;
 
-    end = g_strdup_printf ("%u run: %u ok, %u failed, %u aborted%s%s", sum->run, sum->ok,
-                           sum->failed, sum->aborted, local ? "; " : "", local ? local->message : "");
+    end = g_strdup_printf ("%u run: %u ok, %u failed, %u aborted, %u incomplete%s%s", sum->run,
+                           sum->ok, sum->failed, sum->aborted, sum->incomplete, local ? "; " : "",
+                           local ? local->message : "");
     if (!nb_config_result_compute (run->campaign, &run->config, &sum->figures, &late) ||
         !nb_campaign_log (run->campaign, "campaign run ended", subject, NULL, end, &late) ||
         !nb_campaign_close (g_steal_pointer (&run->campaign), &late))

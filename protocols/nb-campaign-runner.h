@@ -4,7 +4,7 @@
  * records trials".  For one campaign file, one clause and one configuration
  * the runner sends the robot (any NbRobotOps: the simulated base, the motion
  * stack's HTTP client) through the trials of the clause, measures it with an
- * instrument (NbRunnerInstrumentOps), maps every sample into the test-area
+ * instrument (an NbDevice, as `acquire` opens it), maps every sample into the test-area
  * frame with the campaign's stored registration (instrument.registration_
  * transform; identity when none is stored) and records each trial and its
  * samples in the store as it ends — one transaction per trial, so a crash
@@ -59,7 +59,7 @@
  *    clause 7 rows: kind, number (1, 2, … within the kind), time_s,
  *    outcome ok/failed; the configuration's obstacle and behaviour ("1" …
  *    "4") and, in parameters, the layout.  The obstacle is placed by the
- *    rig (NbRunnerInstrumentOps.set_course: the simulator); a rig that
+ *    rig (NbRunnerRigOps.set_course: the simulator); a rig that
  *    cannot place it runs phase BASELINE, then, after the operator has
  *    placed it, phase OBSTACLE.
  *  - clause 9 (9.3) on the passage of core/nb-course.h (4 LU long, P0 → PG
@@ -96,7 +96,7 @@
  *    label = obstacle, kind = max|min, angle_deg, true_mm, detected,
  *    measured_mm).  The rig places the obstacle (set_course with a
  *    detection course) and reads the robot's report of it
- *    (NbRunnerInstrumentOps.detect); a rig without detect cannot run it.
+ *    (NbRunnerRigOps.detect); a rig without detect cannot run it.
  *    Decided: true_mm is the declared range, from the robot's centre to the
  *    obstacle's face (nb-course.h); the declared ranges (min_range_mm,
  *    max_range_mm) are stored in the configuration's parameters; an
@@ -113,6 +113,7 @@
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
 #include "nb-course.h"
+#include "nb-device.h"
 #include "nb-register.h"
 #include "nb-sample.h"
 #include "nb-sequence.h"
@@ -122,33 +123,40 @@ G_BEGIN_DECLS
 
 typedef void (*NbRunnerSampleFunc) (const NbSample *sample, gpointer user_data);
 
-/* The instrument as the runner sees it, with the clock that robot and
- * instrument share (ARCHITECTURE: one clock).  Samples are in the
- * instrument's frame (metres, degrees), t_s on that clock, in time order. */
+/* The simulated test area's fixtures (ARCHITECTURE: "a built-in simulator
+ * stands in for robot and instrument"): what the operator of a real test
+ * area does by hand.  Every member is optional; a rig without them is a
+ * real one. */
 typedef struct {
-  /* The time now: the simulator's virtual clock, or the monotonic clock a
-   * live instrument's samples are stamped with (nb_device_now). */
-  double   (*now)      (gpointer instrument);
-  /* Calls func for every sample with t_s ≤ until_s not handed over before;
-   * a live instrument blocks until its samples have passed until_s (or the
-   * cancellable fires).  FALSE with error when the instrument failed. */
-  gboolean (*collect)  (gpointer instrument, double until_s, NbRunnerSampleFunc func,
-                        gpointer user_data, GCancellable *cancellable, GError **error);
-  /* Optional, simulators only: the load the simulated robot carries in the
-   * configuration being run (a real robot is loaded by the operator). */
-  void     (*set_load) (gpointer instrument, double load_kg);
-  /* Optional, simulators only: the course of the trial about to start
-   * (clauses 7, 9; NULL: none), its obstacle starting at t0_s on the rig's
-   * clock.  A real rig's obstacle is placed and released by the operator. */
-  void     (*set_course) (gpointer instrument, const NbCourse *course, double t0_s);
-  /* Optional (clause 6): the robot's report of the obstacle it detects
-   * looking along bearing_deg (counter-clockwise from its line of sight),
-   * as the rig reads it from the robot (the simulator: the base's range
-   * sensor); measured_mm NaN when not detected.  FALSE with error when the
-   * report cannot be had. */
-  gboolean (*detect)   (gpointer instrument, double bearing_deg, gboolean *detected,
+  /* The load the simulated robot carries in the configuration being run
+   * (a real robot is loaded by the operator). */
+  void     (*set_load) (gpointer rig, double load_kg);
+  /* The course of the trial about to start (clauses 7, 9; NULL: none), its
+   * obstacle starting at t0_s on the instrument's clock.  A real rig's
+   * obstacle is placed and released by the operator. */
+  void     (*set_course) (gpointer rig, const NbCourse *course, double t0_s);
+  /* Clause 6: the robot's report of the obstacle it detects looking along
+   * bearing_deg (counter-clockwise from its line of sight), as the rig
+   * reads it from the robot (the simulator: the base's range sensor);
+   * measured_mm NaN when not detected.  FALSE with error when the report
+   * cannot be had. */
+  gboolean (*detect)   (gpointer rig, double bearing_deg, gboolean *detected,
                         double *measured_mm, GError **error);
-} NbRunnerInstrumentOps;
+} NbRunnerRigOps;
+
+/* What a run drives and measures with.  The instrument is an NbDevice —
+ * the one the `acquire` command uses, any driver (nmea, geocom, natnet,
+ * csv/tum replay, sim), started by the caller; its samples are in the
+ * instrument's frame, latency-corrected, t_s on its clock (nb_device_time:
+ * the simulator's virtual clock, or the monotonic one), and the robot's
+ * goals and waits run on that same clock (ARCHITECTURE: one clock). */
+typedef struct {
+  const NbRobotOps *robot_ops;  /* goals, stop, wait */
+  gpointer robot;
+  NbDevice *device;             /* the instrument */
+  const NbRunnerRigOps *rig_ops;/* NULL: a real test area */
+  gpointer rig;
+} NbRunnerRig;
 
 /* Clause 7: which trials a run makes. */
 typedef enum {
@@ -181,6 +189,16 @@ typedef struct {
   /* Clauses 7, 9: how close to PG is "reached"; NaN: from clause 5 */
   double goal_tolerance_mm;
   double goal_tolerance_deg;
+  /* The instrument: a trial with no usable sample for loss_timeout_s (the
+   * link fell silent, the tracker lost the prism) ends incomplete; the run
+   * waits up to reconnect_s for the instrument to come back, then goes on
+   * with the next trial or stops. */
+  double loss_timeout_s;      /* 1 s by _init */
+  double reconnect_s;         /* 10 s by _init */
+  /* Called in the worker with every sample the instrument hands over, in
+   * its own frame (a live plot, a test's tee); may be NULL. */
+  NbRunnerSampleFunc on_sample;
+  gpointer on_sample_data;
 } NbCampaignRunnerOptions;
 
 void nb_campaign_runner_options_init (NbCampaignRunnerOptions *options);
@@ -226,7 +244,7 @@ typedef void (*NbRunnerProgressFunc) (const NbRunnerEvent *event, gpointer user_
 
 typedef struct {
   guint run;                  /* trials run by this call */
-  guint ok, failed, aborted;
+  guint ok, failed, aborted, incomplete;
   NbConfigResult figures;     /* from the store after the run */
 } NbRunnerSummary;
 
@@ -235,15 +253,13 @@ void nb_runner_summary_clear (NbRunnerSummary *summary);
 typedef struct _NbCampaignRunner NbCampaignRunner;
 
 /* Checks the options that need no file (clause, name, route, load, settle);
- * NB_ERROR_INPUT naming the option.  robot, robot_ops, instrument and
- * instrument_ops are borrowed and used from the worker thread only while a
- * run is in progress; the caller keeps them (and the runner) alive until
- * the completion callback. */
+ * NB_ERROR_INPUT naming the option.  The rig's robot, device and fixtures
+ * are borrowed and used from the worker thread only while a run is in
+ * progress; the caller keeps them (and the runner) alive until the
+ * completion callback. */
 NbCampaignRunner *nb_campaign_runner_new  (const char *campaign_path,
                                            const NbCampaignRunnerOptions *options,
-                                           const NbRobotOps *robot_ops, gpointer robot,
-                                           const NbRunnerInstrumentOps *instrument_ops,
-                                           gpointer instrument, GError **error);
+                                           const NbRunnerRig *rig, GError **error);
 void              nb_campaign_runner_free (NbCampaignRunner *runner);
 
 /* Starts the run in a worker thread; progress (may be NULL) and callback are

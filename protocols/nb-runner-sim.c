@@ -2,7 +2,6 @@
 #include "nb-runner-sim.h"
 
 #include "nb-angle.h"
-#include "nb-driver.h"
 #include "nb-error.h"
 #include "sim-robot.h"
 
@@ -13,10 +12,7 @@ struct _NbRunnerSim {
   NbSimBase base;
   NbRunnerSimOptions o;
   double frame_yaw_deg;
-  const NbDriver *driver;
-  gpointer ctx;
-  NbRunnerSampleFunc func;      /* during collect */
-  gpointer func_data;
+  NbDevice *device;
 };
 
 void
@@ -53,7 +49,13 @@ configure (NbRunnerSim *sim, const char *key, double value, GError **error)
   char text[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_dtostr (text, sizeof text, value);
-  return sim->driver->configure (sim->ctx, key, text, error);
+  return nb_device_configure (sim->device, key, text, error);
+}
+
+static double
+base_clock (gpointer p)
+{
+  return ((NbRunnerSim *) p)->base.clock_s;
 }
 
 NbRunnerSim *
@@ -66,21 +68,17 @@ nb_runner_sim_new (const NbRunnerSimOptions *o, GError **error)
   nb_sim_base_init (&sim->base, &o->model, 0.0, o->seed);
   if (o->has_frame)
     sim->frame_yaw_deg = nb_rigid_yaw_deg (&o->frame);
-  if ((sim->driver = nb_driver_find ("sim")) == NULL ||
-      (sim->ctx = sim->driver->open (error)) == NULL)
-    {
-      if (error != NULL && *error == NULL)
-        g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the sim driver is not built in");
-      return NULL;
-    }
+  if ((sim->device = nb_device_new ("sim", error)) == NULL)
+    return NULL;
   /* The tracker's latency is 0: its samples are stamped with the instant
    * they measure, as NbDevice's latency correction would leave them. */
   if (!configure (sim, "rate", o->rate_hz, error) || !configure (sim, "noise", o->noise_m, error) ||
       !configure (sim, "noise-deg", o->noise_deg, error) || !configure (sim, "delay", 0.0, error) ||
-      !sim->driver->configure (sim->ctx, "seed", seed, error))
+      !nb_device_configure (sim->device, "seed", seed, error))
     return NULL;
-  nb_sim_tracker_watch (sim->ctx, (NbPoseSource) { watched_pose, sim });
-  if (!sim->driver->start (sim->ctx, error))
+  nb_sim_tracker_watch (nb_device_context (sim->device), (NbPoseSource) { watched_pose, sim });
+  nb_device_set_clock (sim->device, base_clock, sim);
+  if (!nb_device_start (sim->device, error))
     return NULL;
   return g_steal_pointer (&sim);
 }
@@ -90,11 +88,7 @@ nb_runner_sim_free (NbRunnerSim *sim)
 {
   if (sim == NULL)
     return;
-  if (sim->ctx != NULL)
-    {
-      sim->driver->stop (sim->ctx);
-      sim->driver->close (sim->ctx);
-    }
+  g_clear_pointer (&sim->device, nb_device_free);
   nb_sim_base_clear (&sim->base);
   g_free (sim);
 }
@@ -105,35 +99,16 @@ nb_runner_sim_base (NbRunnerSim *sim)
   return &sim->base;
 }
 
-static double
-sim_now (gpointer p)
+NbDevice *
+nb_runner_sim_device (NbRunnerSim *sim)
 {
-  return ((NbRunnerSim *) p)->base.clock_s;
+  return sim->device;
 }
 
-static void
-on_sample (const NbSample *s, gpointer p)
+double
+nb_runner_sim_now (NbRunnerSim *sim)
 {
-  NbRunnerSim *sim = p;
-
-  sim->func (s, sim->func_data);
-}
-
-static gboolean
-sim_collect (gpointer p, double until_s, NbRunnerSampleFunc func, gpointer data,
-             GCancellable *cancellable, GError **error)
-{
-  NbRunnerSim *sim = p;
-  NbSink sink = { on_sample, NULL, sim };
-  gboolean more;
-
-  sim->func = func;
-  sim->func_data = data;
-  more = sim->driver->generate (sim->ctx, until_s, &sink, error);
-  sim->func = NULL;
-  if (!more && error != NULL && *error == NULL)
-    g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the simulated tracker stopped");
-  return more;
+  return sim->base.clock_s;
 }
 
 static void
@@ -161,11 +136,20 @@ sim_detect (gpointer p, double bearing, gboolean *detected, double *measured_mm,
   return TRUE;
 }
 
-const NbRunnerInstrumentOps *
-nb_runner_sim_instrument_ops (void)
+const NbRunnerRigOps *
+nb_runner_sim_rig_ops (void)
 {
-  static const NbRunnerInstrumentOps ops = { sim_now, sim_collect, sim_set_load, sim_set_course,
-                                             sim_detect };
+  static const NbRunnerRigOps ops = { sim_set_load, sim_set_course, sim_detect };
 
   return &ops;
+}
+
+void
+nb_runner_sim_rig (NbRunnerSim *sim, NbRunnerRig *rig)
+{
+  rig->robot_ops = nb_sim_base_ops ();
+  rig->robot = &sim->base;
+  rig->device = sim->device;
+  rig->rig_ops = nb_runner_sim_rig_ops ();
+  rig->rig = sim;
 }

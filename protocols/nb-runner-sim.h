@@ -2,12 +2,13 @@
  * mobile base watched by the simulated tracker
  *
  * The robot is an NbSimBase (drivers/sim/nb-sim-base.h, driven through
- * nb_sim_base_ops); the instrument is the `sim` driver (drivers/sim/sim.c),
- * opened, configured and generated through its NbDriver table like any
- * instrument, watching the base's ground truth.  Both run on the base's
- * virtual clock: a goal advances it by the travel time, a wait by the wait,
- * and the tracker is asked for its samples up to it — 30 trials take
- * milliseconds.  The tracker sees the base through an optional instrument
+ * nb_sim_base_ops); the instrument is an NbDevice of the `sim` driver
+ * (drivers/sim/sim.c) — the same device object `acquire` and a live
+ * instrument use — watching the base's ground truth.  Both run on the
+ * base's virtual clock (nb_device_set_clock): a goal advances it by the
+ * travel time, a wait by the wait, and the device generates its samples up
+ * to it — 30 trials take milliseconds.  The rig's fixtures (the load, the
+ * obstacle's course, the base's range sensor) are NbRunnerRigOps.  The tracker sees the base through an optional instrument
  * frame (instrument = frame · test area), so a stored registration that is
  * that frame's inverse maps its samples back to the test area.
  */
@@ -39,8 +40,15 @@ NbRunnerSim *nb_runner_sim_new  (const NbRunnerSimOptions *options, GError **err
 void         nb_runner_sim_free (NbRunnerSim *sim);
 /* The robot: pass with nb_sim_base_ops ().  Its fail_goal injects a fault. */
 NbSimBase   *nb_runner_sim_base (NbRunnerSim *sim);
-/* The instrument: pass with sim itself. */
-const NbRunnerInstrumentOps *nb_runner_sim_instrument_ops (void);
+/* The instrument, started, on the base's clock. */
+NbDevice    *nb_runner_sim_device (NbRunnerSim *sim);
+/* The fixtures: pass with sim itself. */
+const NbRunnerRigOps *nb_runner_sim_rig_ops (void);
+/* The whole rig for nb_campaign_runner_new: the base (nb_sim_base_ops),
+ * the device, the fixtures. */
+void         nb_runner_sim_rig (NbRunnerSim *sim, NbRunnerRig *rig);
+/* The virtual clock now (s). */
+double       nb_runner_sim_now (NbRunnerSim *sim);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbRunnerSim, nb_runner_sim_free)
 

@@ -121,15 +121,7 @@ static const NbRobotOps blocking_robot_ops = { NULL, robot_pose, robot_stop, rob
 typedef struct {
   NbRunnerSim *sim;
   GArray *seen;                 /* of NbSample */
-  NbRunnerSampleFunc func;
-  gpointer data;
 } TestInstrument;
-
-static double
-inst_now (gpointer p)
-{
-  return nb_runner_sim_instrument_ops ()->now (((TestInstrument *) p)->sim);
-}
 
 static void
 tee (const NbSample *s, gpointer p)
@@ -137,27 +129,7 @@ tee (const NbSample *s, gpointer p)
   TestInstrument *t = p;
 
   g_array_append_val (t->seen, *s);
-  t->func (s, t->data);
 }
-
-static gboolean
-inst_collect (gpointer p, double until, NbRunnerSampleFunc func, gpointer data, GCancellable *c,
-              GError **error)
-{
-  TestInstrument *t = p;
-
-  t->func = func;
-  t->data = data;
-  return nb_runner_sim_instrument_ops ()->collect (t->sim, until, tee, t, c, error);
-}
-
-static void
-inst_set_load (gpointer p, double kg)
-{
-  nb_runner_sim_instrument_ops ()->set_load (((TestInstrument *) p)->sim, kg);
-}
-
-static const NbRunnerInstrumentOps test_inst_ops = { inst_now, inst_collect, inst_set_load };
 
 typedef struct {
   NbRunnerSim *sim;
@@ -298,10 +270,17 @@ static gboolean
 run (const char *db, const NbCampaignRunnerOptions *o, Rig *rig, Watch *w)
 {
   GError *error = NULL;
-  g_autoptr (NbCampaignRunner) runner =
-    nb_campaign_runner_new (db, o, rig->robot.blocking ? &blocking_robot_ops : &test_robot_ops,
-                            &rig->robot, &test_inst_ops, &rig->inst, &error);
+  NbCampaignRunnerOptions teed = *o;
+  NbRunnerRig r;
+  g_autoptr (NbCampaignRunner) runner = NULL;
   gpointer pair[2] = { w, NULL };
+
+  nb_runner_sim_rig (rig->sim, &r);
+  r.robot_ops = rig->robot.blocking ? &blocking_robot_ops : &test_robot_ops;
+  r.robot = &rig->robot;
+  teed.on_sample = tee;
+  teed.on_sample_data = &rig->inst;
+  runner = nb_campaign_runner_new (db, &teed, &r, &error);
 
   g_assert_no_error (error);
   pair[1] = runner;
@@ -688,8 +667,12 @@ test_bad_input (void)
       o.config = early[i].config;
       o.route = early[i].route;
       o.load_kg = early[i].load;
-      g_assert_null (nb_campaign_runner_new (db, &o, &test_robot_ops, &rig.robot, &test_inst_ops,
-                                             &rig.inst, &error));
+      NbRunnerRig r;
+
+      nb_runner_sim_rig (rig.sim, &r);
+      r.robot_ops = &test_robot_ops;
+      r.robot = &rig.robot;
+      g_assert_null (nb_campaign_runner_new (db, &o, &r, &error));
       g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
       if (strstr (error->message, early[i].says) == NULL)
         g_error ("case %u: '%s' does not say '%s'", i, error->message, early[i].says);
@@ -891,6 +874,68 @@ test_registration (void)
   rig_clear (&rig);
 }
 
+/* The instrument stops mid-run (the sim tracker's recording ends at 35 s of
+ * its clock, inside trial 3 of the straight route: 2 ok before): that trial ends
+ * incomplete with the reason — never a measured result — the run stops
+ * saying why, and each finished trial has its rate and quality in the log. */
+static void
+test_instrument_lost (void)
+{
+  g_autofree char *db = new_campaign ("lost", "600");
+  g_autoptr (GError) error = NULL;
+  NbCampaignRunnerOptions o;
+  NbCampaignConfig config;
+  Rig rig;
+  Watch w;
+
+  nb_campaign_runner_options_init (&o);
+  o.clause = 5;
+  o.config = "c";
+  o.trials = 10;
+  o.reconnect_s = 0.0;
+  rig_init (&rig, 3, NULL);
+  g_assert_true (nb_device_configure (nb_runner_sim_device (rig.sim), "duration", "35", &error));
+  watch_init (&w);
+  g_assert_false (run (db, &o, &rig, &w));
+  g_assert_error (w.error, NB_ERROR, NB_ERROR_FAILED);
+  g_assert_nonnull (strstr (w.error->message, "recording ended"));
+  g_assert_nonnull (strstr (w.error->message, "the run stops"));
+  g_test_message ("%s; run %u ok %u", w.error->message, w.summary.run, w.summary.ok);
+  g_assert_cmpuint (w.summary.incomplete, ==, 1);
+  g_assert_cmpuint (w.summary.ok + w.summary.incomplete, ==, w.summary.run);
+  g_assert_cmpuint (w.summary.ok, ==, 2);
+  {
+    g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (db);
+    g_autoptr (GArray) trials = nb_test_campaign_trials (c, 5, "c", &config);
+    g_autoptr (GArray) log = nb_campaign_list_events (c, &error);
+    const NbCampaignTrial *last = &g_array_index (trials, NbCampaignTrial, trials->len - 1);
+    guint measured = 0;
+
+    g_assert_cmpuint (trials->len, ==, w.summary.run);
+    g_assert_cmpint (last->outcome, ==, NB_TRIAL_INCOMPLETE);
+    g_assert_nonnull (strstr (last->reason, "recording ended"));
+    g_assert_true (isnan (last->attained.x_mm));
+    for (guint i = 0; i < log->len; i++)
+      {
+        NbCampaignEvent *ev = &g_array_index (log, NbCampaignEvent, i);
+
+        if (g_str_equal (ev->what, "trial measured"))
+          {
+            /* 50 Hz, the tracker's 0.2 mm, the simulator's fix. */
+            g_assert_nonnull (strstr (ev->new_value, "\"driver\": \"sim\""));
+            g_assert_nonnull (strstr (ev->new_value, "\"rate_hz\": 50.000"));
+            g_assert_nonnull (strstr (ev->new_value, "\"mean_rms_mm\": 0.2000"));
+            g_assert_nonnull (strstr (ev->new_value, "\"simulated\""));
+            measured++;
+          }
+      }
+    g_assert_cmpuint (measured, ==, trials->len);
+    nb_campaign_config_clear (&config);
+  }
+  watch_clear (&w);
+  rig_clear (&rig);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -905,6 +950,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner/bad-input", test_bad_input);
   g_test_add_func ("/runner/clause8", test_clause8);
   g_test_add_func ("/runner/registration", test_registration);
+  g_test_add_func ("/runner/instrument-lost", test_instrument_lost);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

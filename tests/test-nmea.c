@@ -7,6 +7,7 @@
  */
 #include "nb-test.h"
 
+#include "nb-driver.h"
 #include "nb-error.h"
 #include "nb-geodesy.h"
 #include "nb-sample.h"
@@ -406,6 +407,49 @@ test_geodesy_1km (void)
   g_test_message ("worst plane vs geodesic over 1 km: %.3g m", worst);
 }
 
+static void
+keep_sample (const NbSample *s, gpointer data)
+{
+  g_array_append_val ((GArray *) data, *s);
+}
+
+/* A GNSS heading is clockwise from north; the driver's samples carry the
+ * test area's convention, counter-clockwise from east (+x of ENU). */
+static void
+test_heading_convention (void)
+{
+  static const struct { double hdt, yaw; } cases[] = {
+    { 0.0, 90.0 }, { 90.0, 0.0 }, { 180.0, -90.0 }, { 270.0, 180.0 }, { 274.07, 175.93 },
+    { 359.5, 90.5 }, { 45.0, 45.0 }, { 135.0, -45.0 },
+  };
+  const NbDriver *d = nb_driver_find ("nmea");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) got = g_array_new (FALSE, FALSE, sizeof (NbSample));
+  NbSink sink = { keep_sample, NULL, got };
+  gpointer ctx;
+
+  g_assert_nonnull (d);
+  ctx = d->open (&error);
+  g_assert_no_error (error);
+  g_assert_true (d->start (ctx, &error));
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *hdt_body = g_strdup_printf ("GPHDT,%.2f,T", cases[i].hdt);
+      g_autofree char *hdt = sentence (hdt_body);
+      g_autofree char *gga = sentence ("GPGGA,120000.00,5545.0000000,N,03737.0000000,E,4,12,"
+                                       "0.7,150.0,M,14.0,M,1.0,0000");
+      g_autofree char *both = g_strdup_printf ("%s\r\n%s\r\n", hdt, gga);
+
+      d->feed (ctx, (const guint8 *) both, strlen (both), &sink);
+      g_assert_cmpuint (got->len, ==, i + 1);
+      nb_assert_abs (g_array_index (got, NbSample, i).heading_deg, cases[i].yaw, 1e-9,
+                     "heading counter-clockwise from east");
+    }
+  g_assert_true (isnan (nb_nmea_heading_to_enu_deg (NAN)));
+  d->stop (ctx);
+  d->close (ctx);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -415,6 +459,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nmea/rmc-gll-gns", test_rmc_gll_gns);
   g_test_add_func ("/nmea/quality-sentences", test_quality_sentences);
   g_test_add_func ("/nmea/lexer", test_lexer);
+  g_test_add_func ("/nmea/heading-convention", test_heading_convention);
   g_test_add_func ("/geodesy/reference", test_geodesy_reference);
   g_test_add_func ("/geodesy/1km", test_geodesy_1km);
   return g_test_run ();

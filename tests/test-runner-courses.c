@@ -77,12 +77,12 @@ watch_clear (Watch *w)
 }
 
 /* The rig without set_course: a real rig, whose obstacle the operator places. */
-static const NbRunnerInstrumentOps *
+static const NbRunnerRigOps *
 manual_rig_ops (void)
 {
-  static NbRunnerInstrumentOps ops;
+  static NbRunnerRigOps ops;
 
-  ops = *nb_runner_sim_instrument_ops ();
+  ops = *nb_runner_sim_rig_ops ();
   ops.set_course = NULL;
   ops.detect = NULL;
   return &ops;
@@ -91,12 +91,16 @@ manual_rig_ops (void)
 /* Runs o on sim under a main loop into w (initialised here). */
 static gboolean
 run_on (const char *db, const NbCampaignRunnerOptions *o, NbRunnerSim *sim,
-        const NbRunnerInstrumentOps *ops, Watch *w)
+        const NbRunnerRigOps *ops, Watch *w)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaignRunner) runner =
-    nb_campaign_runner_new (db, o, nb_sim_base_ops (), nb_runner_sim_base (sim),
-                            ops ? ops : nb_runner_sim_instrument_ops (), sim, &error);
+  g_autoptr (NbCampaignRunner) runner = NULL;
+  NbRunnerRig rig;
+
+  nb_runner_sim_rig (sim, &rig);
+  if (ops != NULL)
+    rig.rig_ops = ops;
+  runner = nb_campaign_runner_new (db, o, &rig, &error);
 
   g_assert_no_error (error);
   memset (w, 0, sizeof *w);
@@ -767,15 +771,18 @@ test_clause6_detection (void)
 /* ---------------------------------------------------------- bad input -- */
 
 static void
-expect_new_fails_on (const NbCampaignRunnerOptions *o, const NbRunnerInstrumentOps *ops,
+expect_new_fails_on (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *ops,
                      const char *what)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (NbRunnerSim) sim = new_sim (1, NAN, NAN);
-  NbCampaignRunner *r = nb_campaign_runner_new ("/nonexistent.nbc", o, nb_sim_base_ops (),
-                                                nb_runner_sim_base (sim),
-                                                ops ? ops : nb_runner_sim_instrument_ops (), sim,
-                                                &error);
+  NbRunnerRig rig;
+  NbCampaignRunner *r;
+
+  nb_runner_sim_rig (sim, &rig);
+  if (ops != NULL)
+    rig.rig_ops = ops;
+  r = nb_campaign_runner_new ("/nonexistent.nbc", o, &rig, &error);
 
   g_assert_null (r);
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
@@ -791,7 +798,7 @@ expect_new_fails (const NbCampaignRunnerOptions *o, const char *what)
 
 static void
 expect_run_fails (const char *db, const NbCampaignRunnerOptions *o,
-                  const NbRunnerInstrumentOps *ops, const char *what)
+                  const NbRunnerRigOps *ops, const char *what)
 {
   g_autoptr (NbRunnerSim) sim = new_sim (1, NAN, NAN);
   Watch w;

@@ -83,31 +83,6 @@ append_sample_text (GString *out, const NbSample *s)
                           g_ascii_formatd (b[5], sizeof b[5], "%.4f", s->rms_m));
 }
 
-/* "--set KEY=VALUE" options and the common ones, applied to the device. */
-static gboolean
-apply_settings (NbDevice *device, char **settings, GError **error)
-{
-  for (guint i = 0; settings != NULL && settings[i] != NULL; i++)
-    {
-      const char *eq = strchr (settings[i], '=');
-      g_autofree char *key = NULL;
-
-      if (eq == NULL || eq == settings[i])
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--set '%s' is not KEY=VALUE",
-                       settings[i]);
-          return FALSE;
-        }
-      key = g_strndup (settings[i], (gsize) (eq - settings[i]));
-      if (!nb_device_configure (device, key, eq + 1, error))
-        {
-          g_prefix_error (error, "--set %s: ", key);
-          return FALSE;
-        }
-    }
-  return TRUE;
-}
-
 /* A driver's "line N: reason" becomes "FILE:N: reason". */
 static void
 print_note (const char *file, const char *message)
@@ -162,7 +137,7 @@ nb_cli_replay (int argc, char **argv)
   if ((device = nb_device_new (driver, &error)) == NULL ||
       !nb_device_configure (device, "url", capture, &error) ||
       (pace != NULL && !nb_device_configure (device, "pace", pace, &error)) ||
-      !apply_settings (device, settings, &error) || !nb_device_start (device, &error))
+      !nb_device_apply_settings (device, settings, &error) || !nb_device_start (device, &error))
     return nb_cli_report_error (error);
 
   for (;;)
@@ -295,7 +270,7 @@ nb_cli_acquire (int argc, char **argv)
     }
   if ((framing != NULL && !nb_device_configure (device, "framing", framing, &error)) ||
       (flow != NULL && !nb_device_configure (device, "flow", flow, &error)) ||
-      !apply_settings (device, settings, &error))
+      !nb_device_apply_settings (device, settings, &error))
     return nb_cli_report_error (error);
   if (latency != 0.0)
     {

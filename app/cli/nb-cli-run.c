@@ -14,7 +14,9 @@
 #include "nb-campaign-runner.h"
 #include "nb-cli-figures.h"
 #include "nb-clause.h"
+#include "nb-device.h"
 #include "nb-error.h"
+#include "nb-http-robot.h"
 #include "nb-json-writer.h"
 #include "nb-runner-sim.h"
 
@@ -251,6 +253,29 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
   }
 }
 
+/* The instrument as acquire opens it: driver, link, settings; started. */
+static gboolean
+open_instrument (const char *driver, const char *url, const char *port, int baud,
+                 char **settings, NbDevice **out, GError **error)
+{
+  g_autoptr (NbDevice) device = nb_device_new (driver, error);
+
+  if (device == NULL || (url != NULL && !nb_device_configure (device, "url", url, error)) ||
+      (port != NULL && !nb_device_configure (device, "port", port, error)))
+    return FALSE;
+  if (baud != 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", baud);
+
+      if (!nb_device_configure (device, "baud", text, error))
+        return FALSE;
+    }
+  if (!nb_device_apply_settings (device, settings, error) || !nb_device_start (device, error))
+    return FALSE;
+  *out = g_steal_pointer (&device);
+  return TRUE;
+}
+
 static void
 on_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -278,6 +303,11 @@ nb_cli_campaign_run (int argc, char **argv)
   g_autofree char *robot = NULL, *who = NULL, *obstacle = NULL, *phase = NULL;
   g_autofree char *width_text = NULL, *tol_text = NULL, *tol_deg_text = NULL;
   g_autofree char *min_text = NULL, *max_text = NULL;
+  g_autofree char *instrument = NULL, *url = NULL, *port = NULL;
+  g_auto (GStrv) settings = NULL;
+  g_autoptr (NbDevice) device = NULL;
+  g_autoptr (NbHttpRobot) http = NULL;
+  gint baud = 0;
   gint behaviour = 0;
   g_autoptr (NbRunnerSim) sim = NULL;
   g_autoptr (NbCampaignRunner) runner = NULL;
@@ -316,7 +346,18 @@ nb_cli_campaign_run (int argc, char **argv)
     { "goal-tolerance-deg", 0, 0, G_OPTION_ARG_STRING, &tol_deg_text,
       "clauses 7, 9: heading at PG within (default: |Ao| + Ro of clause 5)", "DEG" },
     { "robot", 0, 0, G_OPTION_ARG_STRING, &robot,
-      "the robot and instrument: sim-base (the simulated base and tracker; default)", "ROBOT" },
+      "sim-base (the simulated base and its tracker; default) or http://HOST:PORT (the motion "
+      "stack's HTTP API; needs --instrument)", "ROBOT" },
+    { "instrument", 0, 0, G_OPTION_ARG_STRING, &instrument,
+      "the instrument driver that measures (nmea, geocom, natnet, csv, tum, sim), as acquire "
+      "opens it", "DRIVER" },
+    { "url", 0, 0, G_OPTION_ARG_STRING, &url,
+      "the instrument's tcp://HOST:PORT, udp://GROUP:PORT or a recording", "URL" },
+    { "port", 0, 0, G_OPTION_ARG_FILENAME, &port, "the instrument's serial port", "DEV" },
+    { "baud", 0, 0, G_OPTION_ARG_INT, &baud, "the serial baud rate", "B" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings,
+      "an instrument setting: latency=S, loss-timeout=S, origin=LAT,LON,H, … (repeatable)",
+      "KEY=VALUE" },
     { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "the simulator's seed (default 1)", "S" },
     { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object per line", NULL },
@@ -324,6 +365,7 @@ nb_cli_campaign_run (int argc, char **argv)
   };
   NbCampaignRunnerOptions o;
   NbRunnerSimOptions so;
+  NbRunnerRig rig;
   RunCli c = { 0 };
   double load = NAN;
   guint sigint;
@@ -346,10 +388,41 @@ nb_cli_campaign_run (int argc, char **argv)
                    "are required");
       return nb_cli_report_error (error);
     }
-  if (robot != NULL && !g_str_equal (robot, "sim-base"))
+  if (robot != NULL && !g_str_equal (robot, "sim-base") && !g_str_has_prefix (robot, "http://"))
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot '%s': sim-base is the robot the "
-                   "runner drives so far", robot);
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot '%s': sim-base or "
+                   "http://HOST:PORT", robot);
+      return nb_cli_report_error (error);
+    }
+  if ((url != NULL || port != NULL || baud != 0 || settings != NULL) && instrument == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--url, --port, --baud and --set are the "
+                   "instrument's: give --instrument DRIVER");
+      return nb_cli_report_error (error);
+    }
+  if (url != NULL && port != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "give --url or --port, not both");
+      return nb_cli_report_error (error);
+    }
+  if (robot != NULL && g_str_has_prefix (robot, "http://") && instrument == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot %s: a real robot is measured by a "
+                   "real instrument: give --instrument DRIVER (--url URL | --port DEV)", robot);
+      return nb_cli_report_error (error);
+    }
+  if ((robot == NULL || g_str_equal (robot, "sim-base")) && instrument != NULL &&
+      !g_str_equal (instrument, "sim"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--instrument %s cannot see the simulated "
+                   "base: use --robot http://HOST:PORT (or the default sim tracker)", instrument);
+      return nb_cli_report_error (error);
+    }
+  if ((robot == NULL || g_str_equal (robot, "sim-base")) &&
+      (url != NULL || port != NULL || settings != NULL))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "the simulated base's tracker is the rig's "
+                   "own: it takes no --url, --port or --set");
       return nb_cli_report_error (error);
     }
   if (trials < 0 || seed < 0 || seed > G_MAXUINT32 - 1)
@@ -429,9 +502,25 @@ nb_cli_campaign_run (int argc, char **argv)
   o.robot_name = "sim-base (simulated base, simulated tracker)";
   nb_runner_sim_options_init (&so);
   so.seed = (guint32) seed;
-  if ((sim = nb_runner_sim_new (&so, &error)) == NULL ||
-      (runner = nb_campaign_runner_new (db, &o, nb_sim_base_ops (), nb_runner_sim_base (sim),
-                                        nb_runner_sim_instrument_ops (), sim, &error)) == NULL)
+  if (robot != NULL && g_str_has_prefix (robot, "http://"))
+    {
+      /* The motion stack's own robot, measured by the lab's instrument. */
+      memset (&rig, 0, sizeof rig);
+      if ((http = nb_http_robot_new (robot, g_getenv ("NAVBENCH_TOKEN"), 600.0, &error)) == NULL ||
+          !open_instrument (instrument, url, port, baud, settings, &device, &error))
+        return nb_cli_report_error (error);
+      rig.robot_ops = nb_http_robot_ops ();
+      rig.robot = http;
+      rig.device = device;
+      o.robot_name = robot;
+    }
+  else
+    {
+      if ((sim = nb_runner_sim_new (&so, &error)) == NULL)
+        return nb_cli_report_error (error);
+      nb_runner_sim_rig (sim, &rig);
+    }
+  if ((runner = nb_campaign_runner_new (db, &o, &rig, &error)) == NULL)
     return nb_cli_report_error (error);
 
   loop = g_main_loop_new (NULL, FALSE);

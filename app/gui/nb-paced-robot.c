@@ -5,7 +5,7 @@
 static double
 virtual_now (NbPacedRobot *r)
 {
-  return nb_runner_sim_instrument_ops ()->now (r->sim);
+  return nb_runner_sim_now (r->sim);
 }
 
 /* Sleeps the real time of a virtual span, in slices so that a cancel is

@@ -497,6 +497,7 @@ start_done (GObject *owner, gpointer *result, const GError *error, gpointer data
   Run *run = data;
   g_autoptr (GError) local = NULL;
   NbRunnerSimOptions so;
+  NbRunnerRig rig;
 
   page->starting = FALSE;
   nb_runner_sim_options_init (&so);
@@ -509,9 +510,10 @@ start_done (GObject *owner, gpointer *result, const GError *error, gpointer data
       run->robot.sim = run->sim;
       run->robot.pace = page->pace;
       run->robot.cancellable = run->cancellable;
-      run->runner = nb_campaign_runner_new (page->path, &run->options, nb_paced_robot_ops (),
-                                            &run->robot, nb_runner_sim_instrument_ops (),
-                                            run->sim, &local);
+      nb_runner_sim_rig (run->sim, &rig);
+      rig.robot_ops = nb_paced_robot_ops ();
+      rig.robot = &run->robot;
+      run->runner = nb_campaign_runner_new (page->path, &run->options, &rig, &local);
     }
   if (run->runner == NULL)
     {

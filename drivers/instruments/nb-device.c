@@ -25,6 +25,9 @@ struct _NbDevice {
   double time_offset_s;       /* a generator's virtual clock → the monotonic base */
   gboolean has_offset;        /* tracked target → the robot's reference point */
   double offset[3];
+  double (*clock) (gpointer); /* a generator's virtual clock (no worker) */
+  gpointer clock_data;
+  gboolean virtual_started, virtual_done;
 
   GThread *thread;
   GAsyncQueue *queue;
@@ -91,6 +94,43 @@ const NbDriver *
 nb_device_driver (NbDevice *d)
 {
   return d->driver;
+}
+
+void
+nb_device_set_clock (NbDevice *d, double (*clock) (gpointer), gpointer clock_data)
+{
+  d->clock = clock;
+  d->clock_data = clock_data;
+}
+
+gboolean
+nb_device_is_virtual (NbDevice *d)
+{
+  return d->clock != NULL;
+}
+
+double
+nb_device_time (NbDevice *d)
+{
+  return d->clock != NULL ? d->clock (d->clock_data) : nb_device_now ();
+}
+
+gpointer
+nb_device_context (NbDevice *d)
+{
+  return d->ctx;
+}
+
+double
+nb_device_latency (NbDevice *d)
+{
+  return d->latency_s;
+}
+
+const char *
+nb_device_url (NbDevice *d)
+{
+  return d->url;
 }
 
 static gboolean
@@ -186,6 +226,30 @@ nb_device_configure (NbDevice *d, const char *key, const char *value, GError **e
   return TRUE;
 }
 
+gboolean
+nb_device_apply_settings (NbDevice *d, char **settings, GError **error)
+{
+  for (guint i = 0; settings != NULL && settings[i] != NULL; i++)
+    {
+      const char *eq = strchr (settings[i], '=');
+      g_autofree char *key = NULL;
+
+      if (eq == NULL || eq == settings[i])
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--set '%s' is not KEY=VALUE",
+                       settings[i]);
+          return FALSE;
+        }
+      key = g_strndup (settings[i], (gsize) (eq - settings[i]));
+      if (!nb_device_configure (d, key, eq + 1, error))
+        {
+          g_prefix_error (error, "--set %s: ", key);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------------ worker -- */
 
 static gboolean
@@ -223,7 +287,7 @@ push (NbDevice *d, NbEventKind kind, const NbSample *sample, char *message, int 
     e->sample = *sample;
   e->message = message;
   e->error_code = code;
-  e->t_s = nb_device_now ();
+  e->t_s = nb_device_time (d);
   if (d->batch != NULL)
     g_ptr_array_add (d->batch, e);
   else
@@ -276,7 +340,7 @@ on_sample (const NbSample *sample, gpointer user_data)
         }
     }
   else if (isnan (s.t_s))
-    s.t_s = nb_device_now ();
+    s.t_s = nb_device_time (d);
   else
     s.t_s += d->time_offset_s;
   /* The instant the pose was true: the driver's latency before arrival. */
@@ -487,8 +551,43 @@ nb_device_start (NbDevice *d, GError **error)
       return FALSE;
     }
   d->stopping = FALSE;
+  if (d->clock != NULL)
+    {
+      if (d->driver->generate == NULL || d->url != NULL)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "driver %s is not a generator: it "
+                       "cannot run on a virtual clock", d->driver->name);
+          return FALSE;
+        }
+      if (d->driver->start != NULL && !d->driver->start (d->ctx, error))
+        return FALSE;
+      d->virtual_started = TRUE;
+      d->virtual_done = FALSE;
+      push (d, NB_EVENT_CONNECTED, NULL, NULL, 0);
+      return TRUE;
+    }
   d->thread = g_thread_try_new ("nb-device", worker, d, error);
   return d->thread != NULL;
+}
+
+/* The virtual clock's device: what the generator has up to the clock now,
+ * on the caller's thread. */
+static void
+generate_virtual (NbDevice *d)
+{
+  NbSink sink = { on_sample, on_note, d };
+  g_autoptr (GError) error = NULL;
+
+  if (!d->virtual_started || d->virtual_done)
+    return;
+  if (!d->driver->generate (d->ctx, nb_device_time (d), &sink, &error))
+    {
+      d->virtual_done = TRUE;
+      if (error == NULL)
+        push (d, NB_EVENT_END, NULL, NULL, 0);
+      else
+        push (d, NB_EVENT_ERROR, NULL, g_strdup (error->message), error->code);
+    }
 }
 
 gboolean
@@ -496,6 +595,11 @@ nb_device_next (NbDevice *d, gint64 timeout_us, NbEvent *event)
 {
   NbEvent *e;
 
+  if (d->clock != NULL && d->taken.length == 0 && g_async_queue_length (d->queue) == 0)
+    {
+      generate_virtual (d);
+      timeout_us = 0;             /* virtual time does not pass while we wait */
+    }
   if (d->taken.length == 0)
     {
       /* Wait for one event, then take all that are there under one lock:
@@ -519,6 +623,12 @@ nb_device_next (NbDevice *d, gint64 timeout_us, NbEvent *event)
 void
 nb_device_stop (NbDevice *d)
 {
+  if (d->virtual_started)
+    {
+      d->virtual_started = FALSE;
+      if (d->driver->stop != NULL)
+        d->driver->stop (d->ctx);
+    }
   if (d->thread == NULL)
     return;
   g_mutex_lock (&d->lock);

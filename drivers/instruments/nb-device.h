@@ -43,6 +43,9 @@ NbDevice *nb_device_new       (const char *driver_name, GError **error);
 const NbDriver *nb_device_driver (NbDevice *device);
 gboolean  nb_device_configure (NbDevice *device, const char *key, const char *value,
                                GError **error);
+/* "KEY=VALUE" settings (a command line's --set), in order; the error names
+ * the one that is wrong ("--set KEY: …"). */
+gboolean  nb_device_apply_settings (NbDevice *device, char **key_values, GError **error);
 /* Starts the worker; returns at once (the link opens in the worker). */
 gboolean  nb_device_start     (NbDevice *device, GError **error);
 /* The next event, waiting up to timeout_us (0: just look); FALSE if none. */
@@ -53,6 +56,26 @@ void      nb_device_free      (NbDevice *device);
 void      nb_event_clear      (NbEvent *event);
 /* The time base of every sample, seconds. */
 double    nb_device_now       (void);
+
+/* A generator driver (sim) on the caller's virtual clock instead of its own
+ * worker and the monotonic clock (ARCHITECTURE: the simulator runs on a
+ * virtual clock, as fast as the CPU allows).  Set before start; the device
+ * then runs no thread: nb_device_next generates, through the same sample
+ * path (latency, marker offset), the samples up to clock (clock_data) and
+ * never waits.  A campaign runner measures the simulated rig this way
+ * through the same NbDevice a live instrument is. */
+void      nb_device_set_clock (NbDevice *device, double (*clock) (gpointer clock_data),
+                               gpointer clock_data);
+gboolean  nb_device_is_virtual (NbDevice *device);
+/* The time now on the device's clock: the virtual one, else nb_device_now. */
+double    nb_device_time      (NbDevice *device);
+/* The driver's own context (driver-specific hooks such as the sim tracker's
+ * nb_sim_tracker_watch). */
+gpointer  nb_device_context   (NbDevice *device);
+/* The latency subtracted from every timestamp (the "latency" setting), s. */
+double    nb_device_latency   (NbDevice *device);
+/* The device's port, URL or capture; NULL for a generator. */
+const char *nb_device_url     (NbDevice *device);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbDevice, nb_device_free)
 

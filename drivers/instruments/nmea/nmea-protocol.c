@@ -8,6 +8,8 @@
  */
 #include "nmea-protocol.h"
 
+#include "nb-angle.h"
+
 #include "nb-error.h"
 #include "nb-sample.h"
 
@@ -768,4 +770,10 @@ nb_nmea_lexer_finish (NbNmeaLexer *lexer, NbNmeaLineFunc func, gpointer user_dat
     func (lexer->buf, lexer->len, user_data);
   lexer->len = 0;
   lexer->state = LEX_LINE_START;
+}
+
+double
+nb_nmea_heading_to_enu_deg (double true_heading_deg)
+{
+  return isnan (true_heading_deg) ? NAN : nb_angle_recast_deg (90.0 - true_heading_deg);
 }

@@ -100,4 +100,8 @@ void nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNm
  * passed to func, as a recording's last line may lack its line feed. */
 void nb_nmea_lexer_finish (NbNmeaLexer *lexer, NbNmeaLineFunc func, gpointer user_data);
 
+/* A true heading (clockwise from north, degrees) as a yaw counter-clockwise
+ * from east, in (−180°, 180°]; NAN stays NAN. */
+double nb_nmea_heading_to_enu_deg (double true_heading_deg);
+
 G_END_DECLS

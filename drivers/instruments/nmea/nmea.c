@@ -183,7 +183,11 @@ on_line (const char *line, gsize len, gpointer user_data)
   s.lat_deg = f.lat_deg;
   s.lon_deg = f.lon_deg;
   s.alt_m = c->alt_hae_m;
-  s.heading_deg = c->heading_deg;
+  /* The receiver's true heading (HDT, THS) is clockwise from north; the
+   * sample's heading is counter-clockwise from the frame's +x (east), the
+   * test area's convention that registration then turns (ISO 18646-2
+   * clause 5 measures o_j so; ISO18646-2.md "Frames"). */
+  s.heading_deg = nb_nmea_heading_to_enu_deg (c->heading_deg);
   s.fix = (NbFixType) nb_nmea_quality_to_fix (f.quality);
   s.tracking = NB_TRACKING_OK;
   s.rms_m = c->rms_m;
