@@ -5,6 +5,8 @@ struct _NbDocument {
   GPtrArray *title_labels;
   GPtrArray *title_values;
   GArray *blocks;               /* of NbBlock */
+  char *identifier;
+  GPtrArray *missing;           /* of char * */
 };
 
 static void
@@ -29,6 +31,7 @@ nb_document_new (const char *title)
   doc->title_values = g_ptr_array_new_with_free_func (g_free);
   doc->blocks = g_array_new (FALSE, TRUE, sizeof (NbBlock));
   g_array_set_clear_func (doc->blocks, block_clear);
+  doc->missing = g_ptr_array_new_with_free_func (g_free);
   return doc;
 }
 
@@ -41,6 +44,8 @@ nb_document_free (NbDocument *doc)
   g_ptr_array_unref (doc->title_labels);
   g_ptr_array_unref (doc->title_values);
   g_array_unref (doc->blocks);
+  g_free (doc->identifier);
+  g_ptr_array_unref (doc->missing);
   g_free (doc);
 }
 
@@ -123,4 +128,28 @@ nb_document_block (const NbDocument *doc, guint i)
 {
   g_return_val_if_fail (i < doc->blocks->len, NULL);
   return &g_array_index (doc->blocks, NbBlock, i);
+}
+
+void
+nb_document_set_identifier (NbDocument *doc, const char *identifier)
+{
+  g_free (doc->identifier);
+  doc->identifier = g_strdup (identifier);
+}
+
+const char *nb_document_identifier (const NbDocument *doc) { return doc->identifier; }
+
+void
+nb_document_add_missing (NbDocument *doc, const char *what)
+{
+  g_ptr_array_add (doc->missing, g_strdup (what));
+}
+
+guint nb_document_n_missing (const NbDocument *doc) { return doc->missing->len; }
+
+const char *
+nb_document_missing (const NbDocument *doc, guint i)
+{
+  g_return_val_if_fail (i < doc->missing->len, NULL);
+  return g_ptr_array_index (doc->missing, i);
 }

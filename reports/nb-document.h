@@ -56,6 +56,17 @@ void        nb_document_add_figure     (NbDocument *doc, double height_mm, NbFig
                                         const char *caption);
 void        nb_document_add_page_break (NbDocument *doc);
 
+/* ISO/IEC 17025:2017 7.8.2.1 b: the report's unique identifier, printed on
+ * every page with "page N of M" (NULL: not stated). */
+void        nb_document_set_identifier (NbDocument *doc, const char *identifier);
+const char *nb_document_identifier     (const NbDocument *doc);
+/* What a complete protocol lacks (a required item left blank, a prescribed
+ * configuration not tested, a declared value not recorded): one line each,
+ * in the protocol's language; `report --check` lists them. */
+void        nb_document_add_missing    (NbDocument *doc, const char *what);
+guint       nb_document_n_missing      (const NbDocument *doc);
+const char *nb_document_missing        (const NbDocument *doc, guint i);
+
 const char   *nb_document_title          (const NbDocument *doc);
 guint         nb_document_n_title_fields (const NbDocument *doc);
 void          nb_document_title_field    (const NbDocument *doc, guint i, const char **label,

@@ -17,7 +17,7 @@
 #define TEXT_W (PAGE_W - 2.0 * MARGIN)
 #define FONT "DejaVu Sans"
 
-static const NbPdfWords english = { "Contents", "Figure", "Table" };
+static const NbPdfWords english = { "Contents", "Figure", "Table", "Page %d of %d" };
 
 typedef struct {
   const NbDocument *doc;
@@ -82,16 +82,47 @@ show (Layout *L, PangoLayout *layout, double x, double y, double r, double g, do
   pango_cairo_show_layout (L->cr, layout);
 }
 
+/* ISO/IEC 17025:2017 7.8.2.1 b: the report's identifier and "page N of M"
+ * on every page, so a page is known as part of its report. */
+static void
+footer (Layout *L)
+{
+  const char *id = nb_document_identifier (L->doc);
+  const char *format = L->words->page_format ? L->words->page_format : english.page_format;
+  g_autofree char *page = NULL;
+  g_autoptr (PangoLayout) left = NULL, right = NULL;
+
+  cairo_set_source_rgb (L->cr, 0.6, 0.6, 0.6);
+  cairo_set_line_width (L->cr, 0.4);
+  cairo_move_to (L->cr, MARGIN, BOTTOM + 6.0);
+  cairo_line_to (L->cr, PAGE_W - MARGIN, BOTTOM + 6.0);
+  cairo_stroke (L->cr);
+  /* The format is the catalogue's translation of "Page %d of %d". */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  page = g_strdup_printf (format, L->page, MAX (L->total_pages, L->page));
+#pragma GCC diagnostic pop
+  right = make_text (L, page, 8.0, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, 0);
+  show (L, right, PAGE_W - MARGIN - text_width (right), BOTTOM + 10.0, 0.3, 0.3, 0.3);
+  if (id != NULL)
+    {
+      left = make_text (L, id, 8.0, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL,
+                        TEXT_W - text_width (right) - 12.0);
+      pango_layout_set_ellipsize (left, PANGO_ELLIPSIZE_END);
+      show (L, left, MARGIN, BOTTOM + 10.0, 0.3, 0.3, 0.3);
+    }
+}
+
 static void
 new_page (Layout *L)
 {
-  g_autofree char *footer = NULL;
-  g_autoptr (PangoLayout) head = NULL, foot = NULL;
+  g_autoptr (PangoLayout) head = NULL;
 
   if (L->page > 0)
     cairo_show_page (L->cr);
   L->page++;
   L->y = TOP;
+  footer (L);
   if (L->page == 1)
     return;                     /* the title page has no running head */
   head = make_text (L, nb_document_title (L->doc), 7.5, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL,
@@ -103,11 +134,6 @@ new_page (Layout *L)
   cairo_move_to (L->cr, MARGIN, MARGIN - 3.0);
   cairo_line_to (L->cr, PAGE_W - MARGIN, MARGIN - 3.0);
   cairo_stroke (L->cr);
-
-  /* "N / M" reads the same in every language of the protocol. */
-  footer = g_strdup_printf ("%d / %d", L->page, MAX (L->total_pages, L->page));
-  foot = make_text (L, footer, 8.0, PANGO_WEIGHT_NORMAL, PANGO_STYLE_NORMAL, 0);
-  show (L, foot, PAGE_W - MARGIN - text_width (foot), BOTTOM + 10.0, 0.3, 0.3, 0.3);
 }
 
 /* A new page unless height fits below the cursor. */

@@ -3,9 +3,9 @@
 #include <glib/gi18n-lib.h>
 
 static const NbProtocolColumn clause5[] = {
-  { "ap_mm", N_("Pose accuracy Ap"), N_("mm"), 2 },
+  { "ap_mm", N_("Position accuracy Ap"), N_("mm"), 2 },
   { "ao_deg", N_("Orientation accuracy Ao"), "°", 3 },
-  { "rp_mm", N_("Pose repeatability Rp"), N_("mm"), 2 },
+  { "rp_mm", N_("Position repeatability Rp"), N_("mm"), 2 },
   { "ro_deg", N_("Orientation repeatability Ro (±)"), "°", 3 },
 };
 

@@ -9,6 +9,7 @@
 #include "nb-json-writer.h"
 #include "nb-plot.h"
 #include "nb-protocol-columns.h"
+#include "nb-protocol-front.h"
 #include "nb-table-formats.h"
 
 #include <glib/gi18n-lib.h>
@@ -49,6 +50,7 @@ nb_protocol_report_pdf_words (void)
   words.contents_title = _("Contents");
   words.figure_word = _("Figure");
   words.table_word = _("Table");
+  words.page_format = _("Page %d of %d");
   return &words;
 }
 
@@ -81,16 +83,17 @@ clause_conditions (Build *b, gboolean speed, gboolean load)
   g_autofree char *rated_load = field (b, "robot.rated_load_kg");
   GString *s = g_string_new (NULL);
 
-  g_string_append_printf (s, _("Friction coefficient of the surface: %s."), friction ? friction : "—");
+  g_string_append_printf (s, _("Friction coefficient of the surface: %s."),
+                          friction ? friction : _("⚠ not stated"));
   if (speed)
     {
       g_string_append_c (s, ' ');
-      g_string_append_printf (s, _("Rated speed: %s mm/s."), rated_speed ? rated_speed : "—");
+      g_string_append_printf (s, _("Rated speed: %s mm/s."), rated_speed ? rated_speed : _("⚠ not stated"));
     }
   if (load)
     {
       g_string_append_c (s, ' ');
-      g_string_append_printf (s, _("Rated load: %s kg."), rated_load ? rated_load : "—");
+      g_string_append_printf (s, _("Rated load: %s kg."), rated_load ? rated_load : _("⚠ not stated"));
     }
   nb_document_add_paragraph (b->doc, s->str);
   g_string_free (s, TRUE);
@@ -105,7 +108,10 @@ short_series (NbTable *t, guint row, guint column, guint clause, const char *con
     return;
   nb_table_flag_cell (t, row, column);
   {
-    g_autofree char *line = g_strdup_printf (_("%s: %u trials where the standard asks for %u (%s)."),
+    /* Russian has three plural forms: «1 попытка», «3 попытки», «5 попыток». */
+    g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u trial where the standard asks for %u (%s).",
+                                                       "%s: %u trials where the standard asks for %u (%s).",
+                                                       n),
                                              config, n, nb_clause_get (clause)->trials,
                                              nb_clause_get (clause)->trials_clause);
 
@@ -801,94 +807,12 @@ clause_10 (Build *b, GArray *configs)
   clause_conditions (b, FALSE, FALSE);
 }
 
-/* ------------------------------------------------------------ clause 4 -- */
-
-typedef struct {
-  const char *key;
-  const char *label;            /* N_() */
-} Label;
-
-static const Label labels[] = {
-  { "robot.maker", N_("Manufacturer") },
-  { "robot.model", N_("Model") },
-  { "robot.serial", N_("Serial number") },
-  { "robot.length_mm", N_("Length l, mm") },
-  { "robot.width_mm", N_("Width w, mm") },
-  { "robot.height_mm", N_("Height h, mm") },
-  { "robot.rated_speed_mm_s", N_("Rated speed, mm/s") },
-  { "robot.rated_load_kg", N_("Rated load, kg") },
-  { "robot.preparation_done", N_("Preparation per the manufacturer done") },
-  { "conditions.environment", N_("Environment (indoor/outdoor)") },
-  { "conditions.temperature_c", N_("Ambient temperature, °C") },
-  { "conditions.humidity_pct", N_("Relative humidity, %") },
-  { "conditions.illuminance_lx", N_("Illuminance, lx") },
-  { "conditions.friction_coefficient", N_("Friction coefficient of the surface") },
-  { "conditions.surface", N_("Surface") },
-  { "conditions.landmarks", N_("Landmarks and external equipment") },
-  { "instrument.kind", N_("Measurement system") },
-  { "instrument.model", N_("Measurement system model") },
-  { "instrument.accuracy_mm", N_("Stated accuracy, mm") },
-  { "instrument.sample_rate_hz", N_("Sample rate, Hz") },
-  { "instrument.registration", N_("Frame registration") },
-  { "instrument.registration_rms_mm", N_("Registration residual RMS, mm") },
-  { "instrument.registration_max_mm", N_("Registration residual max, mm") },
-  { "notes", N_("Notes") },
-};
-
-static void
-clause_4 (Build *b)
-{
-  NbTable *t = nb_table_new (_("Robot under test, test conditions and measurement system"));
-  g_autofree char *env = field (b, "conditions.environment");
-
-  b->outdoor = g_strcmp0 (env, "outdoor") == 0;
-  nb_table_add_column (t, "item", _("Item"), NULL, 0);
-  nb_table_add_column (t, "value", _("Value"), NULL, 0);
-  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
-    {
-      g_autofree char *v = field (b, labels[i].key);
-      guint row = nb_table_add_row (t);
-      g_autofree char *flag = v ? nb_condition_check (labels[i].key, g_ascii_strtod (v, NULL),
-                                                      b->outdoor) : NULL;
-
-      nb_table_set_text (t, row, 0, _(labels[i].label));
-      nb_table_set_text (t, row, 1, v ? v : "—");
-      if (flag)
-        {
-          g_autofree char *w = g_strdup_printf (_("Out of range: %s; the value is accepted and "
-                                                  "flagged."), flag);
-
-          nb_table_flag_cell (t, row, 1);
-          nb_document_add_warning (b->doc, w);
-        }
-      if (g_str_equal (labels[i].key, "robot.width_mm"))
-        {
-          g_autofree char *lu = isfinite (b->lu_mm) ? g_strdup_printf ("%g", b->lu_mm) : NULL;
-
-          row = nb_table_add_row (t);
-          nb_table_set_text (t, row, 0, _("Length unit LU, mm (4.5)"));
-          nb_table_set_text (t, row, 1, lu ? lu : "—");
-        }
-    }
-  nb_document_add_table (b->doc, t);
-  if (b->outdoor)
-    nb_document_add_paragraph (b->doc, _("Outdoor tests (annex A): the environment and the surface "
-                                         "are those of normal use; the ranges of 4.2 and 4.3 do not "
-                                         "apply."));
-}
-
 /* ------------------------------------------------------------- build -- */
 
 NbDocument *
 nb_protocol_report_build (NbCampaign *campaign, GError **error)
 {
   g_autofree char *name = nb_campaign_get_name (campaign, error);
-  /* SOURCE_DATE_EPOCH (reproducible-builds.org) pins the date: golden files. */
-  const char *epoch = g_getenv ("SOURCE_DATE_EPOCH");
-  g_autoptr (GDateTime) now = epoch ? g_date_time_new_from_unix_utc (g_ascii_strtoll (epoch, NULL, 10))
-                                    : g_date_time_new_now_local ();
-  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d");
-  g_autofree char *robot = NULL, *maker = NULL, *model = NULL, *serial = NULL, *op = NULL;
   g_autoptr (NbDocument) doc = NULL;
   Build b = { campaign };
 
@@ -898,38 +822,11 @@ nb_protocol_report_build (NbCampaign *campaign, GError **error)
   b.doc = doc;
   b.lu_mm = NAN;
   nb_campaign_get_lu_mm (campaign, &b.lu_mm, NULL);
-  maker = field (&b, "robot.maker");
-  model = field (&b, "robot.model");
-  serial = field (&b, "robot.serial");
-  op = field (&b, "operator");
-  robot = g_strdup_printf ("%s %s%s%s", maker ? maker : "", model ? model : "",
-                           serial ? _(", s/n ") : "", serial ? serial : "");
-  nb_document_add_title_field (doc, _("Campaign"), name);
-  nb_document_add_title_field (doc, _("Robot under test"), g_strstrip (robot));
-  nb_document_add_title_field (doc, _("Standard"),
-                               _("ISO 18646-2:2024 Robotics — Performance criteria and related "
-                                 "test methods for service robots — Part 2: Navigation"));
-  nb_document_add_title_field (doc, _("Operator"), op);
-  {
-    /* The test dates: from the campaign's first record to its last (the
-     * event log, UTC). */
-    g_autoptr (GArray) events = nb_campaign_list_events (campaign, NULL);
-    g_autofree char *dates = NULL;
-
-    if (events != NULL && events->len > 0)
-      {
-        const char *first = g_array_index (events, NbCampaignEvent, 0).time;
-        const char *last = g_array_index (events, NbCampaignEvent, events->len - 1).time;
-
-        dates = strncmp (first, last, 10) == 0 ? g_strndup (first, 10)
-                : g_strdup_printf ("%.10s – %.10s", first, last);
-      }
-    nb_document_add_title_field (doc, _("Test dates"), dates);
-  }
-  nb_document_add_title_field (doc, _("Date of the protocol"), date);
+  /* ISO/IEC 17025 7.8.2.1: the laboratory, the customer, the item, the dates. */
+  nb_protocol_front_matter (campaign, doc);
 
   nb_document_add_heading (doc, 1, "4", _("Test conditions"));
-  clause_4 (&b);
+  nb_protocol_clause_4 (campaign, doc, b.lu_mm, &b.outdoor);
 
   for (guint clause = 5; clause <= 10; clause++)
     {
@@ -955,6 +852,7 @@ nb_protocol_report_build (NbCampaign *campaign, GError **error)
         case 10: clause_10 (&b, configs); break;
         }
     }
+  nb_protocol_back_matter (campaign, doc);
   return g_steal_pointer (&doc);
 }
 

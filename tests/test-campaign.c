@@ -131,11 +131,15 @@ value_for (const NbCampaignField *f, guint i)
     case NB_FIELD_POSITIVE:
       return g_strdup_printf ("%u.5", 600 + i);
     case NB_FIELD_PERCENT:
-      return g_strdup_printf ("%u", 40 + i);
+      return g_strdup_printf ("%u", (40 + i) % 100);
     case NB_FIELD_BOOL:
       return g_strdup (i % 2 ? "yes" : "no");
     case NB_FIELD_ENVIRONMENT:
       return g_strdup (i % 2 ? "outdoor" : "indoor");
+    case NB_FIELD_DATE:
+      return g_strdup_printf ("2026-02-%02u", 1 + i % 28);
+    case NB_FIELD_DATES:
+      return g_strdup_printf ("2026-03-%02u/2026-04-%02u", 1 + i % 28, 1 + i % 28);
     }
   g_assert_not_reached ();
 }
@@ -182,7 +186,15 @@ test_fields_round_trip (void)
   g_assert_true (nb_campaign_set_field (c, "robot.width_mm", "1200", &error));
   g_assert_true (nb_campaign_get_lu_mm (c, &lu, &error));
   nb_assert_abs (lu, 1500.0, 0.0, "LU of a 1200 mm robot");
-  g_assert_true (has_event (c, "field set", "robot.width_mm", "604.5", "1200"));
+  {
+    guint w = 0;
+    g_autofree char *old = NULL;
+
+    while (!g_str_equal (fields[w].key, "robot.width_mm"))
+      w++;
+    old = value_for (&fields[w], w);
+    g_assert_true (has_event (c, "field set", "robot.width_mm", old, "1200"));
+  }
   g_assert_false (nb_campaign_set_field (c, "robot.width_mm", "-3", &error));
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
   g_clear_error (&error);
@@ -191,6 +203,26 @@ test_fields_round_trip (void)
   g_clear_error (&error);
   g_assert_false (nb_campaign_set_field (c, "conditions.environment", "space", &error));
   g_clear_error (&error);
+  /* Dates are ISO 8601 calendar days; an interval runs forward. */
+  {
+    static const char *const bad[][2] = {
+      { "report.issued", "2026-02-30" }, { "report.issued", "2026-2-3" },
+      { "report.issued", "02.11.2026" }, { "item.received", "2026-11-02x" },
+      { "test.dates", "2026-11-05/2026-11-02" }, { "test.dates", "2026-11-02/" },
+      { "test.dates", "2026-11-02/2026-11-03/2026-11-04" },
+    };
+
+    for (guint k = 0; k < G_N_ELEMENTS (bad); k++)
+      {
+        g_assert_false (nb_campaign_set_field (c, bad[k][0], bad[k][1], &error));
+        g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+        g_assert_nonnull (strstr (error->message, bad[k][0]));
+        g_clear_error (&error);
+      }
+    g_assert_true (nb_campaign_set_field (c, "test.dates", "2026-11-02/2026-11-05", &error));
+    g_assert_true (nb_campaign_set_field (c, "report.issued", "2024-02-29", &error));
+    g_assert_no_error (error);
+  }
   g_assert_false (nb_campaign_set_field (c, "robot.colour", "red", &error));
   g_assert_nonnull (strstr (error->message, "unknown field 'robot.colour'"));
   g_clear_error (&error);

@@ -63,11 +63,12 @@ test_pdf_document (void)
                                             "protocol.pdf", NULL);
   g_autofree char *text = NULL;
   g_autoptr (GRand) rand = g_rand_new_with_seed (3);
-  NbPdfWords ru = { "Содержание", "Рисунок", "Таблица" };
+  NbPdfWords ru = { "Содержание", "Рисунок", "Таблица", "Страница %d из %d" };
   Scatter *s = g_new (Scatter, 1);
   NbTable *t;
   GError *error = NULL;
 
+  nb_document_set_identifier (doc, "NB-2026-017, редакция 2");
   nb_document_add_title_field (doc, "Робот", "Rover 2, s/n 17");
   nb_document_add_title_field (doc, "Оператор", "И. Иванов");
   nb_document_add_heading (doc, 1, "4", "Условия испытаний");
@@ -115,15 +116,22 @@ test_pdf_document (void)
   g_assert_nonnull (strstr (text, "Примечание: 12 попыток"));
   /* 70 rows do not fit one page: the header is drawn again. */
   g_assert_cmpuint (count (text, "Конфигурация"), >=, 2);
-  /* Title, contents, clause 4, the table over three pages: "2 / 6" … "6 / 6"
-   * (pdftotext drops the spaces). */
+  /* Title, contents, clause 4, the table over three pages: every page, the
+   * title page too, "Страница N из 6" and the identifier (ISO/IEC 17025
+   * 7.8.2.1 d; pdftotext may drop the spaces). */
   {
-    g_auto (GStrv) words = g_strsplit_set (text, " \n\f", -1);
-    g_autofree char *joined = g_strjoinv ("", words);
+    g_auto (GStrv) pages = g_strsplit (text, "\f", -1);
 
-    g_assert_nonnull (strstr (joined, "2/6"));
-    g_assert_nonnull (strstr (joined, "6/6"));
-    g_assert_null (strstr (joined, "7/"));
+    g_assert_cmpuint (g_strv_length (pages), ==, 7);   /* the text ends with a form feed */
+    for (guint k = 0; k < 6; k++)
+      {
+        g_auto (GStrv) words = g_strsplit_set (pages[k], " \n", -1);
+        g_autofree char *joined = g_strjoinv ("", words);
+        g_autofree char *want = g_strdup_printf ("Страница%uиз6", k + 1);
+
+        g_assert_nonnull (strstr (joined, want));
+        g_assert_nonnull (strstr (joined, "NB-2026-017,редакция2"));
+      }
   }
   if (!g_getenv ("NB_KEEP_PDF"))
     g_unlink (path);

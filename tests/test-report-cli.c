@@ -240,6 +240,233 @@ test_export_tables (void)
   g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "export", "--db", db, "--table", "1", "--trials", "5", NULL));
 }
 
+/* The sample campaign of tools/make-sample-campaign.sh (every field filled). */
+static char *
+make_sample (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  const char *argv[] = { "sh", "tools/make-sample-campaign.sh", g_getenv ("NAVBENCH_CLI"), path,
+                         NULL };
+  int status;
+
+  g_assert_true (g_spawn_sync (g_getenv ("NAVBENCH_SOURCE_ROOT"), (char **) argv, NULL,
+                               G_SPAWN_SEARCH_PATH | G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                               NULL, NULL, &status, NULL));
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_steal_pointer (&path);
+}
+
+static char *
+pdf_text (const char *pdf)
+{
+  const char *argv[] = { "pdftotext", "-layout", pdf, "-", NULL };
+  char *text = NULL;
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH |
+                               G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, &text, NULL, &status,
+                               NULL));
+  g_assert_cmpint (status, ==, 0);
+  return text;
+}
+
+/* `report --check` lists each required item left blank (ISO/IEC 17025 7.8,
+ * clause 4) and exits 1; the report says "not stated" there, flagged. */
+static void
+test_check_missing (void)
+{
+  g_autofree char *err = NULL;
+  g_autofree char *out = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 1, &err, "report",
+                                          "--db", db, "--check", NULL);
+  g_autofree char *json = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 1, NULL, "report",
+                                           "--db", db, "--check", "--format", "json", NULL);
+  g_autofree char *ru = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 1, NULL, "report",
+                                         "--db", db, "--check", "--lang", "ru", NULL);
+  g_autofree char *md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report",
+                                         "--db", db, "--format", "md", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *o = nb_test_parse_object (parser, json);
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  static const char *const expected[] = {
+    "Report identifier (ISO/IEC 17025 7.8.2.1 d): not stated",
+    "Laboratory (ISO/IEC 17025 7.8.2.1 b): not stated",
+    "Laboratory address (ISO/IEC 17025 7.8.2.1 b): not stated",
+    "Place of testing (ISO/IEC 17025 7.8.2.1 c): not stated",
+    "Customer (ISO/IEC 17025 7.8.2.1 e): not stated",
+    "Condition of the item on receipt (ISO/IEC 17025 7.8.2.1 g): not stated",
+    "Date of receipt of the item (ISO/IEC 17025 7.8.2.1 h): not stated",
+    "Dates of testing (ISO/IEC 17025 7.8.2.1 i): not stated",
+    "Date of issue (ISO/IEC 17025 7.8.2.1 j): not stated",
+    "Deviations from the method (ISO/IEC 17025 7.8.2.1 n): not stated",
+    "Serial number (ISO/IEC 17025 7.8.2.1 g): not stated",
+    "Preparation per the manufacturer (4.1): not stated",
+    "State of the batteries (4.1): not stated",
+    "Operating conditions (4.4): not stated",
+    "Angular accuracy of the measurement system, ° (5.3): not stated",
+    "Calibration certificate of the measurement system (ISO/IEC 17025 6.5): not stated",
+    "Calibration due (ISO/IEC 17025 6.4.7): not stated",
+    "Authorised signatory (ISO/IEC 17025 7.8.2.1 o): not stated",
+    "Function (ISO/IEC 17025 7.8.2.1 o): not stated",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    if (!g_strv_contains ((const char *const *) lines, expected[i]))
+      g_error ("report --check does not list \"%s\":\n%s", expected[i], out);
+  g_assert_nonnull (strstr (err, "items missing for a complete protocol"));
+  g_assert_false (json_object_get_boolean_member (o, "complete"));
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "missing")), ==,
+                    g_strv_length (lines) - 1);
+  g_assert_nonnull (strstr (ru, "Лаборатория (ISO/IEC 17025 7.8.2.1 b): не указано"));
+  /* In place: flagged, never a bare dash. */
+  g_assert_nonnull (strstr (md, "- **Laboratory:** ⚠ not stated"));
+  g_assert_nonnull (strstr (md, "| State of the batteries | **⚠ not stated** | 4.1 |"));
+  g_assert_nonnull (strstr (md, "| Calibration due | **⚠ not stated** | 17025 6.4.7 |"));
+}
+
+/* The sample campaign is a complete example: --check exits 0; every page of
+ * its PDF carries the report's identifier and "page N of M" (ISO/IEC 17025
+ * 7.8.2.1 d), the last one the marked end; values in the protocol's language. */
+static void
+test_sample_complete (void)
+{
+  g_autofree char *sample = make_sample ("sample.nbc");
+  g_autofree char *check = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report",
+                                            "--db", sample, "--check", NULL);
+  const char *langs[] = { "en", "ru" };
+  const char *page_word[][2] = { { "Page", "of" }, { "Страница", "из" } };
+  const char *end[] = { "— End of test report NB-2026-017 —",
+                        "— Конец протокола испытаний NB-2026-017 —" };
+
+  g_assert_cmpstr (check, ==, "");
+  for (guint l = 0; l < 2; l++)
+    {
+      g_autofree char *pdf = g_strdup_printf ("%s/sample-%s.pdf", tmpdir, langs[l]);
+      g_autofree char *md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report",
+                                             "--db", sample, "--format", "md", "--lang",
+                                             langs[l], NULL);
+      g_autofree char *text = NULL;
+      g_auto (GStrv) pages = NULL;
+      guint n;
+
+      g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db",
+                               sample, "--lang", langs[l], "-o", pdf, NULL));
+      text = pdf_text (pdf);
+      pages = g_strsplit (text, "\f", -1);
+      n = g_strv_length (pages) - 1;          /* the text ends with a form feed */
+      g_assert_cmpuint (n, >=, 8);
+      for (guint k = 0; k < n; k++)
+        {
+          g_autofree char *page = g_strdup_printf ("%s %u %s %u", page_word[l][0], k + 1,
+                                                   page_word[l][1], n);
+
+          if (strstr (pages[k], page) == NULL || strstr (pages[k], "NB-2026-017") == NULL)
+            g_error ("%s: page %u lacks \"%s\" or the report identifier", langs[l], k + 1, page);
+        }
+      g_assert_nonnull (strstr (pages[n - 1], end[l]));
+      g_assert_nonnull (strstr (md, end[l]));
+      g_assert_null (strstr (md, "⚠ not stated"));
+      g_assert_null (strstr (md, "⚠ не указано"));
+      if (l == 1)
+        {
+          /* Enumerated values in Russian, not the stored keys. */
+          g_assert_nonnull (strstr (md, "| Условия внешней среды | в помещении | 4.2, A.3 |"));
+          g_assert_null (strstr (md, "| indoor"));
+          g_assert_null (strstr (md, "| yes"));
+          g_assert_nonnull (strstr (md, "ГОСТ Р 60.6.3.15-2026/ИСО 18646-2:2024 Роботы и "
+                                        "робототехнические устройства. Рабочие характеристики и "
+                                        "соответствующие методы испытаний сервисных роботов. "
+                                        "Часть 2. Навигация"));
+          g_assert_nonnull (strstr (md, "## 5 Определение характеристик отработки "
+                                        "пространственного расположения"));
+          g_assert_nonnull (strstr (md, "- **Даты проведения испытаний:** 2026-11-02 – 2026-11-04"));
+        }
+      else
+        {
+          g_assert_nonnull (strstr (md, "Position accuracy Ap, mm"));
+          g_assert_nonnull (strstr (md, "Position repeatability Rp, mm"));
+          g_assert_nonnull (strstr (md, "The results relate only to the item tested."));
+          g_assert_nonnull (strstr (md, "| Authorised signatory | P. Petrov |"));
+          g_assert_nonnull (strstr (md, "- **Revision:** 1 (original issue)"));
+        }
+    }
+}
+
+/* 7.8.8: an amendment is a new revision that says what it replaces. */
+static void
+test_revision (void)
+{
+  g_autofree char *sample = make_sample ("revised.nbc");
+  g_autofree char *check = NULL, *md = NULL;
+
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "set",
+                           "--db", sample, "report.revision=2", NULL));
+  check = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 1, NULL, "report", "--db", sample,
+                           "--check", NULL);
+  g_assert_cmpstr (check, ==, "What this revision replaces (ISO/IEC 17025 7.8.8): not stated\n");
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "set",
+                           "--db", sample, "report.replaces=NB-2026-017 revision 1 of 2026-11-06 "
+                           "(the serial number corrected)", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", sample,
+                           "--check", NULL));
+  md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", sample,
+                        "--format", "md", "--lang", "ru", NULL);
+  g_assert_nonnull (strstr (md, "- **Редакция:** 2, заменяет NB-2026-017 revision 1 of "
+                                "2026-11-06 (the serial number corrected)"));
+  g_assert_nonnull (strstr (md, "- **Идентификатор протокола:** NB-2026-017"));
+}
+
+/* Russian plural forms (ngettext): 21 попытка, 3 попытки, 5 попыток. */
+static void
+test_plural_forms (void)
+{
+  static const struct { guint n; const char *ru; } cases[] = {
+    { 2, "2 попытки вместо 30" }, { 3, "3 попытки вместо 30" }, { 5, "5 попыток вместо 30" },
+    { 21, "21 попытка вместо 30" }, { 22, "22 попытки вместо 30" }, { 12, "12 попыток вместо 30" },
+  };
+  g_autofree char *src = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "samples",
+                                           "pose-straight-noload.csv", NULL);
+  g_autofree char *all = NULL;
+  g_auto (GStrv) lines = NULL;
+
+  g_assert_true (g_file_get_contents (src, &all, NULL, NULL));
+  lines = g_strsplit (all, "\n", -1);
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/plural-%u.nbc", tmpdir, cases[k].n);
+      g_autofree char *csv = g_strdup_printf ("%s/plural-%u.csv", tmpdir, cases[k].n);
+      g_autoptr (GString) rows = g_string_new (NULL);
+      g_autofree char *md = NULL, *en = NULL, *want_en = NULL;
+      guint data = 0;
+
+      /* The header (comments and the column line), then n rows. */
+      for (guint i = 0; lines[i] && data < cases[k].n; i++)
+        {
+          gboolean header = lines[i][0] == '#' || g_str_has_prefix (lines[i], "trial,");
+
+          if (*lines[i] == '\0')
+            continue;
+          g_string_append_printf (rows, "%s\n", lines[i]);
+          data += header ? 0 : 1;
+        }
+      g_assert_true (g_file_set_contents (csv, rows->str, -1, NULL));
+      g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "new",
+                               "--db", path, "--name", "plural", NULL));
+      g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import",
+                               "--db", path, "--clause", "5", "--config", "c", "--route",
+                               "straight", "--load-kg", "0", "--input", csv, "--command",
+                               "5000,0,0", NULL));
+      md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", path,
+                            "--format", "md", "--lang", "ru", NULL);
+      en = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", path,
+                            "--format", "md", NULL);
+      want_en = g_strdup_printf ("c: %u trial%s where the standard asks for 30 (5.4).",
+                                 cases[k].n, cases[k].n == 1 ? "" : "s");
+      if (strstr (md, cases[k].ru) == NULL)
+        g_error ("n = %u: the Russian protocol lacks \"%s\"", cases[k].n, cases[k].ru);
+      g_assert_nonnull (strstr (en, want_en));
+    }
+}
+
 static void
 test_bad_usage (void)
 {
@@ -263,6 +490,10 @@ main (int argc, char **argv)
   g_test_add_func ("/report/pdf-text", test_pdf_text);
   g_test_add_func ("/report/export-tables", test_export_tables);
   g_test_add_func ("/report/bad-usage", test_bad_usage);
+  g_test_add_func ("/report/check-missing", test_check_missing);
+  g_test_add_func ("/report/sample-complete", test_sample_complete);
+  g_test_add_func ("/report/revision", test_revision);
+  g_test_add_func ("/report/plural-forms", test_plural_forms);
   status = g_test_run ();
   {
     g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -13,13 +13,26 @@ $cli campaign new --db "$out" --name "Rover 2 — acceptance per ISO 18646-2" \
   robot.maker="ACME Robotics" robot.model="Rover 2" robot.serial=17 \
   robot.length_mm=900 robot.width_mm=730 robot.height_mm=1200 \
   robot.rated_speed_mm_s=1000 robot.rated_load_kg=20 robot.preparation_done=yes \
+  robot.preparation="assembled and commissioned per the maker's manual; lidar calibrated; map of the hall cleared" \
+  robot.battery="fully charged before each test session" robot.min_avoidance_distance_mm=100 \
   conditions.environment=indoor conditions.temperature_c=21.5 conditions.humidity_pct=45 \
   conditions.illuminance_lx=420 conditions.friction_coefficient=0.72 \
   conditions.surface="epoxy-coated concrete" conditions.landmarks="none (lidar SLAM)" \
+  conditions.operating="normal operating conditions per the manufacturer" \
   instrument.kind="laser tracker" instrument.model="simulated tracker" \
-  instrument.accuracy_mm=0.05 instrument.sample_rate_hz=100 \
+  instrument.accuracy_mm=0.05 instrument.angular_accuracy_deg=0.01 instrument.sample_rate_hz=100 \
+  instrument.calibration_certificate="CAL-2026-0412, example calibration laboratory" \
+  instrument.calibration_due=2027-04-12 \
   instrument.registration="rigid fit to 4 surveyed points" instrument.registration_rms_mm=0.08 \
-  operator="I. Ivanov" >/dev/null
+  instrument.registration_max_mm=0.12 \
+  report.id=NB-2026-017 report.revision=1 report.issued=2026-11-06 \
+  lab.name="navbench example test laboratory" lab.address="1 Example Street, Example City" \
+  test.location="the laboratory's indoor test hall 2" test.dates=2026-11-02/2026-11-04 \
+  customer.name="ACME Robotics" customer.address="ACME Robotics, 2 Sample Road, Sample Town" \
+  item.condition="new, undamaged, with charger and manual" item.received=2026-10-30 \
+  method.deviations="none" \
+  signatory.name="P. Petrov" signatory.function="head of the test laboratory" \
+  operator="I. Ivanov" notes="sample campaign: measurements of the navbench simulator" >/dev/null
 imp() { $cli campaign import --db "$out" --who "sample" "$@" >/dev/null; }
 imp --clause 5 --config "straight, no load" --route straight --load-kg 0 \
   --input $s/pose-straight-noload.csv --command 5000,0,0

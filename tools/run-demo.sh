@@ -48,8 +48,20 @@ step "A campaign run on the simulator (build/sim-campaign.nbc): clauses 5 to 9"
 rm -f build/sim-campaign.nbc build/sim-campaign.nbc-wal build/sim-campaign.nbc-shm
 $cli campaign new --db build/sim-campaign.nbc --name "Simulated base — ISO 18646-2 clauses 5 to 9" \
   robot.model="navbench simulated base" robot.width_mm=600 robot.rated_load_kg=20 \
-  robot.rated_speed_mm_s=1000 \
-  instrument.kind="laser tracker" instrument.model="navbench simulated tracker" >/dev/null
+  robot.rated_speed_mm_s=1000 robot.maker="navbench" robot.serial="sim-1" \
+  robot.length_mm=600 robot.height_mm=800 robot.min_avoidance_distance_mm=50 \
+  robot.preparation="simulator started with its defaults (seed 7)" robot.battery="simulated: full" \
+  conditions.environment=indoor conditions.temperature_c=20 conditions.humidity_pct=50 \
+  conditions.illuminance_lx=500 conditions.friction_coefficient=0.8 conditions.surface="simulated floor" \
+  conditions.landmarks="none" conditions.operating="normal operating conditions (simulated)" \
+  instrument.kind="laser tracker" instrument.model="navbench simulated tracker" \
+  instrument.accuracy_mm=0.05 instrument.angular_accuracy_deg=0.01 instrument.sample_rate_hz=100 \
+  instrument.calibration_certificate="none: simulated instrument" instrument.calibration_due=2099-12-31 \
+  report.id=NB-DEMO-SIM report.revision=1 report.issued="$(date -u +%Y-%m-%d)" \
+  lab.name="navbench demo" lab.address="this machine" test.location="the navbench simulator" \
+  customer.name="navbench demo" customer.address="none" item.condition="simulated robot" \
+  item.received="$(date -u +%Y-%m-%d)" method.deviations="simulated robot and instrument" \
+  signatory.name="demo" signatory.function="none (demonstration)" operator="run-demo.sh" >/dev/null
 run() { $cli campaign run --db build/sim-campaign.nbc --seed 7 "$@" | tail -n 2; }
 run --clause 5 --config "straight, no load" --route straight
 run --clause 5 --config "straight, rated load" --route straight --load-kg 20

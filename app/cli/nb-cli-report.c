@@ -3,6 +3,7 @@
 
 #include "nb-campaign.h"
 #include "nb-error.h"
+#include "nb-json-writer.h"
 #include "nb-pdf.h"
 #include "nb-plot-traj.h"
 #include "nb-protocol-report.h"
@@ -46,6 +47,48 @@ write_text (const char *path, const char *text, GError **error)
   return TRUE;
 }
 
+/* `report --check`: what the document lacks for a complete protocol (the
+ * report's own list: required items left blank, prescribed configurations
+ * not tested, declared values not recorded), so a laboratory can gate the
+ * issue of a report on it.  Exit 1 when anything is missing. */
+static int
+check_complete (const NbDocument *doc, const char *db, gboolean json, const char *out)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL;
+  guint n = nb_document_n_missing (doc);
+
+  if (json)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+      nb_json_begin_object (w);
+      nb_json_key (w, "complete"); nb_json_bool (w, n == 0);
+      nb_json_key (w, "missing");
+      nb_json_begin_array (w);
+      for (guint i = 0; i < n; i++)
+        nb_json_string (w, nb_document_missing (doc, i));
+      nb_json_end_array (w);
+      nb_json_end_object (w);
+      text = nb_json_writer_finish (g_steal_pointer (&w));
+    }
+  else
+    {
+      GString *s = g_string_new (NULL);
+
+      for (guint i = 0; i < n; i++)
+        g_string_append_printf (s, "%s\n", nb_document_missing (doc, i));
+      text = g_string_free (s, FALSE);
+    }
+  if (!write_text (out, text, &error))
+    return nb_cli_report_error (error);
+  if (n == 0)
+    return NB_EXIT_OK;
+  g_printerr ("navbench-cli: %s: %u item%s missing for a complete protocol\n", db, n,
+              n == 1 ? "" : "s");
+  return NB_EXIT_FAILURE;
+}
+
 int
 nb_cli_report (int argc, char **argv)
 {
@@ -54,7 +97,10 @@ nb_cli_report (int argc, char **argv)
   g_autoptr (NbCampaign) campaign = NULL;
   g_autoptr (NbDocument) doc = NULL;
   g_autofree char *db = NULL, *format = NULL, *lang = NULL, *out = NULL;
+  gboolean check = FALSE;
   const GOptionEntry entries[] = {
+    { "check", 0, 0, G_OPTION_ARG_NONE, &check, "list what a complete protocol lacks (exit 1 "
+      "when anything is missing, 0 when complete); --format json for a JSON object", NULL },
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "pdf (default), md or json", "FORMAT" },
     { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "ru or en (default)", "LANG" },
@@ -66,7 +112,9 @@ nb_cli_report (int argc, char **argv)
   g_option_context_set_summary (context,
     "The test protocol of a campaign per ISO 18646-2 (GOST R 60.6.3.15-2026): the robot,\n"
     "the conditions of clause 4 with out-of-range values flagged, and per clause its\n"
-    "table and plots; a clause without configurations is reported as not tested.");
+    "table and plots; a clause without configurations is reported as not tested.\n"
+    "--check lists what a complete protocol still lacks (ISO/IEC 17025 7.8 items,\n"
+    "clause 4 items, configurations not tested) and exits 1 when anything is.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
@@ -83,7 +131,7 @@ nb_cli_report (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F is required");
       return nb_cli_report_error (error);
     }
-  if (g_str_equal (format, "pdf") && (out == NULL || g_str_equal (out, "-")))
+  if (g_str_equal (format, "pdf") && !check && (out == NULL || g_str_equal (out, "-")))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "a PDF report needs -o OUT.pdf");
       return nb_cli_report_error (error);
@@ -95,6 +143,8 @@ nb_cli_report (int argc, char **argv)
   if (campaign == NULL || (doc = nb_protocol_report_build (campaign, &error)) == NULL)
     return nb_cli_report_error (error);
 
+  if (check)
+    return check_complete (doc, db, g_str_equal (format, "json"), out);
   if (g_str_equal (format, "pdf"))
     {
       gboolean written = nb_pdf_write (doc, nb_protocol_report_pdf_words (), out, &error);

@@ -22,6 +22,24 @@
 /* Descriptions marked for the catalogues: the desktop form shows them
  * translated (core itself never translates). */
 static const NbCampaignField campaign_fields[] = {
+  /* ISO/IEC 17025:2017 7.8.2.1 and 7.8.8: the test report's own items. */
+  { "report.id", NB_FIELD_TEXT, N_("unique identifier of the test report (on every page)") },
+  { "report.revision", NB_FIELD_POSITIVE, N_("revision of the report (1: the original issue)") },
+  { "report.replaces", NB_FIELD_TEXT, N_("what this revision replaces and why (7.8.8)") },
+  { "report.issued", NB_FIELD_DATE, N_("date of issue of the report, YYYY-MM-DD") },
+  { "lab.name", NB_FIELD_TEXT, N_("name of the laboratory") },
+  { "lab.address", NB_FIELD_TEXT, N_("address of the laboratory") },
+  { "test.location", NB_FIELD_TEXT, N_("where the tests were done") },
+  { "test.dates", NB_FIELD_DATES,
+    N_("dates of the measurements, YYYY-MM-DD or YYYY-MM-DD/YYYY-MM-DD") },
+  { "customer.name", NB_FIELD_TEXT, N_("the customer") },
+  { "customer.address", NB_FIELD_TEXT, N_("the customer's address or contact") },
+  { "item.condition", NB_FIELD_TEXT, N_("condition of the robot when received") },
+  { "item.received", NB_FIELD_DATE, N_("date the robot was received, YYYY-MM-DD") },
+  { "method.deviations", NB_FIELD_TEXT,
+    N_("deviations from ISO 18646-2:2024, additions, exclusions (\"none\" if none)") },
+  { "signatory.name", NB_FIELD_TEXT, N_("authorised signatory of the report") },
+  { "signatory.function", NB_FIELD_TEXT, N_("the signatory's function") },
   { "robot.maker", NB_FIELD_TEXT, N_("manufacturer of the robot under test") },
   { "robot.model", NB_FIELD_TEXT, N_("model") },
   { "robot.serial", NB_FIELD_TEXT, N_("serial number") },
@@ -31,6 +49,11 @@ static const NbCampaignField campaign_fields[] = {
   { "robot.rated_speed_mm_s", NB_FIELD_POSITIVE, N_("rated speed, mm/s") },
   { "robot.rated_load_kg", NB_FIELD_NUMBER, N_("rated load, kg") },
   { "robot.preparation_done", NB_FIELD_BOOL, N_("preparation per the manufacturer done (yes|no)") },
+  /* 4.1: what was done, in words, and the batteries (fully charged). */
+  { "robot.preparation", NB_FIELD_TEXT, N_("preparation per the manufacturer: what was done (4.1)") },
+  { "robot.battery", NB_FIELD_TEXT, N_("state of the batteries at the tests (4.1)") },
+  { "robot.min_avoidance_distance_mm", NB_FIELD_POSITIVE,
+    N_("minimum distance to an obstacle declared by the manufacturer, mm (7.1)") },
   { "conditions.temperature_c", NB_FIELD_NUMBER, N_("ambient temperature, °C (4.2)") },
   { "conditions.humidity_pct", NB_FIELD_PERCENT, N_("relative humidity, %") },
   { "conditions.illuminance_lx", NB_FIELD_NUMBER, N_("illuminance, lx") },
@@ -38,9 +61,17 @@ static const NbCampaignField campaign_fields[] = {
   { "conditions.surface", NB_FIELD_TEXT, N_("floor surface") },
   { "conditions.landmarks", NB_FIELD_TEXT, N_("landmarks and external equipment") },
   { "conditions.environment", NB_FIELD_ENVIRONMENT, N_("environment (indoor|outdoor)") },
+  { "conditions.operating", NB_FIELD_TEXT,
+    N_("operating conditions: normal, or which others (4.4)") },
   { "instrument.kind", NB_FIELD_TEXT, N_("measurement system kind") },
   { "instrument.model", NB_FIELD_TEXT, N_("measurement system model") },
   { "instrument.accuracy_mm", NB_FIELD_POSITIVE, N_("stated accuracy, mm") },
+  { "instrument.angular_accuracy_deg", NB_FIELD_POSITIVE, N_("stated angular accuracy, ° (5.3)") },
+  { "instrument.linear_error_pct", NB_FIELD_PERCENT,
+    N_("GNSS: linear measurement error, % (annex A.4 asks ±0.5 %)") },
+  { "instrument.calibration_certificate", NB_FIELD_TEXT,
+    N_("calibration certificate of the measurement system (number, issuer)") },
+  { "instrument.calibration_due", NB_FIELD_DATE, N_("calibration due date, YYYY-MM-DD") },
   { "instrument.sample_rate_hz", NB_FIELD_POSITIVE, N_("sample rate, Hz") },
   { "instrument.registration", NB_FIELD_TEXT, N_("frame registration (method, reference points)") },
   { "instrument.registration_rms_mm", NB_FIELD_NUMBER, N_("registration residual RMS, mm") },
@@ -68,6 +99,28 @@ nb_campaign_field_find (const char *key)
 }
 
 /* ------------------------------------------------------------ fields -- */
+
+/* ISO 8601 calendar date YYYY-MM-DD, a real day. */
+static gboolean
+parse_date (const char *s, GDate *out)
+{
+  unsigned y, m, d;
+  char tail;
+  GDate date;
+
+  if (strlen (s) != 10 || s[4] != '-' || s[7] != '-' ||
+      sscanf (s, "%4u-%2u-%2u%c", &y, &m, &d, &tail) != 3 ||
+      !g_date_valid_dmy ((GDateDay) d, (GDateMonth) m, (GDateYear) y))
+    return FALSE;
+  for (int i = 0; i < 10; i++)
+    if (i != 4 && i != 7 && !g_ascii_isdigit (s[i]))
+      return FALSE;
+  g_date_clear (&date, 1);
+  g_date_set_dmy (&date, (GDateDay) d, (GDateMonth) m, (GDateYear) y);
+  if (out != NULL)
+    *out = date;
+  return TRUE;
+}
 
 static gboolean
 check_field_value (const NbCampaignField *f, const char *value, char **canonical, GError **error)
@@ -116,6 +169,35 @@ check_field_value (const NbCampaignField *f, const char *value, char **canonical
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: expected yes or no, got '%s'", f->key,
                    value);
       return FALSE;
+    case NB_FIELD_DATE:
+      if (parse_date (value, NULL))
+        {
+          *canonical = g_strdup (value);
+          return TRUE;
+        }
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: expected a date YYYY-MM-DD, got '%s'",
+                   f->key, value);
+      return FALSE;
+    case NB_FIELD_DATES:
+      {
+        g_auto (GStrv) ends = g_strsplit (value, "/", 3);
+        GDate a, b;
+
+        if (g_strv_length (ends) == 1 && parse_date (ends[0], NULL))
+          {
+            *canonical = g_strdup (value);
+            return TRUE;
+          }
+        if (g_strv_length (ends) == 2 && parse_date (ends[0], &a) &&
+            parse_date (ends[1], &b) && g_date_compare (&a, &b) <= 0)
+          {
+            *canonical = g_strdup (value);
+            return TRUE;
+          }
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: expected YYYY-MM-DD or "
+                     "YYYY-MM-DD/YYYY-MM-DD (first ≤ last), got '%s'", f->key, value);
+        return FALSE;
+      }
     case NB_FIELD_ENVIRONMENT:
       if (g_str_equal (value, "indoor") || g_str_equal (value, "outdoor"))
         {

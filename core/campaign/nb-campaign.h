@@ -73,6 +73,8 @@ typedef enum {
   NB_FIELD_PERCENT,       /* 0..100 */
   NB_FIELD_BOOL,          /* yes|no */
   NB_FIELD_ENVIRONMENT,   /* indoor|outdoor */
+  NB_FIELD_DATE,          /* YYYY-MM-DD */
+  NB_FIELD_DATES,         /* YYYY-MM-DD or an interval YYYY-MM-DD/YYYY-MM-DD */
 } NbFieldType;
 
 typedef struct {

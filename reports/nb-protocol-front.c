@@ -1,0 +1,362 @@
+#include "nb-protocol-front.h"
+
+#include "nb-conditions.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+#define R17025(x) "ISO/IEC 17025 " x
+
+/* In the order the protocol prints them. */
+static const NbProtocolItem items[] = {
+  /* ISO/IEC 17025:2017 7.8.2.1: what every test report carries. */
+  { "report.id", N_("Report identifier"), R17025 ("7.8.2.1 d"), TRUE, NB_ITEM_FRONT },
+  { "report.revision", N_("Revision"), R17025 ("7.8.8"), FALSE, NB_ITEM_FRONT },
+  { "lab.name", N_("Laboratory"), R17025 ("7.8.2.1 b"), TRUE, NB_ITEM_FRONT },
+  { "lab.address", N_("Laboratory address"), R17025 ("7.8.2.1 b"), TRUE, NB_ITEM_FRONT },
+  { "test.location", N_("Place of testing"), R17025 ("7.8.2.1 c"), TRUE, NB_ITEM_FRONT },
+  { "customer.name", N_("Customer"), R17025 ("7.8.2.1 e"), TRUE, NB_ITEM_FRONT },
+  { "customer.address", N_("Customer's contact"), R17025 ("7.8.2.1 e"), TRUE, NB_ITEM_FRONT },
+  { "item.condition", N_("Condition of the item on receipt"), R17025 ("7.8.2.1 g"), TRUE,
+    NB_ITEM_FRONT },
+  { "item.received", N_("Date of receipt of the item"), R17025 ("7.8.2.1 h"), TRUE, NB_ITEM_FRONT },
+  { "test.dates", N_("Dates of testing"), R17025 ("7.8.2.1 i"), TRUE, NB_ITEM_FRONT },
+  { "report.issued", N_("Date of issue"), R17025 ("7.8.2.1 j"), TRUE, NB_ITEM_FRONT },
+  { "method.deviations", N_("Deviations from the method"), R17025 ("7.8.2.1 n"), TRUE,
+    NB_ITEM_FRONT },
+  { "operator", N_("Operator"), R17025 ("7.5.1"), FALSE, NB_ITEM_FRONT },
+
+  /* ISO 18646-2 clause 4 and the measurement system (5.3, 8.2). */
+  { "robot.maker", N_("Manufacturer"), R17025 ("7.8.2.1 g"), TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.model", N_("Model"), R17025 ("7.8.2.1 g"), TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.serial", N_("Serial number"), R17025 ("7.8.2.1 g"), TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.length_mm", N_("Length l, mm"), "4.5", FALSE, NB_ITEM_CLAUSE_4 },
+  { "robot.width_mm", N_("Width w, mm"), "4.5", TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.height_mm", N_("Height h, mm"), "4.5", FALSE, NB_ITEM_CLAUSE_4 },
+  { "robot.rated_speed_mm_s", N_("Rated speed, mm/s"), "4.4", TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.rated_load_kg", N_("Rated load, kg"), "4.4", TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.preparation", N_("Preparation per the manufacturer"), "4.1", TRUE, NB_ITEM_CLAUSE_4 },
+  { "robot.battery", N_("State of the batteries"), "4.1", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.environment", N_("Environment"), "4.2, A.3", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.temperature_c", N_("Ambient temperature, °C"), "4.2", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.humidity_pct", N_("Relative humidity, %"), "4.2", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.illuminance_lx", N_("Illuminance, lx"), "4.2", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.friction_coefficient", N_("Friction coefficient of the surface"), "4.3", TRUE,
+    NB_ITEM_CLAUSE_4 },
+  { "conditions.surface", N_("Surface"), "4.3", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.operating", N_("Operating conditions"), "4.4", TRUE, NB_ITEM_CLAUSE_4 },
+  { "conditions.landmarks", N_("Landmarks and external equipment"), "4.4", TRUE,
+    NB_ITEM_CLAUSE_4 },
+  { "instrument.kind", N_("Measurement system"), "5.3, 8.2", TRUE, NB_ITEM_CLAUSE_4 },
+  { "instrument.model", N_("Measurement system model"), "5.3, 8.2", TRUE, NB_ITEM_CLAUSE_4 },
+  { "instrument.accuracy_mm", N_("Linear accuracy of the measurement system, mm"), "5.3, 8.2",
+    TRUE, NB_ITEM_CLAUSE_4 },
+  { "instrument.angular_accuracy_deg", N_("Angular accuracy of the measurement system, °"), "5.3",
+    TRUE, NB_ITEM_CLAUSE_4 },
+  { "instrument.sample_rate_hz", N_("Sample rate, Hz"), "8.3 b", FALSE, NB_ITEM_CLAUSE_4 },
+  { "instrument.calibration_certificate", N_("Calibration certificate of the measurement system"),
+    R17025 ("6.5"), TRUE, NB_ITEM_CLAUSE_4 },
+  { "instrument.calibration_due", N_("Calibration due"), R17025 ("6.4.7"), TRUE,
+    NB_ITEM_CLAUSE_4 },
+  { "instrument.registration", N_("Frame registration"), "5.3", FALSE, NB_ITEM_CLAUSE_4 },
+  { "instrument.registration_rms_mm", N_("Registration residual RMS, mm"), "5.3", FALSE,
+    NB_ITEM_CLAUSE_4 },
+  { "instrument.registration_max_mm", N_("Registration residual max, mm"), "5.3", FALSE,
+    NB_ITEM_CLAUSE_4 },
+  { "notes", N_("Notes"), NULL, FALSE, NB_ITEM_CLAUSE_4 },
+
+  { "signatory.name", N_("Authorised signatory"), R17025 ("7.8.2.1 o"), TRUE, NB_ITEM_SIGNATORY },
+  { "signatory.function", N_("Function"), R17025 ("7.8.2.1 o"), TRUE, NB_ITEM_SIGNATORY },
+};
+
+const NbProtocolItem *
+nb_protocol_items (guint *n)
+{
+  *n = G_N_ELEMENTS (items);
+  return items;
+}
+
+static const NbProtocolItem *
+item (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    if (g_str_equal (items[i].key, key))
+      return &items[i];
+  g_return_val_if_reached (NULL);
+}
+
+static char *
+field (NbCampaign *campaign, const char *key)
+{
+  g_autofree char *v = nb_campaign_get_field (campaign, key, NULL);
+
+  return v != NULL && *v != '\0' ? g_steal_pointer (&v) : NULL;
+}
+
+/* The dates of the measurements the bench made itself: the days its
+ * `campaign run`s started and ended (the event log, UTC).  An import carries
+ * no date of measurement, so it gives none. */
+static char *
+run_dates (NbCampaign *campaign)
+{
+  g_autoptr (GArray) events = nb_campaign_list_events (campaign, NULL);
+  const char *first = NULL, *last = NULL;
+
+  for (guint i = 0; events != NULL && i < events->len; i++)
+    {
+      NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+      if (g_strcmp0 (e->what, "campaign run started") != 0 &&
+          g_strcmp0 (e->what, "campaign run ended") != 0)
+        continue;
+      if (first == NULL)
+        first = e->time;
+      last = e->time;
+    }
+  if (first == NULL)
+    return NULL;
+  return strncmp (first, last, 10) == 0 ? g_strndup (first, 10)
+                                        : g_strdup_printf ("%.10s – %.10s", first, last);
+}
+
+char *
+nb_protocol_item_value (NbCampaign *campaign, const char *key)
+{
+  g_autofree char *v = field (campaign, key);
+
+  if (g_str_equal (key, "test.dates"))
+    {
+      /* The laboratory's statement of the dates wins; else the bench's runs. */
+      if (v == NULL)
+        return run_dates (campaign);
+      if (strchr (v, '/') != NULL)
+        {
+          g_auto (GStrv) ends = g_strsplit (v, "/", 2);
+
+          return g_strdup_printf ("%s – %s", ends[0], ends[1]);
+        }
+      return g_steal_pointer (&v);
+    }
+  if (v == NULL)
+    return NULL;
+  if (g_str_equal (key, "conditions.environment"))
+    return g_strdup (g_str_equal (v, "outdoor") ? _("outdoors (annex A)") : _("indoors"));
+  if (g_str_equal (key, "robot.preparation_done"))
+    return g_strdup (g_str_equal (v, "yes") ? _("yes") : _("no"));
+  return g_steal_pointer (&v);
+}
+
+void
+nb_protocol_missing (NbDocument *doc, const char *label, const char *reference)
+{
+  g_autofree char *line = reference
+                          ? g_strdup_printf (_("%s (%s): not stated"), label, reference)
+                          : g_strdup_printf (_("%s: not stated"), label);
+
+  nb_document_add_missing (doc, line);
+}
+
+/* A required item left blank reads "not stated", flagged, never a bare "—". */
+static char *
+value_or_flag (NbCampaign *campaign, NbDocument *doc, const NbProtocolItem *it,
+               gboolean *flagged)
+{
+  char *v = nb_protocol_item_value (campaign, it->key);
+
+  *flagged = FALSE;
+  if (v != NULL || !it->required)
+    return v;
+  nb_protocol_missing (doc, _(it->label), it->reference);
+  *flagged = TRUE;
+  return g_strdup (_("not stated"));
+}
+
+static void
+title_item (NbCampaign *campaign, NbDocument *doc, const char *key)
+{
+  const NbProtocolItem *it = item (key);
+  gboolean flagged;
+  g_autofree char *v = value_or_flag (campaign, doc, it, &flagged);
+  g_autofree char *shown = flagged ? g_strdup_printf ("⚠ %s", v) : g_strdup (v);
+
+  nb_document_add_title_field (doc, _(it->label), shown);
+}
+
+void
+nb_protocol_front_matter (NbCampaign *campaign, NbDocument *doc)
+{
+  g_autofree char *name = nb_campaign_get_name (campaign, NULL);
+  g_autofree char *id = field (campaign, "report.id");
+  g_autofree char *revision = field (campaign, "report.revision");
+  g_autofree char *replaces = field (campaign, "report.replaces");
+  g_autofree char *maker = field (campaign, "robot.maker");
+  g_autofree char *model = field (campaign, "robot.model");
+  g_autofree char *serial = field (campaign, "robot.serial");
+  g_autofree char *robot = NULL, *shown_id = NULL;
+
+  /* 7.8.2.1 d: the identifier on every page; a revision is part of it. */
+  if (id != NULL)
+    shown_id = revision != NULL ? g_strdup_printf (_("%s, revision %s"), id, revision)
+                                : g_strdup (id);
+  nb_document_set_identifier (doc, shown_id);
+  title_item (campaign, doc, "report.id");
+  /* 7.8.8: an amended report is a new revision saying what it replaces. */
+  if (revision != NULL && g_strcmp0 (revision, "1") != 0)
+    {
+      g_autofree char *line = NULL;
+
+      if (replaces == NULL)
+        {
+          nb_protocol_missing (doc, _("What this revision replaces"), R17025 ("7.8.8"));
+          line = g_strdup_printf (_("%s; ⚠ what it replaces is not stated"), revision);
+        }
+      else
+        line = g_strdup_printf (_("%s, replaces %s"), revision, replaces);
+      nb_document_add_title_field (doc, _("Revision"), line);
+    }
+  else
+    nb_document_add_title_field (doc, _("Revision"), _("1 (original issue)"));
+  nb_document_add_title_field (doc, _("Campaign"), name);
+  title_item (campaign, doc, "lab.name");
+  title_item (campaign, doc, "lab.address");
+  title_item (campaign, doc, "test.location");
+  title_item (campaign, doc, "customer.name");
+  title_item (campaign, doc, "customer.address");
+  /* 7.8.2.1 g: the item, identified unambiguously, and its condition. */
+  robot = g_strdup_printf ("%s %s%s%s", maker ? maker : "", model ? model : "",
+                           serial ? _(", s/n ") : "", serial ? serial : "");
+  g_strstrip (robot);
+  if (maker == NULL || model == NULL || serial == NULL)
+    {
+      g_autofree char *shown = g_strdup_printf (_("%s ⚠ (manufacturer, model or serial number "
+                                                  "not stated)"), robot);
+
+      nb_document_add_title_field (doc, _("Robot under test"), shown);
+    }
+  else
+    nb_document_add_title_field (doc, _("Robot under test"), robot);
+  title_item (campaign, doc, "item.condition");
+  title_item (campaign, doc, "item.received");
+  title_item (campaign, doc, "test.dates");
+  title_item (campaign, doc, "report.issued");
+  /* 7.8.2.1 f: the method, as the standard names itself. */
+  nb_document_add_title_field (doc, _("Method"),
+                               _("ISO 18646-2:2024 Robotics — Performance criteria and related "
+                                 "test methods for service robots — Part 2: Navigation"));
+  title_item (campaign, doc, "method.deviations");
+  title_item (campaign, doc, "operator");
+}
+
+void
+nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm, gboolean *outdoor)
+{
+  NbTable *t = nb_table_new (_("Robot under test, test conditions and measurement system"));
+  g_autofree char *env = field (campaign, "conditions.environment");
+  GPtrArray *warnings = g_ptr_array_new_with_free_func (g_free);
+
+  *outdoor = g_strcmp0 (env, "outdoor") == 0;
+  nb_table_add_column (t, "item", _("Item"), NULL, 0);
+  nb_table_add_column (t, "value", _("Value"), NULL, 0);
+  nb_table_add_column (t, "clause", _("Clause"), NULL, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      const NbProtocolItem *it = &items[i];
+      gboolean flagged;
+      g_autofree char *v = NULL, *range = NULL;
+      guint row;
+
+      if (it->place != NB_ITEM_CLAUSE_4)
+        continue;
+      v = value_or_flag (campaign, doc, it, &flagged);
+      /* 4.1 before this field existed: the old yes/no, with what is missing. */
+      if (flagged && g_str_equal (it->key, "robot.preparation"))
+        {
+          g_autofree char *done = nb_protocol_item_value (campaign, "robot.preparation_done");
+
+          if (done != NULL)
+            {
+              g_free (v);
+              v = g_strdup_printf (_("%s; what was done is not stated"), done);
+            }
+        }
+      row = nb_table_add_row (t);
+      nb_table_set_text (t, row, 0, _(it->label));
+      nb_table_set_text (t, row, 1, v);
+      /* The column is narrow: "17025 6.5" for ISO/IEC 17025's clauses. */
+      nb_table_set_text (t, row, 2, it->reference && g_str_has_prefix (it->reference, "ISO/IEC ")
+                                    ? it->reference + strlen ("ISO/IEC ") : it->reference);
+      if (flagged)
+        nb_table_flag_cell (t, row, 1);
+      range = v != NULL && !flagged
+              ? nb_condition_check (it->key, g_ascii_strtod (v, NULL), *outdoor) : NULL;
+      if (range != NULL)
+        {
+          nb_table_flag_cell (t, row, 1);
+          g_ptr_array_add (warnings, g_strdup_printf (_("Out of range: %s; the value is "
+                                                        "accepted and flagged."), range));
+        }
+      if (g_str_equal (it->key, "robot.width_mm"))
+        {
+          g_autofree char *lu = isfinite (lu_mm) ? g_strdup_printf ("%g", lu_mm) : NULL;
+
+          row = nb_table_add_row (t);
+          nb_table_set_text (t, row, 0, _("Length unit LU, mm"));
+          nb_table_set_text (t, row, 1, lu);
+          nb_table_set_text (t, row, 2, "4.5");
+          if (lu == NULL)
+            nb_table_flag_cell (t, row, 1);
+        }
+    }
+  for (guint i = 0; i < warnings->len; i++)
+    nb_document_add_warning (doc, g_ptr_array_index (warnings, i));
+  g_ptr_array_unref (warnings);
+  nb_document_add_table (doc, t);
+  if (*outdoor)
+    nb_document_add_paragraph (doc, _("Outdoor tests (annex A): the environment and the surface "
+                                      "are those of normal use; the ranges of 4.2 and 4.3 do not "
+                                      "apply (4.4: the characteristics are measured outside the "
+                                      "normal conditions of 4.2 and 4.3)."));
+}
+
+void
+nb_protocol_back_matter (NbCampaign *campaign, NbDocument *doc)
+{
+  g_autofree char *id = field (campaign, "report.id");
+  NbTable *t = nb_table_new (_("Signature block"));
+  static const char *const keys[] = { "signatory.name", "signatory.function" };
+  g_autofree char *end = NULL;
+
+  nb_document_add_heading (doc, 1, NULL, _("Authorisation"));
+  /* 7.8.2.1 l. */
+  nb_document_add_paragraph (doc, _("The results relate only to the item tested."));
+  nb_table_add_column (t, "item", _("Item"), NULL, 0);
+  nb_table_add_column (t, "value", _("Value"), NULL, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const NbProtocolItem *it = item (keys[i]);
+      gboolean flagged;
+      g_autofree char *v = value_or_flag (campaign, doc, it, &flagged);
+      guint row = nb_table_add_row (t);
+
+      nb_table_set_text (t, row, 0, _(it->label));
+      nb_table_set_text (t, row, 1, v);
+      if (flagged)
+        nb_table_flag_cell (t, row, 1);
+    }
+  {
+    guint row = nb_table_add_row (t);
+
+    /* The signature block: signed on paper or with the lab's signature. */
+    nb_table_set_text (t, row, 0, _("Signature"));
+    nb_table_set_text (t, row, 1, "________________________________");
+    row = nb_table_add_row (t);
+    nb_table_set_text (t, row, 0, _("Date"));
+    nb_table_set_text (t, row, 1, "________________");
+  }
+  nb_document_add_table (doc, t);
+  /* 7.8.2.1 d: the end of the report is marked. */
+  end = id ? g_strdup_printf (_("— End of test report %s —"), id)
+           : g_strdup (_("— End of test report —"));
+  nb_document_add_paragraph (doc, end);
+}
