@@ -13,6 +13,7 @@
  * set, each page is saved there as PNG (LANG=C.UTF-8 LANGUAGE=ru: in Russian).
  */
 #include "nb-application.h"
+#include "nb-preferences-window.h"
 #include "nb-gui-paths.h"
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
@@ -33,6 +34,7 @@ typedef struct {
   NbWindow *window;
   guint finished;               /* run-finished signals */
   guint stop_at;                /* win.stop when this trial starts */
+  guint started;                /* the trial that started last */
   gint64 last_tick, max_gap_us; /* the main loop's liveness while a run goes */
 } Fixture;
 
@@ -152,7 +154,7 @@ snapshot_page (const char *page, const char *file)
 
   if (dir == NULL)
     return;
-  gtk_stack_set_visible_child_name (GTK_STACK (lookup ("pages")), page);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
   /* Let the page lay out and draw. */
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
@@ -181,6 +183,7 @@ on_finished (NbTrialsPage *page, gpointer user_data)
 static void
 on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
 {
+  fx.started = k;
   if (k == fx.stop_at)
     g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
 }
@@ -609,6 +612,175 @@ test_protocol (void)
   g_assert_true (memcmp (bytes, "%PDF-", 5) == 0);
 }
 
+static GtkWindow *
+find_toplevel (GType type)
+{
+  GListModel *list = gtk_window_get_toplevels ();  /* not owned */
+
+  for (guint i = 0; i < g_list_model_get_n_items (list); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (list, i);
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (w, type) && gtk_widget_get_visible (GTK_WIDGET (w)))
+        return GTK_WINDOW (w);
+    }
+  return NULL;
+}
+
+static GtkWidget *
+find_in (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_in (c, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+has_accel (const char *action, const char *accel)
+{
+  g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (fx.app), action);
+
+  return g_strv_contains ((const char *const *) accels, accel);
+}
+
+/* GNOME's conventions: the accelerators, the shortcuts window, About,
+ * Preferences (the protocol's language, the style), the recent campaigns. */
+static void
+test_conventions (void)
+{
+  GSettings *settings = nb_application_get_settings (fx.app);
+  g_auto (GStrv) recent = g_settings_get_strv (settings, "recent-campaigns");
+  GtkWindow *about, *prefs;
+  AdwComboRow *row;
+  g_autofree char *expected_ui = NULL;
+
+  g_assert_true (has_accel ("win.new", "<Control>n"));
+  g_assert_true (has_accel ("win.open", "<Control>o"));
+  g_assert_true (has_accel ("win.protocol", "<Control>e"));
+  g_assert_true (has_accel ("win.stop", "Escape"));
+  g_assert_true (has_accel ("app.quit", "<Control>q"));
+  g_assert_true (has_accel ("app.help", "F1"));
+  g_assert_true (has_accel ("app.preferences", "<Control>comma"));
+  /* GtkApplication found gtk/help-overlay.ui in the resources (Ctrl+?). */
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fx.window), "show-help-overlay"));
+  g_assert_true (has_accel ("win.show-help-overlay", "<Control>question"));
+  /* Nothing runs: Esc is not taken (it closes popovers and dialogs). */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
+  g_assert_true (gtk_widget_get_visible (lookup ("header-stop")));
+
+  /* The campaign opened at start is the first recent one. */
+  g_assert_nonnull (recent[0]);
+  g_assert_cmpstr (recent[0], ==, fx.db);
+
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "about", NULL);
+  about = find_toplevel (ADW_TYPE_ABOUT_WINDOW);
+  g_assert_nonnull (about);
+  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, NB_VERSION);
+  g_assert_cmpstr (adw_about_window_get_application_icon (ADW_ABOUT_WINDOW (about)), ==,
+                   NB_APPLICATION_ID);
+  gtk_window_destroy (about);
+
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
+  prefs = find_toplevel (NB_TYPE_PREFERENCES_WINDOW);
+  g_assert_nonnull (prefs);
+  /* Dark forced, then the desktop's choice again (light under Xvfb). */
+  row = ADW_COMBO_ROW (find_in (GTK_WIDGET (prefs), "pref-style"));
+  g_assert_nonnull (row);
+  adw_combo_row_set_selected (row, 2);
+  g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+  {
+    g_autofree char *style = g_settings_get_string (settings, "style");
+
+    g_assert_cmpstr (style, ==, "dark");
+  }
+  adw_combo_row_set_selected (row, 0);
+  g_assert_false (adw_style_manager_get_dark (adw_style_manager_get_default ()));
+
+  /* The protocol's language: by default the one the window speaks — the
+   * catalogue's, whatever LANG says. */
+  expected_ui = g_strdup (g_str_equal (_("Campaign opened."), "Campaign opened.") ? "en" : "ru");
+  g_assert_cmpstr (nb_gui_ui_language (), ==, expected_ui);
+  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, expected_ui);
+  row = ADW_COMBO_ROW (find_in (GTK_WIDGET (prefs), "pref-protocol-language"));
+  adw_combo_row_set_selected (row, 1);
+  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, "ru");
+  adw_combo_row_set_selected (row, 2);
+  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, "en");
+  adw_combo_row_set_selected (row, 0);
+  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, expected_ui);
+  gtk_window_destroy (prefs);
+}
+
+static gboolean
+window_gone (gpointer data)
+{
+  return fx.window == NULL;
+}
+
+static gboolean
+trial_started (gpointer data)
+{
+  return fx.started >= GPOINTER_TO_UINT (data);
+}
+
+static gboolean
+dialog_shown (gpointer data)
+{
+  return nb_window_get_dialog (fx.window) != NULL;
+}
+
+/* Closing during a run asks; "Cancel" leaves the run going, "Stop and
+ * Close" stops it: the trial in flight recorded aborted, the window gone
+ * once it is, the application not left running headless. */
+static void
+test_close_during_run (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  g_autoptr (GArray) trials = NULL;
+  NbCampaignTrial *last;
+
+  fx.started = 0;
+  g_object_add_weak_pointer (G_OBJECT (fx.window), (gpointer *) &fx.window);
+  start_run ("gui-close", 30, 20);
+  iterate_until (trial_started, GUINT_TO_POINTER (2));
+  /* Ctrl+Q closes each window as its close button does. */
+  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "quit", NULL);
+  iterate_until (dialog_shown, NULL);
+  g_assert_nonnull (fx.window);
+  adw_message_dialog_response (nb_window_get_dialog (fx.window), "cancel");
+  g_assert_null (nb_window_get_dialog (fx.window));
+  g_assert_true (nb_trials_page_is_running (NB_TRIALS_PAGE (lookup ("trials-page"))));
+  iterate_until (trial_started, GUINT_TO_POINTER (3));
+  gtk_window_close (GTK_WINDOW (fx.window));
+  iterate_until (dialog_shown, NULL);
+  adw_message_dialog_response (nb_window_get_dialog (fx.window), "yes");
+  iterate_until (window_gone, NULL);
+
+  trials = stored_trials ("gui-close", &c, &cfg);
+  g_assert_cmpuint (trials->len, >=, 3);
+  g_assert_cmpuint (trials->len, <, 30);
+  last = &g_array_index (trials, NbCampaignTrial, trials->len - 1);
+  g_assert_cmpint (last->outcome, ==, NB_TRIAL_ABORTED);
+  g_assert_cmpstr (last->reason, ==, "cancelled by the operator");
+  for (guint i = 0; i + 1 < trials->len; i++)
+    g_assert_cmpint (g_array_index (trials, NbCampaignTrial, i).outcome, ==, NB_TRIAL_OK);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  /* The file is not left locked: it opens for writing. */
+  c = nb_campaign_open (fx.db, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (c, &error));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -642,6 +814,7 @@ main (int argc, char **argv)
   g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.window)), ==, "gui test — navbench");
 
+  g_test_add_func ("/gui/conventions", test_conventions);
   g_test_add_func ("/gui/form", test_form);
   g_test_add_func ("/gui/run", test_run);
   g_test_add_func ("/gui/stop", test_stop);
@@ -649,9 +822,12 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/passage", test_passage);
   g_test_add_func ("/gui/detection", test_detection);
   g_test_add_func ("/gui/protocol", test_protocol);
+  /* Last: the window goes. */
+  g_test_add_func ("/gui/close-during-run", test_close_during_run);
   status = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (fx.window));
+  if (fx.window != NULL)
+    gtk_window_destroy (GTK_WINDOW (fx.window));
   while (g_main_context_iteration (NULL, FALSE))
     ;
   g_clear_object (&fx.app);

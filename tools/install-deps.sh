@@ -10,6 +10,7 @@ packages="
   libserialport-dev
   python3 python3-numpy poppler-utils fonts-dejavu-core xvfb xauth imagemagick socat gpsd-clients
   help2man
+  libadwaita-1-dev appstream desktop-file-utils shared-mime-info xdotool locales
 "
 # node + npm for the independent MCAP reader (tests/mcap); a node or npm
 # already on PATH (NodeSource's node bundles npm) is kept as it is.
@@ -31,6 +32,18 @@ if [ -n "$missing" ]; then
   apt-get -o DPkg::Lock::Timeout=600 update -qq
   # shellcheck disable=SC2086
   apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# The Russian locale, for the window's Russian tests and screenshots.
+if ! locale -a 2>/dev/null | grep -qi '^ru_RU\.utf-\?8$'; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "install-deps: run as root (or generate the ru_RU.UTF-8 locale)" >&2
+    exit 1
+  fi
+  echo "install-deps: generating the ru_RU.UTF-8 locale" >&2
+  sed -i 's/^# *\(ru_RU.UTF-8 UTF-8\)/\1/' /etc/locale.gen
+  grep -q '^ru_RU.UTF-8 UTF-8' /etc/locale.gen || echo 'ru_RU.UTF-8 UTF-8' >>/etc/locale.gen
+  locale-gen >/dev/null
 fi
 
 # The reader's npm modules, pinned by tests/mcap/package-lock.json; installed

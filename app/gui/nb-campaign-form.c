@@ -3,6 +3,7 @@
 #include "nb-campaign.h"
 #include "nb-conditions.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
@@ -464,12 +465,17 @@ nb_campaign_form_init (NbCampaignForm *form)
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (form->scroller), GTK_POLICY_NEVER,
                                   GTK_POLICY_AUTOMATIC);
   {
-    GtkWidget *clamp = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+    GtkWidget *clamp = adw_clamp_new ();
 
-    /* A form stretched across a wide window is hard to read. */
-    gtk_widget_set_halign (clamp, GTK_ALIGN_CENTER);
-    gtk_widget_set_size_request (grid, 640, -1);
-    gtk_box_append (GTK_BOX (clamp), grid);
+    /* A form stretched across a wide window is hard to read; the clamp
+     * holds its width whatever a note's natural width (a wrapped label
+     * asks for a whole line). */
+    gtk_widget_set_name (clamp, "form-clamp");
+    adw_clamp_set_maximum_size (ADW_CLAMP (clamp), NB_CAMPAIGN_FORM_WIDTH);
+    adw_clamp_set_tightening_threshold (ADW_CLAMP (clamp), NB_CAMPAIGN_FORM_WIDTH - 120);
+    gtk_widget_set_margin_start (clamp, 12);
+    gtk_widget_set_margin_end (clamp, 12);
+    adw_clamp_set_child (ADW_CLAMP (clamp), grid);
     gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (form->scroller), clamp);
   }
   gtk_widget_set_parent (form->scroller, GTK_WIDGET (form));

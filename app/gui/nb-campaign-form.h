@@ -15,6 +15,9 @@
 
 G_BEGIN_DECLS
 
+/* The form's widest, in px (an AdwClamp). */
+#define NB_CAMPAIGN_FORM_WIDTH 760
+
 #define NB_TYPE_CAMPAIGN_FORM (nb_campaign_form_get_type ())
 G_DECLARE_FINAL_TYPE (NbCampaignForm, nb_campaign_form, NB, CAMPAIGN_FORM, GtkWidget)
 

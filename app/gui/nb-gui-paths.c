@@ -1,5 +1,7 @@
 #include "nb-gui-paths.h"
 
+#include <glib/gi18n.h>
+
 static gboolean
 from_build_tree (void)
 {
@@ -18,4 +20,44 @@ const char *
 nb_gui_cli_path (void)
 {
   return from_build_tree () ? NB_CLI_BUILD : NB_CLI_INSTALLED;
+}
+
+GSettings *
+nb_gui_settings_new (void)
+{
+  g_autoptr (GSettingsSchemaSource) source = NULL;
+  g_autoptr (GSettingsSchema) schema = NULL;
+
+  if (from_build_tree ())
+    source = g_settings_schema_source_new_from_directory (NB_SCHEMADIR_BUILD,
+                                                          g_settings_schema_source_get_default (),
+                                                          FALSE, NULL);
+  if (source == NULL && g_settings_schema_source_get_default () != NULL)
+    source = g_settings_schema_source_ref (g_settings_schema_source_get_default ());
+  if (source != NULL)
+    schema = g_settings_schema_source_lookup (source, "org.navbench.Navbench", TRUE);
+  if (schema == NULL)
+    g_error ("the settings schema org.navbench.Navbench is not installed "
+             "(meson install, or run from the build tree)");
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
+char *
+nb_gui_help_uri (void)
+{
+  g_autofree char *path = g_build_filename (from_build_tree () ? NB_DOCDIR_BUILD
+                                                              : NB_DOCDIR_INSTALLED,
+                                            "gui.md", NULL);
+
+  return g_filename_to_uri (path, NULL, NULL);
+}
+
+const char *
+nb_gui_ui_language (void)
+{
+  /* TRANSLATORS: the code of your language, as the protocol takes it
+   * (navbench-cli report --lang): "ru" for Russian. */
+  const char *lang = C_("ui-language", "en");
+
+  return g_str_equal (lang, "ru") ? "ru" : "en";
 }

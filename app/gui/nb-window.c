@@ -1,5 +1,6 @@
 #include "nb-window.h"
 
+#include "nb-application.h"
 #include "nb-campaign.h"
 #include "nb-campaign-form.h"
 #include "nb-gui-paths.h"
@@ -7,37 +8,68 @@
 #include "nb-trials-page.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
+
+/* Recent campaigns kept in the settings and in the menu. */
+#define N_RECENT 10
 
 struct _NbWindow {
-  GtkApplicationWindow parent_instance;
+  AdwApplicationWindow parent_instance;
+  /* From nb-window.ui. */
+  AdwToastOverlay *toasts;
+  AdwViewSwitcherTitle *switcher_title;
+  AdwViewStack *stack;
+  GMenu *recent_menu;
+  GtkWidget *stop_button;
+
+  GtkWidget *form, *trials;
+  GSettings *settings;
   NbIoQueue *queue;
-  GtkWidget *title, *subtitle, *stack, *form, *trials, *status;
   char *path;
+  char *last_message;
+  AdwMessageDialog *dialog;     /* the question shown now, or NULL */
   guint protocols;              /* protocol subprocesses running */
+  guint inhibit;                /* the suspend inhibitor while a run goes on */
+  gboolean closing;             /* closing was confirmed: goes when the run has ended */
 };
 
-G_DEFINE_FINAL_TYPE (NbWindow, nb_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE (NbWindow, nb_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum { SIGNAL_CAMPAIGN_LOADED, SIGNAL_PROTOCOL_WRITTEN, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-static void
-set_status (NbWindow *window, const char *text, gboolean error)
+void
+nb_window_toast (NbWindow *window, const char *text)
 {
-  gtk_label_set_text (GTK_LABEL (window->status), text);
-  if (error)
-    gtk_widget_add_css_class (window->status, "error");
-  else
-    gtk_widget_remove_css_class (window->status, "error");
+  AdwToast *toast = adw_toast_new (text);
+
+  g_free (window->last_message);
+  window->last_message = g_strdup (text);
+  adw_toast_set_timeout (toast, 5);
+  adw_toast_overlay_add_toast (window->toasts, toast);
+}
+
+const char *
+nb_window_get_last_message (NbWindow *window)
+{
+  return window->last_message;
+}
+
+static gboolean
+is_running (NbWindow *window)
+{
+  return nb_trials_page_is_running (NB_TRIALS_PAGE (window->trials));
 }
 
 static void
 update_actions (NbWindow *window)
 {
-  gboolean running = nb_trials_page_is_running (NB_TRIALS_PAGE (window->trials));
+  gboolean running = is_running (window);
   gboolean have = window->path != NULL;
   struct { const char *name; gboolean enabled; } states[] = {
-    { "new", !running }, { "open", !running }, { "protocol", have },
+    { "new", !running }, { "open", !running }, { "open-recent", !running },
+    /* Enabled during a run: asked then, it says why not (on_protocol). */
+    { "protocol", have },
     { "run", have && !running }, { "stop", running },
   };
 
@@ -49,6 +81,100 @@ update_actions (NbWindow *window)
     }
   /* The runner holds the campaign's write lock while it runs. */
   gtk_widget_set_sensitive (window->form, have && !running);
+}
+
+/* ------------------------------------------------------------ dialogs -- */
+
+typedef void (*AnswerFunc) (NbWindow *window, gboolean yes, gpointer data);
+
+typedef struct {
+  NbWindow *window;
+  AnswerFunc func;
+  gpointer data;
+  GDestroyNotify data_free;
+} Question;
+
+static void
+on_question_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
+{
+  Question *q = user_data;
+
+  if (q->window->dialog == dialog)
+    q->window->dialog = NULL;
+  q->func (q->window, g_str_equal (response, "yes"), q->data);
+  if (q->data_free != NULL)
+    q->data_free (q->data);
+  g_object_unref (q->window);
+  g_free (q);
+}
+
+/* A question with Cancel and a yes button (destructive when it loses
+ * something); func hears the answer. */
+static void
+ask (NbWindow *window, const char *heading, const char *body, const char *yes,
+     gboolean destructive, AnswerFunc func, gpointer data, GDestroyNotify data_free)
+{
+  GtkWidget *dialog = adw_message_dialog_new (GTK_WINDOW (window), heading, body);
+  Question *q = g_new0 (Question, 1);
+
+  q->window = g_object_ref (window);
+  q->func = func;
+  q->data = data;
+  q->data_free = data_free;
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "yes", yes, NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "yes",
+                                              destructive ? ADW_RESPONSE_DESTRUCTIVE
+                                                          : ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_question_response), q);
+  window->dialog = ADW_MESSAGE_DIALOG (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+AdwMessageDialog *
+nb_window_get_dialog (NbWindow *window)
+{
+  return window->dialog;
+}
+
+/* ------------------------------------------------------------- recent -- */
+
+static void
+rebuild_recent_menu (NbWindow *window)
+{
+  g_auto (GStrv) recent = g_settings_get_strv (window->settings, "recent-campaigns");
+
+  g_menu_remove_all (window->recent_menu);
+  for (guint i = 0; recent[i] != NULL; i++)
+    {
+      g_autofree char *base = g_path_get_basename (recent[i]);
+      g_autoptr (GMenuItem) item = g_menu_item_new (base, NULL);
+
+      g_menu_item_set_action_and_target_value (item, "win.open-recent",
+                                               g_variant_new_string (recent[i]));
+      g_menu_append_item (window->recent_menu, item);
+    }
+}
+
+static void
+remember_recent (NbWindow *window, const char *path)
+{
+  g_auto (GStrv) recent = g_settings_get_strv (window->settings, "recent-campaigns");
+  g_autoptr (GStrvBuilder) b = g_strv_builder_new ();
+  g_auto (GStrv) list = NULL;
+  guint n = 1;
+
+  g_strv_builder_add (b, path);
+  for (guint i = 0; recent[i] != NULL && n < N_RECENT; i++)
+    if (!g_str_equal (recent[i], path))
+      {
+        g_strv_builder_add (b, recent[i]);
+        n++;
+      }
+  list = g_strv_builder_end (b);
+  g_settings_set_strv (window->settings, "recent-campaigns", (const char *const *) list);
 }
 
 /* ------------------------------------------------------------ opening -- */
@@ -105,7 +231,7 @@ open_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 
   if (error != NULL)
     {
-      set_status (window, error->message, TRUE);
+      nb_window_toast (window, error->message);
       g_signal_emit (window, signals[SIGNAL_CAMPAIGN_LOADED], 0, FALSE);
       return;
     }
@@ -113,13 +239,13 @@ open_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
   window->path = g_strdup (job->path);
   title = g_strdup_printf ("%s — navbench", (const char *) *result);
   gtk_window_set_title (GTK_WINDOW (window), title);
-  gtk_label_set_text (GTK_LABEL (window->title), *result);
-  gtk_label_set_text (GTK_LABEL (window->subtitle), job->path);
-  gtk_widget_set_visible (window->subtitle, TRUE);
-  /* The form's load queues behind this job. */
+  adw_view_switcher_title_set_title (window->switcher_title, *result);
+  adw_view_switcher_title_set_subtitle (window->switcher_title, job->path);
+  /* The pages' loads queue behind this job. */
   nb_campaign_form_set_campaign (NB_CAMPAIGN_FORM (window->form), job->path);
   nb_trials_page_set_campaign (NB_TRIALS_PAGE (window->trials), job->path);
-  set_status (window, job->create ? _("Campaign created.") : _("Campaign opened."), FALSE);
+  nb_window_toast (window, job->create ? _("Campaign created.") : _("Campaign opened."));
+  remember_recent (window, job->path);
   update_actions (window);
   g_signal_emit (window, signals[SIGNAL_CAMPAIGN_LOADED], 0, TRUE);
 }
@@ -138,7 +264,41 @@ open_or_create (NbWindow *window, const char *path, gboolean create)
 void
 nb_window_open_campaign (NbWindow *window, const char *path)
 {
+  if (is_running (window))
+    {
+      nb_window_toast (window, _("A run is going on: stop it before opening another campaign."));
+      return;
+    }
   open_or_create (window, path, FALSE);
+}
+
+/* Moves an existing file (and SQLite's -wal and -shm beside it) to the
+ * trash, else deletes it: the user answered the file chooser's "Replace?". */
+static gboolean
+replace_file (const char *path, GError **error)
+{
+  const char *suffixes[] = { "", "-wal", "-shm" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (suffixes); i++)
+    {
+      g_autofree char *name = g_strconcat (path, suffixes[i], NULL);
+      g_autoptr (GFile) file = g_file_new_for_path (name);
+      g_autoptr (GError) local = NULL;
+
+      if (!g_file_query_exists (file, NULL))
+        continue;
+      if (g_file_trash (file, NULL, &local))
+        continue;
+      if (!g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED) &&
+          !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_FAILED))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      if (!g_file_delete (file, NULL, error))
+        return FALSE;
+    }
+  return TRUE;
 }
 
 void
@@ -146,11 +306,39 @@ nb_window_new_campaign (NbWindow *window, const char *path)
 {
   g_autofree char *file = g_str_has_suffix (path, ".nbc") ? g_strdup (path)
                                                           : g_strconcat (path, ".nbc", NULL);
+  g_autoptr (GError) error = NULL;
 
+  if (is_running (window))
+    {
+      nb_window_toast (window, _("A run is going on: stop it before creating a campaign."));
+      return;
+    }
+  if (g_strcmp0 (file, window->path) == 0)
+    {
+      nb_window_toast (window, _("This campaign is open here: it cannot be replaced."));
+      return;
+    }
+  if (!replace_file (file, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("%s could not be replaced: %s"), file,
+                                               error->message);
+
+      nb_window_toast (window, text);
+      return;
+    }
   open_or_create (window, file, TRUE);
 }
 
 /* ----------------------------------------------------------- protocol -- */
+
+const char *
+nb_window_protocol_language (NbWindow *window)
+{
+  g_autofree char *lang = g_settings_get_string (window->settings, "protocol-language");
+
+  return g_str_equal (lang, "ru") ? "ru" : g_str_equal (lang, "en") ? "en"
+                                                                   : nb_gui_ui_language ();
+}
 
 /* The protocol is navbench-cli report in a process of its own: the report
  * picks its language with the process-wide LANGUAGE (setenv, not safe
@@ -172,7 +360,7 @@ on_protocol_done (GObject *source, GAsyncResult *result, gpointer user_data)
     {
       g_autofree char *text = g_strdup_printf (_("Protocol written to %s."), pdf);
 
-      set_status (window, text, FALSE);
+      nb_window_toast (window, text);
     }
   else
     {
@@ -182,7 +370,7 @@ on_protocol_done (GObject *source, GAsyncResult *result, gpointer user_data)
         g_strstrip (err);
       text = g_strdup_printf (_("The protocol could not be written: %s"),
                               error ? error->message : err && err[0] ? err : "?");
-      set_status (window, text, TRUE);
+      nb_window_toast (window, text);
     }
   g_signal_emit (window, signals[SIGNAL_PROTOCOL_WRITTEN], 0, ok);
   g_object_unref (window);
@@ -204,18 +392,18 @@ nb_window_write_protocol (NbWindow *window, const char *pdf_path, const char *la
       g_autofree char *text = g_strdup_printf (_("The protocol could not be written: %s"),
                                                error->message);
 
-      set_status (window, text, TRUE);
+      nb_window_toast (window, text);
       g_signal_emit (window, signals[SIGNAL_PROTOCOL_WRITTEN], 0, FALSE);
       return;
     }
   g_object_set_data_full (G_OBJECT (process), "nb-pdf", g_strdup (pdf_path), g_free);
   window->protocols++;
-  set_status (window, _("Writing the protocol…"), FALSE);
+  nb_window_toast (window, _("Writing the protocol…"));
   g_subprocess_communicate_utf8_async (process, NULL, NULL, on_protocol_done,
                                        g_object_ref (window));
 }
 
-/* ------------------------------------------------------------ dialogs -- */
+/* ------------------------------------------------------ file choosers -- */
 
 static void
 add_campaign_filter (GtkFileChooser *chooser)
@@ -223,6 +411,7 @@ add_campaign_filter (GtkFileChooser *chooser)
   g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
 
   gtk_file_filter_set_name (filter, _("navbench campaigns"));
+  gtk_file_filter_add_mime_type (filter, "application/x-navbench-campaign");
   gtk_file_filter_add_pattern (filter, "*.nbc");
   gtk_file_chooser_add_filter (chooser, filter);
 }
@@ -265,7 +454,7 @@ on_protocol_response (GtkNativeDialog *dialog, int response, gpointer user_data)
   const char *lang = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "lang");
 
   if (path != NULL)
-    nb_window_write_protocol (window, path, lang ? lang : "en");
+    nb_window_write_protocol (window, path, lang ? lang : nb_window_protocol_language (window));
   g_object_unref (dialog);
 }
 
@@ -295,18 +484,22 @@ action_open (GSimpleAction *action, GVariant *param, gpointer user_data)
 }
 
 static void
-action_protocol (GSimpleAction *action, GVariant *param, gpointer user_data)
+action_open_recent (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  NbWindow *window = user_data;
+  nb_window_open_campaign (user_data, g_variant_get_string (param, NULL));
+}
+
+static void
+show_protocol_chooser (NbWindow *window)
+{
   GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_("Write Test Protocol"), GTK_WINDOW (window),
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), _("_Cancel"));
+    gtk_file_chooser_native_new (_("Export the Test Protocol"), GTK_WINDOW (window),
+                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
   const char *ids[] = { "ru", "en", NULL };
   const char *labels[] = { _("Russian"), _("English"), NULL };
   g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
   g_autofree char *base = g_path_get_basename (window->path);
   g_autofree char *name = NULL;
-  const char *ui = g_get_language_names ()[0];
 
   if (g_str_has_suffix (base, ".nbc"))
     base[strlen (base) - 4] = '\0';
@@ -317,10 +510,67 @@ action_protocol (GSimpleAction *action, GVariant *param, gpointer user_data)
   gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
   gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (dialog), "lang", _("Language"), ids, labels);
   gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (dialog), "lang",
-                               g_str_has_prefix (ui, "ru") ? "ru" : "en");
+                               nb_window_protocol_language (window));
+  g_object_set_data (G_OBJECT (window), "nb-protocol-chooser", dialog);
   g_signal_connect (dialog, "response", G_CALLBACK (on_protocol_response), window);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
 }
+
+static void
+on_empty_answer (NbWindow *window, gboolean yes, gpointer data)
+{
+  if (yes)
+    show_protocol_chooser (window);
+}
+
+/* How many trials the campaign holds, for the question before a protocol
+ * of an empty campaign. */
+static gpointer
+count_work (gpointer data, GError **error)
+{
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (data, NB_CAMPAIGN_OPEN_READ_ONLY, error);
+  NbCampaignCounts counts = { 0 };
+
+  if (campaign == NULL || !nb_campaign_get_counts (campaign, &counts, error) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), error))
+    return NULL;
+  return g_memdup2 (&counts, sizeof counts);
+}
+
+static void
+count_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  NbWindow *window = NB_WINDOW (owner);
+  const NbCampaignCounts *counts = *result;
+
+  if (error != NULL)
+    nb_window_toast (window, error->message);
+  else if (counts->trials == 0)
+    ask (window, _("The Campaign Has No Trials"),
+         _("Every clause of the protocol would say “not tested”. Export it all the same?"),
+         _("_Export Anyway"), FALSE, on_empty_answer, NULL, NULL);
+  else
+    show_protocol_chooser (window);
+}
+
+static void
+action_protocol (GSimpleAction *action, GVariant *param, gpointer user_data)
+{
+  NbWindow *window = user_data;
+
+  if (window->path == NULL)
+    return;
+  if (is_running (window))
+    {
+      nb_window_toast (window, _("The protocol is issued when the run has ended: the trial in "
+                                 "flight is not in the campaign yet."));
+      return;
+    }
+  nb_io_queue_push (window->queue, G_OBJECT (window), count_work, count_done,
+                    g_strdup (window->path), g_free, g_free);
+}
+
+/* ---------------------------------------------------------------- run -- */
 
 static void
 action_run (GSimpleAction *action, GVariant *param, gpointer user_data)
@@ -343,7 +593,77 @@ action_stop (GSimpleAction *action, GVariant *param, gpointer user_data)
 static void
 on_running (GObject *object, GParamSpec *pspec, gpointer user_data)
 {
-  update_actions (user_data);
+  NbWindow *window = user_data;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (window));
+  gboolean running = is_running (window);
+
+  /* A trial must not be cut by the laptop going to sleep. */
+  if (running && window->inhibit == 0 && app != NULL)
+    window->inhibit = gtk_application_inhibit (app, GTK_WINDOW (window),
+                                               GTK_APPLICATION_INHIBIT_SUSPEND |
+                                               GTK_APPLICATION_INHIBIT_LOGOUT,
+                                               _("A test run is going on"));
+  else if (!running && window->inhibit != 0 && app != NULL)
+    {
+      gtk_application_uninhibit (app, window->inhibit);
+      window->inhibit = 0;
+    }
+  update_actions (window);
+  if (!running && window->closing)
+    gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static void
+on_close_answer (NbWindow *window, gboolean yes, gpointer data)
+{
+  if (!yes)
+    return;
+  window->closing = TRUE;
+  if (is_running (window))
+    nb_trials_page_stop (NB_TRIALS_PAGE (window->trials));
+  else
+    gtk_window_destroy (GTK_WINDOW (window));
+}
+
+static gboolean
+nb_window_close_request (GtkWindow *gtk_window)
+{
+  NbWindow *window = NB_WINDOW (gtk_window);
+  int width, height;
+
+  gtk_window_get_default_size (gtk_window, &width, &height);
+  g_settings_set_int (window->settings, "window-width", width);
+  g_settings_set_int (window->settings, "window-height", height);
+  g_settings_set_boolean (window->settings, "window-maximized",
+                          gtk_window_is_maximized (gtk_window));
+  if (!is_running (window) || window->closing)
+    return GTK_WINDOW_CLASS (nb_window_parent_class)->close_request (gtk_window);
+  if (window->dialog == NULL)
+    ask (window, _("Stop the Run?"),
+         _("A run is going on. Closing stops it: the trial in flight is recorded as aborted, "
+           "those before it are kept."),
+         _("_Stop and Close"), TRUE, on_close_answer, NULL, NULL);
+  return TRUE;
+}
+
+/* ------------------------------------------------------ drag and drop -- */
+
+static gboolean
+on_drop (GtkDropTarget *target, const GValue *value, double x, double y, gpointer user_data)
+{
+  NbWindow *window = user_data;
+  g_autofree char *path = NULL;
+
+  if (!G_VALUE_HOLDS (value, G_TYPE_FILE) ||
+      (path = g_file_get_path (g_value_get_object (value))) == NULL)
+    return FALSE;
+  if (is_running (window))
+    {
+      nb_window_toast (window, _("A run is going on: stop it before opening another campaign."));
+      return FALSE;
+    }
+  nb_window_open_campaign (window, path);
+  return TRUE;
 }
 
 /* ------------------------------------------------------------- layout -- */
@@ -366,7 +686,22 @@ find_named (GtkWidget *widget, const char *name)
 GtkWidget *
 nb_window_lookup (NbWindow *window, const char *name)
 {
-  return find_named (GTK_WIDGET (window), name);
+  GtkWidget *found = find_named (GTK_WIDGET (window), name);
+
+  /* A page that is not shown is not in the widget tree's walk of the
+   * stack's visible child only: look through every page. */
+  if (found == NULL)
+    {
+      g_autoptr (GListModel) pages = G_LIST_MODEL (adw_view_stack_get_pages (window->stack));
+
+      for (guint i = 0; found == NULL && i < g_list_model_get_n_items (pages); i++)
+        {
+          g_autoptr (AdwViewStackPage) page = g_list_model_get_item (pages, i);
+
+          found = find_named (adw_view_stack_page_get_child (page), name);
+        }
+    }
+  return found;
 }
 
 const char *
@@ -381,81 +716,66 @@ nb_window_get_pending (NbWindow *window)
   return nb_io_queue_pending (window->queue) + window->protocols;
 }
 
-static GtkWidget *
-build_header (NbWindow *window)
+static void
+add_page (NbWindow *window, GtkWidget *child, const char *name, const char *title,
+          const char *icon)
 {
-  GtkWidget *header = gtk_header_bar_new ();
-  GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *new_button = gtk_button_new_with_mnemonic (_("_New…"));
-  GtkWidget *open_button = gtk_button_new_with_mnemonic (_("_Open…"));
-  GtkWidget *protocol = gtk_button_new_with_mnemonic (_("_Protocol…"));
-  GtkWidget *switcher = gtk_stack_switcher_new ();
+  AdwViewStackPage *page = adw_view_stack_add_titled (window->stack, child, name, title);
 
-  gtk_widget_set_tooltip_text (new_button, _("New campaign"));
-  gtk_widget_set_tooltip_text (open_button, _("Open a campaign"));
-  gtk_widget_set_tooltip_text (protocol, _("Write the test protocol (PDF)"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (new_button), "win.new");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (open_button), "win.open");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (protocol), "win.protocol");
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), new_button);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), open_button);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), protocol);
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (window->stack));
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), switcher);
-
-  window->title = gtk_label_new (_("No campaign"));
-  gtk_widget_add_css_class (window->title, "title");
-  window->subtitle = gtk_label_new (NULL);
-  gtk_widget_add_css_class (window->subtitle, "subtitle");
-  gtk_label_set_ellipsize (GTK_LABEL (window->subtitle), PANGO_ELLIPSIZE_START);
-  gtk_widget_set_visible (window->subtitle, FALSE);
-  gtk_widget_set_valign (titles, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (titles), window->title);
-  gtk_box_append (GTK_BOX (titles), window->subtitle);
-  gtk_header_bar_set_title_widget (GTK_HEADER_BAR (header), titles);
-  return header;
+  adw_view_stack_page_set_icon_name (page, icon);
+  adw_view_stack_page_set_use_underline (page, TRUE);
 }
 
 static void
 nb_window_init (NbWindow *window)
 {
   static const GActionEntry actions[] = {
-    { "new", action_new }, { "open", action_open }, { "protocol", action_protocol },
+    { "new", action_new }, { "open", action_open },
+    { "open-recent", action_open_recent, "s" }, { "protocol", action_protocol },
     { "run", action_run }, { "stop", action_stop },
   };
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkDropTarget *drop;
 
+  gtk_widget_init_template (GTK_WIDGET (window));
+  window->settings = g_object_ref (nb_application_get_settings (
+                       NB_APPLICATION (g_application_get_default ())));
   window->queue = nb_io_queue_new ();
   g_action_map_add_action_entries (G_ACTION_MAP (window), actions, G_N_ELEMENTS (actions), window);
-  window->stack = gtk_stack_new ();
-  gtk_widget_set_name (window->stack, "pages");
-  gtk_widget_set_vexpand (window->stack, TRUE);
   window->form = nb_campaign_form_new (window->queue);
   gtk_widget_set_name (window->form, "campaign-form");
   window->trials = nb_trials_page_new (window->queue);
   gtk_widget_set_name (window->trials, "trials-page");
   g_signal_connect_object (window->trials, "notify::running", G_CALLBACK (on_running), window, 0);
-  gtk_stack_add_titled (GTK_STACK (window->stack), window->form, "campaign", _("Campaign"));
-  gtk_stack_add_titled (GTK_STACK (window->stack), window->trials, "trials", _("Trials"));
+  add_page (window, window->form, "campaign", C_("page", "_Campaign"), "document-properties-symbolic");
+  add_page (window, window->trials, "trials", C_("page", "_Trials"), "view-list-symbolic");
 
-  window->status = gtk_label_new (_("Open a campaign or create a new one."));
-  gtk_widget_set_name (window->status, "window-status");
-  gtk_label_set_xalign (GTK_LABEL (window->status), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (window->status), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_margin_start (window->status, 12);
-  gtk_widget_set_margin_end (window->status, 12);
-  gtk_widget_set_margin_top (window->status, 4);
-  gtk_widget_set_margin_bottom (window->status, 4);
-  gtk_widget_add_css_class (window->status, "caption");
+  gtk_window_set_default_size (GTK_WINDOW (window),
+                               g_settings_get_int (window->settings, "window-width"),
+                               g_settings_get_int (window->settings, "window-height"));
+  if (g_settings_get_boolean (window->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (window));
+  g_signal_connect_object (window->settings, "changed::recent-campaigns",
+                           G_CALLBACK (rebuild_recent_menu), window, G_CONNECT_SWAPPED);
+  rebuild_recent_menu (window);
 
-  gtk_box_append (GTK_BOX (box), window->stack);
-  gtk_box_append (GTK_BOX (box), gtk_separator_new (GTK_ORIENTATION_HORIZONTAL));
-  gtk_box_append (GTK_BOX (box), window->status);
-  gtk_window_set_titlebar (GTK_WINDOW (window), build_header (window));
-  gtk_window_set_child (GTK_WINDOW (window), box);
-  gtk_window_set_title (GTK_WINDOW (window), "navbench");
-  gtk_window_set_default_size (GTK_WINDOW (window), 1000, 700);
+  drop = gtk_drop_target_new (G_TYPE_FILE, GDK_ACTION_COPY);
+  g_signal_connect (drop, "drop", G_CALLBACK (on_drop), window);
+  gtk_widget_add_controller (GTK_WIDGET (window), GTK_EVENT_CONTROLLER (drop));
   update_actions (window);
+}
+
+static void
+nb_window_dispose (GObject *object)
+{
+  NbWindow *window = NB_WINDOW (object);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (window));
+
+  if (window->inhibit != 0 && app != NULL)
+    gtk_application_uninhibit (app, window->inhibit);
+  window->inhibit = 0;
+  gtk_widget_dispose_template (GTK_WIDGET (window), NB_TYPE_WINDOW);
+  g_clear_object (&window->settings);
+  G_OBJECT_CLASS (nb_window_parent_class)->dispose (object);
 }
 
 static void
@@ -464,6 +784,7 @@ nb_window_finalize (GObject *object)
   NbWindow *window = NB_WINDOW (object);
 
   g_free (window->path);
+  g_free (window->last_message);
   /* In finalize: a job keeps its owner alive until done. */
   g_clear_pointer (&window->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_window_parent_class)->finalize (object);
@@ -472,7 +793,18 @@ nb_window_finalize (GObject *object)
 static void
 nb_window_class_init (NbWindowClass *klass)
 {
-  G_OBJECT_CLASS (klass)->finalize = nb_window_finalize;
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = nb_window_dispose;
+  object_class->finalize = nb_window_finalize;
+  GTK_WINDOW_CLASS (klass)->close_request = nb_window_close_request;
+  gtk_widget_class_set_template_from_resource (widget_class, "/org/navbench/Navbench/nb-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, NbWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, NbWindow, switcher_title);
+  gtk_widget_class_bind_template_child (widget_class, NbWindow, stack);
+  gtk_widget_class_bind_template_child (widget_class, NbWindow, recent_menu);
+  gtk_widget_class_bind_template_child (widget_class, NbWindow, stop_button);
   signals[SIGNAL_CAMPAIGN_LOADED] = g_signal_new ("campaign-loaded", G_TYPE_FROM_CLASS (klass),
                                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);

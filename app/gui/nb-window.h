@@ -1,34 +1,52 @@
-/* nb-window.h — navbench's main window: a campaign's Campaign and Trials pages
+/* nb-window.h — navbench's main window: a campaign's pages under a header bar
  *
- * Actions (win.*): new, open, protocol, run, stop.  Widgets that tests and
- * tools reach are named (gtk_widget_set_name) and found with
- * nb_window_lookup: "campaign-form", "trials-page", "pages", "window-status",
- * the form's editors by field key, the Trials page's "run-clause",
- * "run-config", "run-route", "run-load", "run-trials", "run-plot",
- * "trial-list", "run-status" and "figure-*".
+ * An AdwApplicationWindow from nb-window.ui: the view switcher over the
+ * pages (Campaign, Trials), the primary menu, Stop always in the header bar,
+ * messages as toasts.  Actions (win.*): new, open, open-recent (s), protocol,
+ * run, stop.  A campaign file dropped on the window is opened.  Closing the
+ * window during a run asks; confirmed, the run is stopped, the trial in
+ * flight recorded aborted, then the window goes.
+ *
+ * Widgets that tests and tools reach are named (gtk_widget_set_name) and
+ * found with nb_window_lookup: "pages" (the AdwViewStack), "header-stop",
+ * "campaign-form", "trials-page", the form's editors by field key, the
+ * Trials page's "run-clause", "run-config", "run-route", "run-load",
+ * "run-trials", "run-plot", "trial-list", "run-status" and "figure-*".
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 G_BEGIN_DECLS
 
 #define NB_TYPE_WINDOW (nb_window_get_type ())
-G_DECLARE_FINAL_TYPE (NbWindow, nb_window, NB, WINDOW, GtkApplicationWindow)
+G_DECLARE_FINAL_TYPE (NbWindow, nb_window, NB, WINDOW, AdwApplicationWindow)
 
 NbWindow   *nb_window_new (GtkApplication *app);
 /* Shows the campaign at path (loaded off the GTK thread). */
 void        nb_window_open_campaign (NbWindow *window, const char *path);
-/* Creates a campaign named after the file and opens it. */
+/* Creates a campaign named after the file and opens it; an existing file
+ * (the file chooser asked "Replace?") is moved to the trash first. */
 void        nb_window_new_campaign  (NbWindow *window, const char *path);
 /* Writes the campaign's test protocol (lang "ru" or "en") as a PDF, with
- * navbench-cli report in a subprocess; the outcome goes to the status line
- * and "protocol-written" (gboolean ok). */
+ * navbench-cli report in a subprocess; the outcome is a toast and
+ * "protocol-written" (gboolean ok). */
 void        nb_window_write_protocol (NbWindow *window, const char *pdf_path, const char *lang);
+/* The language the protocol dialog preselects: the preference, else the
+ * window's language (nb_gui_ui_language). */
+const char *nb_window_protocol_language (NbWindow *window);
+
+/* Shows text as a toast (and keeps it for nb_window_get_last_message). */
+void        nb_window_toast (NbWindow *window, const char *text);
+const char *nb_window_get_last_message (NbWindow *window);
 
 const char *nb_window_get_campaign_path (NbWindow *window);
 /* Campaign I/O and protocol jobs not yet done. */
 guint       nb_window_get_pending (NbWindow *window);
 GtkWidget  *nb_window_lookup (NbWindow *window, const char *name);
+/* The dialog the window shows now (an AdwMessageDialog: the question before
+ * closing during a run, before a protocol of an empty campaign, ...), or
+ * NULL; tests answer it with adw_message_dialog_response. */
+AdwMessageDialog *nb_window_get_dialog (NbWindow *window);
 
 G_END_DECLS
