@@ -25,6 +25,9 @@ struct _NbCampaignRunner {
   NbDevice *device;
   const NbRunnerRigOps *rig_ops;  /* never NULL (an empty table for a real rig) */
   gpointer rig;
+  NbPrompts *prompts;             /* never NULL */
+  NbPrompts *own_prompts;         /* the simulation's, when the rig gave none */
+  gboolean operator_driven;
 
   /* The run in progress (set by run_async, read by the worker). */
   GMainContext *context;
@@ -48,6 +51,8 @@ nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
   o->max_range_mm = NAN;
   o->loss_timeout_s = 1.0;
   o->reconnect_s = 10.0;
+  nb_segmentation_params_init (&o->segment);
+  o->trial_timeout_s = 600.0;
 }
 
 void
@@ -179,7 +184,15 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
     }
   if (o->clause == 7 && !check_avoidance_options (o, error))
     return NULL;
-  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL)
+  if (robot_ops == NULL && o->clause == 6)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 with an operator-driven robot: "
+                   "the bench cannot read the robot's detections; record them with campaign "
+                   "import");
+      return NULL;
+    }
+  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL &&
+      robot_ops != NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
                    "run phase baseline, place the obstacle at its start (7.3 a), then run "
@@ -214,8 +227,8 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "> 0 (step ≤ timeout), at least 2 samples");
       return NULL;
     }
-  if (robot_ops == NULL || robot_ops->move_to_pose == NULL || robot_ops->wait == NULL ||
-      robot_ops->stop == NULL || rig->device == NULL)
+  if ((robot_ops != NULL && (robot_ops->move_to_pose == NULL || robot_ops->wait == NULL ||
+                             robot_ops->stop == NULL)) || rig->device == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                    "a robot (move to pose, stop, wait) and an instrument are needed");
@@ -237,6 +250,10 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
   r->o.robot_name = r->robot_name = g_strdup (o->robot_name);
   r->o.obstacle = r->obstacle = g_strdup (o->obstacle);
   r->robot_ops = robot_ops;
+  r->operator_driven = robot_ops == NULL;
+  r->prompts = rig->prompts;
+  if (r->prompts == NULL)
+    r->prompts = r->own_prompts = nb_prompts_new_auto ("simulation");
   r->robot = rig->robot;
   r->device = rig->device;
   r->rig_ops = rig_ops;
@@ -255,6 +272,7 @@ nb_campaign_runner_free (NbCampaignRunner *r)
   g_free (r->who);
   g_free (r->robot_name);
   g_free (r->obstacle);
+  nb_prompts_free (r->own_prompts);
   nb_runner_summary_clear (&r->summary);
   g_clear_pointer (&r->context, g_main_context_unref);
   g_free (r);
@@ -338,6 +356,9 @@ typedef struct {
   GArray *samples;              /* of NbSample, test-area frame, t ≥ t_start */
   guint stored;                 /* of samples, handed to the store */
   gboolean keep;                /* samples are part of a trial (else discarded) */
+  gboolean buffering;           /* operator-driven: kept until the trial is found in them */
+  GArray *carry;                /* operator-driven: samples after a trial's end */
+  gboolean obstacle_placed;     /* operator-driven clause 7: the prompt was answered */
 
   /* The instrument (nb-device events). */
   char *lost;                   /* why it is lost now; NULL while it measures */
@@ -369,7 +390,7 @@ on_sample (const NbSample *in, gpointer user_data)
     run->r->o.on_sample (in, run->r->o.on_sample_data);
   if (s.tracking != NB_TRACKING_LOST && s.fix != NB_FIX_NONE)
     run->last_good_t = nb_device_time (run->r->device);
-  if (!run->keep || !(s.t_s >= run->t_start))
+  if (!(run->keep || run->buffering) || !(s.t_s >= run->t_start))
     return;
   if (s.tracking == NB_TRACKING_LOST || s.fix == NB_FIX_NONE)
     {
@@ -430,6 +451,7 @@ take_event (Run *run, NbEvent *e, GError **error)
       break;
     case NB_EVENT_CONNECTED:
       g_clear_pointer (&run->lost, g_free);
+  g_clear_pointer (&run->carry, g_array_unref);
       break;
     case NB_EVENT_END:
       run->ended = TRUE;
@@ -448,6 +470,8 @@ take_event (Run *run, NbEvent *e, GError **error)
   nb_event_clear (e);
   return TRUE;
 }
+
+static gboolean collect_stored (Run *run, GError **error);
 
 /* Samples up to the instrument's clock now (a live one: what has arrived,
  * and those still in flight by its latency); those of the trial in flight
@@ -491,6 +515,13 @@ collect_now (Run *run, GError **error)
       nb_device_time (dev) - MAX (run->last_good_t, run->t_start) > r->o.loss_timeout_s)
     run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
                                  nb_device_time (dev) - MAX (run->last_good_t, run->t_start));
+  return collect_stored (run, error);
+}
+
+/* The trial's samples not yet handed to the store. */
+static gboolean
+collect_stored (Run *run, GError **error)
+{
   if (!run->keep)
     return TRUE;
   while (run->stored < run->samples->len)
@@ -532,7 +563,8 @@ await_instrument (Run *run, GError **error)
           e.sample.fix != NB_FIX_NONE)
         {
           fresh = TRUE;
-          g_clear_pointer (&run->lost, g_free);   /* measuring again */
+          g_clear_pointer (&run->lost, g_free);
+  g_clear_pointer (&run->carry, g_array_unref);   /* measuring again */
         }
       if (!take_event (run, &e, error))
         return FALSE;
@@ -1671,12 +1703,293 @@ store_failed:
   return FALSE;
 }
 
+/* ------------------------------------------------ the operator's robot -- */
+
+/* Asks through the rig's prompts, logged in the campaign. */
+static gboolean
+ask (Run *run, NbPromptKind kind, const char *question, const char *proposal, char **answer,
+     GError **error)
+{
+  return nb_prompts_ask_logged (run->r->prompts, run->campaign, kind, question, proposal,
+                                answer, error);
+}
+
+/* Waits for the instrument's next events (up to 100 ms) and takes them. */
+static gboolean
+collect_wait (Run *run, GError **error)
+{
+  NbEvent e;
+
+  if (nb_device_next (run->r->device, 100 * G_TIME_SPAN_MILLISECOND, &e) &&
+      !take_event (run, &e, error))
+    return FALSE;
+  return collect_now (run, error);
+}
+
+/* The operator's trial: the prompt, then the trial found in the stream —
+ * it starts when the robot leaves P0 after resting there, ends when it has
+ * settled at the target (nb-segmentation.h).  The samples from its start to the
+ * end of the settled window are the trial's. */
+static gboolean
+run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbRoutePose *p0 = &run->route.poses[0], *target = nb_route_target (&run->route);
+  NbSegmentationParams sp = r->o.segment;
+  g_autofree char *question = NULL, *answer = NULL, *reason = NULL;
+  NbCampaignTrial t;
+  NbRunnerEvent ev;
+  NbConfigResult figures;
+  NbSegmentation seg;
+  double asked;
+  gboolean begun = FALSE, cancelled = FALSE;
+
+  *end = TRIAL_DONE;
+  memset (&seg, 0, sizeof seg);
+  if (r->o.clause == 7 && run->obstacle_phase && !run->obstacle_placed)
+    {
+      g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
+                                            "the route; 7.3 a), moving ones released as the "
+                                            "robot starts; answer yes when it is in place",
+                                            run->shape.name, run->behaviour, run->course.p1[0]);
+
+      if (!ask (run, NB_PROMPT_CONFIRM, q, NULL, NULL, error))
+        return FALSE;
+      run->obstacle_placed = TRUE;
+    }
+  question = g_strdup_printf ("Trial %u/%u of clause %u '%s': bring the robot to %s (%.0f, "
+                              "%.0f mm, %.1f°) and let it stand still, then start its route "
+                              "to %s (%.0f, %.0f mm, %.1f°)%s; answer yes when it is at %s",
+                              k, run->n_trials, r->o.clause, r->o.config, p0->name, p0->x_mm,
+                              p0->y_mm, p0->theta_deg, target->name, target->x_mm, target->y_mm,
+                              target->theta_deg,
+                              r->o.clause == 7 && !run->obstacle_phase
+                              ? " with no obstacle on the course (baseline)" : "",
+                              p0->name);
+  if (!ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
+    return FALSE;
+
+  sp.p0_m[0] = p0->x_mm / MM_PER_M;
+  sp.p0_m[1] = p0->y_mm / MM_PER_M;
+  sp.target_m[0] = target->x_mm / MM_PER_M;
+  sp.target_m[1] = target->y_mm / MM_PER_M;
+  /* The buffer goes on from the last trial's end (the rectangle ends on
+   * P0: its rest there may be the next trial's start). */
+  run->buffering = TRUE;
+  run->t_start = -INFINITY;
+  quality_reset (run);
+  asked = nb_device_time (r->device);
+  nb_campaign_trial_init (&t);
+  for (;;)
+    {
+      if (!collect_wait (run, error))
+        goto failed;
+      if (g_cancellable_is_cancelled (run->cancellable))
+        {
+          cancelled = TRUE;
+          break;
+        }
+      if (!nb_segmentation_find ((const NbSample *) run->samples->data, run->samples->len, 0, &sp,
+                            &seg, error))
+        goto failed;
+      if (!begun && seg.state >= NB_SEGMENTATION_MOVING)
+        {
+          t.start_time = seg.t_start;
+          if (r->o.clause == 5)
+            t.command = run->config.command;
+          if (!nb_campaign_begin_trial (run->campaign, run->config.id, &t, error))
+            goto failed;
+          begun = TRUE;
+          run->trial_id = t.id;
+          memset (&ev, 0, sizeof ev);
+          ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
+          ev.clause = r->o.clause;
+          ev.trial = k;
+          ev.n_trials = run->n_trials;
+          ev.trial_id = t.id;
+          ev.seq = t.seq;
+          ev.t_s = t.start_time;
+          ev.outcome = NB_TRIAL_RUNNING;
+          ev.command = t.command;
+          ev.attained = (NbPose) { NAN, NAN, NAN };
+          ev.d_mm = ev.time_s = ev.clearance_mm = NAN;
+          ev.trial_kind = r->o.clause == 7 ? (run->obstacle_phase ? "obstacle" : "baseline")
+                                           : NULL;
+          post (run, &ev, NULL);
+        }
+      if (seg.state == NB_SEGMENTATION_ARRIVED)
+        break;
+      if (run->lost == NULL && nb_device_time (r->device) - MAX (run->last_good_t, asked)
+                               > r->o.loss_timeout_s)
+        run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
+                                     nb_device_time (r->device) - MAX (run->last_good_t, asked));
+      if (run->lost != NULL)
+        {
+          if (begun)
+            break;
+          if (!await_instrument (run, error))
+            goto failed;
+          g_array_set_size (run->samples, 0);
+          continue;
+        }
+      if (nb_device_time (r->device) - asked > r->o.trial_timeout_s)
+        break;
+    }
+  run->buffering = FALSE;
+  if (!begun && cancelled)
+    {
+      *end = TRIAL_CANCELLED;
+      nb_campaign_trial_clear (&t);
+      return TRUE;
+    }
+  if (!begun)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "trial %u: the robot did not %s within "
+                   "%g s of the prompt: the run stops", k,
+                   seg.state == NB_SEGMENTATION_WAITING ? "rest at P0" : "leave P0",
+                   r->o.trial_timeout_s);
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  t.number = t.seq;
+  if (r->o.clause == 8)
+    t.label = g_strdup_printf ("%u", t.seq);
+  if (r->o.clause == 7)
+    {
+      t.kind = g_strdup (run->obstacle_phase ? "obstacle" : "baseline");
+      t.number = run->obstacle_phase ? run->obst_number + 1 : run->base_number + 1;
+    }
+  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
+  ev.number = t.number;
+  run->clearance_mm = NAN;
+  if (seg.state == NB_SEGMENTATION_ARRIVED)
+    {
+      /* The trial's samples only; what came after is the next one's. */
+      guint from = seg.i_start, to = seg.i_end;
+      g_autoptr (GArray) tail = g_array_new (FALSE, FALSE, sizeof (NbSample));
+
+      g_array_append_vals (tail, &g_array_index (run->samples, NbSample, to),
+                           run->samples->len - to);
+      g_array_remove_range (run->samples, to, run->samples->len - to);
+      g_array_remove_range (run->samples, 0, from);
+      run->carry = g_steal_pointer (&tail);
+      run->t_start = seg.t_start;
+      t.time_s = seg.t_arrival - seg.t_start;
+      t.end_time = seg.attained.t_end;
+      ev.attained = (NbPose) { seg.attained.x_m * MM_PER_M, seg.attained.y_m * MM_PER_M,
+                               nb_angle_recast_deg (seg.attained.heading_deg) };
+      t.outcome = NB_TRIAL_OK;
+      if (r->o.clause == 5)
+        t.attained = ev.attained;
+      if (r->o.clause == 7 || r->o.clause == 9)
+        {
+          g_autofree char *q = NULL, *seen = NULL;
+          double miss = hypot (ev.attained.x_mm - target->x_mm, ev.attained.y_mm - target->y_mm);
+          double turn = fabs (nb_angle_recast_deg (ev.attained.theta_deg - target->theta_deg));
+
+          run->clearance_mm = min_clearance (run);
+          q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)",
+                               k, r->o.clause == 7 ? "the obstacle" : "a wall of the passage",
+                               run->clearance_mm);
+          if (!ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no", &seen,
+                    error))
+            goto failed;
+          if (g_str_equal (seen, "yes"))
+            {
+              t.outcome = NB_TRIAL_FAILED;
+              reason = g_strdup_printf ("touched %s (the operator saw it; measured clearance "
+                                        "%.1f mm)", r->o.clause == 7 ? "the obstacle"
+                                        : "a wall of the passage", run->clearance_mm);
+            }
+          else if (isfinite (ev.attained.theta_deg) && (miss > run->tol_mm || turn > run->tol_deg))
+            {
+              t.outcome = NB_TRIAL_FAILED;
+              reason = g_strdup_printf ("PG not reached: stopped %.1f mm and %.2f° from it, "
+                                        "beyond the clause 5 repeatability (%.1f mm, %.2f°)",
+                                        miss, turn, run->tol_mm, run->tol_deg);
+            }
+        }
+    }
+  else
+    {
+      /* Started, never arrived: cancelled, instrument lost, or too long. */
+      t.outcome = cancelled ? NB_TRIAL_ABORTED : run->lost ? NB_TRIAL_INCOMPLETE : NB_TRIAL_FAILED;
+      reason = g_strdup (cancelled ? "cancelled by the operator"
+                         : run->lost ? run->lost
+                         : "did not settle at the target within the trial timeout");
+      t.end_time = nb_device_time (r->device);
+      g_array_remove_range (run->samples, 0, MIN (seg.i_start, run->samples->len));
+    }
+  /* The trial's rate and quality over its own samples. */
+  quality_reset (run);
+  for (guint i = 0; i < run->samples->len; i++)
+    {
+      const NbSample *s = &g_array_index (run->samples, NbSample, i);
+
+      if (run->q_n++ == 0)
+        run->q_t_first = s->t_s;
+      run->q_t_last = s->t_s;
+      run->q_fix[MIN ((guint) s->fix, (guint) NB_FIX_TRACKED)]++;
+      if (isfinite (s->rms_m))
+        run->q_rms_sum += s->rms_m, run->q_rms_n++;
+    }
+  run->keep = TRUE;
+  run->stored = 0;
+  if (!collect_stored (run, error))
+    goto failed;
+  run->keep = FALSE;
+  t.reason = g_steal_pointer (&reason);
+  if (!nb_campaign_end_trial (run->campaign, &t, error))
+    goto failed;
+  {
+    g_autofree char *subject = g_strdup_printf ("clause %u, config '%s', trial %u", r->o.clause,
+                                                r->o.config, t.seq);
+    g_autofree char *quality = quality_json (run);
+
+    if (!nb_campaign_log (run->campaign, "trial measured", subject, NULL, quality, error))
+      goto failed;
+  }
+  *outcome = t.outcome;
+  *end = cancelled ? TRIAL_CANCELLED : TRIAL_DONE;
+  memset (&figures, 0, sizeof figures);
+  if (!nb_config_result_compute (run->campaign, &run->config, &figures, error))
+    {
+      nb_config_result_clear (&figures);
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  ev.t_s = t.end_time;
+  ev.outcome = t.outcome;
+  ev.reason = t.reason;
+  if (r->o.clause != 5 && r->o.clause != 7 && r->o.clause != 9)
+    ev.attained = (NbPose) { NAN, NAN, NAN };
+  ev.time_s = r->o.clause == 7 || r->o.clause == 9 ? t.time_s : NAN;
+  ev.clearance_mm = run->clearance_mm;
+  ev.d_mm = r->o.clause == 8 && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
+  ev.n_samples = run->stored;
+  post (run, &ev, &figures);
+  nb_campaign_trial_clear (&t);
+  g_array_set_size (run->samples, 0);
+  if (run->carry != NULL)
+    {
+      g_array_append_vals (run->samples, run->carry->data, run->carry->len);
+      g_clear_pointer (&run->carry, g_array_unref);
+    }
+  return TRUE;
+
+failed:
+  run->buffering = run->keep = FALSE;
+  nb_campaign_trial_clear (&t);
+  return FALSE;
+}
+
 static void
 run_free (Run *run)
 {
   nb_campaign_config_clear (&run->config);
   g_clear_pointer (&run->samples, g_array_unref);
   g_clear_pointer (&run->lost, g_free);
+  g_clear_pointer (&run->carry, g_array_unref);
   nb_campaign_free (run->campaign);
 }
 
@@ -1757,7 +2070,7 @@ run_all (Run *run, GError **error)
         }
       /* 7, 9: a failed trial is a result (baseline trials excepted). */
       judged = r->o.clause == 9 || (r->o.clause == 7 && run->obstacle_phase);
-      if (!run_trial (run, k, &outcome, &how, &local))
+      if (!(r->operator_driven ? run_operator_trial : run_trial) (run, k, &outcome, &how, &local))
         {
           ok = FALSE;
           break;

@@ -114,6 +114,8 @@
 #include "nb-campaign-results.h"
 #include "nb-course.h"
 #include "nb-device.h"
+#include "nb-prompts.h"
+#include "nb-segmentation.h"
 #include "nb-register.h"
 #include "nb-sample.h"
 #include "nb-sequence.h"
@@ -151,11 +153,15 @@ typedef struct {
  * the simulator's virtual clock, or the monotonic one), and the robot's
  * goals and waits run on that same clock (ARCHITECTURE: one clock). */
 typedef struct {
-  const NbRobotOps *robot_ops;  /* goals, stop, wait */
+  const NbRobotOps *robot_ops;  /* goals, stop, wait; NULL: the operator drives the robot
+                                 * (its own task program) and the trials are segmented
+                                 * from the instrument's stream (nb-segmentation.h) */
   gpointer robot;
   NbDevice *device;             /* the instrument */
   const NbRunnerRigOps *rig_ops;/* NULL: a real test area */
   gpointer rig;
+  NbPrompts *prompts;           /* the operator's answers; NULL: the simulation answers
+                                 * (auto, who "simulation") */
 } NbRunnerRig;
 
 /* Clause 7: which trials a run makes. */
@@ -199,6 +205,11 @@ typedef struct {
    * its own frame (a live plot, a test's tee); may be NULL. */
   NbRunnerSampleFunc on_sample;
   gpointer on_sample_data;
+  /* The operator-driven robot: how trials are found in the stream (P0 and
+   * the target are the route's, set by the runner) and how long one may
+   * take from the prompt to its arrival. */
+  NbSegmentationParams segment;    /* nb_segmentation_params_init by _init */
+  double trial_timeout_s;     /* 600 s by _init */
 } NbCampaignRunnerOptions;
 
 void nb_campaign_runner_options_init (NbCampaignRunnerOptions *options);

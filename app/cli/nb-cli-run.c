@@ -21,6 +21,7 @@
 #include "nb-runner-sim.h"
 
 #include <glib-unix.h>
+#include <unistd.h>
 #include <math.h>
 #include <signal.h>
 
@@ -307,6 +308,8 @@ nb_cli_campaign_run (int argc, char **argv)
   g_auto (GStrv) settings = NULL;
   g_autoptr (NbDevice) device = NULL;
   g_autoptr (NbHttpRobot) http = NULL;
+  g_autoptr (NbPrompts) prompter = NULL;
+  g_autofree char *prompts = NULL;
   gint baud = 0;
   gint behaviour = 0;
   g_autoptr (NbRunnerSim) sim = NULL;
@@ -346,8 +349,12 @@ nb_cli_campaign_run (int argc, char **argv)
     { "goal-tolerance-deg", 0, 0, G_OPTION_ARG_STRING, &tol_deg_text,
       "clauses 7, 9: heading at PG within (default: |Ao| + Ro of clause 5)", "DEG" },
     { "robot", 0, 0, G_OPTION_ARG_STRING, &robot,
-      "sim-base (the simulated base and its tracker; default) or http://HOST:PORT (the motion "
-      "stack's HTTP API; needs --instrument)", "ROBOT" },
+      "sim-base (the simulated base and its tracker; default), http://HOST:PORT (the motion "
+      "stack's HTTP API) or operator (the robot runs its own program; the trials are found in "
+      "the instrument's stream); the last two need --instrument", "ROBOT" },
+    { "prompts", 0, 0, G_OPTION_ARG_STRING, &prompts,
+      "how the operator answers: tty (default on a terminal), a file of answers (one a line), "
+      "or auto (every confirmation yes, every judgement from the measurements)", "tty|FILE|auto" },
     { "instrument", 0, 0, G_OPTION_ARG_STRING, &instrument,
       "the instrument driver that measures (nmea, geocom, natnet, csv, tum, sim), as acquire "
       "opens it", "DRIVER" },
@@ -388,10 +395,17 @@ nb_cli_campaign_run (int argc, char **argv)
                    "are required");
       return nb_cli_report_error (error);
     }
-  if (robot != NULL && !g_str_equal (robot, "sim-base") && !g_str_has_prefix (robot, "http://"))
+  if (robot != NULL && !g_str_equal (robot, "sim-base") && !g_str_equal (robot, "operator") &&
+      !g_str_has_prefix (robot, "http://"))
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot '%s': sim-base or "
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot '%s': sim-base, operator or "
                    "http://HOST:PORT", robot);
+      return nb_cli_report_error (error);
+    }
+  if (robot != NULL && g_str_equal (robot, "operator") && instrument == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--robot operator: the trials are found in "
+                   "an instrument's stream: give --instrument DRIVER (--url URL | --port DEV)");
       return nb_cli_report_error (error);
     }
   if ((url != NULL || port != NULL || baud != 0 || settings != NULL) && instrument == NULL)
@@ -502,7 +516,33 @@ nb_cli_campaign_run (int argc, char **argv)
   o.robot_name = "sim-base (simulated base, simulated tracker)";
   nb_runner_sim_options_init (&so);
   so.seed = (guint32) seed;
-  if (robot != NULL && g_str_has_prefix (robot, "http://"))
+  if (prompts != NULL && !g_str_equal (prompts, "tty") && !g_str_equal (prompts, "auto"))
+    {
+      if ((prompter = nb_prompts_new_file (prompts, who, &error)) == NULL)
+        return nb_cli_report_error (error);
+    }
+  else if (prompts != NULL && g_str_equal (prompts, "auto"))
+    prompter = nb_prompts_new_auto ("auto");
+  else if (robot != NULL && (g_str_equal (robot, "operator") || g_str_has_prefix (robot, "http")))
+    {
+      if (prompts == NULL && !isatty (STDIN_FILENO))
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "the operator's answers: standard input "
+                       "is not a terminal, give --prompts FILE or --prompts auto");
+          return nb_cli_report_error (error);
+        }
+      prompter = nb_prompts_new_tty (who ? who : "operator");
+    }
+  if (robot != NULL && g_str_equal (robot, "operator"))
+    {
+      memset (&rig, 0, sizeof rig);
+      if (!open_instrument (instrument, url, port, baud, settings, &device, &error))
+        return nb_cli_report_error (error);
+      rig.device = device;
+      rig.prompts = prompter;
+      o.robot_name = "operator-driven (trials segmented from the instrument's stream)";
+    }
+  else if (robot != NULL && g_str_has_prefix (robot, "http://"))
     {
       /* The motion stack's own robot, measured by the lab's instrument. */
       memset (&rig, 0, sizeof rig);
@@ -512,6 +552,7 @@ nb_cli_campaign_run (int argc, char **argv)
       rig.robot_ops = nb_http_robot_ops ();
       rig.robot = http;
       rig.device = device;
+      rig.prompts = prompter;
       o.robot_name = robot;
     }
   else

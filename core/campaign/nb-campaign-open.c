@@ -511,3 +511,9 @@ nb_campaign_set_who (NbCampaign *c, const char *who)
   c->who = g_strdup (who);
 }
 
+const char *
+nb_campaign_get_who (const NbCampaign *c)
+{
+  return c->who;
+}
+

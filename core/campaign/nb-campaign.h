@@ -63,6 +63,7 @@ guint       nb_campaign_get_opened_version (const NbCampaign *campaign);
 /* Who the event log names for this session's changes; defaults to the
  * login name. */
 void        nb_campaign_set_who (NbCampaign *campaign, const char *who);
+const char *nb_campaign_get_who (const NbCampaign *campaign);
 
 /* ---------------------------------------------------------- fields -- */
 
