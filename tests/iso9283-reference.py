@@ -86,14 +86,33 @@ def settling(t, p, band, tail):
     d = (p - ref) - att
     dist = np.sqrt((d ** 2).sum(axis=1))
     inside = dist <= band
-    entry = int(np.argmax(inside))
+    # The first crossing into the band: a sample inside, or a segment
+    # between two samples that cuts the sphere (its nearer intersection).
+    a, b = d[:-1], d[1:]
+    v = b - a
+    A = (v * v).sum(axis=1)
+    B = 2 * (a * v).sum(axis=1)
+    C = (a * a).sum(axis=1) - band * band
+    disc = B * B - 4 * A * C
+    with np.errstate(invalid="ignore", divide="ignore"):
+        w = (-B - np.sqrt(np.where(disc >= 0, disc, np.nan))) / (2 * A)
+    cut = (A > 0) & (disc >= 0) & (w >= 0) & (w <= 1)
+    entry, t_entry = None, None
+    for i in range(len(t)):
+        if inside[i]:
+            entry, t_entry = i, float(t[i])
+            break
+        if i > 0 and cut[i - 1]:
+            entry, t_entry = i, float(t[i - 1] + w[i - 1] * (t[i] - t[i - 1]))
+            break
     outside = np.nonzero(~inside)[0]
     stable = max(int(outside[-1]) + 1 if len(outside) else 0, entry)
     u = att - (p[0] - ref)
     u = u / np.linalg.norm(u)
     ov = max(0.0, float((d[entry:] @ u).max()))
-    return {"attained_mm": (ref + att).tolist(), "t_entry_s": float(t[entry]),
-            "stabilisation_s": float(t[stable] - t[entry]), "overshoot_mm": ov}
+    t_stable = max(float(t[stable]), t_entry)
+    return {"attained_mm": (ref + att).tolist(), "t_entry_s": t_entry,
+            "stabilisation_s": t_stable - t_entry, "overshoot_mm": ov}
 
 
 def path_points(path, m):

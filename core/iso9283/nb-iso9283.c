@@ -344,6 +344,7 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
 {
   double att[3] = { 0 }, u[3], un;
   gsize n_tail = 0, entry = G_MAXSIZE, stable = 0, tail_start;
+  double t_entry = NAN;
   const double *p0;
 
   memset (r, 0, sizeof *r);
@@ -404,12 +405,42 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
 
       for (int k = 0; k < 3; k++)
         d[k] = (s[i].p_mm[k] - p0[k]) - att[k];
-      if (norm3 (d) <= band_mm)
+      if (entry == G_MAXSIZE)
         {
-          if (entry == G_MAXSIZE)
-            entry = i;
+          /* The first crossing into the band, between samples too: a fast
+           * pass through the band (the start of an overshoot) is a crossing
+           * even when no sample falls inside it. */
+          if (norm3 (d) <= band_mm)
+            {
+              entry = i;
+              t_entry = s[i].t_s;
+            }
+          else if (i > 0)
+            {
+              double a[3], v[3], A, B, C, disc;
+
+              for (int k = 0; k < 3; k++)
+                {
+                  a[k] = (s[i - 1].p_mm[k] - p0[k]) - att[k];
+                  v[k] = d[k] - a[k];
+                }
+              A = dot3 (v, v);
+              B = 2.0 * dot3 (a, v);
+              C = dot3 (a, a) - band_mm * band_mm;
+              disc = B * B - 4.0 * A * C;
+              if (A > 0 && disc >= 0)
+                {
+                  double w = (-B - sqrt (disc)) / (2.0 * A);
+
+                  if (w >= 0 && w <= 1)
+                    {
+                      entry = i;
+                      t_entry = s[i - 1].t_s + w * (s[i].t_s - s[i - 1].t_s);
+                    }
+                }
+            }
         }
-      else
+      if (norm3 (d) > band_mm)
         stable = i + 1;
       if (entry != G_MAXSIZE)
         r->overshoot_mm = MAX (r->overshoot_mm, dot3 (d, u));   /* 7.6: beyond the pose */
@@ -433,8 +464,8 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
     }
   /* 7.5: from the first entry into the band to the instant from which the
    * position stays in it (the sample after the last one outside). */
-  r->t_entry_s = s[entry].t_s;
-  r->t_stable_s = s[MAX (stable, entry)].t_s;
+  r->t_entry_s = t_entry;
+  r->t_stable_s = MAX (s[MAX (stable, entry)].t_s, t_entry);
   r->stabilisation_s = r->t_stable_s - r->t_entry_s;
   return TRUE;
 }

@@ -17,12 +17,32 @@ nb_sim_arm_init (NbSimArm *arm, const NbArmModel *model, guint32 seed)
   arm->backlash_rad = 1e-5;
   arm->slow_factor = 1.0;
   arm->goal_timeout_s = 60.0;
+  arm->truth = *model;
+}
+
+void
+nb_sim_arm_set_errors (NbSimArm *arm)
+{
+  arm->truth = arm->model;
+  for (int i = 0; i < NB_ARM_JOINTS; i++)
+    arm->truth.joint[i].d += arm->link_error_m[i];
+}
+
+void
+nb_sim_arm_true_pose (const NbSimArm *arm, const double q[NB_ARM_JOINTS], double pose[16])
+{
+  double qt[NB_ARM_JOINTS];
+
+  for (int i = 0; i < NB_ARM_JOINTS; i++)
+    qt[i] = q[i] + arm->joint_offset_rad[i];
+  nb_arm_fk (&arm->truth, qt, pose);
 }
 
 void
 nb_sim_arm_set_tcp (NbSimArm *arm, const double xyz[3], const double rpy[3])
 {
   nb_arm_tcp_from_origin (xyz, rpy, arm->model.tcp);
+  memcpy (arm->truth.tcp, arm->model.tcp, sizeof arm->truth.tcp);
 }
 
 void
@@ -41,6 +61,44 @@ advance_from (NbSimArm *arm, const double q0[NB_ARM_JOINTS], double seconds)
   arm->clock_s += seconds;
   if (arm->real_time && seconds > 0)
     g_usleep ((gulong) (seconds * 1e6));
+}
+
+/* The joints as a second-order servo following the ramp q0 → target over
+ * ramp_s, then held at target for dwell_s: ẍ = ω²(r − x) − 2ζω·ẋ, integrated
+ * semi-implicitly in 0.1 ms steps and reported every millisecond.  The arm
+ * ends where the servo is (still ringing if the dwell is short). */
+static void
+servo_move (NbSimArm *arm, const double q0[NB_ARM_JOINTS], const double target[NB_ARM_JOINTS],
+            double ramp_s, double dwell_s)
+{
+  const double h = 1e-4, w = arm->settle_omega_rad_s, z = arm->settle_zeta;
+  const int per_report = 10;
+  double x[NB_ARM_JOINTS], v[NB_ARM_JOINTS], last[NB_ARM_JOINTS], t = 0.0, total = ramp_s + dwell_s;
+  int steps = (int) ceil (total / h);
+
+  memcpy (x, q0, sizeof x);
+  memset (v, 0, sizeof v);
+  memcpy (last, x, sizeof last);
+  for (int k = 1; k <= steps; k++)
+    {
+      t = k * h;
+      for (int i = 0; i < NB_ARM_JOINTS; i++)
+        {
+          double r = ramp_s > 0 && t < ramp_s ? q0[i] + (target[i] - q0[i]) * t / ramp_s
+                                              : target[i];
+
+          v[i] += h * (w * w * (r - x[i]) - 2.0 * z * w * v[i]);
+          x[i] += h * v[i];
+        }
+      if (k % per_report == 0 || k == steps)
+        {
+          double dt = k % per_report == 0 ? per_report * h : (k % per_report) * h;
+
+          memcpy (arm->q, x, sizeof x);
+          advance_from (arm, last, dt);
+          memcpy (last, x, sizeof last);
+        }
+    }
 }
 
 /* Time passes with the arm standing still. */
@@ -89,6 +147,15 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
                   - (dir != 0 && dir != arm->last_dir[i] ? dir * arm->backlash_rad : 0.0);
       if (dir != 0)
         arm->last_dir[i] = dir;
+    }
+  if (arm->settle_omega_rad_s > 0)
+    {
+      double target_q[NB_ARM_JOINTS];
+
+      memcpy (target_q, arm->q, sizeof target_q);
+      memcpy (arm->q, q0, sizeof q0);
+      servo_move (arm, q0, target_q, duration * arm->slow_factor, arm->settle_dwell_s);
+      return TRUE;
     }
   advance_from (arm, q0, duration * arm->slow_factor);
   return TRUE;

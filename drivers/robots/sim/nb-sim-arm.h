@@ -34,6 +34,21 @@ typedef struct {
   void (*on_advance) (gpointer data, double t0_s, const double q0[NB_ARM_JOINTS], double t1_s,
                       const double q1[NB_ARM_JOINTS]);
   gpointer on_advance_data;
+  /* The error model an ISO 9283 test recovers (all zero by default: the
+   * arm is its nominal model).  The true arm differs from the model the
+   * commands are computed on: its joints sit joint_offset_rad from what the
+   * encoders read, its DH link lengths d are d + link_error_m; the TCP a
+   * tracker sees is nb_sim_arm_true_pose.  With settle_omega_rad_s > 0 the
+   * joints follow the commanded ramp as a second-order servo (natural
+   * frequency ω, damping ratio ζ: an underdamped one overshoots and rings),
+   * the goal ends settle_dwell_s after the ramp, and on_advance is called
+   * every millisecond of the motion. */
+  double joint_offset_rad[NB_ARM_JOINTS];
+  double link_error_m[NB_ARM_JOINTS];
+  double settle_omega_rad_s;
+  double settle_zeta;
+  double settle_dwell_s;
+  NbArmModel truth;             /* the model with the link errors (nb_sim_arm_set_errors) */
 } NbSimArm;
 
 void  nb_sim_arm_init  (NbSimArm *arm, const NbArmModel *model, guint32 seed);
@@ -41,5 +56,9 @@ void  nb_sim_arm_clear (NbSimArm *arm);
 const NbRobotOps *nb_sim_arm_ops (void);
 /* The active tool's TCP (from tools.yaml): flange → TCP. */
 void  nb_sim_arm_set_tcp (NbSimArm *arm, const double xyz[3], const double rpy[3]);
+/* Applies joint_offset_rad and link_error_m as set (call after changing them). */
+void  nb_sim_arm_set_errors (NbSimArm *arm);
+/* Where the TCP really is with the encoders at q: FK of the true arm. */
+void  nb_sim_arm_true_pose (const NbSimArm *arm, const double q[NB_ARM_JOINTS], double pose[16]);
 
 G_END_DECLS
