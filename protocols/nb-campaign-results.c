@@ -1,15 +1,15 @@
 #include "nb-campaign-results.h"
 
+#include "nb-clause.h"
 #include "nb-error.h"
 
 gboolean
 nb_campaign_trial_counts (guint clause, const NbCampaignTrial *t)
 {
-  return t->outcome == NB_TRIAL_OK ||
-         ((clause == 7 || clause == 9) && t->outcome == NB_TRIAL_FAILED);
+  const NbClause *c = nb_clause_lookup (clause);
+
+  return c != NULL && c->counts (t);
 }
-
-
 
 void
 nb_config_result_clear (gpointer p)
@@ -26,25 +26,6 @@ nb_config_result_clear (gpointer p)
   g_clear_pointer (&r->numbers, g_array_unref);
 }
 
-typedef struct {
-  NbPathRun *run;
-  const char *label;
-  gboolean first;
-} PathPush;
-
-static gboolean
-push_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
-{
-  PathPush *p = user_data;
-
-  for (gsize i = 0; i < n; i++)
-    {
-      nb_path_run_push (p->run, p->label, p->first, 0, s[i].x_mm, s[i].y_mm);
-      p->first = FALSE;
-    }
-  return TRUE;
-}
-
 /* Computes r's figures from the counted trials; a failure of the figures
  * (too few trials, no sample on the segment) goes into r->error, a failure to
  * read the file into error. */
@@ -52,118 +33,156 @@ gboolean
 nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *c, NbConfigResult *r,
                           GError **error)
 {
-  g_autoptr (GArray) all = nb_campaign_list_trials (campaign, c->id, error);
-  g_autoptr (GArray) trials = g_array_new (FALSE, FALSE, sizeof (NbCampaignTrial *));
+  const NbClause *clause = nb_clause_lookup (c->clause);
+  g_autoptr (GArray) all = NULL;
+  g_autoptr (GPtrArray) trials = g_ptr_array_new ();
   g_autoptr (GError) figures = NULL;
 
   r->clause = c->clause;
   r->config = g_strdup (c->name);
-  if (all == NULL)
+  if (clause == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: configuration '%s' has clause %u, "
+                   "not a test clause of ISO 18646-2", nb_campaign_get_path (campaign), c->name,
+                   c->clause);
+      return FALSE;
+    }
+  if ((all = nb_campaign_list_trials (campaign, c->id, error)) == NULL)
     return FALSE;
+  g_array_set_clear_func (all, (GDestroyNotify) nb_campaign_trial_clear);
   for (guint i = 0; i < all->len; i++)
     {
       NbCampaignTrial *t = &g_array_index (all, NbCampaignTrial, i);
 
-      if (nb_campaign_trial_counts (c->clause, t))
-        g_array_append_val (trials, t);
+      if (clause->counts (t))
+        g_ptr_array_add (trials, t);
     }
-#define TRIAL(i) g_array_index (trials, NbCampaignTrial *, i)
-
-  switch (c->clause)
-    {
-    case 5:
-      {
-        g_autofree NbPose *attained = g_new (NbPose, MAX (trials->len, 1));
-
-        for (guint i = 0; i < trials->len; i++)
-          attained[i] = TRIAL (i)->attained;
-        nb_metrics_pose (&c->command, attained, trials->len, &r->pose, &figures);
-        break;
-      }
-    case 6:
-      nb_detection_result_init (&r->detection);
-      for (guint i = 0; i < trials->len; i++)
-        {
-          NbCampaignTrial *t = TRIAL (i);
-
-          nb_detection_result_add (&r->detection, t->label ? t->label : "", t->true_mm,
-                                   t->detected, t->measured_mm);
-        }
-      if (trials->len == 0)
-        g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no placements recorded");
-      break;
-    case 7:
-    case 9:
-      {
-        g_autoptr (GArray) baseline = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
-        g_autoptr (GArray) timed = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
-
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            NbTimedTrial tt = { t->number, t->time_s, t->outcome == NB_TRIAL_OK };
-
-            g_array_append_val (g_strcmp0 (t->kind, "baseline") == 0 ? baseline : timed, tt);
-          }
-        if (c->clause == 7)
-          nb_metrics_avoidance ((NbTimedTrial *) baseline->data, baseline->len,
-                                (NbTimedTrial *) timed->data, timed->len, &r->avoidance,
-                                &figures);
-        else
-          nb_metrics_passage ((NbTimedTrial *) timed->data, timed->len, &r->passage, &figures);
-        break;
-      }
-    case 8:
-      {
-        NbSegment segment;
-
-        if (!nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1],
-                              &figures))
-          break;
-        r->path_run = nb_path_run_new (&segment);
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            g_autofree char *label = t->label ? g_strdup (t->label) : g_strdup_printf ("%u", t->seq);
-            PathPush push = { r->path_run, label, TRUE };
-
-            if (!nb_campaign_foreach_samples (campaign, t->id, push_path_block, &push, error))
-              return FALSE;
-            if (push.first)
-              {
-                g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "trial '%s' has no samples",
-                             label);
-                break;
-              }
-          }
-        if (figures == NULL)
-          r->d_mm = nb_path_run_finish (r->path_run, NULL, &r->path, &figures);
-        break;
-      }
-    case 10:
-      {
-        r->values = g_array_new (FALSE, FALSE, sizeof (double));
-        r->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
-        r->accuracy_mm = 0.0;
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbCampaignTrial *t = TRIAL (i);
-            double dm = nb_metrics_dm ((const double (*)[2]) c->truth_mm,
-                                       (const double (*)[2]) t->corners_mm);
-
-            g_array_append_val (r->values, dm);
-            g_array_append_val (r->numbers, t->number);
-            /* 10.3: the mapping accuracy is the largest Dm of the trials. */
-            r->accuracy_mm = MAX (r->accuracy_mm, dm);
-          }
-        if (trials->len == 0)
-          g_set_error (&figures, NB_ERROR, NB_ERROR_INPUT, "no trials recorded");
-        break;
-      }
-    }
-#undef TRIAL
+  if (!clause->compute (campaign, c, trials, r, &figures, error))
+    return FALSE;
   if (figures != NULL)
     r->error = g_strdup (figures->message);
   return TRUE;
 }
 
+/* ------------------------------------------------------ the campaign's -- */
+
+void
+nb_campaign_results_free (NbCampaignResults *results)
+{
+  if (results == NULL)
+    return;
+  for (guint i = 0; i < results->n_clauses; i++)
+    g_clear_pointer (&results->clauses[i].results, g_array_unref);
+  g_free (results->clauses);
+  g_free (results);
+}
+
+NbCampaignResults *
+nb_campaign_results_compute (NbCampaign *campaign, GError **error)
+{
+  g_autoptr (NbCampaignResults) all = g_new0 (NbCampaignResults, 1);
+  const NbClause *const *registry = nb_clause_registry (&all->n_clauses);
+
+  all->clauses = g_new0 (NbClauseResults, all->n_clauses);
+  for (guint k = 0; k < all->n_clauses; k++)
+    {
+      NbClauseResults *cr = &all->clauses[k];
+      g_autoptr (GArray) configs = nb_campaign_list_configs (campaign, registry[k]->number, error);
+
+      cr->clause = registry[k]->number;
+      cr->results = g_array_new (FALSE, TRUE, sizeof (NbConfigResult));
+      g_array_set_clear_func (cr->results, nb_config_result_clear);
+      if (configs == NULL)
+        return NULL;
+      g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
+      g_array_set_size (cr->results, configs->len);
+      for (guint i = 0; i < configs->len; i++)
+        if (!nb_config_result_compute (campaign, &g_array_index (configs, NbCampaignConfig, i),
+                                       &g_array_index (cr->results, NbConfigResult, i), error))
+          return NULL;
+    }
+  return g_steal_pointer (&all);
+}
+
+static void
+json_clause (NbJsonWriter *w, const NbClauseResults *cr)
+{
+  nb_json_begin_array (w);
+  for (guint i = 0; i < cr->results->len; i++)
+    {
+      nb_json_begin_object (w);
+      nb_config_result_json (w, &g_array_index (cr->results, NbConfigResult, i));
+      nb_json_end_object (w);
+    }
+  nb_json_end_array (w);
+}
+
+char *
+nb_campaign_results_json (const NbCampaignResults *all)
+{
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+  nb_json_begin_object (w);
+  nb_json_key (w, "clauses");
+  nb_json_begin_object (w);
+  for (guint k = 0; k < all->n_clauses; k++)
+    {
+      char key[16];
+
+      g_snprintf (key, sizeof key, "%u", all->clauses[k].clause);
+      nb_json_key (w, key);
+      json_clause (w, &all->clauses[k]);
+    }
+  nb_json_end_object (w);
+  nb_json_end_object (w);
+  return nb_json_writer_finish (g_steal_pointer (&w));
+}
+
+char *
+nb_campaign_results_text (const NbCampaignResults *all)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint k = 0; k < all->n_clauses; k++)
+    {
+      const NbClauseResults *cr = &all->clauses[k];
+      const NbClause *clause = nb_clause_lookup (cr->clause);
+
+      if (cr->results->len == 0)
+        continue;
+      g_string_append_printf (text, "Clause %u — %s (protocol table %u)\n", clause->number,
+                              clause->title, clause->table);
+      for (guint i = 0; i < cr->results->len; i++)
+        {
+          const NbConfigResult *r = &g_array_index (cr->results, NbConfigResult, i);
+
+          g_string_append_printf (text, "  %-24s ", r->config);
+          nb_config_result_text (text, r);
+          g_string_append_c (text, '\n');
+        }
+    }
+  if (text->len == 0)
+    g_string_append (text, "No configurations recorded yet.\n");
+  return g_string_free (text, FALSE);
+}
+
+gboolean
+nb_campaign_results_store (NbCampaign *campaign, const NbCampaignResults *all, GError **error)
+{
+  if (!nb_campaign_transaction_begin (campaign, error))
+    return FALSE;
+  for (guint k = 0; k < all->n_clauses; k++)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+      g_autofree char *json = NULL;
+
+      json_clause (w, &all->clauses[k]);
+      json = nb_json_writer_finish (g_steal_pointer (&w));
+      if (!nb_campaign_store_result (campaign, all->clauses[k].clause, json, error))
+        {
+          nb_campaign_transaction_rollback (campaign);
+          return FALSE;
+        }
+    }
+  return nb_campaign_transaction_commit (campaign, error);
+}

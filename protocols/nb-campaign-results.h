@@ -10,13 +10,14 @@
 
 #include "nb-campaign.h"
 #include "nb-clause-results.h"
+#include "nb-json-writer.h"
 #include "nb-metrics.h"
 
 G_BEGIN_DECLS
 
-/* Trials the figures of a clause count: ok ones; for 7 and 9 (pass/fail
- * clauses) also failed ones.  Aborted and incomplete trials are kept in the
- * file but measure nothing. */
+/* Trials the figures of a clause count (NbClause.counts): ok ones; for 7
+ * and 9 (pass/fail clauses) also failed ones.  Aborted and incomplete trials
+ * are kept in the file but measure nothing. */
 gboolean nb_campaign_trial_counts (guint clause, const NbCampaignTrial *trial);
 
 /* One configuration's figures. */
@@ -43,5 +44,30 @@ gboolean nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig 
                                    NbConfigResult *result, GError **error);
 /* Frees what result holds (a GDestroyNotify for arrays of results). */
 void     nb_config_result_clear   (gpointer result);
+
+/* The figures of every configuration of every clause (`campaign results`,
+ * the report, the app), clause by clause in registry order. */
+typedef struct {
+  guint clause;
+  GArray *results;                      /* of NbConfigResult, in the store's order */
+} NbClauseResults;
+
+typedef struct {
+  NbClauseResults *clauses;
+  guint n_clauses;
+} NbCampaignResults;
+
+NbCampaignResults *nb_campaign_results_compute (NbCampaign *campaign, GError **error);
+void               nb_campaign_results_free    (NbCampaignResults *results);
+/* `campaign results --json`: {"clauses": {"5": [{config…}, …], …}}. */
+char              *nb_campaign_results_json    (const NbCampaignResults *results);
+/* For a person: a heading per clause with configurations, a line each. */
+char              *nb_campaign_results_text    (const NbCampaignResults *results);
+/* What the campaign keeps of them: each clause's array (as in the JSON
+ * above) by nb_campaign_store_result, in one transaction. */
+gboolean           nb_campaign_results_store   (NbCampaign *campaign,
+                                                const NbCampaignResults *results, GError **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbCampaignResults, nb_campaign_results_free)
 
 G_END_DECLS

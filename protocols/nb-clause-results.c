@@ -157,3 +157,16 @@ nb_path_run_finish (NbPathRun *run, const char *where, NbPathResult *result, GEr
     return NULL;
   return g_steal_pointer (&d);
 }
+
+/* ----------------------------------------------------------------- 10 -- */
+
+double
+nb_mapping_accuracy_mm (const double *dm_mm, guint n)
+{
+  double accuracy = 0.0;
+
+  /* 10.3: the mapping accuracy is the largest Dm of the trials. */
+  for (guint i = 0; i < n; i++)
+    accuracy = MAX (accuracy, dm_mm[i]);
+  return accuracy;
+}

@@ -3,8 +3,8 @@
  * One place for how the rows of clauses 6 and 8 are grouped into figures,
  * shared by `compute` (rows from a CSV file) and `campaign results` (rows
  * from the campaign store), so both give the same figures from the same
- * measurements.  Clauses 5, 7, 9 and 10 need no grouping beyond a call of
- * the metric engine (core/nb-metrics.h).
+ * measurements; and the clause 10 accuracy from its Dm values.  Clauses 5,
+ * 7 and 9 need no grouping beyond a call of the metric engine (nb-metrics.h).
  */
 #pragma once
 
@@ -60,5 +60,11 @@ double    *nb_path_run_finish  (NbPathRun *run, const char *where, NbPathResult 
                                 GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbPathRun, nb_path_run_free)
+
+/* ----------------------------------------------------------------- 10 -- */
+
+/* 10.3: the mapping accuracy from the Dm of the trials, in trial order (the
+ * largest; 0 when n is 0). */
+double nb_mapping_accuracy_mm (const double *dm_mm, guint n);
 
 G_END_DECLS

@@ -10,14 +10,12 @@
 
 #include <glib.h>
 
+#include "nb-clause.h"
+
 G_BEGIN_DECLS
 
-typedef struct {
-  const char *key;              /* the table model's column key (CSV/JSON) */
-  const char *title;
-  const char *unit;
-  guint decimals;
-} NbProtocolColumn;
+/* The clause module's columns (NbClause.columns: one place). */
+typedef NbClauseColumn NbProtocolColumn;
 
 /* The clause's figure columns in table order; NULL (n 0) for a clause without. */
 const NbProtocolColumn *nb_protocol_figure_columns (guint clause, guint *n_columns);

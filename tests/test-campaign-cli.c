@@ -7,6 +7,7 @@
 #include "nb-test-tmp.h"
 
 #include <json-glib/json-glib.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <string.h>
 
@@ -441,6 +442,53 @@ test_errors (void)
   g_assert_cmpint (r.status, ==, 2);
 }
 
+/* #14 regression: an import whose last write (the event log's "N trials
+ * imported") fails is rolled back and exits 1 — clause 6 used to set the
+ * outcome before that write and exited 0 after the rollback. */
+static void
+test_import_late_failure (void)
+{
+  g_autofree char *db = db_path ("late-failure.nbc");
+  g_autofree char *detection = data_path ("detection.csv");
+  const char *clauses[][2] = { { "6", "D" }, { "5", "P" } };
+  sqlite3 *sql = NULL;
+
+  {
+    g_auto (Run) r = cli ("campaign", "new", "--db", db, "--name", "L", NULL);
+
+    assert_ok (&r, "new");
+  }
+  /* The store itself refuses the log line (as a full disk would). */
+  g_assert_cmpint (sqlite3_open (db, &sql), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (sql, "CREATE TRIGGER refuse_import BEFORE INSERT ON event "
+                                 "WHEN NEW.what LIKE '%trials imported' "
+                                 "BEGIN SELECT RAISE (ABORT, 'disk full'); END;",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (sql);
+  for (guint i = 0; i < G_N_ELEMENTS (clauses); i++)
+    {
+      g_autofree char *poses = data_path ("pose.csv");
+      g_auto (Run) r = cli ("campaign", "import", "--db", db, "--clause", clauses[i][0],
+                            "--config", clauses[i][1], "--input",
+                            clauses[i][0][0] == '6' ? detection : poses,
+                            "--command", "5000,0,0", NULL);
+      g_auto (Run) info = { 0 };
+
+      g_assert_cmpint (r.status, ==, 1);
+      g_assert_nonnull (strstr (r.err, "disk full"));
+      g_assert_cmpstr (r.out, ==, "");
+      info = cli ("campaign", "info", "--db", db, "--json", NULL);
+      {
+        g_autoptr (JsonNode) root = parse (info.out);
+        JsonObject *counts = json_object_get_object_member (json_node_get_object (root),
+                                                            "counts");
+
+        g_assert_cmpint (json_object_get_int_member (counts, "configs"), ==, 0);
+        g_assert_cmpint (json_object_get_int_member (counts, "trials"), ==, 0);
+      }
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -451,6 +499,7 @@ main (int argc, char **argv)
   g_test_add_func ("/campaign-cli/import-results-export", test_import_results_export);
   g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
   g_test_add_func ("/campaign-cli/errors", test_errors);
+  g_test_add_func ("/campaign-cli/import-late-failure", test_import_late_failure);
   status = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

@@ -1,6 +1,7 @@
 /* protocols/: the clauses as the protocol names them, and the clause-4 ranges. */
 #include "nb-clause.h"
 #include "nb-conditions.h"
+#include "nb-error.h"
 #include "nb-test.h"
 
 #include <string.h>
@@ -29,6 +30,74 @@ test_clauses (void)
   g_assert_cmpstr (short_pose, ==, "12 trials where ISO 18646-2 5.4 asks for 30");
   short_detection = nb_clause_check_trials (nb_clause_get (6), 15);
   g_assert_cmpstr (short_detection, ==, "15 placements where ISO 18646-2 6.3 asks for 16");
+}
+
+/* The registry and the configurations each clause module lays out. */
+static void
+test_registry (void)
+{
+  guint n;
+  const NbClause *const *all = nb_clause_registry (&n);
+  /* 5.4, 6.3, 7.3, 8.3, 9.3, 10.3; outdoors (annex A.5.2) three obstacles. */
+  const guint indoor[] = { 6, 6, 10, 2, 2, 1 }, outdoor[] = { 6, 3, 9, 2, 2, 1 };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) configs = NULL;
+  NbClauseEnv env;
+
+  g_assert_cmpuint (n, ==, 6);
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_cmpuint (all[i]->number, ==, 5 + i);
+      g_assert_true (nb_clause_lookup (5 + i) == all[i]);
+    }
+  g_assert_true (nb_clause_takes (nb_clause_lookup (7), NB_CLAUSE_OPT_BEHAVIOUR));
+  g_assert_false (nb_clause_takes (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS));
+  g_assert_false (nb_clause_check_option (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS, &error));
+  g_assert_cmpstr (error->message, ==, "--trials: clause 6 (Obstacle detection) takes no trials");
+  g_clear_error (&error);
+
+  /* No LU: the routes cannot be laid out. */
+  nb_clause_env_init (&env);
+  g_assert_null (nb_clause_all_configurations (&env, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_clear_error (&error);
+
+  env.robot_width_mm = 620.0;
+  env.lu_mm = 1000.0;
+  env.rated_load_kg = 20.0;
+  for (guint pass = 0; pass < 2; pass++)
+    {
+      guint per[6] = { 0 };
+
+      env.outdoor = pass == 1;
+      configs = nb_clause_all_configurations (&env, &error);
+      g_assert_no_error (error);
+      for (guint i = 0; i < configs->len; i++)
+        per[g_array_index (configs, NbCampaignConfig, i).clause - 5]++;
+      for (guint k = 0; k < 6; k++)
+        g_assert_cmpuint (per[k], ==, pass ? outdoor[k] : indoor[k]);
+      g_clear_pointer (&configs, g_array_unref);
+    }
+  env.outdoor = FALSE;
+  configs = nb_clause_all_configurations (&env, &error);
+  {
+    const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, 3);  /* 5, 4th */
+
+    /* 4.5: the rectangle's target is P0 again after 4 legs of 5 LU; the
+     * combined route ends at P2 (5 LU, 5 LU). */
+    g_assert_cmpstr (c->name, ==, "rectangular-rated-load");
+    nb_assert_abs (c->load_kg, 20.0, 0.0, "rated load");
+    c = &g_array_index (configs, NbCampaignConfig, 4);
+    g_assert_cmpstr (c->name, ==, "combined-no-load");
+    nb_assert_abs (c->command.x_mm, 5000.0, 1e-9, "combined: P2 x");
+    nb_assert_abs (c->command.y_mm, 5000.0, 1e-9, "combined: P2 y");
+    nb_assert_abs (c->load_kg, 0.0, 0.0, "no load");
+    c = &g_array_index (configs, NbCampaignConfig, 6 + 6 + 4);    /* 7: b2, large cylinder */
+    g_assert_cmpstr (c->name, ==, "b2-large-cylinder");
+    g_assert_cmpstr (c->behaviour, ==, "2");
+    c = &g_array_index (configs, NbCampaignConfig, 6 + 6 + 10);   /* 8 */
+    nb_assert_abs (c->to_mm[0], 5000.0, 1e-9, "8: P1 at 5 LU");
+  }
 }
 
 static void
@@ -68,6 +137,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/protocols/clauses", test_clauses);
+  g_test_add_func ("/protocols/registry", test_registry);
   g_test_add_func ("/protocols/conditions", test_conditions);
   return g_test_run ();
 }

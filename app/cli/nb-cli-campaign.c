@@ -12,7 +12,6 @@
 #include "nb-clause.h"
 #include "nb-clause-results.h"
 #include "nb-conditions.h"
-#include "nb-cli-figures.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-map-file.h"
@@ -439,215 +438,6 @@ campaign_info (int argc, char **argv)
 
 /* --------------------------------------------------------------- import -- */
 
-typedef struct {
-  char *route, *obstacle, *behaviour, *parameters;
-  double load_kg;
-} ConfigOptions;
-
-static gboolean
-new_config (NbCampaign *campaign, guint clause, const char *name, const ConfigOptions *o,
-            NbCampaignConfig *config, GError **error)
-{
-  NbCampaignConfig existing;
-
-  if (nb_campaign_find_config (campaign, clause, name, &existing, error))
-    {
-      nb_campaign_config_clear (&existing);
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                   "%s: clause %u already has a configuration '%s'; import under another name",
-                   nb_campaign_get_path (campaign), clause, name);
-      return FALSE;
-    }
-  if (error && *error)
-    return FALSE;
-  config->clause = clause;
-  config->name = g_strdup (name);
-  config->route = g_strdup (o->route);
-  config->obstacle = g_strdup (o->obstacle);
-  config->behaviour = g_strdup (o->behaviour);
-  config->parameters = g_strdup (o->parameters);
-  config->load_kg = o->load_kg;
-  return nb_campaign_add_config (campaign, config, error);
-}
-
-typedef struct {
-  NbCampaign *campaign;
-  gint64 config_id;
-  GHashTable *index;                    /* label → trial id */
-  GArray *ids;                          /* of gint64, in order of first appearance */
-  GPtrArray *labels;                    /* the trials' labels, in the same order */
-  gint64 current;
-} PathImport;
-
-static gboolean
-import_path_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
-                    double t_s, gpointer user_data, GError **error)
-{
-  PathImport *imp = user_data;
-  NbTrackSample s = { t_s, x_mm, y_mm, NAN, NAN };
-
-  if (new_run)
-    {
-      gpointer found;
-
-      if (g_hash_table_lookup_extended (imp->index, trial, NULL, &found))
-        imp->current = *(gint64 *) found;
-      else
-        {
-          NbCampaignTrial t;
-
-          nb_campaign_trial_init (&t);
-          t.label = g_strdup (trial);
-          t.number = imp->ids->len + 1;
-          if (!nb_campaign_begin_trial (imp->campaign, imp->config_id, &t, error))
-            {
-              nb_campaign_trial_clear (&t);
-              return FALSE;
-            }
-          g_array_append_val (imp->ids, t.id);
-          g_ptr_array_add (imp->labels, g_strdup (trial));
-          g_hash_table_insert (imp->index, g_strdup (trial), g_memdup2 (&t.id, sizeof t.id));
-          imp->current = t.id;
-          nb_campaign_trial_clear (&t);
-        }
-    }
-  return nb_campaign_add_samples (imp->campaign, imp->current, &s, 1, error);
-}
-
-static gboolean
-import_timed (NbCampaign *campaign, guint clause, const char *only, const ConfigOptions *o,
-              GArray *rows, const char *input, guint *n_trials, GError **error)
-{
-  g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
-
-  for (guint i = 0; i < rows->len; i++)
-    {
-      NbTimedRow *row = &g_array_index (rows, NbTimedRow, i);
-      gint64 *id;
-      NbCampaignTrial t;
-      gboolean ok;
-
-      if (only != NULL && !g_str_equal (only, row->config))
-        continue;
-      if ((id = g_hash_table_lookup (ids, row->config)) == NULL)
-        {
-          NbCampaignConfig config;
-
-          nb_campaign_config_init (&config);
-          ok = new_config (campaign, clause, row->config, o, &config, error);
-          if (ok)
-            g_hash_table_insert (ids, row->config, id = g_memdup2 (&config.id, sizeof config.id));
-          nb_campaign_config_clear (&config);
-          if (!ok)
-            return FALSE;
-        }
-      nb_campaign_trial_init (&t);
-      t.number = row->trial.trial;
-      t.kind = clause == 7 ? g_strdup (row->baseline ? "baseline" : "obstacle") : NULL;
-      t.time_s = row->trial.time_s;
-      t.outcome = row->trial.success ? NB_TRIAL_OK : NB_TRIAL_FAILED;
-      ok = nb_campaign_record_trial (campaign, *id, &t, error);
-      nb_campaign_trial_clear (&t);
-      if (!ok)
-        return FALSE;
-      (*n_trials)++;
-    }
-  if (*n_trials == 0)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no rows of config '%s'", input, only);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Clause 10 from the robot's own map: the corners found in MAP.yaml become
- * the next trial of the configuration (created with --truth the first time);
- * a map with defects beyond the accepted range is a failed trial (10.3).
- * What the extraction found goes into the event log, so a corner corrected
- * later by hand (`campaign edit … corner2_x_mm=…`) keeps both. */
-static gboolean
-import_map (NbCampaign *campaign, const char *config_name, const ConfigOptions *o,
-            NbCampaignConfig *config, gboolean have_truth, const char *map_path,
-            double build_time_s, guint *n_trials, GError **error)
-{
-  g_autoptr (NbMapAnalysis) a = NULL;
-  g_autoptr (GArray) existing = NULL;
-  g_autoptr (GString) found = g_string_new (NULL);
-  g_autoptr (GString) reason = g_string_new (NULL);
-  g_autofree char *subject = NULL;
-  NbCampaignConfig stored;
-  NbCampaignTrial t;
-  gboolean known;
-
-  nb_campaign_config_init (&stored);
-  known = nb_campaign_find_config (campaign, 10, config_name, &stored, error);
-  if (!known && error != NULL && *error != NULL)
-    return FALSE;
-  if (known)
-    {
-      if (have_truth)
-        {
-          nb_campaign_config_clear (&stored);
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                       "config '%s' exists: its truth is already recorded (omit --truth)",
-                       config_name);
-          return FALSE;
-        }
-      nb_campaign_config_clear (config);
-      *config = stored;
-    }
-  else
-    {
-      if (!have_truth)
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                       "--truth T.csv is required for the first map of config '%s'",
-                       config_name);
-          return FALSE;
-        }
-      if (!new_config (campaign, 10, config_name, o, config, error))
-        return FALSE;
-    }
-
-  if ((a = nb_map_analyse (map_path, (const double (*)[2]) config->truth_mm, NULL, error)) == NULL)
-    return FALSE;
-  if ((existing = nb_campaign_list_trials (campaign, config->id, error)) == NULL)
-    return FALSE;
-
-  nb_campaign_trial_init (&t);
-  t.number = existing->len + 1;
-  memcpy (t.corners_mm, a->fit->corner_mm, sizeof t.corners_mm);
-  t.time_s = build_time_s;
-  t.outcome = a->fit->passed ? NB_TRIAL_OK : NB_TRIAL_FAILED;
-  for (guint i = 0; i < a->fit->defects->len; i++)
-    {
-      NbMapDefect *d = &g_array_index (a->fit->defects, NbMapDefect, i);
-
-      if (d->accepted)
-        continue;
-      g_string_append_printf (reason, "%s%s on wall %u (%.0f mm)", reason->len ? "; " : "",
-                              nb_map_defect_kind_to_string (d->kind), d->wall + 1, d->length_mm);
-    }
-  t.reason = reason->len ? reason->str : NULL;       /* borrowed */
-  if (!nb_campaign_record_trial (campaign, config->id, &t, error))
-    return FALSE;
-
-  g_string_append_printf (found, "map %s; Dm %.3f mm; corners (mm, ±1σ):", map_path, a->dm_mm);
-  for (int k = 0; k < 4; k++)
-    g_string_append_printf (found, " A'%d %.2f,%.2f ±%.2f", k + 1, a->fit->corner_mm[k][0],
-                            a->fit->corner_mm[k][1], a->fit->corner_sigma_mm[k]);
-  g_string_append_printf (found, "; walls RMS (mm): %.2f %.2f %.2f %.2f",
-                          a->fit->walls[0].residual_mm, a->fit->walls[1].residual_mm,
-                          a->fit->walls[2].residual_mm, a->fit->walls[3].residual_mm);
-  if (reason->len)
-    g_string_append_printf (found, "; defects: %s", reason->str);
-  subject = g_strdup_printf ("config '%s', trial %u", config_name, t.number);
-  if (!nb_campaign_log (campaign, "map corners found", subject, NULL, found->str, error))
-    return FALSE;
-  (*n_trials)++;
-  return TRUE;
-}
-
 static int
 campaign_import (int argc, char **argv)
 {
@@ -657,12 +447,11 @@ campaign_import (int argc, char **argv)
   g_autofree char *db = NULL, *config_name = NULL, *input = NULL, *truth = NULL;
   g_autofree char *command_text = NULL, *from_text = NULL, *to_text = NULL, *who = NULL;
   g_autofree char *load_text = NULL, *map = NULL, *build_time_text = NULL;
-  ConfigOptions o = { NULL, NULL, NULL, NULL, NAN };
-  double build_time_s = NAN;
-  gint clause = 0;
+  g_autofree char *route = NULL, *obstacle = NULL, *behaviour = NULL, *parameters = NULL;
+  gint clause_number = 0;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
-    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause, 5 to 10", "N" },
+    { "clause", 0, 0, G_OPTION_ARG_INT, &clause_number, "the test clause, 5 to 10", "N" },
     { "config", 0, 0, G_OPTION_ARG_STRING, &config_name,
       "the configuration to create (clauses 7, 9: only the file's rows of that config)", "NAME" },
     { "input", 0, 0, G_OPTION_ARG_FILENAME, &input, "the measured data, as for compute",
@@ -676,40 +465,34 @@ campaign_import (int argc, char **argv)
       "clause 10: the robot's map (map_server YAML) instead of --input: one more trial", "MAP.yaml" },
     { "build-time-s", 0, 0, G_OPTION_ARG_STRING, &build_time_text,
       "clause 10, with --map: the time taken to build the map", "S" },
-    { "route", 0, 0, G_OPTION_ARG_STRING, &o.route, "the configuration's route", "R" },
+    { "route", 0, 0, G_OPTION_ARG_STRING, &route, "the configuration's route", "R" },
     { "load-kg", 0, 0, G_OPTION_ARG_STRING, &load_text, "the configuration's load", "KG" },
-    { "obstacle", 0, 0, G_OPTION_ARG_STRING, &o.obstacle, "the configuration's obstacle", "O" },
-    { "behaviour", 0, 0, G_OPTION_ARG_STRING, &o.behaviour, "the configuration's behaviour", "B" },
-    { "parameters", 0, 0, G_OPTION_ARG_STRING, &o.parameters, "free parameters", "TEXT" },
+    { "obstacle", 0, 0, G_OPTION_ARG_STRING, &obstacle, "the configuration's obstacle", "O" },
+    { "behaviour", 0, 0, G_OPTION_ARG_STRING, &behaviour, "the configuration's behaviour", "B" },
+    { "parameters", 0, 0, G_OPTION_ARG_STRING, &parameters, "free parameters", "TEXT" },
     { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
     { NULL }
   };
-  NbCampaignConfig config;
+  const NbClause *clause;
+  NbCampaignConfig given;
+  NbClauseImport in = { 0 };
   guint n_trials = 0;
   gboolean ok = FALSE;
-  double load[1];
+  double c[3];
 
   g_option_context_set_summary (context,
     "Records trials measured elsewhere: the CSV formats of 'compute <clause>'\n"
     "(5 pose, 6 detection, 7 avoidance, 8 path, 9 passage, 10 mapping with --truth).\n"
     "The whole file is one transaction: it is recorded entirely or not at all.");
   g_option_context_add_main_entries (context, entries, NULL);
-  nb_campaign_config_init (&config);
+  nb_campaign_config_init (&given);
+  in.given = &given;
+  in.build_time_s = NAN;
   if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error))
     goto out;
-  if (nb_clause_get ((guint) clause) == NULL)
+  if ((clause = nb_clause_lookup ((guint) clause_number)) == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--clause N: 5 to 10");
-      goto out;
-    }
-  if (config_name == NULL && clause != 7 && clause != 9)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--config NAME is required");
-      goto out;
-    }
-  if (map != NULL && (clause != 10 || input != NULL))
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--map is for clause 10, instead of --input");
       goto out;
     }
   if (build_time_text != NULL && map == NULL)
@@ -717,197 +500,62 @@ campaign_import (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--build-time-s goes with --map");
       goto out;
     }
+  if (map != NULL && input != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--map is for clause 10, instead of --input");
+      goto out;
+    }
   if (build_time_text != NULL &&
-      (!nb_cli_parse_numbers ("build-time-s", build_time_text, &build_time_s, 1, "S", &error) ||
-       !(build_time_s >= 0.0)))
+      (!nb_cli_parse_numbers ("build-time-s", build_time_text, &in.build_time_s, 1, "S", &error) ||
+       !(in.build_time_s >= 0.0)))
     {
       if (error == NULL)
         g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--build-time-s must not be negative");
       goto out;
     }
+  /* Only parsing here: which of them the clause needs is its module's to say. */
+  if (load_text && !nb_cli_parse_numbers ("load-kg", load_text, &given.load_kg, 1, "KG", &error))
+    goto out;
+  if (command_text != NULL)
+    {
+      if (!nb_cli_parse_numbers ("command", command_text, c, 3, "X,Y,THETA (mm, mm, °)", &error))
+        goto out;
+      given.command = (NbPose) { c[0], c[1], c[2] };
+      in.have_command = TRUE;
+    }
+  if ((from_text != NULL &&
+       !nb_cli_parse_numbers ("from", from_text, given.from_mm, 2, "X0,Y0 in mm", &error)) ||
+      (to_text != NULL && !nb_cli_parse_numbers ("to", to_text, given.to_mm, 2, "X1,Y1 in mm",
+                                                 &error)))
+    goto out;
+  in.have_segment = from_text != NULL && to_text != NULL;
+  if (truth != NULL && !nb_measurements_read_truth_corners (truth, given.truth_mm, &error))
+    goto out;
+  in.have_truth = truth != NULL;
+  given.route = g_steal_pointer (&route);
+  given.obstacle = g_steal_pointer (&obstacle);
+  given.behaviour = g_steal_pointer (&behaviour);
+  given.parameters = g_steal_pointer (&parameters);
+  in.input = input;
+  in.config = config_name;
+  in.map = map;
+  /* Options first, then the file; the campaign is opened last. */
   if (input == NULL && map == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--input F.csv is required");
       goto out;
     }
-  if (load_text && !nb_cli_parse_numbers ("load-kg", load_text, load, 1, "KG", &error))
+  if (!clause->check_import (&in, &error))
     goto out;
-  if (load_text)
-    o.load_kg = load[0];
-  /* Options first, then the file; the campaign is opened last. */
-  if (clause == 5)
-    {
-      double c[3];
-
-      if (!nb_cli_parse_numbers ("command", command_text, c, 3, "X,Y,THETA (mm, mm, °)", &error))
-        goto out;
-      config.command = (NbPose) { c[0], c[1], c[2] };
-    }
-  if (clause == 8)
-    {
-      NbSegment segment;
-
-      if (!nb_cli_parse_numbers ("from", from_text, config.from_mm, 2, "X0,Y0 in mm", &error) ||
-          !nb_cli_parse_numbers ("to", to_text, config.to_mm, 2, "X1,Y1 in mm", &error) ||
-          !nb_segment_init (&segment, config.from_mm[0], config.from_mm[1], config.to_mm[0],
-                            config.to_mm[1], &error))
-        goto out;
-    }
-  if (clause == 10)
-    {
-      if (truth == NULL && map == NULL)
-        {
-          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--truth T.csv is required for clause 10");
-          goto out;
-        }
-      if (truth != NULL && !nb_measurements_read_truth_corners (truth, config.truth_mm, &error))
-        goto out;
-    }
   if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
     goto out;
   if (who)
     nb_campaign_set_who (campaign, who);
-  if (!nb_campaign_transaction_begin (campaign, &error))
-    goto out;
+  ok = nb_clause_import (clause, campaign, &in, &n_trials, &error) &&
+       nb_campaign_close (g_steal_pointer (&campaign), &error);
 
-  switch (clause)
-    {
-    case 5:
-      {
-        g_autoptr (GArray) poses = nb_measurements_read_poses (input, &error);
-
-        if (poses == NULL || !new_config (campaign, 5, config_name, &o, &config, &error))
-          goto rollback;
-        for (guint i = 0; i < poses->len; i++)
-          {
-            NbCampaignTrial t;
-
-            nb_campaign_trial_init (&t);
-            t.number = i + 1;
-            t.command = config.command;
-            t.attained = g_array_index (poses, NbPose, i);
-            t.outcome = NB_TRIAL_OK;
-            if (!nb_campaign_record_trial (campaign, config.id, &t, &error))
-              goto rollback;
-            n_trials++;
-          }
-        break;
-      }
-    case 6:
-      {
-        g_autoptr (GArray) rows = nb_measurements_read_detection (input, &error);
-
-        if (rows == NULL || !new_config (campaign, 6, config_name, &o, &config, &error))
-          goto rollback;
-        for (guint i = 0; i < rows->len; i++)
-          {
-            NbPlacement *p = &g_array_index (rows, NbPlacement, i);
-            NbCampaignTrial t;
-
-            nb_campaign_trial_init (&t);
-            t.number = i + 1;
-            t.label = p->obstacle;          /* borrowed */
-            t.kind = (char *) (p->max_range ? "max" : "min");
-            t.angle_deg = p->angle_deg;
-            t.true_mm = p->true_mm;
-            t.measured_mm = p->measured_mm;
-            t.detected = p->detected;
-            t.outcome = NB_TRIAL_OK;
-            ok = nb_campaign_record_trial (campaign, config.id, &t, &error);
-            if (!ok)
-              goto rollback;
-            n_trials++;
-          }
-        break;
-      }
-    case 7:
-    case 9:
-      {
-        g_autoptr (GArray) rows = clause == 7 ? nb_measurements_read_avoidance (input, &error)
-                                              : nb_measurements_read_passage (input, &error);
-
-        if (rows == NULL ||
-            !import_timed (campaign, (guint) clause, config_name, &o, rows, input, &n_trials,
-                           &error))
-          goto rollback;
-        break;
-      }
-    case 8:
-      {
-        g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                                              g_free);
-        g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
-        g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
-        PathImport imp = { campaign, 0, index, ids, labels, 0 };
-
-        if (!new_config (campaign, 8, config_name, &o, &config, &error))
-          goto rollback;
-        imp.config_id = config.id;
-        if (!nb_measurements_read_path (input, import_path_sample, &imp, &error))
-          goto rollback;
-        for (guint i = 0; i < ids->len; i++)
-          {
-            NbCampaignTrial t;
-
-            nb_campaign_trial_init (&t);
-            t.id = g_array_index (ids, gint64, i);
-            t.number = i + 1;
-            t.label = g_ptr_array_index (labels, i);    /* borrowed */
-            t.outcome = NB_TRIAL_OK;
-            if (!nb_campaign_end_trial (campaign, &t, &error))
-              goto rollback;
-            n_trials++;
-          }
-        break;
-      }
-    case 10:
-      if (map != NULL)
-        {
-          if (!import_map (campaign, config_name, &o, &config, truth != NULL, map, build_time_s,
-                           &n_trials, &error))
-            goto rollback;
-          break;
-        }
-      {
-        g_autoptr (GArray) trials = nb_measurements_read_map_corners (input, &error);
-
-        if (trials == NULL || !new_config (campaign, 10, config_name, &o, &config, &error))
-          goto rollback;
-        for (guint i = 0; i < trials->len; i++)
-          {
-            NbMapCorners *m = &g_array_index (trials, NbMapCorners, i);
-            NbCampaignTrial t;
-
-            nb_campaign_trial_init (&t);
-            t.number = m->trial;
-            memcpy (t.corners_mm, m->corner_mm, sizeof t.corners_mm);
-            t.outcome = NB_TRIAL_OK;
-            if (!nb_campaign_record_trial (campaign, config.id, &t, &error))
-              goto rollback;
-            n_trials++;
-          }
-        break;
-      }
-    }
-  {
-    g_autofree char *subject = g_strdup_printf ("clause %d", clause);
-    g_autofree char *what = g_strdup_printf ("%u trials imported", n_trials);
-
-    if (!nb_campaign_log (campaign, what, subject, NULL, input ? input : map, &error) ||
-        !nb_campaign_transaction_commit (campaign, &error))
-      goto rollback;
-  }
-  ok = nb_campaign_close (g_steal_pointer (&campaign), &error);
-  goto out;
-
-rollback:
-  nb_campaign_transaction_rollback (campaign);
 out:
-  nb_campaign_config_clear (&config);
-  g_free (o.route);
-  g_free (o.obstacle);
-  g_free (o.behaviour);
-  g_free (o.parameters);
+  nb_campaign_config_clear (&given);
   if (!ok)
     return nb_cli_report_error (error);
   return NB_EXIT_OK;
@@ -915,113 +563,13 @@ out:
 
 /* -------------------------------------------------------------- results -- */
 
-/* The keys of `compute <clause> --json`, with "config" first. */
-static void
-json_config_result (NbJsonWriter *w, const NbConfigResult *r)
-{
-  nb_json_begin_object (w);
-  nb_json_key (w, "config"); nb_json_string (w, r->config);
-  if (r->error != NULL)
-    {
-      nb_json_key (w, "error"); nb_json_string (w, r->error);
-      nb_json_end_object (w);
-      return;
-    }
-  switch (r->clause)
-    {
-    case 5:
-      nb_cli_json_pose (w, &r->pose);
-      break;
-    case 6:
-      nb_cli_json_detection (w, &r->detection);
-      break;
-    case 7:
-      nb_cli_json_avoidance (w, &r->avoidance);
-      break;
-    case 8:
-      {
-        guint n = nb_path_run_n_trials (r->path_run);
-        g_autofree const char **labels = g_new (const char *, MAX (n, 1));
-
-        for (guint i = 0; i < n; i++)
-          labels[i] = nb_path_run_trial (r->path_run, i)->label;
-        nb_cli_json_path (w, &r->path, nb_path_run_samples (r->path_run), labels, r->d_mm, n);
-        break;
-      }
-    case 9:
-      nb_cli_json_passage (w, &r->passage);
-      break;
-    case 10:
-      nb_cli_json_mapping (w, (const guint *) r->numbers->data, (const double *) r->values->data,
-                           r->values->len, r->accuracy_mm);
-      break;
-    }
-  nb_json_end_object (w);
-}
-
-/* A figure for a person: its decimals, "—" when undefined (as nb-table). */
-static const char *
-num (char buf[32], double v, int decimals)
-{
-  if (!isfinite (v))
-    return "—";
-  g_snprintf (buf, 32, "%.*f", decimals, v);
-  return buf;
-}
-
-/* The figure a person reads first, per clause. */
-static void
-text_config_result (GString *out, const NbConfigResult *r)
-{
-  char a[32], b[32], c[32], d[32];
-
-  g_string_append_printf (out, "  %-24s ", r->config);
-  if (r->error != NULL)
-    {
-      g_string_append_printf (out, "cannot be computed: %s\n", r->error);
-      return;
-    }
-  switch (r->clause)
-    {
-    case 5:
-      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  Ap %s mm  Ao %s°  Rp %s mm  Ro ±%s°\n",
-                              r->pose.n, num (a, r->pose.ap_mm, 2), num (b, r->pose.ao_deg, 3),
-                              num (c, r->pose.rp_mm, 2), num (d, r->pose.ro_deg, 3));
-      break;
-    case 6:
-      g_string_append_printf (out, "%u placements, %u detected, mean accuracy %s %%\n",
-                              r->detection.all.placements, r->detection.all.detected,
-                              num (a, nb_detection_tally_mean_accuracy_pct (&r->detection.all), 2));
-      break;
-    case 7:
-      g_string_append_printf (out, "%s  T0 %s s  T1 %s s  T1/T0 %s\n",
-                              r->avoidance.passed ? "passed" : "not passed",
-                              num (a, r->avoidance.t0_s, 2), num (b, r->avoidance.t1_s, 2),
-                              num (c, r->avoidance.delay_ratio, 3));
-      break;
-    case 8:
-      g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  d = max |d_i| %s mm  mean %s mm"
-                              "  std %s mm\n", r->path.n, num (a, r->path.max_mm, 2),
-                              num (b, r->path.mean_mm, 2), num (c, r->path.std_mm, 2));
-      break;
-    case 9:
-      g_string_append_printf (out, "%s  passage time %s s  %u failed\n",
-                              r->passage.passed ? "passed" : "not passed",
-                              num (a, r->passage.mean_time_s, 2), r->passage.failed_trials);
-      break;
-    case 10:
-      g_string_append_printf (out, "%u trials  accuracy (max Dm) %s mm\n", r->values->len,
-                              num (a, r->accuracy_mm, 2));
-      break;
-    }
-}
-
 static int
 campaign_results (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (NbCampaignResults) results = NULL;
   g_autofree char *db = NULL;
   gboolean json = FALSE, stored = FALSE;
   const GOptionEntry entries[] = {
@@ -1029,9 +577,6 @@ campaign_results (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
     { NULL }
   };
-  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-  g_autoptr (GString) text = g_string_new (NULL);
-  g_autoptr (GPtrArray) per_clause = g_ptr_array_new_with_free_func (g_free);
 
   g_option_context_set_summary (context,
     "The figures of every clause from the stored trials, with the metric engine of\n"
@@ -1050,66 +595,11 @@ campaign_results (int argc, char **argv)
     }
   else
     stored = TRUE;
-
-  nb_json_begin_object (w);
-  nb_json_key (w, "clauses");
-  nb_json_begin_object (w);
-  for (guint clause = 5; clause <= 10; clause++)
-    {
-      g_autoptr (GArray) configs = nb_campaign_list_configs (campaign, clause, &error);
-      g_autoptr (GArray) results = g_array_new (FALSE, TRUE, sizeof (NbConfigResult));
-      g_autoptr (NbJsonWriter) one = nb_json_writer_new ();
-      g_autofree char *key = g_strdup_printf ("%u", clause);
-
-      g_array_set_clear_func (results, nb_config_result_clear);
-      if (configs == NULL)
-        return nb_cli_report_error (error);
-      g_array_set_size (results, configs->len);
-      for (guint i = 0; i < configs->len; i++)
-        if (!nb_config_result_compute (campaign, &g_array_index (configs, NbCampaignConfig, i),
-                             &g_array_index (results, NbConfigResult, i), &error))
-          return nb_cli_report_error (error);
-
-      nb_json_key (w, key);
-      nb_json_begin_array (w);
-      nb_json_begin_array (one);
-      if (configs->len > 0)
-        g_string_append_printf (text, "Clause %u — %s (protocol table %u)\n", clause,
-                                nb_clause_get (clause)->title, nb_clause_get (clause)->table);
-      for (guint i = 0; i < results->len; i++)
-        {
-          json_config_result (w, &g_array_index (results, NbConfigResult, i));
-          json_config_result (one, &g_array_index (results, NbConfigResult, i));
-          text_config_result (text, &g_array_index (results, NbConfigResult, i));
-        }
-      nb_json_end_array (w);
-      nb_json_end_array (one);
-      g_ptr_array_add (per_clause, nb_json_writer_finish (g_steal_pointer (&one)));
-    }
-  nb_json_end_object (w);
-  nb_json_end_object (w);
-
-  if (stored)
-    {
-      if (!nb_campaign_transaction_begin (campaign, &error))
-        return nb_cli_report_error (error);
-      for (guint clause = 5; clause <= 10; clause++)
-        if (!nb_campaign_store_result (campaign, clause, g_ptr_array_index (per_clause, clause - 5),
-                                       &error))
-          {
-            nb_campaign_transaction_rollback (campaign);
-            return nb_cli_report_error (error);
-          }
-      if (!nb_campaign_transaction_commit (campaign, &error))
-        return nb_cli_report_error (error);
-    }
-  if (!nb_campaign_close (g_steal_pointer (&campaign), &error))
+  if ((results = nb_campaign_results_compute (campaign, &error)) == NULL ||
+      (stored && !nb_campaign_results_store (campaign, results, &error)) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), &error))
     return nb_cli_report_error (error);
-  if (json)
-    return emit (nb_json_writer_finish (g_steal_pointer (&w)));
-  if (text->len == 0)
-    g_string_append (text, "No configurations recorded yet.\n");
-  return emit (g_string_free (g_steal_pointer (&text), FALSE));
+  return emit (json ? nb_campaign_results_json (results) : nb_campaign_results_text (results));
 }
 
 /* --------------------------------------------------------------- export -- */

@@ -9,7 +9,7 @@
 
 #include "nb-clause.h"
 #include "nb-clause-results.h"
-#include "nb-cli-figures.h"
+#include "nb-clause-figures.h"
 #include "nb-csv-reader.h"
 #include "nb-measurements.h"
 #include "nb-error.h"
@@ -263,7 +263,7 @@ compute_pose (int argc, char **argv)
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
 
       nb_json_begin_object (w);
-      nb_cli_json_pose (w, &res);
+      nb_clause_json_pose (w, &res);
       if (budget != NULL)
         nb_unc_json_budget (w, budget);
       nb_json_end_object (w);
@@ -383,7 +383,7 @@ compute_path (int argc, char **argv)
       for (guint i = 0; i < n; i++)
         labels[i] = nb_path_run_trial (run, i)->label;
       nb_json_begin_object (w);
-      nb_cli_json_path (w, &res, nb_path_run_samples (run), labels, d, n);
+      nb_clause_json_path (w, &res, nb_path_run_samples (run), labels, d, n);
       if (budget != NULL)
         nb_unc_json_budget (w, budget);
       nb_json_end_object (w);
@@ -455,7 +455,7 @@ compute_mapping (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
     { NULL }
   };
-  double truth[4][2], accuracy = 0.0;
+  double truth[4][2], accuracy;
 
   g_option_context_set_summary (context,
     "Mapping accuracy, ISO 18646-2 clause 10: per trial Dm, the mean distance between\n"
@@ -472,14 +472,11 @@ compute_mapping (int argc, char **argv)
       (trials = nb_measurements_read_map_corners (map_path, &error)) == NULL)
     return nb_cli_report_error (error);
 
-  dm = g_new (double, trials->len);
+  dm = g_new (double, MAX (trials->len, 1));
   for (guint i = 0; i < trials->len; i++)
-    {
-      dm[i] = nb_metrics_dm ((const double (*)[2]) truth,
-                             (const double (*)[2]) g_array_index (trials, NbMapCorners, i).corner_mm);
-      /* 10.3: the mapping accuracy is the largest Dm of the trials. */
-      accuracy = MAX (accuracy, dm[i]);
-    }
+    dm[i] = nb_metrics_dm ((const double (*)[2]) truth,
+                           (const double (*)[2]) g_array_index (trials, NbMapCorners, i).corner_mm);
+  accuracy = nb_mapping_accuracy_mm (dm, trials->len);
   if (json && uncertainty)
     {
       /* The trials' corners side by side, as the model takes them. */
@@ -504,7 +501,7 @@ compute_mapping (int argc, char **argv)
       for (guint i = 0; i < trials->len; i++)
         numbers[i] = g_array_index (trials, NbMapCorners, i).trial;
       nb_json_begin_object (w);
-      nb_cli_json_mapping (w, numbers, dm, trials->len, accuracy);
+      nb_clause_json_mapping (w, numbers, dm, trials->len, accuracy);
       if (budget != NULL)
         nb_unc_json_budget (w, budget);
       nb_json_end_object (w);
@@ -657,7 +654,7 @@ compute_detection (int argc, char **argv)
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
 
       nb_json_begin_object (w);
-      nb_cli_json_detection (w, &res);
+      nb_clause_json_detection (w, &res);
       if (budget != NULL)
         detection_json (w, budget, slot, res.obstacles->len);
       nb_json_end_object (w);
@@ -808,7 +805,7 @@ compute_avoidance (int argc, char **argv)
         {
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
-          nb_cli_json_avoidance (w, &res[i]);
+          nb_clause_json_avoidance (w, &res[i]);
           if (g_ptr_array_index (budgets, i) != NULL)
             nb_unc_json_budget (w, g_ptr_array_index (budgets, i));
           nb_json_end_object (w);
@@ -927,7 +924,7 @@ compute_passage (int argc, char **argv)
         {
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
-          nb_cli_json_passage (w, &res[i]);
+          nb_clause_json_passage (w, &res[i]);
           if (g_ptr_array_index (budgets, i) != NULL)
             nb_unc_json_budget (w, g_ptr_array_index (budgets, i));
           nb_json_end_object (w);

@@ -12,7 +12,6 @@
 #include "nb-cli.h"
 
 #include "nb-campaign-runner.h"
-#include "nb-cli-figures.h"
 #include "nb-clause.h"
 #include "nb-device.h"
 #include "nb-error.h"
@@ -50,62 +49,6 @@ json_pose (NbJsonWriter *w, const char *key, const NbPose *p)
   nb_json_key (w, "y_mm"); nb_json_double (w, p->y_mm);
   nb_json_key (w, "theta_deg"); nb_json_double (w, p->theta_deg);
   nb_json_end_object (w);
-}
-
-/* The members `campaign results --json` gives a configuration (its keys
- * come from nb-cli-figures.h, the one place they are named). */
-static void
-json_figures (NbJsonWriter *w, const NbConfigResult *r)
-{
-  nb_json_key (w, "config"); nb_json_string (w, r->config);
-  if (r->error != NULL)
-    {
-      nb_json_key (w, "error"); nb_json_string (w, r->error);
-      return;
-    }
-  if (r->clause == 5)
-    nb_cli_json_pose (w, &r->pose);
-  else if (r->clause == 6)
-    nb_cli_json_detection (w, &r->detection);
-  else if (r->clause == 7)
-    nb_cli_json_avoidance (w, &r->avoidance);
-  else if (r->clause == 9)
-    nb_cli_json_passage (w, &r->passage);
-  else if (r->clause == 8)
-    {
-      guint n = nb_path_run_n_trials (r->path_run);
-      g_autofree const char **labels = g_new (const char *, MAX (n, 1));
-
-      for (guint i = 0; i < n; i++)
-        labels[i] = nb_path_run_trial (r->path_run, i)->label;
-      nb_cli_json_path (w, &r->path, nb_path_run_samples (r->path_run), labels, r->d_mm, n);
-    }
-}
-
-static char *
-text_figures (const NbConfigResult *r)
-{
-  if (r->error != NULL)
-    return g_strdup_printf ("figures: %s", r->error);
-  if (r->clause == 5)
-    return g_strdup_printf ("n %" G_GUINT64_FORMAT "  Ap %.3f mm  Ao %.3f°  Rp %.3f mm  Ro ±%.3f°",
-                            r->pose.n, r->pose.ap_mm, r->pose.ao_deg, r->pose.rp_mm,
-                            r->pose.ro_deg);
-  if (r->clause == 6)
-    return g_strdup_printf ("%u placements, %u detected, mean accuracy %.2f %%",
-                            r->detection.all.placements, r->detection.all.detected,
-                            nb_detection_tally_mean_accuracy_pct (&r->detection.all));
-  if (r->clause == 7)
-    return g_strdup_printf ("%s  T0 %.3f s  T1 %.3f s  T1/T0 %.3f",
-                            r->avoidance.passed ? "passed" : "not passed", r->avoidance.t0_s,
-                            r->avoidance.t1_s, r->avoidance.delay_ratio);
-  if (r->clause == 9)
-    return g_strdup_printf ("%s  passage time %.3f s  %u failed",
-                            r->passage.passed ? "passed" : "not passed", r->passage.mean_time_s,
-                            r->passage.failed_trials);
-  return g_strdup_printf ("n %" G_GUINT64_FORMAT "  d = max |d_i| %.3f mm  mean %.3f mm  "
-                          "mean |d_i| %.3f mm  std %.3f mm", r->path.n, r->path.max_mm,
-                          r->path.mean_mm, r->path.mean_abs_mm, r->path.std_mm);
 }
 
 /* One object per line (JSON Lines): the writer's indentation dropped,
@@ -214,7 +157,7 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
           nb_json_key (w, "samples"); nb_json_int (w, (gint64) ev->n_samples);
           nb_json_key (w, "figures");
           nb_json_begin_object (w);
-          json_figures (w, ev->figures);
+          nb_config_result_json (w, ev->figures);
           nb_json_end_object (w);
         }
       nb_json_end_object (w);
@@ -228,7 +171,8 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
       return;
     }
   {
-    g_autofree char *what = NULL, *figures = text_figures (ev->figures);
+    g_autoptr (GString) figures = g_string_new (NULL);
+    g_autofree char *what = NULL;
 
     if (ev->clause == 5 && !isnan (ev->attained.x_mm))
       what = g_strdup_printf ("attained %.3f, %.3f mm, %.3f°", ev->attained.x_mm,
@@ -247,10 +191,11 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
     else if (ev->clause == 8 && !isnan (ev->d_mm))
       what = g_strdup_printf ("d_i %.3f mm over %" G_GUINT64_FORMAT " samples", ev->d_mm,
                               ev->n_samples);
+    nb_config_result_text (figures, ev->figures);
     say (c, g_strdup_printf ("trial %u/%u %s%s%s%s%s; %s\n", ev->trial, ev->n_trials,
                              nb_trial_outcome_to_string (ev->outcome), what ? ": " : "",
                              what ? what : "", ev->reason ? ": " : "",
-                             ev->reason ? ev->reason : "", figures));
+                             ev->reason ? ev->reason : "", figures->str));
   }
 }
 
@@ -611,19 +556,20 @@ nb_cli_campaign_run (int argc, char **argv)
       nb_json_key (w, "aborted"); nb_json_int (w, c.summary.aborted);
       nb_json_key (w, "figures");
       nb_json_begin_object (w);
-      json_figures (w, &c.summary.figures);
+      nb_config_result_json (w, &c.summary.figures);
       nb_json_end_object (w);
       nb_json_end_object (w);
       say (&c, one_line (nb_json_writer_finish (g_steal_pointer (&w))));
     }
   else
     {
-      g_autofree char *figures = text_figures (&c.summary.figures);
+      g_autoptr (GString) figures = g_string_new (NULL);
 
+      nb_config_result_text (figures, &c.summary.figures);
       say (&c, g_strdup_printf ("Clause %d — %s, config '%s': %u run (%u ok, %u failed, "
                                 "%u aborted)\n%s\n", clause, nb_clause_get ((guint) clause)->title,
                                 config, c.summary.run, c.summary.ok, c.summary.failed,
-                                c.summary.aborted, figures));
+                                c.summary.aborted, figures->str));
     }
   nb_runner_summary_clear (&c.summary);
   if (c.write_error != NULL)

@@ -2,7 +2,9 @@
  *
  * Codes decide what a front end does with an error: NB_ERROR_INPUT is the
  * user's or a file's or a device's fault (the CLI exits 2), NB_ERROR_FAILED
- * is a runtime failure (exit 1).
+ * is a runtime failure (exit 1).  NB_ERROR_NOT_FOUND: what was looked up
+ * (a configuration, a trial) is not there — a lookup's answer the caller
+ * decides about (the CLI exits 2 when the user named it).
  */
 #pragma once
 
@@ -15,6 +17,7 @@ G_BEGIN_DECLS
 typedef enum {
   NB_ERROR_INPUT,   /* bad input: usage, a file's content, a device's frame */
   NB_ERROR_FAILED,  /* a runtime failure: I/O, resources, a device gone */
+  NB_ERROR_NOT_FOUND, /* a lookup found nothing of that name */
 } NbError;
 
 GQuark nb_error_quark (void);

@@ -1,7 +1,7 @@
-#include "nb-cli-figures.h"
+#include "nb-clause-figures.h"
 
 void
-nb_cli_json_pose (NbJsonWriter *w, const NbPoseResult *res)
+nb_clause_json_pose (NbJsonWriter *w, const NbPoseResult *res)
 {
   nb_json_key (w, "n"); nb_json_int (w, (gint64) res->n);
   nb_json_key (w, "barycentre_x_mm"); nb_json_double (w, res->barycentre_x_mm);
@@ -27,7 +27,7 @@ json_tally (NbJsonWriter *w, const NbDetectionTally *tally)
 }
 
 void
-nb_cli_json_detection (NbJsonWriter *w, const NbDetectionResult *res)
+nb_clause_json_detection (NbJsonWriter *w, const NbDetectionResult *res)
 {
   json_tally (w, &res->all);
   nb_json_key (w, "obstacles");
@@ -45,7 +45,7 @@ nb_cli_json_detection (NbJsonWriter *w, const NbDetectionResult *res)
 }
 
 void
-nb_cli_json_avoidance (NbJsonWriter *w, const NbAvoidanceResult *res)
+nb_clause_json_avoidance (NbJsonWriter *w, const NbAvoidanceResult *res)
 {
   nb_json_key (w, "passed"); nb_json_bool (w, res->passed);
   nb_json_key (w, "t0_s"); nb_json_double (w, res->t0_s);
@@ -54,7 +54,7 @@ nb_cli_json_avoidance (NbJsonWriter *w, const NbAvoidanceResult *res)
 }
 
 void
-nb_cli_json_path (NbJsonWriter *w, const NbPathResult *res, guint64 samples,
+nb_clause_json_path (NbJsonWriter *w, const NbPathResult *res, guint64 samples,
                   const char *const *labels, const double *d_mm, guint n)
 {
   nb_json_key (w, "n"); nb_json_int (w, (gint64) res->n);
@@ -76,7 +76,7 @@ nb_cli_json_path (NbJsonWriter *w, const NbPathResult *res, guint64 samples,
 }
 
 void
-nb_cli_json_passage (NbJsonWriter *w, const NbPassageResult *res)
+nb_clause_json_passage (NbJsonWriter *w, const NbPassageResult *res)
 {
   nb_json_key (w, "passed"); nb_json_bool (w, res->passed);
   nb_json_key (w, "mean_time_s"); nb_json_double (w, res->mean_time_s);
@@ -84,7 +84,7 @@ nb_cli_json_passage (NbJsonWriter *w, const NbPassageResult *res)
 }
 
 void
-nb_cli_json_mapping (NbJsonWriter *w, const guint *trials, const double *dm_mm, guint n,
+nb_clause_json_mapping (NbJsonWriter *w, const guint *trials, const double *dm_mm, guint n,
                      double accuracy_mm)
 {
   nb_json_key (w, "trials");

@@ -1,0 +1,239 @@
+/* nb-clause-path.c — ISO 18646-2 clause 8, path deviation
+ *
+ * 8.3: the straight route, two configurations (no load, rated load), 30
+ * trials each, the position measured continuously.  d_i per trial from the
+ * track against the commanded segment P0 → P1 (stored in the
+ * configuration); d = max |d_i|, the mean and the standard deviation
+ * (table 5) by nb_path_run / nb_metrics_path.
+ */
+#include "nb-clause-private.h"
+
+#include "nb-error.h"
+#include "nb-measurements.h"
+#include "nb-route.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+static const NbClauseColumn columns[] = {
+  { "max_mm", N_("Maximum deviation d"), N_("mm"), 2 },
+  { "mean_mm", N_("Mean d_i"), N_("mm"), 2 },
+  { "mean_abs_mm", N_("Mean |d_i|"), N_("mm"), 2 },
+  { "std_mm", N_("Standard deviation"), N_("mm"), 2 },
+};
+
+static gboolean
+configurations (const NbClauseEnv *env, GArray *out, GError **error)
+{
+  NbRoute r;
+
+  if (!nb_clause_need_lu (env, 8, error) ||
+      !nb_route_make (NB_ROUTE_STRAIGHT, NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm,
+                      NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm, FALSE, &r, error))
+    return FALSE;
+  for (guint rated = 0; rated < 2; rated++)
+    {
+      NbCampaignConfig *c = nb_clause_config_append (out, 8, rated ? "straight-rated-load"
+                                                                   : "straight-no-load",
+                                                     nb_clause_load (env, rated));
+
+      c->route = g_strdup (nb_route_kind_to_string (NB_ROUTE_STRAIGHT));
+      c->from_mm[0] = r.poses[0].x_mm;
+      c->from_mm[1] = r.poses[0].y_mm;
+      c->to_mm[0] = r.poses[1].x_mm;
+      c->to_mm[1] = r.poses[1].y_mm;
+      c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
+                                       "\"clockwise\": false}", env->lu_mm,
+                                       NB_ROUTE_DEFAULT_LEG_LU);
+    }
+  return TRUE;
+}
+
+static gboolean
+check_import (const NbClauseImport *in, GError **error)
+{
+  NbSegment segment;
+
+  if (!nb_clause_require_config (in, error))
+    return FALSE;
+  if (!in->have_segment)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s is required",
+                   isnan (in->given->from_mm[0]) ? "from X0,Y0 in mm" : "to X1,Y1 in mm");
+      return FALSE;
+    }
+  return nb_segment_init (&segment, in->given->from_mm[0], in->given->from_mm[1],
+                          in->given->to_mm[0], in->given->to_mm[1], error);
+}
+
+typedef struct {
+  NbCampaign *campaign;
+  gint64 config_id;
+  GHashTable *index;                    /* label → trial id */
+  GArray *ids;                          /* of gint64, in order of first appearance */
+  GPtrArray *labels;                    /* the trials' labels, in the same order */
+  gint64 current;
+} PathImport;
+
+/* A trial is begun at its label's first row; its samples stream into the
+ * store (a trial may return after another). */
+static gboolean
+import_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
+               double t_s, gpointer user_data, GError **error)
+{
+  PathImport *imp = user_data;
+  NbTrackSample s = { t_s, x_mm, y_mm, NAN, NAN };
+
+  if (new_run)
+    {
+      gpointer found;
+
+      if (g_hash_table_lookup_extended (imp->index, trial, NULL, &found))
+        imp->current = *(gint64 *) found;
+      else
+        {
+          NbCampaignTrial t;
+
+          nb_campaign_trial_init (&t);
+          t.label = g_strdup (trial);
+          t.number = imp->ids->len + 1;
+          if (!nb_campaign_begin_trial (imp->campaign, imp->config_id, &t, error))
+            {
+              nb_campaign_trial_clear (&t);
+              return FALSE;
+            }
+          g_array_append_val (imp->ids, t.id);
+          g_ptr_array_add (imp->labels, g_strdup (trial));
+          g_hash_table_insert (imp->index, g_strdup (trial), g_memdup2 (&t.id, sizeof t.id));
+          imp->current = t.id;
+          nb_campaign_trial_clear (&t);
+        }
+    }
+  return nb_campaign_add_samples (imp->campaign, imp->current, &s, 1, error);
+}
+
+static gboolean
+import (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GError **error)
+{
+  g_autoptr (GHashTable) index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_autoptr (GArray) ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  PathImport imp = { campaign, 0, index, ids, labels, 0 };
+  NbCampaignConfig config;
+  gboolean ok;
+
+  nb_campaign_config_init (&config);
+  ok = nb_clause_new_config (campaign, 8, in->config, in->given, &config, error);
+  imp.config_id = config.id;
+  nb_campaign_config_clear (&config);
+  if (!ok || !nb_measurements_read_path (in->input, import_sample, &imp, error))
+    return FALSE;
+  for (guint i = 0; i < ids->len; i++)
+    {
+      NbCampaignTrial t;
+
+      nb_campaign_trial_init (&t);
+      t.id = g_array_index (ids, gint64, i);
+      t.number = i + 1;
+      t.label = g_strdup (g_ptr_array_index (labels, i));
+      t.outcome = NB_TRIAL_OK;
+      ok = nb_campaign_end_trial (campaign, &t, error);
+      nb_campaign_trial_clear (&t);
+      if (!ok)
+        return FALSE;
+      (*n_trials)++;
+    }
+  return TRUE;
+}
+
+typedef struct {
+  NbPathRun *run;
+  const char *label;
+  gboolean first;
+} PathPush;
+
+static gboolean
+push_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
+{
+  PathPush *p = user_data;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      nb_path_run_push (p->run, p->label, p->first, 0, s[i].x_mm, s[i].y_mm);
+      p->first = FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbConfigResult *r,
+         GError **figures, GError **error)
+{
+  NbSegment segment;
+
+  if (!nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1],
+                        figures))
+    return TRUE;
+  r->path_run = nb_path_run_new (&segment);
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+      g_autofree char *label = t->label ? g_strdup (t->label) : g_strdup_printf ("%u", t->seq);
+      PathPush push = { r->path_run, label, TRUE };
+
+      if (!nb_campaign_foreach_samples (campaign, t->id, push_path_block, &push, error))
+        return FALSE;
+      if (push.first)
+        {
+          g_set_error (figures, NB_ERROR, NB_ERROR_INPUT, "trial '%s' has no samples", label);
+          return TRUE;
+        }
+    }
+  r->d_mm = nb_path_run_finish (r->path_run, NULL, &r->path, figures);
+  return TRUE;
+}
+
+static void
+json (NbJsonWriter *w, const NbConfigResult *r)
+{
+  guint n = nb_path_run_n_trials (r->path_run);
+  g_autofree const char **labels = g_new (const char *, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    labels[i] = nb_path_run_trial (r->path_run, i)->label;
+  nb_clause_json_path (w, &r->path, nb_path_run_samples (r->path_run), labels, r->d_mm, n);
+}
+
+static void
+text (GString *out, const NbConfigResult *r)
+{
+  char a[32], b[32], c[32];
+
+  g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  d = max |d_i| %s mm  mean %s mm"
+                          "  std %s mm", r->path.n,
+                          nb_clause_format_figure (a, r->path.max_mm, 2),
+                          nb_clause_format_figure (b, r->path.mean_mm, 2),
+                          nb_clause_format_figure (c, r->path.std_mm, 2));
+}
+
+const NbClause nb_clause_path = {
+  .number = 8,
+  .title = N_("Path deviation"),
+  .table = 5,
+  .trials = 30,
+  .trial_word = "trials",
+  .trials_clause = "8.3",
+  .columns = columns,
+  .n_columns = G_N_ELEMENTS (columns),
+  .statistics_of_n = TRUE,
+  .options = NB_CLAUSE_OPT_ROUTE | NB_CLAUSE_OPT_STRAIGHT_ONLY | NB_CLAUSE_OPT_LOAD |
+             NB_CLAUSE_OPT_TRIALS,
+  .run = NB_CLAUSE_RUN_ROUTE,
+  .configurations = configurations,
+  .counts = nb_clause_counts_ok,
+  .check_import = check_import,
+  .import = import,
+  .compute = compute,
+  .json = json,
+  .text = text,
+};

@@ -1,0 +1,145 @@
+/* nb-clause-pose.c — ISO 18646-2 clause 5, pose accuracy and pose repeatability
+ *
+ * 5.4: six configurations, {straight, rectangular, combined} × {no load,
+ * rated load}, 30 trials each; a trial is the attained pose at the route's
+ * target, measured by the external system.  Figures (table 1): Ap, Ao, Rp,
+ * Ro of nb_metrics_pose against the command pose.
+ */
+#include "nb-clause-private.h"
+
+#include "nb-error.h"
+#include "nb-measurements.h"
+#include "nb-route.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+
+static const NbClauseColumn columns[] = {
+  { "ap_mm", N_("Position accuracy Ap"), N_("mm"), 2 },
+  { "ao_deg", N_("Orientation accuracy Ao"), "°", 3 },
+  { "rp_mm", N_("Position repeatability Rp"), N_("mm"), 2 },
+  { "ro_deg", N_("Orientation repeatability Ro (±)"), "°", 3 },
+};
+
+/* 5.4: the three routes of 4.5, each without and with the rated load. */
+static gboolean
+configurations (const NbClauseEnv *env, GArray *out, GError **error)
+{
+  static const NbRouteKind routes[] = { NB_ROUTE_STRAIGHT, NB_ROUTE_RECTANGULAR,
+                                        NB_ROUTE_COMBINED };
+
+  if (!nb_clause_need_lu (env, 5, error))
+    return FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (routes); i++)
+    for (guint rated = 0; rated < 2; rated++)
+      {
+        const char *route = nb_route_kind_to_string (routes[i]);
+        g_autofree char *name = g_strdup_printf ("%s-%s", route, rated ? "rated-load" : "no-load");
+        const NbRoutePose *target;
+        NbCampaignConfig *c;
+        NbRoute r;
+
+        if (!nb_route_make (routes[i], NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm,
+                            NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm, FALSE, &r, error))
+          return FALSE;
+        target = nb_route_target (&r);
+        c = nb_clause_config_append (out, 5, name, nb_clause_load (env, rated));
+        c->route = g_strdup (route);
+        c->command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
+        c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
+                                         "\"clockwise\": false}", env->lu_mm,
+                                         NB_ROUTE_DEFAULT_LEG_LU);
+      }
+  return TRUE;
+}
+
+static gboolean
+check_import (const NbClauseImport *in, GError **error)
+{
+  if (!nb_clause_require_config (in, error))
+    return FALSE;
+  if (!in->have_command)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--command X,Y,THETA (mm, mm, °) is required");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* One trial per row: the attained pose against the configuration's command. */
+static gboolean
+import (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GError **error)
+{
+  g_autoptr (GArray) poses = nb_measurements_read_poses (in->input, error);
+  NbCampaignConfig config;
+  gboolean ok;
+
+  nb_campaign_config_init (&config);
+  ok = poses != NULL && nb_clause_new_config (campaign, 5, in->config, in->given, &config, error);
+  for (guint i = 0; ok && i < poses->len; i++)
+    {
+      NbCampaignTrial t;
+
+      nb_campaign_trial_init (&t);
+      t.number = i + 1;
+      t.command = config.command;
+      t.attained = g_array_index (poses, NbPose, i);
+      t.outcome = NB_TRIAL_OK;
+      ok = nb_campaign_record_trial (campaign, config.id, &t, error);
+      nb_campaign_trial_clear (&t);
+      *n_trials += ok;
+    }
+  nb_campaign_config_clear (&config);
+  return ok;
+}
+
+static gboolean
+compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbConfigResult *r,
+         GError **figures, GError **error)
+{
+  g_autofree NbPose *attained = g_new (NbPose, MAX (trials->len, 1));
+
+  for (guint i = 0; i < trials->len; i++)
+    attained[i] = ((NbCampaignTrial *) g_ptr_array_index (trials, i))->attained;
+  nb_metrics_pose (&c->command, attained, trials->len, &r->pose, figures);
+  return TRUE;
+}
+
+static void
+json (NbJsonWriter *w, const NbConfigResult *r)
+{
+  nb_clause_json_pose (w, &r->pose);
+}
+
+static void
+text (GString *out, const NbConfigResult *r)
+{
+  char a[32], b[32], c[32], d[32];
+
+  g_string_append_printf (out, "n %" G_GUINT64_FORMAT "  Ap %s mm  Ao %s°  Rp %s mm  Ro ±%s°",
+                          r->pose.n, nb_clause_format_figure (a, r->pose.ap_mm, 2),
+                          nb_clause_format_figure (b, r->pose.ao_deg, 3),
+                          nb_clause_format_figure (c, r->pose.rp_mm, 2),
+                          nb_clause_format_figure (d, r->pose.ro_deg, 3));
+}
+
+const NbClause nb_clause_pose = {
+  .number = 5,
+  .title = N_("Pose accuracy and pose repeatability"),
+  .table = 1,
+  .trials = 30,
+  .trial_word = "trials",
+  .trials_clause = "5.4",
+  .columns = columns,
+  .n_columns = G_N_ELEMENTS (columns),
+  .statistics_of_n = TRUE,
+  .options = NB_CLAUSE_OPT_ROUTE | NB_CLAUSE_OPT_LOAD | NB_CLAUSE_OPT_TRIALS,
+  .run = NB_CLAUSE_RUN_ROUTE,
+  .configurations = configurations,
+  .counts = nb_clause_counts_ok,
+  .check_import = check_import,
+  .import = import,
+  .compute = compute,
+  .json = json,
+  .text = text,
+};

@@ -1,0 +1,56 @@
+/* nb-clause-private.h — what the clause modules share, for protocols/clauses/ only */
+#pragma once
+
+#include "nb-clause.h"
+#include "nb-clause-figures.h"
+
+G_BEGIN_DECLS
+
+/* The modules (nb-clause-*.c); the registry lists them in nb-clause.c. */
+extern const NbClause nb_clause_pose;       /* 5 */
+extern const NbClause nb_clause_detection;  /* 6 */
+extern const NbClause nb_clause_avoidance;  /* 7 */
+extern const NbClause nb_clause_path;       /* 8 */
+extern const NbClause nb_clause_passage;    /* 9 */
+extern const NbClause nb_clause_mapping;    /* 10 */
+
+/* configurations (): a fresh configuration appended to out (numbers NaN,
+ * strings NULL but name); the pointer is valid until out grows. */
+NbCampaignConfig *nb_clause_config_append (GArray *out, guint clause, const char *name,
+                                           double load_kg);
+/* The rated load, or 0 for "no load". */
+double            nb_clause_load          (const NbClauseEnv *env, gboolean rated);
+/* NB_ERROR_INPUT naming the clause when env has no LU. */
+gboolean          nb_clause_need_lu       (const NbClauseEnv *env, guint clause, GError **error);
+
+/* A number for a JSON text: "%.17g", or "null" when not finite; buf ≥ 32. */
+const char       *nb_clause_json_number   (char buf[32], double value);
+
+/* import (): a new configuration name of clause, from what the options gave
+ * (refused when the name exists); config is cleared first. */
+gboolean nb_clause_new_config     (NbCampaign *campaign, guint clause, const char *name,
+                                   const NbCampaignConfig *given, NbCampaignConfig *config,
+                                   GError **error);
+/* check_import (): --config is required. */
+gboolean nb_clause_require_config (const NbClauseImport *in, GError **error);
+
+/* Pass rule of the clauses whose figures count only the ok trials. */
+gboolean nb_clause_counts_ok      (const NbCampaignTrial *trial);
+/* Pass rule of the pass/fail clauses (7, 9): a failed trial is a result. */
+gboolean nb_clause_counts_judged  (const NbCampaignTrial *trial);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* 7, 9: the rows of a timed CSV (config[, kind], trial, time_s, success)
+ * as trials of their configurations (created from in->given; only
+ * in->config's rows when given). */
+gboolean nb_clause_import_timed  (NbCampaign *campaign, guint clause, const NbClauseImport *in,
+                                  GArray *rows /* of NbTimedRow */, guint *n_trials,
+                                  GError **error);
+/* 7, 9: the counted trials as NbTimedTrial, the baseline ones (kind
+ * "baseline") apart; both arrays new. */
+void     nb_clause_timed_trials  (GPtrArray *trials, GArray **baseline, GArray **timed);
+
+G_END_DECLS

@@ -1,0 +1,401 @@
+/* nb-clause.c — the registry of clause modules and what they share (see nb-clause.h) */
+#include "nb-clause.h"
+#include "nb-clause-private.h"
+
+#include "nb-error.h"
+#include "nb-measurements.h"
+#include "nb-number.h"
+#include "nb-route.h"
+
+#include <glib/gi18n-lib.h>
+#include <math.h>
+#include <string.h>
+
+/* Adding a clause: its file in protocols/clauses/, its line here. */
+static const NbClause *const registry[] = {
+  &nb_clause_pose,
+  &nb_clause_detection,
+  &nb_clause_avoidance,
+  &nb_clause_path,
+  &nb_clause_passage,
+  &nb_clause_mapping,
+};
+
+const NbClause *const *
+nb_clause_registry (guint *n)
+{
+  *n = G_N_ELEMENTS (registry);
+  return registry;
+}
+
+const NbClause *
+nb_clause_lookup (guint number)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (registry); i++)
+    if (registry[i]->number == number)
+      return registry[i];
+  return NULL;
+}
+
+static const NbClauseOptionInfo options[] = {
+  { NB_CLAUSE_OPT_ROUTE, "route", "straight, rectangular or combined (4.5)",
+    "the stored configuration's, else straight" },
+  { NB_CLAUSE_OPT_LOAD, "load-kg", "the load the robot carries, kg",
+    "the stored configuration's, else 0 (no load)" },
+  { NB_CLAUSE_OPT_TRIALS, "trials", "how many trials to run",
+    "up to the clause's count" },
+  { NB_CLAUSE_OPT_OBSTACLE, "obstacle", "a table 2 obstacle", "the stored configuration's" },
+  { NB_CLAUSE_OPT_ALL_OBSTACLES, "obstacle", "a table 2 obstacle", "all six (6.3)" },
+  { NB_CLAUSE_OPT_BEHAVIOUR, "behaviour", "1 static at P1, 2 crossing at 90°, 3 crossing "
+    "at 45°, 4 head-on (7.2)", "the stored configuration's, else 1" },
+  { NB_CLAUSE_OPT_PHASE, "phase", "auto, baseline or obstacle (7.3)", "auto" },
+  { NB_CLAUSE_OPT_RANGES, "min-range-mm", "the declared minimum and maximum range, mm (6.3)",
+    "the stored configuration's" },
+  { NB_CLAUSE_OPT_PASSAGE_WIDTH, "passage-width-mm", "the declared passage width, mm (9.2)",
+    "the stored configuration's, else robot width + 200 mm" },
+  { NB_CLAUSE_OPT_GOAL_TOLERANCE, "goal-tolerance-mm", "how close to PG is reached "
+    "(7.3 c, 9.3 c)", "clause 5's Ap + Rp and |Ao| + Ro" },
+  { NB_CLAUSE_OPT_STRAIGHT_ONLY, "route", "only the straight route (8.3)", "straight" },
+  { NB_CLAUSE_OPT_MAP, "map", "import: the robot's map (map_server YAML), one more trial",
+    "--input F.csv" },
+};
+
+const NbClauseOptionInfo *
+nb_clause_options (guint *n)
+{
+  *n = G_N_ELEMENTS (options);
+  return options;
+}
+
+gboolean
+nb_clause_takes (const NbClause *clause, NbClauseOption option)
+{
+  return (clause->options & option) != 0;
+}
+
+gboolean
+nb_clause_check_option (const NbClause *clause, NbClauseOption option, GError **error)
+{
+  const char *name = "?";
+
+  if (nb_clause_takes (clause, option))
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if (options[i].option == option)
+      name = options[i].name;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s: clause %u (%s) takes no %s", name,
+               clause->number, clause->title, name);
+  return FALSE;
+}
+
+const NbClauseColumn *
+nb_clause_column (const NbClause *clause, const char *key)
+{
+  for (guint i = 0; i < clause->n_columns; i++)
+    if (g_str_equal (clause->columns[i].key, key))
+      return &clause->columns[i];
+  return NULL;
+}
+
+char *
+nb_clause_check_trials (const NbClause *clause, guint n_trials)
+{
+  if (n_trials == clause->trials)
+    return NULL;
+  return g_strdup_printf ("%u %s where ISO 18646-2 %s asks for %u", n_trials,
+                          clause->trial_word, clause->trials_clause, clause->trials);
+}
+
+/* ------------------------------------------------------ configurations -- */
+
+void
+nb_clause_env_init (NbClauseEnv *env)
+{
+  env->lu_mm = NAN;
+  env->robot_width_mm = NAN;
+  env->rated_load_kg = NAN;
+  env->outdoor = FALSE;
+  env->min_range_mm = NAN;
+  env->max_range_mm = NAN;
+  env->passage_width_mm = NAN;
+}
+
+static gboolean
+field_number (NbCampaign *campaign, const char *key, double *out, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *text = nb_campaign_get_field (campaign, key, &local);
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  if (text != NULL && !nb_parse_double (text, strlen (text), out))
+    *out = NAN;
+  return TRUE;
+}
+
+gboolean
+nb_clause_env_from_campaign (NbCampaign *campaign, NbClauseEnv *env, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+  g_autofree char *environment = NULL;
+
+  nb_clause_env_init (env);
+  if (!field_number (campaign, "robot.width_mm", &env->robot_width_mm, error) ||
+      !field_number (campaign, "robot.rated_load_kg", &env->rated_load_kg, error))
+    return FALSE;
+  if (env->robot_width_mm > 0.0 && !nb_lu_mm (env->robot_width_mm, &env->lu_mm, error))
+    return FALSE;
+  environment = nb_campaign_get_field (campaign, "conditions.environment", &local);
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  env->outdoor = g_strcmp0 (environment, "outdoor") == 0;
+  return TRUE;
+}
+
+GArray *
+nb_clause_all_configurations (const NbClauseEnv *env, GError **error)
+{
+  g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (NbCampaignConfig));
+
+  g_array_set_clear_func (out, (GDestroyNotify) nb_campaign_config_clear);
+  for (guint i = 0; i < G_N_ELEMENTS (registry); i++)
+    if (!registry[i]->configurations (env, out, error))
+      return NULL;
+  return g_steal_pointer (&out);
+}
+
+NbCampaignConfig *
+nb_clause_config_append (GArray *out, guint clause, const char *name, double load_kg)
+{
+  NbCampaignConfig c;
+
+  nb_campaign_config_init (&c);
+  c.clause = clause;
+  c.name = g_strdup (name);
+  c.load_kg = load_kg;
+  g_array_append_val (out, c);
+  return &g_array_index (out, NbCampaignConfig, out->len - 1);
+}
+
+gboolean
+nb_clause_need_lu (const NbClauseEnv *env, guint clause, GError **error)
+{
+  if (env->lu_mm > 0.0)
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u: robot.width_mm is not set, so "
+               "there is no LU (ISO 18646-2 4.5) to lay out its configurations", clause);
+  return FALSE;
+}
+
+double
+nb_clause_load (const NbClauseEnv *env, gboolean rated)
+{
+  return rated ? env->rated_load_kg : 0.0;
+}
+
+const char *
+nb_clause_json_number (char buf[32], double v)
+{
+  if (!isfinite (v))
+    return "null";
+  g_snprintf (buf, 32, "%.17g", v);
+  return buf;
+}
+
+/* -------------------------------------------------------------- import -- */
+
+gboolean
+nb_clause_new_config (NbCampaign *campaign, guint clause, const char *name,
+                      const NbCampaignConfig *given, NbCampaignConfig *config, GError **error)
+{
+  NbCampaignConfig existing;
+  g_autoptr (GError) local = NULL;
+
+  if (nb_campaign_find_config (campaign, clause, name, &existing, &local))
+    {
+      nb_campaign_config_clear (&existing);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "%s: clause %u already has a configuration '%s'; import under another name",
+                   nb_campaign_get_path (campaign), clause, name);
+      return FALSE;
+    }
+  if (local != NULL && !g_error_matches (local, NB_ERROR, NB_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  nb_campaign_config_clear (config);
+  config->clause = clause;
+  config->name = g_strdup (name);
+  config->route = g_strdup (given->route);
+  config->obstacle = g_strdup (given->obstacle);
+  config->behaviour = g_strdup (given->behaviour);
+  config->parameters = g_strdup (given->parameters);
+  config->load_kg = given->load_kg;
+  config->command = given->command;
+  memcpy (config->from_mm, given->from_mm, sizeof config->from_mm);
+  memcpy (config->to_mm, given->to_mm, sizeof config->to_mm);
+  memcpy (config->truth_mm, given->truth_mm, sizeof config->truth_mm);
+  return nb_campaign_add_config (campaign, config, error);
+}
+
+gboolean
+nb_clause_import (const NbClause *clause, NbCampaign *campaign, const NbClauseImport *in,
+                  guint *n_trials, GError **error)
+{
+  g_autofree char *subject = NULL, *what = NULL;
+
+  *n_trials = 0;
+  if (in->input == NULL && in->map == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--input F.csv is required");
+      return FALSE;
+    }
+  if (in->map != NULL && !nb_clause_takes (clause, NB_CLAUSE_OPT_MAP))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--map is for clause 10, instead of --input");
+      return FALSE;
+    }
+  if (!clause->check_import (in, error) || !nb_campaign_transaction_begin (campaign, error))
+    return FALSE;
+  subject = g_strdup_printf ("clause %u", clause->number);
+  /* One outcome for the whole: any failure after the transaction began,
+   * down to the commit, rolls everything back and is the result. */
+  if (!clause->import (campaign, in, n_trials, error))
+    goto rollback;
+  what = g_strdup_printf ("%u trials imported", *n_trials);
+  if (!nb_campaign_log (campaign, what, subject, NULL, in->input ? in->input : in->map, error) ||
+      !nb_campaign_transaction_commit (campaign, error))
+    goto rollback;
+  return TRUE;
+
+rollback:
+  nb_campaign_transaction_rollback (campaign);
+  *n_trials = 0;
+  return FALSE;
+}
+
+gboolean
+nb_clause_require_config (const NbClauseImport *in, GError **error)
+{
+  if (in->config != NULL)
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--config NAME is required");
+  return FALSE;
+}
+
+gboolean
+nb_clause_counts_ok (const NbCampaignTrial *t)
+{
+  return t->outcome == NB_TRIAL_OK;
+}
+
+gboolean
+nb_clause_counts_judged (const NbCampaignTrial *t)
+{
+  return t->outcome == NB_TRIAL_OK || t->outcome == NB_TRIAL_FAILED;
+}
+
+gboolean
+nb_clause_import_timed (NbCampaign *campaign, guint clause, const NbClauseImport *in,
+                        GArray *rows, guint *n_trials, GError **error)
+{
+  g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
+
+  for (guint i = 0; i < rows->len; i++)
+    {
+      NbTimedRow *row = &g_array_index (rows, NbTimedRow, i);
+      gint64 *id;
+      NbCampaignTrial t;
+      gboolean ok;
+
+      if (in->config != NULL && !g_str_equal (in->config, row->config))
+        continue;
+      if ((id = g_hash_table_lookup (ids, row->config)) == NULL)
+        {
+          NbCampaignConfig config;
+
+          nb_campaign_config_init (&config);
+          ok = nb_clause_new_config (campaign, clause, row->config, in->given, &config, error);
+          if (ok)
+            g_hash_table_insert (ids, row->config, id = g_memdup2 (&config.id, sizeof config.id));
+          nb_campaign_config_clear (&config);
+          if (!ok)
+            return FALSE;
+        }
+      nb_campaign_trial_init (&t);
+      t.number = row->trial.trial;
+      /* 7.3: the trials without obstacle give T0. */
+      t.kind = clause == 7 ? g_strdup (row->baseline ? "baseline" : "obstacle") : NULL;
+      t.time_s = row->trial.time_s;
+      t.outcome = row->trial.success ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+      ok = nb_campaign_record_trial (campaign, *id, &t, error);
+      nb_campaign_trial_clear (&t);
+      if (!ok)
+        return FALSE;
+      (*n_trials)++;
+    }
+  if (*n_trials == 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no rows of config '%s'", in->input,
+                   in->config);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+nb_clause_timed_trials (GPtrArray *trials, GArray **baseline, GArray **timed)
+{
+  *baseline = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
+  *timed = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial));
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+      NbTimedTrial tt = { t->number, t->time_s, t->outcome == NB_TRIAL_OK };
+
+      g_array_append_val (g_strcmp0 (t->kind, "baseline") == 0 ? *baseline : *timed, tt);
+    }
+}
+
+/* ------------------------------------------------------------- results -- */
+
+const char *
+nb_clause_format_figure (char buf[32], double v, int decimals)
+{
+  if (!isfinite (v))
+    return "—";
+  g_snprintf (buf, 32, "%.*f", decimals, v);
+  return buf;
+}
+
+void
+nb_config_result_json (NbJsonWriter *w, const NbConfigResult *r)
+{
+  const NbClause *clause = nb_clause_lookup (r->clause);
+
+  nb_json_key (w, "config"); nb_json_string (w, r->config);
+  if (r->error != NULL)
+    {
+      nb_json_key (w, "error"); nb_json_string (w, r->error);
+      return;
+    }
+  clause->json (w, r);
+}
+
+void
+nb_config_result_text (GString *out, const NbConfigResult *r)
+{
+  const NbClause *clause = nb_clause_lookup (r->clause);
+
+  if (r->error != NULL)
+    g_string_append_printf (out, "cannot be computed: %s", r->error);
+  else
+    clause->text (out, r);
+}

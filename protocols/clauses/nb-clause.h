@@ -1,0 +1,220 @@
+/* nb-clause.h — a test clause of ISO 18646-2 as one module: its method table
+ *
+ * ARCHITECTURE: "Each clause of a standard is one module in protocols/ with a
+ * method table — its configurations, options, trial counts, pass rules, how
+ * a trial runs, how an imported row becomes a trial, its results and its
+ * protocol table — and a registry lists them, like drivers."
+ *
+ * One file per clause in protocols/clauses/ (nb-clause-pose.c for 5,
+ * -detection 6, -avoidance 7, -path 8, -passage 9, -mapping 10) exports one
+ * `const NbClause`; nb-clause.c lists them in nb_clause_registry().  Adding
+ * a clause (ISO 9283's characteristics later) is one new file and one line
+ * there.  The front ends (CLI, GUI, server), the runner, `campaign import`,
+ * `campaign results` and the report iterate the registry and call the
+ * table; none of them asks "which clause is this" itself.
+ *
+ * The contract, member by member:
+ *
+ *  - number, title, table, trials, trial_word, trials_clause: what the
+ *    standard says.  title is the ISO wording and a msgid of the "navbench"
+ *    domain (the catalogues hold GOST R 60.6.3.15's wording): translate with
+ *    g_dgettext ("navbench", title) or _() in the app.
+ *  - columns / n_columns: the figure columns of its protocol table, in table
+ *    order (key = the JSON member of its figures, title/unit msgids as
+ *    title).  The report's tables and the app's figures take them from here.
+ *  - options: which of NbClauseOption the clause takes (`campaign run`, the
+ *    GUI's controls, `campaign plan`); nb_clause_options() gives each
+ *    option's name, help and default as a person reads it.  An option a
+ *    clause does not take is refused by the front end naming the clause.
+ *  - configurations (): the configurations the standard prescribes (5: three
+ *    routes × {no load, rated load}; 6: the six table 2 obstacles, three
+ *    outdoors (annex A.5.2); 7: the ten behaviour/obstacle configurations of
+ *    7.2, each with its baseline; 8, 9: {no load, rated load}; 10: the one
+ *    arena), laid out from an NbClauseEnv (LU, rated load, environment, the
+ *    declared ranges).  Each is an NbCampaignConfig as nb_campaign_add_config
+ *    stores it (name, route, load, obstacle, behaviour, the LU-derived poses
+ *    and the parameters JSON the runner checks a rerun against), appended to
+ *    out; the caller owns them (nb_campaign_config_clear).  Names are stable
+ *    keys ("straight-no-load", "wooden-wall", "b2-small-cylinder", …) so a
+ *    plan can find a configuration again.  FALSE with NB_ERROR_INPUT when
+ *    env lacks what the layout needs (no LU: robot.width_mm unset).
+ *  - counts (): which stored trials the figures count (the pass rule's
+ *    input): ok ones; for the pass/fail clauses 7 and 9 failed ones too.
+ *    Aborted and incomplete trials are kept in the file but measure nothing.
+ *  - run: how the campaign runner drives a trial of the clause
+ *    (NB_CLAUSE_RUN_NONE: not driven, record its trials with `campaign
+ *    import`); the runner's per-kind code is in nb-campaign-runner.c.
+ *  - check_import (), import (): the options `campaign import` takes for the
+ *    clause (checked before the campaign file is opened) and how the rows of
+ *    its CSV (the format of `compute <clause>`, drivers/formats/
+ *    nb-measurements.h) become a configuration and its trials.  import runs
+ *    inside the transaction nb_clause_import() opened; it counts the trials
+ *    it recorded in *n_trials.  Use nb_clause_import(), not the member.
+ *  - compute (): the figures of a configuration from its counted trials
+ *    (already filtered by counts, in store order).  A failure of the figures
+ *    themselves (too few trials, no sample on the segment) goes to
+ *    *figures_error (it becomes NbConfigResult.error); a failure to read the
+ *    file to error.  Use nb_config_result_compute(), not the member.
+ *  - json (), text (): the figures as `compute <clause> --json` and
+ *    `campaign results --json` name them (the CLI contract: one place for the
+ *    keys), and as a person reads them, on one line (no newline), figures with their
+ *    decimals and "—" when undefined (nb_clause_format_figure).  Every front
+ *    end prints a result through these (nb_config_result_json / _text).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-campaign.h"
+#include "nb-campaign-results.h"
+#include "nb-json-writer.h"
+
+G_BEGIN_DECLS
+
+/* A figure column of a protocol table. */
+typedef struct {
+  const char *key;              /* the figures' JSON member and the table model's column key */
+  const char *title;            /* msgid ("navbench") */
+  const char *unit;             /* msgid, a symbol (°, %) or NULL */
+  guint decimals;
+} NbClauseColumn;
+
+/* The options a clause may take; NbClause.options is a set of them. */
+typedef enum {
+  NB_CLAUSE_OPT_ROUTE          = 1 << 0,  /* straight | rectangular | combined */
+  NB_CLAUSE_OPT_LOAD           = 1 << 1,  /* load_kg (no load: 0) */
+  NB_CLAUSE_OPT_TRIALS         = 1 << 2,  /* how many trials a run makes */
+  NB_CLAUSE_OPT_OBSTACLE       = 1 << 3,  /* a table 2 obstacle */
+  NB_CLAUSE_OPT_ALL_OBSTACLES  = 1 << 4,  /* no obstacle given: all six (6.3) */
+  NB_CLAUSE_OPT_BEHAVIOUR      = 1 << 5,  /* fig. 8 behaviour 1–4 */
+  NB_CLAUSE_OPT_PHASE          = 1 << 6,  /* auto | baseline | obstacle */
+  NB_CLAUSE_OPT_RANGES         = 1 << 7,  /* the declared minimum and maximum range */
+  NB_CLAUSE_OPT_PASSAGE_WIDTH  = 1 << 8,  /* the declared passage width */
+  NB_CLAUSE_OPT_GOAL_TOLERANCE = 1 << 9,  /* "PG reached" (7.3 c, 9.3 c) */
+  NB_CLAUSE_OPT_STRAIGHT_ONLY  = 1 << 10, /* with ROUTE: only the straight route (8.3) */
+  NB_CLAUSE_OPT_MAP            = 1 << 11, /* import: the robot's map instead of a CSV (10) */
+} NbClauseOption;
+
+typedef struct {
+  NbClauseOption option;
+  const char *name;             /* the CLI's long option: "route" */
+  const char *help;             /* for a person */
+  const char *default_text;     /* the default as a person reads it */
+} NbClauseOptionInfo;
+
+/* How the campaign runner drives the clause's trials. */
+typedef enum {
+  NB_CLAUSE_RUN_NONE,           /* not driven: campaign import records its trials */
+  NB_CLAUSE_RUN_ROUTE,          /* 5, 8: the route from P0, attained pose or track */
+  NB_CLAUSE_RUN_PLACEMENTS,     /* 6: the robot stays at P0, the rig places the obstacles */
+  NB_CLAUSE_RUN_COURSE,         /* 7, 9: P0 → PG over a course, timed, contact measured */
+} NbClauseRun;
+
+/* What the configurations are laid out from (nb_clause_env_from_campaign
+ * reads it from a campaign's fields). */
+typedef struct {
+  double lu_mm;                 /* 4.5; NaN: robot.width_mm is not set */
+  double robot_width_mm;        /* NaN when not set */
+  double rated_load_kg;         /* robot.rated_load_kg; NaN: not declared (the rated-load
+                                 * configurations then carry load_kg NaN) */
+  gboolean outdoor;             /* conditions.environment = outdoor (annex A) */
+  double min_range_mm;          /* 6: declared by the manufacturer; NaN: not yet */
+  double max_range_mm;
+  double passage_width_mm;      /* 9: declared; NaN: robot width + 200 mm (decided) */
+} NbClauseEnv;
+
+void     nb_clause_env_init          (NbClauseEnv *env);
+gboolean nb_clause_env_from_campaign (NbCampaign *campaign, NbClauseEnv *env, GError **error);
+
+/* What `campaign import` was given. */
+typedef struct {
+  const char *input;            /* the CSV (the format of compute <clause>); NULL with map */
+  const char *config;           /* the configuration to create; 7, 9: NULL: every config of
+                                 * the file, else only its rows */
+  const NbCampaignConfig *given;/* the configuration's route, load, obstacle, behaviour,
+                                 * parameters, and command (5), from/to (8), truth (10) as
+                                 * parsed from the options (NaN / NULL when not given) */
+  gboolean have_command;        /* 5: --command given */
+  gboolean have_segment;        /* 8: --from and --to given */
+  gboolean have_truth;          /* 10: --truth given (given->truth_mm) */
+  const char *map;              /* 10: the robot's map (map_server YAML) instead of input */
+  double build_time_s;          /* 10, with map: NaN when not given */
+} NbClauseImport;
+
+typedef struct _NbClause NbClause;
+
+struct _NbClause {
+  /* What the standard says. */
+  guint number;                 /* 5..10 */
+  const char *title;            /* ISO 18646-2 wording (msgid) */
+  guint table;                  /* the protocol table of the clause's results */
+  guint trials;                 /* trials per configuration the clause asks for */
+  const char *trial_word;       /* what one is called: "trials", "placements" */
+  const char *trials_clause;    /* where it says so */
+  const NbClauseColumn *columns;
+  guint n_columns;
+  gboolean statistics_of_n;     /* the figures are statistics of n trials (5, 8): show n */
+  guint options;                /* NbClauseOption set */
+  NbClauseRun run;
+
+  gboolean (*configurations) (const NbClauseEnv *env, GArray *out /* of NbCampaignConfig */,
+                              GError **error);
+  gboolean (*counts)         (const NbCampaignTrial *trial);
+  gboolean (*check_import)   (const NbClauseImport *in, GError **error);
+  gboolean (*import)         (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials,
+                              GError **error);
+  gboolean (*compute)        (NbCampaign *campaign, const NbCampaignConfig *config,
+                              GPtrArray *trials /* of NbCampaignTrial *, counted */,
+                              NbConfigResult *result, GError **figures_error, GError **error);
+  void     (*json)           (NbJsonWriter *w, const NbConfigResult *result);
+  void     (*text)           (GString *out, const NbConfigResult *result);
+};
+
+/* The clauses in number order; *n_clauses set. */
+const NbClause *const *nb_clause_registry (guint *n_clauses);
+/* NULL for a number that is not a test clause. */
+const NbClause *nb_clause_lookup (guint number);
+/* The older name of nb_clause_lookup. */
+static inline const NbClause *
+nb_clause_get (guint number)
+{
+  return nb_clause_lookup (number);
+}
+
+/* The options of NbClauseOption, each once. */
+const NbClauseOptionInfo *nb_clause_options (guint *n_options);
+/* TRUE when the clause takes option. */
+gboolean nb_clause_takes (const NbClause *clause, NbClauseOption option);
+/* NB_ERROR_INPUT "--NAME: clause N (title) takes no NAME" when the clause
+ * does not take option (name: the option's CLI name). */
+gboolean nb_clause_check_option (const NbClause *clause, NbClauseOption option, GError **error);
+
+/* One figure column by key; NULL when the clause has none of that key. */
+const NbClauseColumn *nb_clause_column (const NbClause *clause, const char *key);
+
+/* A note for the protocol when a configuration has fewer (or more) trials than
+ * the clause asks for; NULL when the count is as the standard says. */
+char *nb_clause_check_trials (const NbClause *clause, guint n_trials);
+
+/* The configurations every clause prescribes, in clause order (of
+ * NbCampaignConfig, cleared with the array). */
+GArray *nb_clause_all_configurations (const NbClauseEnv *env, GError **error);
+
+/* campaign import: checks in, opens one transaction on campaign, records,
+ * logs "N trials imported" and commits; on any failure rolls back and
+ * returns FALSE with error (nothing recorded). */
+gboolean nb_clause_import (const NbClause *clause, NbCampaign *campaign,
+                           const NbClauseImport *in, guint *n_trials, GError **error);
+
+/* A configuration's figures into the object the caller has begun: "config",
+ * then "error" or the clause's members (json above). */
+void nb_config_result_json (NbJsonWriter *w, const NbConfigResult *result);
+/* The figures for a person, on one line without its end (text above), or
+ * "cannot be computed: why". */
+void nb_config_result_text (GString *out, const NbConfigResult *result);
+
+/* A figure for a person: decimals, "—" when undefined; buf ≥ 32 bytes.
+ * The one figure printer of every front end. */
+const char *nb_clause_format_figure (char buf[32], double value, int decimals);
+
+G_END_DECLS
