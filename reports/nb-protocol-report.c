@@ -13,6 +13,7 @@
 #include "nb-table-formats.h"
 
 #include <glib/gi18n-lib.h>
+#include <json-glib/json-glib.h>
 #include <locale.h>
 #include <math.h>
 #include <stdlib.h>
@@ -67,6 +68,8 @@ typedef struct {
   gboolean outdoor;
   double lu_mm;
 } Build;
+
+static const char *obstacle_title (const char *name);
 
 static char *
 field (Build *b, const char *key)
@@ -129,6 +132,125 @@ static void
 not_tested (Build *b)
 {
   nb_document_add_paragraph (b->doc, _("This clause was not tested in this campaign."));
+}
+
+/* A number of a configuration's parameters (the JSON object the runner
+ * stores, or `campaign import --parameters`); NaN when absent or when the
+ * parameters are free text. */
+static double
+config_param (const NbCampaignConfig *c, const char *key)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonNode *root, *member;
+
+  if (c->parameters == NULL || c->parameters[0] != '{' ||
+      !json_parser_load_from_data (parser, c->parameters, -1, NULL) ||
+      (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
+      (member = json_object_get_member (json_node_get_object (root), key)) == NULL ||
+      (json_node_get_value_type (member) != G_TYPE_DOUBLE &&
+       json_node_get_value_type (member) != G_TYPE_INT64))
+    return NAN;
+  return json_node_get_double (member);
+}
+
+/* A cell the standard asks for that the campaign does not hold: flagged,
+ * "not stated", and listed by `report --check`. */
+static void
+cell_not_stated (Build *b, NbTable *t, guint row, guint column, const char *what,
+                 const char *reference)
+{
+  nb_table_set_text (t, row, column, _("not stated"));
+  nb_table_flag_cell (t, row, column);
+  nb_protocol_missing (b->doc, what, reference);
+}
+
+/* 4.4: tests run at the rated load unless a configuration says "no load":
+ * a load that is neither is flagged (a "rated load" configuration whose
+ * load differs from the robot's rated load). */
+static void
+load_cell (Build *b, NbTable *t, guint row, guint column, const NbCampaignConfig *c)
+{
+  g_autofree char *rated_text = field (b, "robot.rated_load_kg");
+  double rated = rated_text ? g_ascii_strtod (rated_text, NULL) : NAN;
+
+  if (isnan (c->load_kg))
+    {
+      g_autofree char *what = g_strdup_printf (_("%s: load"), c->name);
+
+      cell_not_stated (b, t, row, column, what, "4.4");
+      return;
+    }
+  nb_table_set_number (t, row, column, c->load_kg);
+  if (c->load_kg != 0.0 && !(fabs (c->load_kg - rated) <= 1e-9 * MAX (1.0, fabs (rated))))
+    {
+      g_autofree char *note = isnan (rated)
+        ? g_strdup_printf (_("%s: load %g kg, but the robot's rated load is not stated (4.4)."),
+                           c->name, c->load_kg)
+        : g_strdup_printf (_("%s: load %g kg is neither no load nor the robot's rated load "
+                             "%g kg (4.4)."), c->name, c->load_kg, rated);
+
+      nb_table_flag_cell (t, row, column);
+      nb_table_add_note (t, note);
+    }
+}
+
+/* The campaign field of a table 2 obstacle's material or colour as used. */
+static char *
+obstacle_field (Build *b, const char *obstacle, const char *what)
+{
+  g_autofree char *slug = g_strdelimit (g_strdup (obstacle), " ", '_');
+  g_autofree char *key = g_strdup_printf ("obstacle.%s.%s", slug, what);
+
+  return field (b, key);
+}
+
+/* 6.4, 7.4: a table 2 obstacle's dimensions (table 2 as the project settles
+ * it, nb-course.h), material and colour; the material and colour are the
+ * laboratory's (campaign fields), flagged when not stated. */
+static void
+obstacle_cells (Build *b, NbTable *t, guint row, guint column, const char *obstacle,
+                guint behaviour)
+{
+  NbObstacleShape shape;
+  g_autofree char *dims = NULL, *material = NULL, *colour = NULL;
+
+  if (obstacle == NULL || !nb_obstacle_find (obstacle, behaviour, &shape))
+    {
+      for (guint k = 0; k < 3; k++)
+        nb_table_set_text (t, row, column + k, NULL);
+      return;
+    }
+  nb_obstacle_find (obstacle, 0, &shape);       /* as it stands: its own extent */
+  dims = shape.round ? g_strdup_printf ("Ø %g × %g", shape.across_mm, shape.height_mm)
+                     : g_strdup_printf ("%g × %g × %g", shape.across_mm, shape.along_mm,
+                                        shape.height_mm);
+  nb_table_set_text (t, row, column, dims);
+  material = obstacle_field (b, obstacle, "material");
+  colour = obstacle_field (b, obstacle, "colour");
+  if (material)
+    nb_table_set_text (t, row, column + 1, material);
+  else
+    {
+      g_autofree char *what = g_strdup_printf (_("Material of the %s"), obstacle_title (obstacle));
+
+      cell_not_stated (b, t, row, column + 1, what, "6.4, 7.4");
+    }
+  if (colour)
+    nb_table_set_text (t, row, column + 2, colour);
+  else
+    {
+      g_autofree char *what = g_strdup_printf (_("Colour of the %s"), obstacle_title (obstacle));
+
+      cell_not_stated (b, t, row, column + 2, what, "6.4, 7.4");
+    }
+}
+
+static void
+add_obstacle_columns (NbTable *t)
+{
+  nb_table_add_column (t, "dimensions_mm", _("Dimensions"), _("mm"), 0);
+  nb_table_add_column (t, "material", _("Material"), NULL, 0);
+  nb_table_add_column (t, "colour", _("Colour"), NULL, 0);
 }
 
 /* A configuration's figures, or a visible warning saying why there are none
@@ -240,7 +362,7 @@ clause_5 (Build *b, GArray *configs)
 
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_text (t, row, 1, c->route ? _(c->route) : NULL);
-      nb_table_set_number (t, row, 2, c->load_kg);
+      load_cell (b, t, row, 2, c);
       if (!figures (b, c, &r))
         {
           nb_table_flag_cell (t, row, 3);
@@ -384,6 +506,105 @@ draw_polar (cairo_t *cr, double w, double h, gpointer data)
     }
 }
 
+/* 6.1, 6.3: the declared minimum and maximum detection range — the
+ * configuration's parameters (the runner stores them; an import takes
+ * --parameters), else the true distances of its min and max placements,
+ * which 6.3 puts at the declared ranges. */
+static void
+detection_ranges (Build *b, const NbCampaignConfig *c)
+{
+  double range[2] = { config_param (c, "min_range_mm"), config_param (c, "max_range_mm") };
+  gboolean from_placements = FALSE;
+
+  if (isnan (range[0]) || isnan (range[1]))
+    {
+      g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+      double lo[2] = { INFINITY, INFINITY }, hi[2] = { -INFINITY, -INFINITY };
+
+      for (guint k = 0; trials && k < trials->len; k++)
+        {
+          NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
+          int m = g_strcmp0 (tr->kind, "max") == 0 ? 1 : g_strcmp0 (tr->kind, "min") == 0 ? 0 : -1;
+
+          if (m < 0 || !nb_campaign_trial_counts (6, tr) || !isfinite (tr->true_mm))
+            continue;
+          lo[m] = MIN (lo[m], tr->true_mm);
+          hi[m] = MAX (hi[m], tr->true_mm);
+        }
+      for (int m = 0; m < 2; m++)
+        if (isnan (range[m]) && lo[m] == hi[m])
+          {
+            range[m] = lo[m];
+            from_placements = TRUE;
+          }
+    }
+  if (isnan (range[0]) || isnan (range[1]))
+    {
+      g_autofree char *what = g_strdup_printf (_("%s: declared minimum and maximum detection "
+                                                 "range"), c->name);
+      g_autofree char *w = g_strdup_printf (_("%s: the declared minimum and maximum detection "
+                                              "range are not stated (6.1, 6.3)."), c->name);
+
+      nb_protocol_missing (b->doc, what, "6.1, 6.3");
+      nb_document_add_warning (b->doc, w);
+      return;
+    }
+  {
+    g_autofree char *line = g_strdup_printf (from_placements
+      ? _("Declared detection range (6.1, 6.3): minimum %g mm, maximum %g mm (the true distances "
+          "of the placements at the minimum and maximum range).")
+      : _("Declared detection range (6.1, 6.3): minimum %g mm, maximum %g mm."), range[0], range[1]);
+
+    nb_document_add_paragraph (b->doc, line);
+  }
+}
+
+/* 6.4: the accuracy of every placement, not only the means. */
+static void
+detection_placements (Build *b, const NbCampaignConfig *c)
+{
+  g_autofree char *title = g_strdup_printf (_("Table 3 (placements) — Obstacle detection: %s"),
+                                            c->name);
+  NbTable *t = nb_table_new (title);
+  g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+
+  nb_table_set_protocol_number (t, 3);
+  nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
+  nb_table_add_column (t, "range", _("Range"), NULL, 0);
+  nb_table_add_column (t, "angle_deg", _("Direction"), "°", 0);
+  nb_table_add_column (t, "true_mm", _("True distance"), _("mm"), 1);
+  nb_table_add_column (t, "measured_mm", _("Measured distance"), _("mm"), 1);
+  nb_table_add_column (t, "detected", _("Detected"), NULL, 0);
+  nb_table_add_column (t, "accuracy_pct", _("Accuracy"), "%", 2);
+  for (guint k = 0; trials && k < trials->len; k++)
+    {
+      NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
+      guint row;
+
+      if (!nb_campaign_trial_counts (6, tr))
+        continue;
+      row = nb_table_add_row (t);
+      nb_table_set_text (t, row, 0, obstacle_title (tr->label));
+      nb_table_set_text (t, row, 1, g_strcmp0 (tr->kind, "max") == 0 ? _("maximum")
+                                    : g_strcmp0 (tr->kind, "min") == 0 ? _("minimum") : tr->kind);
+      nb_table_set_number (t, row, 2, tr->angle_deg);
+      nb_table_set_number (t, row, 3, tr->true_mm);
+      nb_table_set_text (t, row, 5, tr->detected ? _("yes") : _("no"));
+      if (tr->detected)
+        {
+          nb_table_set_number (t, row, 4, tr->measured_mm);
+          /* 6.4: accuracy = 100 − 100 · |measured − true| / true. */
+          nb_table_set_number (t, row, 6, 100.0 - 100.0 * fabs (tr->measured_mm - tr->true_mm) /
+                                              tr->true_mm);
+        }
+      else
+        nb_table_flag_cell (t, row, 5);
+    }
+  nb_table_add_note (t, _("Accuracy of a placement: 100 − 100 · |measured − true| / true (6.4); "
+                          "the mean accuracy is the mean over the detected placements."));
+  nb_document_add_table (b->doc, t);
+}
+
 static void
 clause_6 (Build *b, GArray *configs)
 {
@@ -398,6 +619,7 @@ clause_6 (Build *b, GArray *configs)
 
       nb_table_set_protocol_number (t, 3);
       nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
+      add_obstacle_columns (t);
       add_figure_columns (t, 6);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
@@ -408,23 +630,37 @@ clause_6 (Build *b, GArray *configs)
           guint row = nb_table_add_row (t);
 
           nb_table_set_text (t, row, 0, obstacle_title (o->obstacle));
-          nb_table_set_number (t, row, 1, o->tally.placements);
-          nb_table_set_number (t, row, 2, o->tally.detected);
-          nb_table_set_number (t, row, 3, nb_detection_tally_mean_error_pct (&o->tally));
-          nb_table_set_number (t, row, 4, nb_detection_tally_mean_accuracy_pct (&o->tally));
-          short_series (t, row, 1, 6, o->obstacle, o->tally.placements);
+          obstacle_cells (b, t, row, 1, o->obstacle, 0);
+          nb_table_set_number (t, row, 4, o->tally.placements);
+          nb_table_set_number (t, row, 5, o->tally.detected);
+          nb_table_set_number (t, row, 6, nb_detection_tally_mean_error_pct (&o->tally));
+          nb_table_set_number (t, row, 7, nb_detection_tally_mean_accuracy_pct (&o->tally));
+          short_series (t, row, 4, 6, o->obstacle, o->tally.placements);
           if (o->tally.detected < o->tally.placements)
-            nb_table_flag_cell (t, row, 2);
+            nb_table_flag_cell (t, row, 5);
+          /* Annex A.5.2: outdoors only the small and large cylinder and the
+           * wooden wall; another obstacle is flagged, not dropped. */
+          if (b->outdoor && !nb_obstacle_outdoor (o->obstacle))
+            {
+              g_autofree char *note = g_strdup_printf (
+                _("%s: not a test obstacle outdoors (annex A.5.2: the small cylinder, the large "
+                  "cylinder and the wooden wall)."), obstacle_title (o->obstacle));
+
+              nb_table_flag_cell (t, row, 0);
+              nb_table_add_note (t, note);
+            }
         }
       {
         guint row = nb_table_add_row (t);
 
         nb_table_set_text (t, row, 0, _("all obstacles"));
-        nb_table_set_number (t, row, 1, r.detection.all.placements);
-        nb_table_set_number (t, row, 2, r.detection.all.detected);
-        nb_table_set_number (t, row, 3, nb_detection_tally_mean_error_pct (&r.detection.all));
-        nb_table_set_number (t, row, 4, nb_detection_tally_mean_accuracy_pct (&r.detection.all));
+        nb_table_set_number (t, row, 4, r.detection.all.placements);
+        nb_table_set_number (t, row, 5, r.detection.all.detected);
+        nb_table_set_number (t, row, 6, nb_detection_tally_mean_error_pct (&r.detection.all));
+        nb_table_set_number (t, row, 7, nb_detection_tally_mean_accuracy_pct (&r.detection.all));
       }
+      detection_ranges (b, c);
+      detection_placements (b, c);
 
       /* The polar diagram of detected and missed placements. */
       f = g_new0 (PolarFigure, 1);
@@ -470,6 +706,98 @@ clause_6 (Build *b, GArray *configs)
 
 /* ------------------------------------------------------------------ 7 -- */
 
+/* 7.2, 7.4: each configuration's obstacle (table 2: dimensions, material,
+ * colour), its behaviour, its height above the floor and its speed. */
+static void
+avoidance_conditions (Build *b, GArray *configs)
+{
+  NbTable *t = nb_table_new (_("Table 4 (conditions) — Obstacles of the avoidance tests"));
+
+  nb_table_set_protocol_number (t, 4);
+  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
+  nb_table_add_column (t, "behaviour", _("Behaviour"), NULL, 0);
+  nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
+  add_obstacle_columns (t);
+  nb_table_add_column (t, "height_mm", _("Height above the floor"), _("mm"), 0);
+  nb_table_add_column (t, "speed_m_s", _("Speed"), _("m/s"), 2);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      guint row = nb_table_add_row (t);
+      guint behaviour = c->behaviour ? (guint) g_ascii_strtoull (c->behaviour, NULL, 10) : 0;
+      double speed = config_param (c, "obstacle_speed_mm_s");
+      double height = config_param (c, "obstacle_height_mm");
+      /* 7.2 a): the large cylinder moves upright 0.5 m above the floor;
+       * every other obstacle stands or moves on it. */
+      double prescribed = behaviour >= 2 && g_strcmp0 (c->obstacle, "large cylinder") == 0
+                          ? 500.0 : 0.0;
+
+      nb_table_set_text (t, row, 0, c->name);
+      if (behaviour >= 1 && behaviour <= 4)
+        nb_table_set_number (t, row, 1, behaviour);
+      else
+        {
+          g_autofree char *what = g_strdup_printf (_("%s: behaviour (fig. 8)"), c->name);
+
+          cell_not_stated (b, t, row, 1, what, "7.2");
+        }
+      if (c->obstacle)
+        nb_table_set_text (t, row, 2, obstacle_title (c->obstacle));
+      else
+        {
+          g_autofree char *what = g_strdup_printf (_("%s: obstacle (table 2)"), c->name);
+
+          cell_not_stated (b, t, row, 2, what, "7.2");
+        }
+      obstacle_cells (b, t, row, 3, c->obstacle, behaviour);
+      nb_table_set_number (t, row, 6, isnan (height) ? prescribed : height);
+      if (!isnan (height) && fabs (height - prescribed) > 10.0)
+        {
+          g_autofree char *note = g_strdup_printf (_("%s: the obstacle at %g mm above the floor "
+                                                     "where 7.2 prescribes %g mm."), c->name,
+                                                   height, prescribed);
+
+          nb_table_flag_cell (t, row, 6);
+          nb_table_add_note (t, note);
+        }
+      if (behaviour == 1)
+        nb_table_set_number (t, row, 7, 0.0);          /* static at P1 */
+      else if (isnan (speed))
+        {
+          g_autofree char *what = g_strdup_printf (_("%s: obstacle speed"), c->name);
+
+          cell_not_stated (b, t, row, 7, what, "7.2");
+        }
+      else
+        {
+          nb_table_set_number (t, row, 7, speed / 1000.0);
+          /* 7.2: (1.6 ± 0.2) m/s. */
+          if (fabs (speed - NB_OBSTACLE_SPEED_MM_S) > 200.0 + 1e-9)
+            {
+              g_autofree char *note = g_strdup_printf (_("%s: obstacle speed %.2f m/s outside "
+                                                         "(1.6 ± 0.2) m/s (7.2)."), c->name,
+                                                       speed / 1000.0);
+
+              nb_table_flag_cell (t, row, 7);
+              nb_table_add_note (t, note);
+            }
+        }
+      if (b->outdoor && c->obstacle && !nb_obstacle_outdoor (c->obstacle))
+        {
+          g_autofree char *note = g_strdup_printf (
+            _("%s: not a test obstacle outdoors (annex A.5.2: the small cylinder, the large "
+              "cylinder and the wooden wall)."), obstacle_title (c->obstacle));
+
+          nb_table_flag_cell (t, row, 2);
+          nb_table_add_note (t, note);
+        }
+    }
+  nb_table_add_note (t, _("Height: where 7.2 puts the obstacle (the large cylinder moving 0.5 m "
+                          "above the floor in behaviours 2–4) unless the configuration states "
+                          "it; dimensions as table 2, material and colour as used."));
+  nb_document_add_table (b->doc, t);
+}
+
 static void
 clause_7 (Build *b, GArray *configs)
 {
@@ -499,6 +827,7 @@ clause_7 (Build *b, GArray *configs)
       nb_config_result_clear (&r);
     }
   nb_table_add_note (t, _("A configuration is avoided when its first three trials succeed (7.3)."));
+  avoidance_conditions (b, configs);
 }
 
 /* ------------------------------------------------------------------ 8 -- */
@@ -588,7 +917,7 @@ clause_8 (Build *b, GArray *configs)
       NbSegment segment;
 
       nb_table_set_text (t, row, 0, c->name);
-      nb_table_set_number (t, row, 1, c->load_kg);
+      load_cell (b, t, row, 1, c);
       if (!figures (b, c, &r))
         continue;
       nb_table_set_number (t, row, 2, (double) r.path.n);
@@ -643,6 +972,7 @@ clause_9 (Build *b, GArray *configs)
   nb_table_set_protocol_number (t, 6);
   nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
   nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
+  nb_table_add_column (t, "passage_width_mm", _("Declared passage width"), _("mm"), 0);
   add_figure_columns (t, 9);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
@@ -650,18 +980,28 @@ clause_9 (Build *b, GArray *configs)
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
       guint row = nb_table_add_row (t);
+      double width = config_param (c, "passage_width_mm");
 
       nb_table_set_text (t, row, 0, c->name);
-      nb_table_set_number (t, row, 1, c->load_kg);
+      load_cell (b, t, row, 1, c);
+      /* 9.2: the passage's width is the manufacturer's declaration. */
+      if (isnan (width))
+        {
+          g_autofree char *what = g_strdup_printf (_("%s: declared passage width"), c->name);
+
+          cell_not_stated (b, t, row, 2, what, "9.2");
+        }
+      else
+        nb_table_set_number (t, row, 2, width);
       if (!figures (b, c, &r))
         continue;
-      nb_table_set_text (t, row, 2, r.passage.passed ? _("yes") : _("no"));
+      nb_table_set_text (t, row, 3, r.passage.passed ? _("yes") : _("no"));
       if (!r.passage.passed)
-        nb_table_flag_cell (t, row, 2);
-      nb_table_set_number (t, row, 3, r.passage.mean_time_s);
-      nb_table_set_number (t, row, 4, r.passage.failed_trials);
+        nb_table_flag_cell (t, row, 3);
+      nb_table_set_number (t, row, 4, r.passage.mean_time_s);
+      nb_table_set_number (t, row, 5, r.passage.failed_trials);
       if (r.passage.failed_trials > 0)
-        nb_table_flag_cell (t, row, 4);
+        nb_table_flag_cell (t, row, 5);
       nb_config_result_clear (&r);
     }
   nb_table_add_note (t, _("The passage time is the mean of five consecutive successful trials (9.3)."));

@@ -8,6 +8,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -391,6 +392,112 @@ test_sample_complete (void)
     }
 }
 
+/* Tables 3, 4 and 6 state what 6.4, 7.2/7.4 and 9.2 ask: table 2's
+ * dimensions with the material and colour used, the declared detection
+ * range, every placement's accuracy, each avoidance configuration's
+ * behaviour, obstacle height and speed, the declared passage width and the
+ * load of every clause 9 configuration. */
+static void
+test_clause_items (void)
+{
+  g_autofree char *sample = make_sample ("items.nbc");
+  g_autofree char *md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report",
+                                         "--db", sample, "--format", "md", NULL);
+  g_autofree char *ru = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report",
+                                         "--db", sample, "--format", "md", "--lang", "ru", NULL);
+  static const char *const en[] = {
+    "| wooden wall | 1000 × 20 × 1000 | plywood | natural wood | 16 | 16 | 0.52 | 99.48 |",
+    "| small cylinder | Ø 70 × 400 | PVC pipe | white | 16 | **⚠ 14** | 1.87 | 98.13 |",
+    "Declared detection range (6.1, 6.3): minimum 300 mm, maximum 4000 mm.",
+    "### Table 3 (placements) — Obstacle detection: table 2 obstacles",
+    "| Obstacle | Range | Direction, ° | True distance, mm | Measured distance, mm | Detected | "
+    "Accuracy, % |",
+    "| 1 wooden wall | 1 | wooden wall | 1000 × 20 × 1000 | plywood | natural wood | 0 | 0.00 |",
+    "| 2 large cylinder 0.5 m | 2 | large cylinder | Ø 200 × 600 | PVC pipe | white | 500 | 1.60 |",
+    "| 4 small cylinder floor | 4 | small cylinder | Ø 70 × 400 | PVC pipe | white | 0 | 1.60 |",
+    "| no load | 0.0 | 900 | yes |",
+    "| rated load | 20.0 | 900 |",
+  };
+  g_auto (GStrv) lines = g_strsplit (md, "\n", -1);
+  guint placements = 0, in_placements = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (en); i++)
+    if (strstr (md, en[i]) == NULL)
+      g_error ("the protocol lacks \"%s\"", en[i]);
+  /* 96 placements, each with its accuracy: 100 − 100 |m − t| / t. */
+  for (guint i = 0; lines[i]; i++)
+    {
+      if (g_str_has_prefix (lines[i], "### "))
+        in_placements = strstr (lines[i], "(placements)") != NULL;
+      else if (in_placements && g_str_has_prefix (lines[i], "| ") && !strstr (lines[i], "---") &&
+               !strstr (lines[i], "Obstacle"))
+        {
+          g_auto (GStrv) cells = g_strsplit (lines[i], "|", -1);
+          g_autofree char *detected = g_strstrip (g_strdup (cells[6]));
+          double t = g_ascii_strtod (cells[4], NULL), m = g_ascii_strtod (cells[5], NULL);
+
+          if (g_str_equal (detected, "yes"))
+            nb_assert_abs (g_ascii_strtod (cells[7], NULL), 100.0 - 100.0 * fabs (m - t) / t,
+                           0.03, "placement accuracy (the distances shown to 0.1 mm)");
+          else
+            g_assert_cmpstr (detected, ==, "**⚠ no**");
+          placements++;
+        }
+    }
+  g_assert_cmpuint (placements, ==, 96);
+  g_assert_nonnull (strstr (ru, "Заявленная дальность обнаружения (6.1, 6.3): минимальная 300 мм, "
+                                "максимальная 4000 мм."));
+  g_assert_nonnull (strstr (ru, "| 2 large cylinder 0.5 m | 2 | большой цилиндр | Ø 200 × 600 |"));
+  g_assert_nonnull (strstr (ru, "| максимальная | 0 | 4000.0 |"));
+}
+
+/* A load neither 0 nor the rated load is flagged (4.4); a blank load, the
+ * declared passage width or a colour not stated are listed; outdoors (annex
+ * A.5.2) the tables and the acrylic wall are flagged. */
+static void
+test_load_outdoor_flags (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "flags.nbc", NULL);
+  g_autofree char *md = NULL, *check = NULL;
+  const char *s = "data/samples/";
+  g_autofree char *p5 = g_strconcat (s, "pose-straight-load.csv", NULL);
+  g_autofree char *p6 = g_strconcat (s, "detection.csv", NULL);
+  g_autofree char *p9 = g_strconcat (s, "passage.csv", NULL);
+
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "new", "--db",
+                           path, "--name", "flags", "robot.rated_load_kg=20", "robot.width_mm=730",
+                           "conditions.environment=outdoor", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import",
+                           "--db", path, "--clause", "5", "--config", "straight, rated load",
+                           "--route", "straight", "--load-kg", "15", "--input", p5, "--command",
+                           "5000,0,0", NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import",
+                           "--db", path, "--clause", "6", "--config", "obstacles", "--input", p6,
+                           NULL));
+  g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "campaign", "import",
+                           "--db", path, "--clause", "9", "--input", p9, NULL));
+  md = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report", "--db", path,
+                        "--format", "md", NULL);
+  check = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 1, NULL, "report", "--db", path,
+                           "--check", NULL);
+  g_assert_nonnull (strstr (md, "| straight, rated load | straight | **⚠ 15.0** |"));
+  g_assert_nonnull (strstr (md, "straight, rated load: load 15 kg is neither no load nor the "
+                                "robot's rated load 20 kg (4.4)."));
+  g_assert_nonnull (strstr (md, "| **⚠ glass wall** |"));
+  g_assert_nonnull (strstr (md, "| **⚠ metal table** |"));
+  g_assert_nonnull (strstr (md, "| wooden wall |"));
+  g_assert_nonnull (strstr (md, "glass wall: not a test obstacle outdoors (annex A.5.2: the small "
+                                "cylinder, the large cylinder and the wooden wall)."));
+  g_assert_null (strstr (md, "wooden wall: not a test obstacle outdoors"));
+  g_assert_nonnull (strstr (md, "| no load | **⚠ not stated** | **⚠ not stated** |"));
+  g_assert_nonnull (strstr (check, "no load: load (4.4): not stated\n"));
+  g_assert_nonnull (strstr (check, "no load: declared passage width (9.2): not stated\n"));
+  g_assert_nonnull (strstr (check, "Colour of the small cylinder (6.4, 7.4): not stated\n"));
+  /* The ranges come from the placements when the import gave none. */
+  g_assert_nonnull (strstr (md, "Declared detection range (6.1, 6.3): minimum 300 mm, maximum "
+                                "4000 mm (the true distances of the placements"));
+}
+
 /* 7.8.8: an amendment is a new revision that says what it replaces. */
 static void
 test_revision (void)
@@ -493,6 +600,8 @@ main (int argc, char **argv)
   g_test_add_func ("/report/check-missing", test_check_missing);
   g_test_add_func ("/report/sample-complete", test_sample_complete);
   g_test_add_func ("/report/revision", test_revision);
+  g_test_add_func ("/report/clause-items", test_clause_items);
+  g_test_add_func ("/report/load-outdoor-flags", test_load_outdoor_flags);
   g_test_add_func ("/report/plural-forms", test_plural_forms);
   status = g_test_run ();
   {

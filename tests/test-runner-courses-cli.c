@@ -258,7 +258,7 @@ test_detection (void)
 
       if (json_object_has_member (b, "table") &&
           g_str_has_prefix (json_object_get_string_member (json_object_get_object_member (b, "table"),
-                                                           "title"), "Table 3"))
+                                                           "title"), "Table 3 —"))
         row = json_array_get_object_element (json_object_get_array_member (
                 json_object_get_object_member (b, "table"), "rows"), 0);
     }

@@ -32,6 +32,12 @@ $cli campaign new --db "$out" --name "Rover 2 — acceptance per ISO 18646-2" \
   item.condition="new, undamaged, with charger and manual" item.received=2026-10-30 \
   method.deviations="none" \
   signatory.name="P. Petrov" signatory.function="head of the test laboratory" \
+  obstacle.wooden_wall.material="plywood" obstacle.wooden_wall.colour="natural wood" \
+  obstacle.glass_wall.material="clear acrylic" obstacle.glass_wall.colour="transparent" \
+  obstacle.wooden_table.material="wood" obstacle.wooden_table.colour="light oak" \
+  obstacle.metal_table.material="steel" obstacle.metal_table.colour="grey" \
+  obstacle.large_cylinder.material="PVC pipe" obstacle.large_cylinder.colour="white" \
+  obstacle.small_cylinder.material="PVC pipe" obstacle.small_cylinder.colour="white" \
   operator="I. Ivanov" notes="sample campaign: measurements of the navbench simulator" >/dev/null
 imp() { $cli campaign import --db "$out" --who "sample" "$@" >/dev/null; }
 imp --clause 5 --config "straight, no load" --route straight --load-kg 0 \
@@ -40,11 +46,25 @@ imp --clause 5 --config "straight, rated load" --route straight --load-kg 20 \
   --input $s/pose-straight-load.csv --command 5000,0,0
 imp --clause 5 --config "rectangular, no load" --route rectangular --load-kg 0 \
   --input $s/pose-rectangular-noload.csv --command 0,0,0
-imp --clause 6 --config "table 2 obstacles" --input $s/detection.csv
-imp --clause 7 --input $s/avoidance.csv
+imp --clause 6 --config "table 2 obstacles" --input $s/detection.csv \
+  --parameters '{"min_range_mm": 300, "max_range_mm": 4000}'
+# Clause 7: each configuration of the file with its behaviour and obstacle (7.2).
+imp7() { imp --clause 7 --input $s/avoidance.csv --config "$1" --behaviour "$2" --obstacle "$3" \
+  --parameters '{"obstacle_speed_mm_s": 1600}'; }
+imp7 "1 wooden wall" 1 "wooden wall"
+imp7 "1 table" 1 "wooden table"
+imp7 "1 large cylinder lying" 1 "large cylinder"
+imp7 "1 small cylinder standing" 1 "small cylinder"
+for b in 2 3 4; do
+  imp7 "$b large cylinder 0.5 m" $b "large cylinder"
+  imp7 "$b small cylinder floor" $b "small cylinder"
+done
 imp --clause 8 --config "straight, no load" --route straight --load-kg 0 \
   --input $s/path-straight-noload.csv --from 0,0 --to 5000,0
-imp --clause 9 --input $s/passage.csv
+imp --clause 9 --input $s/passage.csv --config "no load" --load-kg 0 \
+  --parameters '{"passage_width_mm": 900}'
+imp --clause 9 --input $s/passage.csv --config "rated load" --load-kg 20 \
+  --parameters '{"passage_width_mm": 900}'
 imp --clause 10 --config "arena 7 LU" --input $s/mapping-map.csv --truth $s/mapping-truth.csv \
   --parameters "autonomous mapping"
 echo "$out"

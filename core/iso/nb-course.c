@@ -10,12 +10,12 @@
 
 /* Table 2 as the project settles it (nb-course.h). */
 static const NbObstacleShape table2[] = {
-  { "wooden wall", 1000.0, 20.0, FALSE },
-  { "glass wall", 1000.0, 20.0, FALSE },
-  { "wooden table", 1200.0, 600.0, FALSE },
-  { "metal table", 1200.0, 600.0, FALSE },
-  { "large cylinder", 200.0, 200.0, TRUE },
-  { "small cylinder", 70.0, 70.0, TRUE },
+  { "wooden wall", 1000.0, 20.0, FALSE, 1000.0 },
+  { "glass wall", 1000.0, 20.0, FALSE, 1000.0 },
+  { "wooden table", 1200.0, 600.0, FALSE, 750.0 },
+  { "metal table", 1200.0, 600.0, FALSE, 750.0 },
+  { "large cylinder", 200.0, 200.0, TRUE, 600.0 },
+  { "small cylinder", 70.0, 70.0, TRUE, 400.0 },
 };
 
 /* The campaign's keys; the protocol shows them translated (po/). */
@@ -44,10 +44,17 @@ nb_obstacle_find (const char *name, guint behaviour, NbObstacleShape *shape)
         /* 7.2 behaviour 1 c): the large cylinder lies on its side, which
          * faces the robot (600 mm across, its diameter deep). */
         if (behaviour == 1 && g_str_equal (key, "large cylinder"))
-          *shape = (NbObstacleShape) { "large cylinder", 600.0, 200.0, FALSE };
+          *shape = (NbObstacleShape) { "large cylinder", 600.0, 200.0, FALSE, 200.0 };
         return TRUE;
       }
   return FALSE;
+}
+
+gboolean
+nb_obstacle_outdoor (const char *name)
+{
+  return g_strcmp0 (name, "small cylinder") == 0 || g_strcmp0 (name, "large cylinder") == 0 ||
+         g_strcmp0 (name, "wooden wall") == 0;
 }
 
 static gboolean

@@ -14,7 +14,8 @@
  *  - table 2 (nb_obstacle_find): wooden / glass (acrylic) wall 1000 mm wide,
  *    20 mm thick; wooden / metal table top 1200 × 600 mm, its long side to
  *    the robot; large cylinder Ø 200 mm × 600 mm, small cylinder Ø 70 mm ×
- *    400 mm (the torso and leg pieces ISO 18646-2 is quoted for).  A large
+ *    400 mm (the torso and leg pieces ISO 18646-2 is quoted for); walls
+    1000 mm high, table tops at 750 mm.  A large
  *    cylinder lying (behaviour 1) shows its 600 mm side; a cylinder
  *    standing or moving upright is a disc of its diameter.
  *  - clause 7 (fig. 8): PG = 9 LU from P0; P1, where robot and obstacle
@@ -43,6 +44,7 @@ typedef struct {
   double across_mm;             /* extent across the route (facing the robot) */
   double along_mm;              /* depth along the route */
   gboolean round;               /* a disc of diameter across_mm */
+  double height_mm;             /* vertical extent as it stands (a lying cylinder: its diameter) */
 } NbObstacleShape;
 
 /* The table 2 obstacle of that name as it stands in behaviour (1–4): NULL
@@ -52,6 +54,9 @@ typedef struct {
 gboolean nb_obstacle_find (const char *name, guint behaviour, NbObstacleShape *shape);
 /* The names, NULL-terminated, for messages. */
 const char *const *nb_obstacle_names (void);
+/* Annex A.5.2: outdoors only the small cylinder, the large cylinder and the
+ * wooden wall are used (not the tables, not the acrylic/polycarbonate wall). */
+gboolean nb_obstacle_outdoor (const char *name);
 
 typedef enum {
   NB_COURSE_DETECTION = 6,
