@@ -240,8 +240,29 @@ on_sigint (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* campaign run --standard iso9283 is the ISO 9283 pose test (nb-cli-iso9283-run.c). */
+static gboolean
+wants_iso9283 (int argc, char **argv)
+{
+  for (int i = 1; i < argc; i++)
+    if (g_str_equal (argv[i], "--standard=iso9283") ||
+        (g_str_equal (argv[i], "--standard") && i + 1 < argc && g_str_equal (argv[i + 1], "iso9283")))
+      return TRUE;
+  return FALSE;
+}
+
+static int campaign_run_18646 (int argc, char **argv);
+
 int
 nb_cli_campaign_run (int argc, char **argv)
+{
+  if (wants_iso9283 (argc, argv))
+    return nb_cli_iso9283_run (argc, argv);
+  return campaign_run_18646 (argc, argv);
+}
+
+static int
+campaign_run_18646 (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;

@@ -1,0 +1,172 @@
+#include "nb-iso9283-run.h"
+
+#include "nb-angle.h"
+#include "nb-error.h"
+
+#include <math.h>
+#include <string.h>
+
+/* The robot behind a wrapper that measures after each goal. */
+typedef struct {
+  const NbRobotOps *ops;
+  gpointer robot;
+  NbIso9283MeasureFunc measure;
+  gpointer measure_data;
+  NbIso9283PoseRun *run;
+  guint goal;
+} Wrap;
+
+static gboolean
+wrap_joints (gpointer p, const double q[NB_ARM_JOINTS], GError **error)
+{
+  Wrap *w = p;
+  guint k = w->goal % (NB_ISO9283_POSES + 1);
+  NbPose6 attained;
+
+  if (!w->ops->move_to_joints (w->robot, q, error))
+    return FALSE;
+  w->goal++;
+  w->run->goals++;
+  /* Goals of an iteration: home P1, P5, P4, P3, P2, home P1. */
+  if (k == 0)
+    return TRUE;
+  if (!w->measure (w->measure_data, &attained, error))
+    {
+      g_prefix_error (error, "measuring goal %u: ", w->goal);
+      return FALSE;
+    }
+  g_array_append_val (w->run->attained[k == NB_ISO9283_POSES ? 0 : nb_iso9283_cycle_pose (k)],
+                      attained);
+  return TRUE;
+}
+
+static gboolean
+wrap_pose (gpointer p, const char *frame, const double pos[3], const double o[4],
+           const char *planner, GError **error)
+{
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the ISO 9283 pose test sends joint goals only");
+  return FALSE;
+}
+
+static void
+wrap_stop (gpointer p)
+{
+  Wrap *w = p;
+
+  w->ops->stop (w->robot);
+}
+
+static void
+wrap_wait (gpointer p, double s)
+{
+  Wrap *w = p;
+
+  w->ops->wait (w->robot, s);
+}
+
+gboolean
+nb_iso9283_pose_run (const NbArmModel *model, const NbIso9283Cube *cube,
+                     const double q[NB_ISO9283_POSES][NB_ARM_JOINTS], guint cycles,
+                     const NbRobotOps *ops, gpointer robot, NbIso9283MeasureFunc measure,
+                     gpointer measure_data, NbIso9283PoseRun *run, GError **error)
+{
+  static const NbRobotOps wrap_ops = { wrap_joints, wrap_pose, wrap_stop, wrap_wait, NULL };
+  g_autoptr (NbSequence) seq = NULL;
+  Wrap w = { ops, robot, measure, measure_data, run, 0 };
+
+  memset (run, 0, sizeof *run);
+  run->cycles = cycles;
+  for (guint i = 0; i < NB_ISO9283_POSES; i++)
+    {
+      run->attained[i] = g_array_new (FALSE, FALSE, sizeof (NbPose6));
+      run->command[i] = (NbPose6) { cube->p_mm[i][0], cube->p_mm[i][1], cube->p_mm[i][2],
+                                    cube->abc_deg[0], cube->abc_deg[1], cube->abc_deg[2] };
+    }
+  /* Every point checked against the soft ranges before anything moves. */
+  if ((seq = nb_iso9283_pose_sequence (model, q, cycles, error)) == NULL ||
+      !nb_sequence_run (seq, 0, &wrap_ops, &w, NULL, NULL, NULL, error))
+    return FALSE;
+  for (guint i = 0; i < NB_ISO9283_POSES; i++)
+    if (!nb_iso9283_pose (&run->command[i], (NbPose6 *) run->attained[i]->data,
+                          run->attained[i]->len, &run->result[i], error))
+      {
+        g_prefix_error (error, "P%u: ", i + 1);
+        return FALSE;
+      }
+  return TRUE;
+}
+
+void
+nb_iso9283_pose_run_clear (NbIso9283PoseRun *run)
+{
+  for (guint i = 0; i < NB_ISO9283_POSES; i++)
+    g_clear_pointer (&run->attained[i], g_array_unref);
+}
+
+void
+nb_iso9283_sim_errors (NbSimArm *arm)
+{
+  const double offset[NB_ARM_JOINTS] = { 0, 2e-4, 0, -1.5e-4, 0, 1e-4, 0 };
+  const double link[NB_ARM_JOINTS] = { 0, 0, 0.0004, 0, -0.0003, 0, 0 };
+
+  memcpy (arm->joint_offset_rad, offset, sizeof offset);
+  memcpy (arm->link_error_m, link, sizeof link);
+  nb_sim_arm_set_errors (arm);
+  arm->noise_rad = 1e-5;
+  arm->backlash_rad = 3e-5;
+  arm->settle_omega_rad_s = 40;
+  arm->settle_zeta = 0.3;
+  arm->settle_dwell_s = 1.2;
+}
+
+gboolean
+nb_iso9283_measure_sim (gpointer data, NbPose6 *attained, GError **error)
+{
+  NbIso9283SimMeasure *m = data;
+  double now = m->tracker->arm->clock_s;
+
+  if (!nb_sim_tracker_mean (m->tracker, now - m->window_s, now, attained))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the tracker has no sample in the last %g s",
+                   m->window_s);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static double
+gauss (GRand *r, double sigma)
+{
+  double u = g_rand_double_range (r, 1e-300, 1.0), v = g_rand_double (r);
+
+  return sigma * sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
+}
+
+gboolean
+nb_iso9283_measure_state (gpointer data, NbPose6 *attained, GError **error)
+{
+  NbIso9283StateMeasure *m = data;
+  NbRobotState st;
+  double T[16], R[9], abc[3];
+
+  if (!nb_http_robot_state (m->robot, &st, error))
+    return FALSE;
+  if (st.moving)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the arm still moves after its goal");
+      return FALSE;
+    }
+  nb_sim_arm_true_pose (m->truth, st.position, T);
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      R[r * 3 + c] = T[r * 4 + c];
+  nb_iso9283_matrix_to_abc (R, abc);
+  *attained = (NbPose6) {
+    T[3] * 1000 + gauss (m->rand, m->noise_mm), T[7] * 1000 + gauss (m->rand, m->noise_mm),
+    T[11] * 1000 + gauss (m->rand, m->noise_mm),
+    nb_angle_recast_deg (abc[0] + gauss (m->rand, m->noise_deg)),
+    abc[1] + gauss (m->rand, m->noise_deg),
+    nb_angle_recast_deg (abc[2] + gauss (m->rand, m->noise_deg)),
+  };
+  return TRUE;
+}

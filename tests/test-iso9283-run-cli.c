@@ -1,0 +1,168 @@
+/* test-iso9283-run-cli — campaign run --standard iso9283: the pose test on the simulated arm and
+ * over the motion HTTP API against `navbench-cli serve`
+ *
+ * 5 poses × 30 cycles each way: 180 goals, every pose measured 30 times,
+ * the attained poses written where `compute iso9283 pose` reads them back to
+ * the same figures; the served arm and the in-process one share the error
+ * model's geometry, so their AP agree within the noise.
+ */
+#include "nb-test-cli.h"
+#include "nb-test-tmp.h"
+
+#include <json-glib/json-glib.h>
+#include <math.h>
+#include <string.h>
+
+static char *tmp_dir;
+
+/* Each pose's figures read back through compute iso9283 pose. */
+static void
+check_against_compute (JsonObject *run, const char *dir)
+{
+  JsonArray *poses = json_object_get_array_member (run, "poses");
+
+  g_assert_cmpuint (json_array_get_length (poses), ==, 5);
+  for (guint i = 0; i < 5; i++)
+    {
+      JsonObject *p = json_array_get_object_element (poses, i);
+      g_autofree char *name = g_strdup_printf ("P%u.csv", i + 1);
+      g_autofree char *path = g_build_filename (dir, name, NULL);
+      g_autofree char *text = NULL, *command = NULL, *out = NULL;
+      g_autoptr (JsonParser) parser = json_parser_new ();
+      const char *cmd_line;
+      JsonObject *c;
+
+      g_assert_cmpint (json_object_get_int_member (p, "n"), ==, 30);
+      g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+      cmd_line = strstr (text, "# Command: ");
+      g_assert_nonnull (cmd_line);
+      command = g_strndup (cmd_line + 11, strcspn (cmd_line + 11, "\n"));
+      out = nb_test_cli_run (NULL, 0, NULL, "compute", "iso9283", "pose", "--input", path,
+                             "--command", command, "--json", NULL);
+      c = nb_test_parse_object (parser, out);
+      g_assert_cmpint (json_object_get_int_member (c, "n"), ==, 30);
+      nb_assert_abs (json_object_get_double_member (c, "ap_mm"),
+                     json_object_get_double_member (p, "ap_mm"), 1e-12, "AP read back");
+      nb_assert_abs (json_object_get_double_member (c, "rp_mm"),
+                     json_object_get_double_member (p, "rp_mm"), 1e-12, "RP read back");
+      nb_assert_abs (json_object_get_double_member (c, "ap_a_deg"),
+                     json_object_get_double_member (p, "ap_a_deg"), 1e-12, "AP_a read back");
+    }
+}
+
+static void
+test_sim_and_http (void)
+{
+  g_autofree char *dir_sim = g_build_filename (tmp_dir, "sim", NULL);
+  g_autofree char *dir_http = g_build_filename (tmp_dir, "http", NULL);
+  g_autofree char *out_sim = NULL, *out_http = NULL;
+  g_autoptr (JsonParser) ps = json_parser_new (), ph = json_parser_new ();
+  NbTestServer server;
+  JsonObject *rs, *rh;
+
+  out_sim = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283",
+                             "--robot", "sim", "--cycles", "30", "--output", dir_sim, "--json",
+                             NULL);
+  rs = nb_test_parse_object (ps, out_sim);
+  g_assert_cmpint (json_object_get_int_member (rs, "goals"), ==, 180);
+  g_assert_cmpint (json_object_get_int_member (rs, "cycles"), ==, 30);
+  g_assert_cmpfloat (json_object_get_double_member (rs, "edge_mm"), >, 150);
+  check_against_compute (rs, dir_sim);
+
+  server = nb_test_serve ("--time-scale", "0", NULL);
+  out_http = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard=iso9283",
+                              "--robot", server.url, "--output", dir_http, "--json", NULL);
+  rh = nb_test_parse_object (ph, out_http);
+  g_assert_cmpint (json_object_get_int_member (rh, "goals"), ==, 180);
+  g_assert_cmpstr (json_object_get_string_member (rh, "robot"), ==, server.url);
+  check_against_compute (rh, dir_http);
+  /* One geometry, two arms: AP within the noise (the served arm's joint
+   * noise is 2e-5 rad, the in-process one's 1e-5 rad plus the servo). */
+  for (guint i = 0; i < 5; i++)
+    {
+      JsonObject *a = json_array_get_object_element (json_object_get_array_member (rs, "poses"), i);
+      JsonObject *b = json_array_get_object_element (json_object_get_array_member (rh, "poses"), i);
+
+      g_test_message ("P%u: AP %.4f mm (sim) %.4f mm (HTTP), RP %.4f / %.4f mm", i + 1,
+                      json_object_get_double_member (a, "ap_mm"),
+                      json_object_get_double_member (b, "ap_mm"),
+                      json_object_get_double_member (a, "rp_mm"),
+                      json_object_get_double_member (b, "rp_mm"));
+      nb_assert_abs (json_object_get_double_member (a, "ap_mm"),
+                     json_object_get_double_member (b, "ap_mm"), 0.04, "AP sim vs HTTP");
+      g_assert_cmpfloat (json_object_get_double_member (b, "rp_mm"), >, 0.005);
+      g_assert_cmpfloat (json_object_get_double_member (b, "rp_mm"), <, 0.15);
+    }
+
+  /* Over HTTP the speed is the controller's. */
+  {
+    g_autofree char *err = NULL;
+    g_autofree char *out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard",
+                                            "iso9283", "--robot", server.url, "--speed", "50",
+                                            NULL);
+
+    g_assert_cmpstr (out, ==, "");
+    g_assert_nonnull (strstr (err, "--speed"));
+  }
+  nb_test_server_stop (&server);
+}
+
+static void
+test_bad_input (void)
+{
+  g_autofree char *err = NULL, *out = NULL;
+
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard", "iso9283", "--centre",
+                         "2500,0,400", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "no test cube fits"));
+  g_free (out);
+  g_free (err);
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard", "iso9283", "--speed",
+                         "70", NULL);
+  g_assert_nonnull (strstr (err, "--speed 100, 50 or 10"));
+  g_free (out);
+  g_free (err);
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard", "iso9283", "--robot",
+                         "ftp://x", NULL);
+  g_assert_nonnull (strstr (err, "--robot is sim or http"));
+}
+
+/* 50 % and 10 % speed on the simulator: slower, the same geometry. */
+static void
+test_speeds (void)
+{
+  g_autofree char *o100 = NULL, *o10 = NULL;
+  g_autoptr (JsonParser) p1 = json_parser_new (), p2 = json_parser_new ();
+  JsonObject *a, *b;
+
+  o100 = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--cycles",
+                          "5", "--json", NULL);
+  o10 = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--cycles",
+                         "5", "--speed", "10", "--load", "10%", "--json", NULL);
+  a = nb_test_parse_object (p1, o100);
+  b = nb_test_parse_object (p2, o10);
+  g_assert_cmpfloat (json_object_get_double_member (b, "speed_pct"), ==, 10);
+  g_assert_cmpstr (json_object_get_string_member (b, "load"), ==, "10%");
+  nb_assert_abs (json_object_get_double_member (json_array_get_object_element (
+                   json_object_get_array_member (a, "poses"), 1), "ap_mm"),
+                 json_object_get_double_member (json_array_get_object_element (
+                   json_object_get_array_member (b, "poses"), 1), "ap_mm"),
+                 0.02, "AP at 100 % and 10 %");
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = nb_test_make_dir ();
+  g_test_add_func ("/iso9283-run-cli/sim-and-http", test_sim_and_http);
+  g_test_add_func ("/iso9283-run-cli/bad-input", test_bad_input);
+  g_test_add_func ("/iso9283-run-cli/speeds", test_speeds);
+  rc = g_test_run ();
+  nb_test_remove_dir (tmp_dir);
+  g_free (tmp_dir);
+  return rc;
+}
