@@ -11,6 +11,10 @@
 #include <string.h>
 
 #define MM_PER_M 1000.0
+/* How the clause's module says its trials run (nb-clause.h): the runner
+ * asks the table, never the clause's number. */
+#define RUNS(run, kind) ((run)->r->clause->run == NB_CLAUSE_RUN_##kind)
+#define BASELINE(run) ((run)->r->clause->baseline)
 /* decided: three failed trials in a row mean the robot does not reach its goals. */
 #define MAX_FAILED_IN_A_ROW 3
 /* The poses a rerun computes from LU must be the stored ones to this much. */
@@ -18,6 +22,7 @@
 
 struct _NbCampaignRunner {
   char *path;
+  const NbClause *clause;
   NbCampaignRunnerOptions o;
   char *config, *route, *who, *robot_name, *obstacle;
   const NbRobotOps *robot_ops;
@@ -148,7 +153,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "ISO 18646-2 (5 to 10)", o->clause);
       return NULL;
     }
-  if (o->clause < 5 || o->clause > 9)
+  if (clause->run == NB_CLAUSE_RUN_NONE)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u (%s) is not run automatically "
                    "yet: the runner drives clauses 5 to 9 (record other clauses with "
@@ -166,32 +171,31 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "route '%s': straight, rectangular or combined", o->route);
       return NULL;
     }
-  if (o->clause == 8 && o->route != NULL && kind != NB_ROUTE_STRAIGHT)
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_STRAIGHT_ONLY) && o->route != NULL &&
+      kind != NB_ROUTE_STRAIGHT)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                    "route '%s': clause 8 (8.3) uses the straight route", o->route);
       return NULL;
     }
-  if (o->clause == 6 && !check_detection_options (o, rig_ops, error))
+  if (clause->run == NB_CLAUSE_RUN_PLACEMENTS && !check_detection_options (o, rig_ops, error))
     return NULL;
-  if ((o->clause == 6 || o->clause == 7 || o->clause == 9) && o->route != NULL)
+  if (!nb_clause_takes (clause, NB_CLAUSE_OPT_ROUTE) && o->route != NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "route '%s': clause %u lays out its own "
-                   "course (%s), it takes no route", o->route, o->clause,
-                   o->clause == 6 ? "6.3: placements round the robot"
-                   : o->clause == 7 ? "7.2: P0 to PG 9 LU" : "9.2: the passage");
+                   "course (%s), it takes no route", o->route, o->clause, clause->layout);
       return NULL;
     }
-  if (o->clause == 7 && !check_avoidance_options (o, error))
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_BEHAVIOUR) && !check_avoidance_options (o, error))
     return NULL;
-  if (robot_ops == NULL && o->clause == 6)
+  if (robot_ops == NULL && clause->run == NB_CLAUSE_RUN_PLACEMENTS)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 with an operator-driven robot: "
                    "the bench cannot read the robot's detections; record them with campaign "
                    "import");
       return NULL;
     }
-  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL &&
+  if (clause->baseline && o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL &&
       robot_ops != NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
@@ -199,7 +203,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "phase obstacle");
       return NULL;
     }
-  if (o->clause == 9 && !isnan (o->passage_width_mm) &&
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_PASSAGE_WIDTH) && !isnan (o->passage_width_mm) &&
       !(o->passage_width_mm > 0.0 && isfinite (o->passage_width_mm)))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "passage width %g mm: a width is > 0",
@@ -243,6 +247,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
     }
   r = g_new0 (NbCampaignRunner, 1);
   r->path = g_strdup (path);
+  r->clause = clause;
   r->o = *o;
   r->o.config = r->config = g_strdup (o->config);
   r->o.route = r->route = g_strdup (o->route);
@@ -764,7 +769,7 @@ resolve_config (Run *run, GError **error)
   target = nb_route_target (&run->route);
   if (found)
     {
-      gboolean same = o->clause == 5
+      gboolean same = RUNS (run, POSE)
         ? same_mm (run->config.command.x_mm, target->x_mm) &&
           same_mm (run->config.command.y_mm, target->y_mm) &&
           same_mm (run->config.command.theta_deg, target->theta_deg)
@@ -789,7 +794,7 @@ resolve_config (Run *run, GError **error)
   run->config.parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
                                             "\"clockwise\": false, \"runner\": true}", lu,
                                             NB_ROUTE_DEFAULT_LEG_LU);
-  if (o->clause == 5)
+  if (RUNS (run, POSE))
     run->config.command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
   else
     {
@@ -904,7 +909,7 @@ resolve_course_config (Run *run, GError **error)
           return FALSE;
         }
     }
-  if (o->clause == 9)
+  if (nb_clause_takes (run->r->clause, NB_CLAUSE_OPT_PASSAGE_WIDTH))
     {
       width = found ? param_number (c->parameters, "passage_width_mm") : NAN;
       if (found && isnan (width))
@@ -986,7 +991,7 @@ resolve_course_config (Run *run, GError **error)
   c->clause = o->clause;
   c->name = g_strdup (o->config);
   c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
-  if (o->clause == 7)
+  if (BASELINE (run))
     {
       c->obstacle = g_strdup (obstacle);
       c->behaviour = g_strdup_printf ("%u", run->behaviour);
@@ -1048,7 +1053,7 @@ resolve_tolerance (Run *run, GError **error)
       if (error == NULL || *error == NULL)
         g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: PG is reached within the clause 5 "
                      "repeatability (%s): run clause 5 on the straight route first%s%s%s, or "
-                     "give the goal tolerance", run->r->path, o->clause == 7 ? "7.3 c" : "9.3 c",
+                     "give the goal tolerance", run->r->path, run->r->clause->goal_clause,
                      pick ? " (configuration '" : "", pick ? pick->name : "",
                      pick ? "' has no figures)" : "");
       nb_config_result_clear (&fig);
@@ -1091,7 +1096,7 @@ count_course_trials (Run *run, GError **error)
     }
   counted = run->obst_counted;
   base_needed = run->base_ok >= NB_AVOIDANCE_TRIALS ? 0 : NB_AVOIDANCE_TRIALS - run->base_ok;
-  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_BASELINE)
+  if (BASELINE (run) && o->phase == NB_AVOIDANCE_PHASE_BASELINE)
     {
       if (o->trials == 0 && base_needed == 0)
         {
@@ -1112,9 +1117,9 @@ count_course_trials (Run *run, GError **error)
       return FALSE;
     }
   run->n_trials = o->trials > 0 ? o->trials : clause->trials - counted;
-  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_AUTO)
+  if (BASELINE (run) && o->phase == NB_AVOIDANCE_PHASE_AUTO)
     run->n_trials += base_needed;
-  if (o->clause == 7 && o->phase == NB_AVOIDANCE_PHASE_OBSTACLE && run->behaviour > 1 &&
+  if (BASELINE (run) && o->phase == NB_AVOIDANCE_PHASE_OBSTACLE && run->behaviour > 1 &&
       base_needed > 0)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': behaviour "
@@ -1490,11 +1495,11 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   run->t_start = nb_device_time (r->device);
   run->clearance_mm = NAN;
   /* 7.3 b): the obstacle is released as the robot gets its goal. */
-  if ((r->o.clause == 7 || r->o.clause == 9) && r->rig_ops->set_course != NULL)
+  if (RUNS (run, COURSE) && r->rig_ops->set_course != NULL)
     r->rig_ops->set_course (r->rig, &run->course, run->t_start);
   nb_campaign_trial_init (&t);
   t.start_time = run->t_start;
-  if (r->o.clause == 5)
+  if (RUNS (run, POSE))
     t.command = run->config.command;
   if (!nb_campaign_begin_trial (run->campaign, run->config.id, &t, error))
     {
@@ -1504,9 +1509,9 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   run->trial_id = t.id;
   run->keep = TRUE;
   t.number = t.seq;
-  if (r->o.clause == 8)
+  if (RUNS (run, PATH))
     t.label = g_strdup_printf ("%u", t.seq);   /* what import stores: the trial's label */
-  if (r->o.clause == 7)
+  if (BASELINE (run))
     {
       /* What import stores: the kind, numbered within it. */
       t.kind = g_strdup (run->obstacle_phase ? "obstacle" : "baseline");
@@ -1524,7 +1529,7 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   ev.command = t.command;
   ev.attained = (NbPose) { NAN, NAN, NAN };
   ev.d_mm = NAN;
-  ev.trial_kind = r->o.clause == 7 ? (run->obstacle_phase ? "obstacle" : "baseline") : NULL;
+  ev.trial_kind = BASELINE (run) ? (run->obstacle_phase ? "obstacle" : "baseline") : NULL;
   ev.number = t.number;
   ev.time_s = NAN;
   ev.clearance_mm = NAN;
@@ -1569,7 +1574,7 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
       reason = g_strdup (goal_error->message);
       r->robot_ops->stop (r->robot);
     }
-  else if (r->o.clause == 5)
+  else if (RUNS (run, POSE))
     {
       NbSettleResult res;
 
@@ -1599,7 +1604,7 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
                                   nb_angle_recast_deg (res.heading_deg) };
         }
     }
-  else if (r->o.clause == 7 || r->o.clause == 9)
+  else if RUNS (run, COURSE)
     {
       NbSettleResult res;
 
@@ -1620,8 +1625,7 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
       else if (run->clearance_mm <= 0.0)
         {
           t.outcome = NB_TRIAL_FAILED;
-          reason = g_strdup_printf ("touched %s: clearance %.1f mm", r->o.clause == 7
-                                    ? "the obstacle" : "a wall of the passage",
+          reason = g_strdup_printf ("touched %s: clearance %.1f mm", run->r->clause->contact,
                                     run->clearance_mm);
         }
       else if (!res.settled)
@@ -1684,12 +1688,12 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   ev.t_s = t.end_time;
   ev.outcome = t.outcome;
   ev.reason = t.reason;
-  if (r->o.clause != 7 && r->o.clause != 9)
-    ev.attained = t.outcome == NB_TRIAL_OK && r->o.clause == 5 ? t.attained
+  if (!RUNS (run, COURSE))
+    ev.attained = t.outcome == NB_TRIAL_OK && RUNS (run, POSE) ? t.attained
                                                                 : (NbPose) { NAN, NAN, NAN };
-  ev.time_s = r->o.clause == 7 || r->o.clause == 9 ? t.time_s : NAN;
+  ev.time_s = RUNS (run, COURSE) ? t.time_s : NAN;
   ev.clearance_mm = run->clearance_mm;
-  ev.d_mm = r->o.clause == 8 && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
+  ev.d_mm = RUNS (run, PATH) && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
   ev.n_samples = run->stored;
   post (run, &ev, &figures);
   nb_campaign_trial_clear (&t);
@@ -1746,7 +1750,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
 
   *end = TRIAL_DONE;
   memset (&seg, 0, sizeof seg);
-  if (r->o.clause == 7 && run->obstacle_phase && !run->obstacle_placed)
+  if (BASELINE (run) && run->obstacle_phase && !run->obstacle_placed)
     {
       g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
                                             "the route; 7.3 a), moving ones released as the "
@@ -1763,7 +1767,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
                               k, run->n_trials, r->o.clause, r->o.config, p0->name, p0->x_mm,
                               p0->y_mm, p0->theta_deg, target->name, target->x_mm, target->y_mm,
                               target->theta_deg,
-                              r->o.clause == 7 && !run->obstacle_phase
+                              BASELINE (run) && !run->obstacle_phase
                               ? " with no obstacle on the course (baseline)" : "",
                               p0->name);
   if (!ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
@@ -1795,7 +1799,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
       if (!begun && seg.state >= NB_SEGMENTATION_MOVING)
         {
           t.start_time = seg.t_start;
-          if (r->o.clause == 5)
+          if (RUNS (run, POSE))
             t.command = run->config.command;
           if (!nb_campaign_begin_trial (run->campaign, run->config.id, &t, error))
             goto failed;
@@ -1813,7 +1817,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
           ev.command = t.command;
           ev.attained = (NbPose) { NAN, NAN, NAN };
           ev.d_mm = ev.time_s = ev.clearance_mm = NAN;
-          ev.trial_kind = r->o.clause == 7 ? (run->obstacle_phase ? "obstacle" : "baseline")
+          ev.trial_kind = BASELINE (run) ? (run->obstacle_phase ? "obstacle" : "baseline")
                                            : NULL;
           post (run, &ev, NULL);
         }
@@ -1852,9 +1856,9 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
       return FALSE;
     }
   t.number = t.seq;
-  if (r->o.clause == 8)
+  if (RUNS (run, PATH))
     t.label = g_strdup_printf ("%u", t.seq);
-  if (r->o.clause == 7)
+  if (BASELINE (run))
     {
       t.kind = g_strdup (run->obstacle_phase ? "obstacle" : "baseline");
       t.number = run->obstacle_phase ? run->obst_number + 1 : run->base_number + 1;
@@ -1879,9 +1883,9 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
       ev.attained = (NbPose) { seg.attained.x_m * MM_PER_M, seg.attained.y_m * MM_PER_M,
                                nb_angle_recast_deg (seg.attained.heading_deg) };
       t.outcome = NB_TRIAL_OK;
-      if (r->o.clause == 5)
+      if (RUNS (run, POSE))
         t.attained = ev.attained;
-      if (r->o.clause == 7 || r->o.clause == 9)
+      if RUNS (run, COURSE)
         {
           g_autofree char *q = NULL, *seen = NULL;
           double miss = hypot (ev.attained.x_mm - target->x_mm, ev.attained.y_mm - target->y_mm);
@@ -1889,8 +1893,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
 
           run->clearance_mm = min_clearance (run);
           q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)",
-                               k, r->o.clause == 7 ? "the obstacle" : "a wall of the passage",
-                               run->clearance_mm);
+                               k, run->r->clause->contact, run->clearance_mm);
           if (!ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no", &seen,
                     error))
             goto failed;
@@ -1898,8 +1901,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
             {
               t.outcome = NB_TRIAL_FAILED;
               reason = g_strdup_printf ("touched %s (the operator saw it; measured clearance "
-                                        "%.1f mm)", r->o.clause == 7 ? "the obstacle"
-                                        : "a wall of the passage", run->clearance_mm);
+                                        "%.1f mm)", run->r->clause->contact, run->clearance_mm);
             }
           else if (isfinite (ev.attained.theta_deg) && (miss > run->tol_mm || turn > run->tol_deg))
             {
@@ -1961,11 +1963,11 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
   ev.t_s = t.end_time;
   ev.outcome = t.outcome;
   ev.reason = t.reason;
-  if (r->o.clause != 5 && r->o.clause != 7 && r->o.clause != 9)
+  if (!RUNS (run, POSE) && !RUNS (run, COURSE))
     ev.attained = (NbPose) { NAN, NAN, NAN };
-  ev.time_s = r->o.clause == 7 || r->o.clause == 9 ? t.time_s : NAN;
+  ev.time_s = RUNS (run, COURSE) ? t.time_s : NAN;
   ev.clearance_mm = run->clearance_mm;
-  ev.d_mm = r->o.clause == 8 && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
+  ev.d_mm = RUNS (run, PATH) && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
   ev.n_samples = run->stored;
   post (run, &ev, &figures);
   nb_campaign_trial_clear (&t);
@@ -2024,7 +2026,7 @@ run_all (Run *run, GError **error)
       run->have_tf = TRUE;
       run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
     }
-  if (r->o.clause == 6)
+  if (RUNS (run, PLACEMENTS))
     {
       subject = g_strdup_printf ("clause 6, config '%s'", r->o.config);
       if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL,
@@ -2033,7 +2035,7 @@ run_all (Run *run, GError **error)
       ok = run_detection (run, &cancelled, &local);
       goto finish;
     }
-  if (r->o.clause == 7 || r->o.clause == 9)
+  if RUNS (run, COURSE)
     {
       if (!resolve_course_config (run, error) || !count_course_trials (run, error) ||
           !resolve_tolerance (run, error))
@@ -2063,19 +2065,19 @@ run_all (Run *run, GError **error)
       TrialEnd how;
       gboolean judged;
 
-      if (r->o.clause == 7 && !prepare_avoidance_trial (run, &local))
+      if (BASELINE (run) && !prepare_avoidance_trial (run, &local))
         {
           ok = FALSE;
           break;
         }
       /* 7, 9: a failed trial is a result (baseline trials excepted). */
-      judged = r->o.clause == 9 || (r->o.clause == 7 && run->obstacle_phase);
+      judged = RUNS (run, COURSE) && (!BASELINE (run) || run->obstacle_phase);
       if (!(r->operator_driven ? run_operator_trial : run_trial) (run, k, &outcome, &how, &local))
         {
           ok = FALSE;
           break;
         }
-      if (r->o.clause == 7 && outcome != NB_TRIAL_RUNNING)
+      if (BASELINE (run) && outcome != NB_TRIAL_RUNNING)
         {
           if (run->obstacle_phase)
             run->obst_number++;

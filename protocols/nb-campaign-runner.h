@@ -219,7 +219,7 @@ typedef enum {
   NB_RUNNER_EVENT_TRIAL_ENDED,
 } NbRunnerEventKind;
 
-typedef struct {
+typedef struct _NbRunnerEvent {
   NbRunnerEventKind kind;
   guint clause;
   const char *config;

@@ -22,6 +22,11 @@
 
 G_BEGIN_DECLS
 
+/* What the simulated base's manufacturer declares for clause 6 (6.3): the
+ * ranges its sensor (nb_sim_base_model_default: 5 m reach) is tested at. */
+#define NB_RUNNER_SIM_MIN_RANGE_MM 300.0
+#define NB_RUNNER_SIM_MAX_RANGE_MM 4000.0
+
 typedef struct {
   NbSimBaseModel model;         /* nb_sim_base_model_default by _init */
   guint32 seed;                 /* the base's; the tracker's is seed + 1 */

@@ -52,8 +52,14 @@ test_registry (void)
     }
   g_assert_true (nb_clause_takes (nb_clause_lookup (7), NB_CLAUSE_OPT_BEHAVIOUR));
   g_assert_false (nb_clause_takes (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS));
-  g_assert_false (nb_clause_check_option (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS, &error));
-  g_assert_cmpstr (error->message, ==, "--trials: clause 6 (Obstacle detection) takes no trials");
+  g_assert_false (nb_clause_refuse_option (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS, "--trials",
+                                           &error));
+  g_assert_cmpstr (error->message, ==, "--trials is for clauses 5, 7, 8 and 9 (clause 6 fixes its "
+                                       "placements, 6.3)");
+  g_clear_error (&error);
+  g_assert_false (nb_clause_refuse_option (nb_clause_lookup (5), NB_CLAUSE_OPT_BEHAVIOUR,
+                                           "--behaviour", &error));
+  g_assert_cmpstr (error->message, ==, "--behaviour is for clause 7");
   g_clear_error (&error);
 
   /* No LU: the routes cannot be laid out. */

@@ -306,6 +306,9 @@ test_bad_input (void)
       "run clause 5 on the straight route first" },
     { { "--db", db, "--clause", "7", "--config", "c", "--goal-tolerance-mm", "5",
         "--goal-tolerance-deg", "1" }, "clause 7 needs one of table 2" },
+    /* #14: 6.3 fixes the placements; a count is refused, not silently ignored. */
+    { { "--db", db, "--clause", "6", "--config", "c", "--trials", "3" },
+      "--trials is for clauses 5, 7, 8 and 9 (clause 6 fixes its placements, 6.3)" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -35,22 +35,6 @@ typedef struct {
   NbRunnerSummary summary;
 } RunCli;
 
-static void
-json_pose (NbJsonWriter *w, const char *key, const NbPose *p)
-{
-  nb_json_key (w, key);
-  if (isnan (p->x_mm))
-    {
-      nb_json_null (w);
-      return;
-    }
-  nb_json_begin_object (w);
-  nb_json_key (w, "x_mm"); nb_json_double (w, p->x_mm);
-  nb_json_key (w, "y_mm"); nb_json_double (w, p->y_mm);
-  nb_json_key (w, "theta_deg"); nb_json_double (w, p->theta_deg);
-  nb_json_end_object (w);
-}
-
 /* One object per line (JSON Lines): the writer's indentation dropped,
  * strings untouched. */
 static char *
@@ -120,40 +104,7 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
             nb_json_string (w, ev->reason);
           else
             nb_json_null (w);
-          if (ev->clause == 5)
-            {
-              json_pose (w, "command", &ev->command);
-              json_pose (w, "attained", &ev->attained);
-            }
-          else if (ev->clause == 6)
-            {
-              nb_json_key (w, "obstacle"); nb_json_string (w, ev->obstacle);
-              nb_json_key (w, "angle_deg"); nb_json_double (w, ev->angle_deg);
-              nb_json_key (w, "range"); nb_json_string (w, ev->max_range ? "max" : "min");
-              nb_json_key (w, "true_mm"); nb_json_double (w, ev->true_mm);
-              nb_json_key (w, "detected"); nb_json_bool (w, ev->detected);
-              nb_json_key (w, "measured_mm"); nb_json_double (w, ev->measured_mm);
-            }
-          else if (ev->clause == 7 || ev->clause == 9)
-            {
-              if (ev->trial_kind != NULL)
-                {
-                  nb_json_key (w, "kind"); nb_json_string (w, ev->trial_kind);
-                }
-              nb_json_key (w, "number"); nb_json_int (w, ev->number);
-              nb_json_key (w, "time_s"); nb_json_double (w, ev->time_s);
-              /* +inf (nothing near) is not JSON: null. */
-              nb_json_key (w, "clearance_mm");
-              if (isfinite (ev->clearance_mm))
-                nb_json_double (w, ev->clearance_mm);
-              else
-                nb_json_null (w);
-              json_pose (w, "attained", &ev->attained);
-            }
-          else
-            {
-              nb_json_key (w, "d_mm"); nb_json_double (w, ev->d_mm);
-            }
+          nb_runner_event_json (w, ev);
           nb_json_key (w, "samples"); nb_json_int (w, (gint64) ev->n_samples);
           nb_json_key (w, "figures");
           nb_json_begin_object (w);
@@ -172,25 +123,8 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
     }
   {
     g_autoptr (GString) figures = g_string_new (NULL);
-    g_autofree char *what = NULL;
+    g_autofree char *what = nb_runner_event_text (ev);
 
-    if (ev->clause == 5 && !isnan (ev->attained.x_mm))
-      what = g_strdup_printf ("attained %.3f, %.3f mm, %.3f°", ev->attained.x_mm,
-                              ev->attained.y_mm, ev->attained.theta_deg);
-    else if (ev->clause == 6)
-      what = ev->detected
-             ? g_strdup_printf ("%s at %g°, %s range %.0f mm: detected at %.1f mm", ev->obstacle,
-                                ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm,
-                                ev->measured_mm)
-             : g_strdup_printf ("%s at %g°, %s range %.0f mm: not detected", ev->obstacle,
-                                ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm);
-    else if ((ev->clause == 7 || ev->clause == 9) && isfinite (ev->time_s))
-      what = g_strdup_printf ("%s%s%u in %.3f s, clearance %.1f mm",
-                              ev->trial_kind ? ev->trial_kind : "", ev->trial_kind ? " " : "",
-                              ev->number, ev->time_s, ev->clearance_mm);
-    else if (ev->clause == 8 && !isnan (ev->d_mm))
-      what = g_strdup_printf ("d_i %.3f mm over %" G_GUINT64_FORMAT " samples", ev->d_mm,
-                              ev->n_samples);
     nb_config_result_text (figures, ev->figures);
     say (c, g_strdup_printf ("trial %u/%u %s%s%s%s%s; %s\n", ev->trial, ev->n_trials,
                              nb_trial_outcome_to_string (ev->outcome), what ? ": " : "",
@@ -413,32 +347,27 @@ campaign_run_18646 (int argc, char **argv)
     }
   if (load_text != NULL && !nb_cli_parse_numbers ("load-kg", load_text, &load, 1, "KG", &error))
     return nb_cli_report_error (error);
-  if ((behaviour || phase) && clause != 7)
+  /* The options each clause takes are its module's to say (nb-clause.h). */
+  if (nb_clause_lookup ((guint) clause) != NULL)
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--behaviour and --phase are for clause 7");
-      return nb_cli_report_error (error);
-    }
-  if (obstacle && clause != 6 && clause != 7)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--obstacle is for clauses 6 and 7");
-      return nb_cli_report_error (error);
-    }
-  if ((min_text || max_text) && clause != 6)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--min-range-mm and --max-range-mm are for "
-                   "clause 6");
-      return nb_cli_report_error (error);
-    }
-  if (width_text && clause != 9)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--passage-width-mm is for clause 9");
-      return nb_cli_report_error (error);
-    }
-  if ((tol_text || tol_deg_text) && clause != 7 && clause != 9)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--goal-tolerance-mm/-deg are for clauses "
-                   "7 and 9");
-      return nb_cli_report_error (error);
+      const NbClause *cl = nb_clause_lookup ((guint) clause);
+
+      if (((behaviour || phase) &&
+           !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_BEHAVIOUR, "--behaviour and --phase",
+                                     &error)) ||
+          (obstacle && !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_OBSTACLE, "--obstacle",
+                                                 &error)) ||
+          ((min_text || max_text) &&
+           !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_RANGES,
+                                     "--min-range-mm and --max-range-mm", &error)) ||
+          (width_text && !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_PASSAGE_WIDTH,
+                                                   "--passage-width-mm", &error)) ||
+          ((tol_text || tol_deg_text) &&
+           !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_GOAL_TOLERANCE,
+                                     "--goal-tolerance-mm/-deg", &error)) ||
+          (trials > 0 && !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_TRIALS, "--trials",
+                                                   &error)))
+        return nb_cli_report_error (error);
     }
   if (behaviour < 0 || behaviour > 4)
     {
@@ -475,9 +404,11 @@ campaign_run_18646 (int argc, char **argv)
       (max_text && !nb_cli_parse_numbers ("max-range-mm", max_text, &o.max_range_mm, 1, "MM",
                                           &error)))
     return nb_cli_report_error (error);
-  /* What the simulated base's manufacturer declares (its sensor reaches 5 m). */
-  if (clause == 6 && !min_text && !max_text)
-    o.min_range_mm = 300.0, o.max_range_mm = 4000.0;
+  /* What the simulated base's manufacturer declares (nb-runner-sim.h). */
+  if (nb_clause_lookup ((guint) clause) != NULL &&
+      nb_clause_takes (nb_clause_lookup ((guint) clause), NB_CLAUSE_OPT_RANGES) && !min_text &&
+      !max_text)
+    o.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM, o.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
   o.who = who;
   o.robot_name = "sim-base (simulated base, simulated tracker)";
   nb_runner_sim_options_init (&so);

@@ -73,7 +73,8 @@ import (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GError 
 {
   g_autoptr (GArray) rows = nb_measurements_read_avoidance (in->input, error);
 
-  return rows != NULL && nb_clause_import_timed (campaign, 7, in, rows, n_trials, error);
+  return rows != NULL &&
+         nb_clause_import_timed (campaign, &nb_clause_avoidance, in, rows, n_trials, error);
 }
 
 static gboolean
@@ -120,6 +121,10 @@ const NbClause nb_clause_avoidance = {
   .options = NB_CLAUSE_OPT_TRIALS | NB_CLAUSE_OPT_OBSTACLE |
              NB_CLAUSE_OPT_BEHAVIOUR | NB_CLAUSE_OPT_PHASE | NB_CLAUSE_OPT_GOAL_TOLERANCE,
   .run = NB_CLAUSE_RUN_COURSE,
+  .layout = "7.2: P0 to PG 9 LU",
+  .contact = "the obstacle",
+  .goal_clause = "7.3 c",
+  .baseline = TRUE,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,
   .check_import = check_import,
@@ -127,4 +132,6 @@ const NbClause nb_clause_avoidance = {
   .compute = compute,
   .json = json,
   .text = text,
+  .event_json = nb_clause_course_event_json,
+  .event_text = nb_clause_course_event_text,
 };

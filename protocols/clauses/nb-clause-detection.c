@@ -8,6 +8,7 @@
  */
 #include "nb-clause-private.h"
 
+#include "nb-campaign-runner.h"
 #include "nb-course.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
@@ -134,6 +135,28 @@ text (GString *out, const NbConfigResult *r)
                                                      &r->detection.all), 2));
 }
 
+static void
+event_json (NbJsonWriter *w, const NbRunnerEvent *ev)
+{
+  nb_json_key (w, "obstacle"); nb_json_string (w, ev->obstacle);
+  nb_json_key (w, "angle_deg"); nb_json_double (w, ev->angle_deg);
+  nb_json_key (w, "range"); nb_json_string (w, ev->max_range ? "max" : "min");
+  nb_json_key (w, "true_mm"); nb_json_double (w, ev->true_mm);
+  nb_json_key (w, "detected"); nb_json_bool (w, ev->detected);
+  nb_json_key (w, "measured_mm"); nb_json_double (w, ev->measured_mm);
+}
+
+static char *
+event_text (const NbRunnerEvent *ev)
+{
+  if (ev->detected)
+    return g_strdup_printf ("%s at %g°, %s range %.0f mm: detected at %.1f mm", ev->obstacle,
+                            ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm,
+                            ev->measured_mm);
+  return g_strdup_printf ("%s at %g°, %s range %.0f mm: not detected", ev->obstacle,
+                          ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm);
+}
+
 const NbClause nb_clause_detection = {
   .number = 6,
   .title = N_("Obstacle detection"),
@@ -146,6 +169,7 @@ const NbClause nb_clause_detection = {
   .n_columns = G_N_ELEMENTS (columns),
   .options = NB_CLAUSE_OPT_OBSTACLE | NB_CLAUSE_OPT_ALL_OBSTACLES | NB_CLAUSE_OPT_RANGES,
   .run = NB_CLAUSE_RUN_PLACEMENTS,
+  .layout = "6.3: placements round the robot",
   .configurations = configurations,
   .counts = nb_clause_counts_ok,
   .check_import = check_import,
@@ -153,4 +177,6 @@ const NbClause nb_clause_detection = {
   .compute = compute,
   .json = json,
   .text = text,
+  .event_json = event_json,
+  .event_text = event_text,
 };

@@ -59,7 +59,8 @@ import (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GError 
 {
   g_autoptr (GArray) rows = nb_measurements_read_passage (in->input, error);
 
-  return rows != NULL && nb_clause_import_timed (campaign, 9, in, rows, n_trials, error);
+  return rows != NULL &&
+         nb_clause_import_timed (campaign, &nb_clause_passage, in, rows, n_trials, error);
 }
 
 static gboolean
@@ -103,6 +104,9 @@ const NbClause nb_clause_passage = {
   .options = NB_CLAUSE_OPT_LOAD | NB_CLAUSE_OPT_TRIALS | NB_CLAUSE_OPT_PASSAGE_WIDTH |
              NB_CLAUSE_OPT_GOAL_TOLERANCE,
   .run = NB_CLAUSE_RUN_COURSE,
+  .layout = "9.2: the passage",
+  .contact = "a wall of the passage",
+  .goal_clause = "9.3 c",
   .configurations = configurations,
   .counts = nb_clause_counts_judged,
   .check_import = check_import,
@@ -110,4 +114,6 @@ const NbClause nb_clause_passage = {
   .compute = compute,
   .json = json,
   .text = text,
+  .event_json = nb_clause_course_event_json,
+  .event_text = nb_clause_course_event_text,
 };

@@ -8,6 +8,7 @@
  */
 #include "nb-clause-private.h"
 
+#include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
 #include "nb-route.h"
@@ -216,6 +217,21 @@ text (GString *out, const NbConfigResult *r)
                           nb_clause_format_figure (c, r->path.std_mm, 2));
 }
 
+static void
+event_json (NbJsonWriter *w, const NbRunnerEvent *ev)
+{
+  nb_json_key (w, "d_mm"); nb_json_double (w, ev->d_mm);
+}
+
+static char *
+event_text (const NbRunnerEvent *ev)
+{
+  if (isnan (ev->d_mm))
+    return NULL;
+  return g_strdup_printf ("d_i %.3f mm over %" G_GUINT64_FORMAT " samples", ev->d_mm,
+                          ev->n_samples);
+}
+
 const NbClause nb_clause_path = {
   .number = 8,
   .title = N_("Path deviation"),
@@ -228,7 +244,7 @@ const NbClause nb_clause_path = {
   .statistics_of_n = TRUE,
   .options = NB_CLAUSE_OPT_ROUTE | NB_CLAUSE_OPT_STRAIGHT_ONLY | NB_CLAUSE_OPT_LOAD |
              NB_CLAUSE_OPT_TRIALS,
-  .run = NB_CLAUSE_RUN_ROUTE,
+  .run = NB_CLAUSE_RUN_PATH,
   .configurations = configurations,
   .counts = nb_clause_counts_ok,
   .check_import = check_import,
@@ -236,4 +252,6 @@ const NbClause nb_clause_path = {
   .compute = compute,
   .json = json,
   .text = text,
+  .event_json = event_json,
+  .event_text = event_text,
 };

@@ -7,6 +7,7 @@
  */
 #include "nb-clause-private.h"
 
+#include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
 #include "nb-route.h"
@@ -123,6 +124,22 @@ text (GString *out, const NbConfigResult *r)
                           nb_clause_format_figure (d, r->pose.ro_deg, 3));
 }
 
+static void
+event_json (NbJsonWriter *w, const NbRunnerEvent *ev)
+{
+  nb_clause_json_pose_member (w, "command", &ev->command);
+  nb_clause_json_pose_member (w, "attained", &ev->attained);
+}
+
+static char *
+event_text (const NbRunnerEvent *ev)
+{
+  if (isnan (ev->attained.x_mm))
+    return NULL;
+  return g_strdup_printf ("attained %.3f, %.3f mm, %.3f°", ev->attained.x_mm, ev->attained.y_mm,
+                          ev->attained.theta_deg);
+}
+
 const NbClause nb_clause_pose = {
   .number = 5,
   .title = N_("Pose accuracy and pose repeatability"),
@@ -134,7 +151,7 @@ const NbClause nb_clause_pose = {
   .n_columns = G_N_ELEMENTS (columns),
   .statistics_of_n = TRUE,
   .options = NB_CLAUSE_OPT_ROUTE | NB_CLAUSE_OPT_LOAD | NB_CLAUSE_OPT_TRIALS,
-  .run = NB_CLAUSE_RUN_ROUTE,
+  .run = NB_CLAUSE_RUN_POSE,
   .configurations = configurations,
   .counts = nb_clause_counts_ok,
   .check_import = check_import,
@@ -142,4 +159,6 @@ const NbClause nb_clause_pose = {
   .compute = compute,
   .json = json,
   .text = text,
+  .event_json = event_json,
+  .event_text = event_text,
 };

@@ -46,11 +46,22 @@ G_BEGIN_DECLS
 /* 7, 9: the rows of a timed CSV (config[, kind], trial, time_s, success)
  * as trials of their configurations (created from in->given; only
  * in->config's rows when given). */
-gboolean nb_clause_import_timed  (NbCampaign *campaign, guint clause, const NbClauseImport *in,
+gboolean nb_clause_import_timed  (NbCampaign *campaign, const NbClause *clause,
+                                  const NbClauseImport *in,
                                   GArray *rows /* of NbTimedRow */, guint *n_trials,
                                   GError **error);
 /* 7, 9: the counted trials as NbTimedTrial, the baseline ones (kind
  * "baseline") apart; both arrays new. */
 void     nb_clause_timed_trials  (GPtrArray *trials, GArray **baseline, GArray **timed);
+
+G_END_DECLS
+
+G_BEGIN_DECLS
+
+/* A pose as a JSON member: {x_mm, y_mm, theta_deg}, null when not measured. */
+void  nb_clause_json_pose_member    (NbJsonWriter *w, const char *key, const NbPose *pose);
+/* 7, 9: a course trial's event (kind, number, time, clearance, attained). */
+void  nb_clause_course_event_json   (NbJsonWriter *w, const NbRunnerEvent *event);
+char *nb_clause_course_event_text   (const NbRunnerEvent *event);
 
 G_END_DECLS

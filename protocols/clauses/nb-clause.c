@@ -2,6 +2,7 @@
 #include "nb-clause.h"
 #include "nb-clause-private.h"
 
+#include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
 #include "nb-number.h"
@@ -74,17 +75,32 @@ nb_clause_takes (const NbClause *clause, NbClauseOption option)
 }
 
 gboolean
-nb_clause_check_option (const NbClause *clause, NbClauseOption option, GError **error)
+nb_clause_refuse_option (const NbClause *clause, NbClauseOption option, const char *what,
+                         GError **error)
 {
-  const char *name = "?";
+  g_autoptr (GPtrArray) takers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) list = g_string_new (NULL);
+  g_autofree char *why = NULL;
 
   if (nb_clause_takes (clause, option))
     return TRUE;
-  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
-    if (options[i].option == option)
-      name = options[i].name;
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--%s: clause %u (%s) takes no %s", name,
-               clause->number, clause->title, name);
+  /* 6.3 fixes the placements: a count asked for is refused, not ignored. */
+  if (option == NB_CLAUSE_OPT_TRIALS)
+    why = g_strdup_printf (" (clause %u fixes its %s, %s)", clause->number, clause->trial_word,
+                           clause->trials_clause);
+  for (guint i = 0; i < G_N_ELEMENTS (registry); i++)
+    if (nb_clause_takes (registry[i], option))
+      g_ptr_array_add (takers, g_strdup_printf ("%u", registry[i]->number));
+  for (guint i = 0; i < takers->len; i++)
+    g_string_append_printf (list, "%s%s", i == 0 ? "" : i + 1 == takers->len ? " and " : ", ",
+                            (char *) g_ptr_array_index (takers, i));
+  if (takers->len == 0)
+    g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no clause takes it", what);
+  else
+    g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s %s for clause%s %s%s", what,
+                 /* "--a and --b", "--x-mm/-deg": more than one option */
+                 strstr (what, " and ") || strchr (what, '/') ? "are" : "is",
+                 takers->len > 1 ? "s" : "", list->str, why ? why : "");
   return FALSE;
 }
 
@@ -303,7 +319,7 @@ nb_clause_counts_judged (const NbCampaignTrial *t)
 }
 
 gboolean
-nb_clause_import_timed (NbCampaign *campaign, guint clause, const NbClauseImport *in,
+nb_clause_import_timed (NbCampaign *campaign, const NbClause *clause, const NbClauseImport *in,
                         GArray *rows, guint *n_trials, GError **error)
 {
   g_autoptr (GHashTable) ids = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
@@ -322,7 +338,8 @@ nb_clause_import_timed (NbCampaign *campaign, guint clause, const NbClauseImport
           NbCampaignConfig config;
 
           nb_campaign_config_init (&config);
-          ok = nb_clause_new_config (campaign, clause, row->config, in->given, &config, error);
+          ok = nb_clause_new_config (campaign, clause->number, row->config, in->given, &config,
+                                     error);
           if (ok)
             g_hash_table_insert (ids, row->config, id = g_memdup2 (&config.id, sizeof config.id));
           nb_campaign_config_clear (&config);
@@ -332,7 +349,7 @@ nb_clause_import_timed (NbCampaign *campaign, guint clause, const NbClauseImport
       nb_campaign_trial_init (&t);
       t.number = row->trial.trial;
       /* 7.3: the trials without obstacle give T0. */
-      t.kind = clause == 7 ? g_strdup (row->baseline ? "baseline" : "obstacle") : NULL;
+      t.kind = clause->baseline ? g_strdup (row->baseline ? "baseline" : "obstacle") : NULL;
       t.time_s = row->trial.time_s;
       t.outcome = row->trial.success ? NB_TRIAL_OK : NB_TRIAL_FAILED;
       ok = nb_campaign_record_trial (campaign, *id, &t, error);
@@ -398,4 +415,67 @@ nb_config_result_text (GString *out, const NbConfigResult *r)
     g_string_append_printf (out, "cannot be computed: %s", r->error);
   else
     clause->text (out, r);
+}
+
+/* -------------------------------------------------------- runner events -- */
+
+void
+nb_clause_json_pose_member (NbJsonWriter *w, const char *key, const NbPose *p)
+{
+  nb_json_key (w, key);
+  if (isnan (p->x_mm))
+    {
+      nb_json_null (w);
+      return;
+    }
+  nb_json_begin_object (w);
+  nb_json_key (w, "x_mm"); nb_json_double (w, p->x_mm);
+  nb_json_key (w, "y_mm"); nb_json_double (w, p->y_mm);
+  nb_json_key (w, "theta_deg"); nb_json_double (w, p->theta_deg);
+  nb_json_end_object (w);
+}
+
+void
+nb_clause_course_event_json (NbJsonWriter *w, const NbRunnerEvent *ev)
+{
+  if (ev->trial_kind != NULL)
+    {
+      nb_json_key (w, "kind"); nb_json_string (w, ev->trial_kind);
+    }
+  nb_json_key (w, "number"); nb_json_int (w, ev->number);
+  nb_json_key (w, "time_s"); nb_json_double (w, ev->time_s);
+  /* +inf (nothing near) is not JSON: null. */
+  nb_json_key (w, "clearance_mm");
+  if (isfinite (ev->clearance_mm))
+    nb_json_double (w, ev->clearance_mm);
+  else
+    nb_json_null (w);
+  nb_clause_json_pose_member (w, "attained", &ev->attained);
+}
+
+char *
+nb_clause_course_event_text (const NbRunnerEvent *ev)
+{
+  if (!isfinite (ev->time_s))
+    return NULL;
+  return g_strdup_printf ("%s%s%u in %.3f s, clearance %.1f mm",
+                          ev->trial_kind ? ev->trial_kind : "", ev->trial_kind ? " " : "",
+                          ev->number, ev->time_s, ev->clearance_mm);
+}
+
+void
+nb_runner_event_json (NbJsonWriter *w, const NbRunnerEvent *ev)
+{
+  const NbClause *clause = nb_clause_lookup (ev->clause);
+
+  if (clause != NULL && clause->event_json != NULL)
+    clause->event_json (w, ev);
+}
+
+char *
+nb_runner_event_text (const NbRunnerEvent *ev)
+{
+  const NbClause *clause = nb_clause_lookup (ev->clause);
+
+  return clause != NULL && clause->event_text != NULL ? clause->event_text (ev) : NULL;
 }

@@ -41,9 +41,10 @@
  *  - counts (): which stored trials the figures count (the pass rule's
  *    input): ok ones; for the pass/fail clauses 7 and 9 failed ones too.
  *    Aborted and incomplete trials are kept in the file but measure nothing.
- *  - run: how the campaign runner drives a trial of the clause
- *    (NB_CLAUSE_RUN_NONE: not driven, record its trials with `campaign
- *    import`); the runner's per-kind code is in nb-campaign-runner.c.
+ *  - run, layout, contact, goal_clause, baseline: how the campaign runner
+ *    drives a trial of the clause (NB_CLAUSE_RUN_NONE: not driven, record
+ *    its trials with `campaign import`); the runner's code per kind is in
+ *    nb-campaign-runner.c and asks these members, never the number.
  *  - check_import (), import (): the options `campaign import` takes for the
  *    clause (checked before the campaign file is opened) and how the rows of
  *    its CSV (the format of `compute <clause>`, drivers/formats/
@@ -60,6 +61,9 @@
  *    keys), and as a person reads them, on one line (no newline), figures with their
  *    decimals and "—" when undefined (nb_clause_format_figure).  Every front
  *    end prints a result through these (nb_config_result_json / _text).
+ *  - event_json (), event_text (): a runner's trial-ended event, the
+ *    clause's part of `campaign run --json` lines and of its text lines
+ *    (nb_runner_event_json / _text in nb-runner-events.h).
  */
 #pragma once
 
@@ -102,10 +106,12 @@ typedef struct {
   const char *default_text;     /* the default as a person reads it */
 } NbClauseOptionInfo;
 
-/* How the campaign runner drives the clause's trials. */
+/* How the campaign runner drives the clause's trials (nb-campaign-runner.h
+ * says what each does). */
 typedef enum {
   NB_CLAUSE_RUN_NONE,           /* not driven: campaign import records its trials */
-  NB_CLAUSE_RUN_ROUTE,          /* 5, 8: the route from P0, attained pose or track */
+  NB_CLAUSE_RUN_POSE,           /* 5: the route from P0, the attained pose at its target */
+  NB_CLAUSE_RUN_PATH,           /* 8: the straight route, the track stored, d_i from it */
   NB_CLAUSE_RUN_PLACEMENTS,     /* 6: the robot stays at P0, the rig places the obstacles */
   NB_CLAUSE_RUN_COURSE,         /* 7, 9: P0 → PG over a course, timed, contact measured */
 } NbClauseRun;
@@ -142,6 +148,8 @@ typedef struct {
 } NbClauseImport;
 
 typedef struct _NbClause NbClause;
+/* nb-campaign-runner.h */
+typedef struct _NbRunnerEvent NbRunnerEvent;
 
 struct _NbClause {
   /* What the standard says. */
@@ -156,6 +164,12 @@ struct _NbClause {
   gboolean statistics_of_n;     /* the figures are statistics of n trials (5, 8): show n */
   guint options;                /* NbClauseOption set */
   NbClauseRun run;
+  /* What the runner says of a run of it: */
+  const char *layout;           /* the course it lays out itself ("7.2: P0 to PG 9 LU"), for
+                                 * a clause that takes no route; NULL otherwise */
+  const char *contact;          /* COURSE: what a trial may touch ("the obstacle") */
+  const char *goal_clause;      /* COURSE: where "PG reached" is asked ("7.3 c") */
+  gboolean baseline;            /* COURSE: trials without obstacle first (T0, 7.3) */
 
   gboolean (*configurations) (const NbClauseEnv *env, GArray *out /* of NbCampaignConfig */,
                               GError **error);
@@ -168,6 +182,10 @@ struct _NbClause {
                               NbConfigResult *result, GError **figures_error, GError **error);
   void     (*json)           (NbJsonWriter *w, const NbConfigResult *result);
   void     (*text)           (GString *out, const NbConfigResult *result);
+  /* A trial-ended event of the runner: its clause's members (JSON) and
+   * what a person reads of the trial (NULL: nothing to say). */
+  void     (*event_json)     (NbJsonWriter *w, const NbRunnerEvent *event);
+  char    *(*event_text)     (const NbRunnerEvent *event);
 };
 
 /* The clauses in number order; *n_clauses set. */
@@ -185,9 +203,11 @@ nb_clause_get (guint number)
 const NbClauseOptionInfo *nb_clause_options (guint *n_options);
 /* TRUE when the clause takes option. */
 gboolean nb_clause_takes (const NbClause *clause, NbClauseOption option);
-/* NB_ERROR_INPUT "--NAME: clause N (title) takes no NAME" when the clause
- * does not take option (name: the option's CLI name). */
-gboolean nb_clause_check_option (const NbClause *clause, NbClauseOption option, GError **error);
+/* NB_ERROR_INPUT "WHAT is for clauses 6 and 7" (the clauses of the registry
+ * that take it) when clause does not take option; what: the front end's
+ * name of it ("--obstacle"). */
+gboolean nb_clause_refuse_option (const NbClause *clause, NbClauseOption option, const char *what,
+                                  GError **error);
 
 /* One figure column by key; NULL when the clause has none of that key. */
 const NbClauseColumn *nb_clause_column (const NbClause *clause, const char *key);
@@ -212,6 +232,11 @@ void nb_config_result_json (NbJsonWriter *w, const NbConfigResult *result);
 /* The figures for a person, on one line without its end (text above), or
  * "cannot be computed: why". */
 void nb_config_result_text (GString *out, const NbConfigResult *result);
+
+/* A trial-ended event's clause members (into the object begun) and its
+ * text for a person (NULL: nothing to say), by the event's clause. */
+void  nb_runner_event_json (NbJsonWriter *w, const NbRunnerEvent *event);
+char *nb_runner_event_text (const NbRunnerEvent *event);
 
 /* A figure for a person: decimals, "—" when undefined; buf ≥ 32 bytes.
  * The one figure printer of every front end. */
