@@ -9,6 +9,7 @@
 #include "nb-json-writer.h"
 #include "nb-plot.h"
 #include "nb-protocol-columns.h"
+#include "nb-protocol-coverage.h"
 #include "nb-protocol-front.h"
 #include "nb-table-formats.h"
 
@@ -1167,6 +1168,9 @@ nb_protocol_report_build (NbCampaign *campaign, GError **error)
 
   nb_document_add_heading (doc, 1, "4", _("Test conditions"));
   nb_protocol_clause_4 (campaign, doc, b.lu_mm, &b.outdoor);
+  /* The configurations ISO 18646-2 prescribes, which were tested, and why
+   * not the others. */
+  nb_protocol_coverage (campaign, doc);
 
   for (guint clause = 5; clause <= 10; clause++)
     {

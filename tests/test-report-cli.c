@@ -308,6 +308,17 @@ test_check_missing (void)
     "Calibration due (ISO/IEC 17025 6.4.7): not stated",
     "Authorised signatory (ISO/IEC 17025 7.8.2.1 o): not stated",
     "Function (ISO/IEC 17025 7.8.2.1 o): not stated",
+    /* Coverage: 3 of 6 clause 5 configurations, 1 of 2 of clause 8, none of 9. */
+    "Clause 5, straight route, rated load: not tested, and why is not stated "
+    "(method.exclusions, ISO/IEC 17025 7.8.2.1 n)",
+    "Clause 5, combined route, rated load: not tested, and why is not stated "
+    "(method.exclusions, ISO/IEC 17025 7.8.2.1 n)",
+    "Clause 8, straight route, rated load: not tested, and why is not stated "
+    "(method.exclusions, ISO/IEC 17025 7.8.2.1 n)",
+    "Clause 9, no load: not tested, and why is not stated (method.exclusions, ISO/IEC 17025 "
+    "7.8.2.1 n)",
+    "Clause 9, rated load: not tested, and why is not stated (method.exclusions, ISO/IEC 17025 "
+    "7.8.2.1 n)",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
@@ -322,6 +333,16 @@ test_check_missing (void)
   g_assert_nonnull (strstr (md, "- **Laboratory:** ⚠ not stated"));
   g_assert_nonnull (strstr (md, "| State of the batteries | **⚠ not stated** | 4.1 |"));
   g_assert_nonnull (strstr (md, "| Calibration due | **⚠ not stated** | 17025 6.4.7 |"));
+  /* Coverage: what was tested as what; clause 7's imported rows carry no
+   * behaviour or obstacle, so none of 7.2's ten is matched. */
+  g_assert_null (strstr (out, "Clause 5, straight route, no load"));
+  g_assert_null (strstr (out, "Clause 6,"));
+  g_assert_nonnull (strstr (md, "| 5 | straight route, no load | straight |"));
+  g_assert_nonnull (strstr (md, "| 5 | combined route, no load | **⚠ not tested** |"));
+  g_assert_nonnull (strstr (md, "| 6 | glass wall | obstacles |"));
+  g_assert_nonnull (strstr (md, "| 10 | the arena of 10.2 | arena |"));
+  g_assert_nonnull (strstr (md, "prescribed configurations were not tested, and the reason is "
+                                "not stated (method.exclusions)."));
 }
 
 /* The sample campaign is a complete example: --check exits 0; every page of
@@ -388,6 +409,11 @@ test_sample_complete (void)
           g_assert_nonnull (strstr (md, "The results relate only to the item tested."));
           g_assert_nonnull (strstr (md, "| Authorised signatory | P. Petrov |"));
           g_assert_nonnull (strstr (md, "- **Revision:** 1 (original issue)"));
+          /* Every prescribed configuration, the untested with the lab's reason. */
+          g_assert_nonnull (strstr (md, "| 7 | behaviour 1, wooden table | 1 table |"));
+          g_assert_nonnull (strstr (md, "| 5 | rectangular route, rated load | **⚠ not tested** |"));
+          g_assert_nonnull (strstr (md, "4 prescribed configurations were not tested: not ordered "
+                                        "by the customer"));
         }
     }
 }

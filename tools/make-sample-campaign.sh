@@ -31,6 +31,7 @@ $cli campaign new --db "$out" --name "Rover 2 — acceptance per ISO 18646-2" \
   customer.name="ACME Robotics" customer.address="ACME Robotics, 2 Sample Road, Sample Town" \
   item.condition="new, undamaged, with charger and manual" item.received=2026-10-30 \
   method.deviations="none" \
+  method.exclusions="not ordered by the customer (the robot's rated-load use is on straight aisles only)" \
   signatory.name="P. Petrov" signatory.function="head of the test laboratory" \
   obstacle.wooden_wall.material="plywood" obstacle.wooden_wall.colour="natural wood" \
   obstacle.glass_wall.material="clear acrylic" obstacle.glass_wall.colour="transparent" \

@@ -38,6 +38,8 @@ static const NbCampaignField campaign_fields[] = {
   { "item.received", NB_FIELD_DATE, N_("date the robot was received, YYYY-MM-DD") },
   { "method.deviations", NB_FIELD_TEXT,
     N_("deviations from ISO 18646-2:2024, additions, exclusions (\"none\" if none)") },
+  { "method.exclusions", NB_FIELD_TEXT,
+    N_("prescribed configurations not tested and why (ISO/IEC 17025 7.8.2.1 n)") },
   { "signatory.name", NB_FIELD_TEXT, N_("authorised signatory of the report") },
   { "signatory.function", NB_FIELD_TEXT, N_("the signatory's function") },
   { "robot.maker", NB_FIELD_TEXT, N_("manufacturer of the robot under test") },
