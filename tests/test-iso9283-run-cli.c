@@ -151,6 +151,48 @@ test_speeds (void)
                  0.02, "AP at 100 % and 10 %");
 }
 
+/* The protocol's ISO 9283 section in both languages, its words and figures. */
+static void
+test_report (void)
+{
+  g_autofree char *pdf_en = g_build_filename (tmp_dir, "iso9283-en.pdf", NULL);
+  g_autofree char *pdf_ru = g_build_filename (tmp_dir, "iso9283-ru.pdf", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text_en = NULL, *text_ru = NULL, *ap = NULL;
+  g_autoptr (JsonParser) p = json_parser_new ();
+  const char *argv_en[] = { "pdftotext", "-layout", pdf_en, "-", NULL };
+  const char *argv_ru[] = { "pdftotext", "-layout", pdf_ru, "-", NULL };
+  JsonObject *o;
+  int status;
+
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--json",
+                         "--report", pdf_en, NULL);
+  o = nb_test_parse_object (p, out);
+  g_free (out);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--lang",
+                         "ru", "--report", pdf_ru, NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv_en, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &text_en, NULL, &status, NULL));
+  g_assert_true (g_spawn_sync (NULL, (char **) argv_ru, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &text_ru, NULL, &status, NULL));
+  g_assert_nonnull (strstr (text_en, "Pose accuracy and pose repeatability"));
+  g_assert_nonnull (strstr (text_en, "ISO 9283:1998"));
+  g_assert_nonnull (strstr (text_en, "C1-C2-C7-C8"));
+  g_assert_nonnull (strstr (text_ru, "ГОСТ Р ИСО 9283-2003"));
+  g_assert_nonnull (strstr (text_ru, "Точность позиционирования"));
+  g_assert_nonnull (strstr (text_ru, "повторяемость позиционирования"));
+  g_assert_nonnull (strstr (text_ru, "Страница 3 из 3"));
+  g_assert_nonnull (strstr (text_ru, "RP_l, мм"));
+  /* P2's AP as the table prints it (3 decimals), the same run (same seed) in both. */
+  ap = g_strdup_printf ("%.3f", json_object_get_double_member (json_array_get_object_element (
+                                  json_object_get_array_member (o, "poses"), 1), "ap_mm"));
+  g_assert_nonnull (strstr (text_en, ap));
+  g_assert_nonnull (strstr (text_ru, ap));
+  g_free (out);
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard", "iso9283", "--lang",
+                         "de", "--report", pdf_en, NULL);
+  g_assert_nonnull (strstr (err, "--lang is en or ru"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -161,6 +203,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-run-cli/sim-and-http", test_sim_and_http);
   g_test_add_func ("/iso9283-run-cli/bad-input", test_bad_input);
   g_test_add_func ("/iso9283-run-cli/speeds", test_speeds);
+  g_test_add_func ("/iso9283-run-cli/report", test_report);
   rc = g_test_run ();
   nb_test_remove_dir (tmp_dir);
   g_free (tmp_dir);

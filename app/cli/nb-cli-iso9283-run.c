@@ -17,6 +17,8 @@
 #include "nb-http-robot.h"
 #include "nb-iso9283-run.h"
 #include "nb-json-writer.h"
+#include "nb-pdf.h"
+#include "nb-protocol-iso9283.h"
 #include "nb-table.h"
 
 #include <glib/gstdio.h>
@@ -55,13 +57,48 @@ write_poses (const char *dir, const NbIso9283PoseRun *run, GError **error)
   return TRUE;
 }
 
+static gboolean
+write_report (const char *path, const char *lang, const NbIso9283PoseRun *run,
+              const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
+              const char *load, GError **error)
+{
+  gboolean ru = g_str_equal (lang, "ru");
+  g_autoptr (NbDocument) doc = nb_document_new (nb_protocol_iso9283_title (lang));
+  g_autofree char *robot = over_http
+    ? g_strdup_printf (ru ? "iiwa 7 через HTTP API системы управления движением (%s)"
+                          : "iiwa 7 over the motion HTTP API (%s)", url)
+    : g_strdup (ru ? "имитатор iiwa 7 с моделью погрешностей" : "simulated iiwa 7 with its error model");
+  NbIso9283PoseSection s = {
+    .robot = robot,
+    .measurement = over_http
+      ? (ru ? "имитатор лазерного трекера по положениям шарниров, сообщаемым роботом"
+            : "simulated laser tracker on the joints the robot reports")
+      : (ru ? "имитатор лазерного трекера, 1 кГц, 6 степеней свободы"
+            : "simulated laser tracker, 1 kHz, 6-DoF probe"),
+    .edge_mm = cube->edge_mm,
+    .plane = cube->plane,
+    .speed_pct = speed,
+    .load = load ? load : "rated",
+    .cycles = run->cycles,
+  };
+
+  memcpy (s.centre_mm, cube->centre_mm, sizeof s.centre_mm);
+  memcpy (s.command, run->command, sizeof s.command);
+  memcpy (s.result, run->result, sizeof s.result);
+  nb_document_add_title_field (doc, ru ? "Стандарт" : "Standard",
+                               ru ? "ГОСТ Р ИСО 9283-2003 (ISO 9283:1998)" : "ISO 9283:1998");
+  nb_document_add_title_field (doc, ru ? "Робот" : "Robot", robot);
+  return nb_protocol_iso9283_add_pose (doc, lang, &s, error) &&
+         nb_pdf_write (doc, nb_protocol_iso9283_pdf_words (lang), path, error);
+}
+
 int
 nb_cli_iso9283_run (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autofree char *standard = NULL, *robot_text = NULL, *centre_text = NULL, *abc_text = NULL;
-  g_autofree char *robot_dir = NULL, *output = NULL, *load = NULL;
+  g_autofree char *robot_dir = NULL, *output = NULL, *load = NULL, *report = NULL, *lang = NULL;
   gint plane = 1, cycles = 30, seed = 1;
   double speed = 100, max_edge = 600;
   gboolean json = FALSE;
@@ -86,6 +123,10 @@ nb_cli_iso9283_run (int argc, char **argv)
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "the simulator's and tracker's seed (1)", "S" },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &output,
       "write the attained poses as DIR/P1.csv … P5.csv", "DIR" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &report,
+      "write the protocol's ISO 9283 section as a PDF", "F.pdf" },
+    { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "the protocol's language: en (default) or ru",
+      "L" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
     { NULL }
   };
@@ -121,6 +162,11 @@ nb_cli_iso9283_run (int argc, char **argv)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
                    "--cycles is 2 to 10000, --speed 100, 50 or 10, --load rated or 10%%");
+      return nb_cli_report_error (error);
+    }
+  if (lang != NULL && !g_str_equal (lang, "en") && !g_str_equal (lang, "ru"))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--lang is en or ru, not '%s'", lang);
       return nb_cli_report_error (error);
     }
   over_http = robot_text != NULL && !g_str_equal (robot_text, "sim");
@@ -174,7 +220,9 @@ nb_cli_iso9283_run (int argc, char **argv)
       g_rand_free (m.rand);
       nb_sim_arm_clear (&truth);
     }
-  if (!ok || (output != NULL && !write_poses (output, &run, &error)))
+  if (!ok || (output != NULL && !write_poses (output, &run, &error)) ||
+      (report != NULL && !write_report (report, lang ? lang : "en", &run, &cube, over_http,
+                                        robot_text, speed, load, &error)))
     {
       nb_iso9283_pose_run_clear (&run);
       return nb_cli_report_error (error);

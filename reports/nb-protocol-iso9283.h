@@ -1,0 +1,42 @@
+/* nb-protocol-iso9283.h — the ISO 9283 section of the test protocol, in English or Russian
+ *
+ * The pose test (7.2) of the clause 6 cube: the test conditions (cube,
+ * measurement plane, poses, cycles, speed, load, robot and measurement),
+ * the table of AP and RP per pose, and the orientation table, with the
+ * terms of ISO 9283:1998 and of ГОСТ Р ИСО 9283-2003 («точность
+ * позиционирования», «повторяемость позиционирования» …).  The words of
+ * both languages are held here in one table (lang "en" or "ru"), so the
+ * section does not depend on the catalogue the ISO 18646-2 protocol uses.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-document.h"
+#include "nb-iso9283.h"
+#include "nb-pdf.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  const char *robot;            /* "sim" or the motion API's URL */
+  const char *measurement;      /* how the poses were measured */
+  double edge_mm;
+  guint plane;
+  double centre_mm[3];
+  double speed_pct;
+  const char *load;             /* "rated" or "10%" */
+  guint cycles;
+  NbPose6 command[5];
+  NbIso9283Pose result[5];
+} NbIso9283PoseSection;
+
+/* FALSE (NB_ERROR_INPUT) for a language other than en and ru. */
+gboolean nb_protocol_iso9283_add_pose (NbDocument *doc, const char *lang,
+                                       const NbIso9283PoseSection *section, GError **error);
+/* The document's title in the language. */
+const char *nb_protocol_iso9283_title (const char *lang);
+/* The PDF's own words in the language. */
+const NbPdfWords *nb_protocol_iso9283_pdf_words (const char *lang);
+
+G_END_DECLS
