@@ -1396,7 +1396,7 @@ min_clearance (const Run *run)
 
 /* ------------------------------------------------------------- trials -- */
 
-typedef enum { TRIAL_DONE, TRIAL_CANCELLED } TrialEnd;
+typedef enum { TRIAL_DONE, TRIAL_CANCELLED, TRIAL_STREAM_ENDED } TrialEnd;
 
 /* Waits on the robot's clock for the settled window after arrival (5.2):
  * TRUE with *settled set, or with reason when it never came. */
@@ -1750,7 +1750,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
 
   *end = TRIAL_DONE;
   memset (&seg, 0, sizeof seg);
-  if (BASELINE (run) && run->obstacle_phase && !run->obstacle_placed)
+  if (BASELINE (run) && run->obstacle_phase && !run->obstacle_placed && !r->o.import_track)
     {
       g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
                                             "the route; 7.3 a), moving ones released as the "
@@ -1770,7 +1770,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
                               BASELINE (run) && !run->obstacle_phase
                               ? " with no obstacle on the course (baseline)" : "",
                               p0->name);
-  if (!ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
+  if (!r->o.import_track && !ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
     return FALSE;
 
   sp.p0_m[0] = p0->x_mm / MM_PER_M;
@@ -1829,7 +1829,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
                                      nb_device_time (r->device) - MAX (run->last_good_t, asked));
       if (run->lost != NULL)
         {
-          if (begun)
+          if (begun || run->ended)
             break;
           if (!await_instrument (run, error))
             goto failed;
@@ -1840,6 +1840,12 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
         break;
     }
   run->buffering = FALSE;
+  if (!begun && run->ended && r->o.import_track)
+    {
+      *end = TRIAL_STREAM_ENDED;  /* the recording holds no more trials */
+      nb_campaign_trial_clear (&t);
+      return TRUE;
+    }
   if (!begun && cancelled)
     {
       *end = TRIAL_CANCELLED;
@@ -1894,8 +1900,10 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
           run->clearance_mm = min_clearance (run);
           q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)",
                                k, run->r->clause->contact, run->clearance_mm);
-          if (!ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no", &seen,
-                    error))
+          if (r->o.import_track)
+            seen = g_strdup (run->clearance_mm <= 0.0 ? "yes" : "no");
+          else if (!ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no",
+                         &seen, error))
             goto failed;
           if (g_str_equal (seen, "yes"))
             {
@@ -2091,6 +2099,8 @@ run_all (Run *run, GError **error)
                 run->n_trials++;
             }
         }
+      if (how == TRIAL_STREAM_ENDED)
+        break;
       if (how == TRIAL_CANCELLED && outcome == NB_TRIAL_RUNNING)
         {
           cancelled = TRUE;         /* between trials: nothing in flight */
@@ -2107,6 +2117,8 @@ run_all (Run *run, GError **error)
       if (outcome == NB_TRIAL_INCOMPLETE)
         {
           run->n_trials++;
+          if (r->o.import_track && run->ended)
+            break;
           if (!cancelled && !await_instrument (run, &local))
             {
               ok = FALSE;
@@ -2231,4 +2243,93 @@ nb_campaign_runner_run_finish (NbCampaignRunner *r, GAsyncResult *result,
       memset (&r->summary, 0, sizeof r->summary);
     }
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* ------------------------------------------------------------ sync run -- */
+
+typedef struct {
+  GMainLoop *loop;
+  NbCampaignRunner *runner;
+  NbRunnerSummary *summary;
+  gboolean ok;
+  GError *error;
+} SyncRun;
+
+static void
+sync_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  SyncRun *s = data;
+  NbRunnerSummary sum;
+
+  s->ok = nb_campaign_runner_run_finish (s->runner, result, &sum, &s->error);
+  if (s->summary != NULL)
+    *s->summary = sum;
+  else
+    nb_runner_summary_clear (&sum);
+  g_main_loop_quit (s->loop);
+}
+
+gboolean
+nb_campaign_runner_run_sync (NbCampaignRunner *r, GCancellable *cancellable,
+                             NbRunnerProgressFunc progress, gpointer progress_data,
+                             NbRunnerSummary *summary, GError **error)
+{
+  g_autoptr (GMainContext) context = g_main_context_new ();
+  SyncRun s = { NULL, r, summary, FALSE, NULL };
+
+  g_main_context_push_thread_default (context);
+  s.loop = g_main_loop_new (context, FALSE);
+  nb_campaign_runner_run_async (r, cancellable, progress, progress_data, sync_done, &s);
+  g_main_loop_run (s.loop);
+  g_main_loop_unref (s.loop);
+  g_main_context_pop_thread_default (context);
+  if (!s.ok)
+    {
+      g_propagate_error (error, s.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+nb_campaign_import_track (const char *path, const NbCampaignRunnerOptions *options,
+                          const char *track_path, NbRunnerSummary *summary, GError **error)
+{
+  static const char *const settings[] = { "t=t_s", "x=x_mm", "y=y_mm", "yaw=theta_deg",
+                                          "unit=mm", "angle-unit=deg", "pace=fast", NULL };
+  g_autoptr (NbDevice) dev = NULL;
+  g_autoptr (NbCampaignRunner) runner = NULL;
+  NbCampaignRunnerOptions o = *options;
+  NbRunnerRig rig = { 0 };
+  const NbClause *clause = nb_clause_lookup (o.clause);
+  gboolean ok;
+
+  memset (summary, 0, sizeof *summary);
+  if (clause == NULL || (clause->run != NB_CLAUSE_RUN_ROUTE && clause->run != NB_CLAUSE_RUN_COURSE))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--track: clauses 5, 7, 8 and 9 have trials "
+                   "along a route to find in a recorded session (not clause %u)", o.clause);
+      /* (the clauses whose table runs a route or a course) */
+      return FALSE;
+    }
+  if (!g_file_test (track_path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no such file", track_path);
+      return FALSE;
+    }
+  if ((dev = nb_device_new ("csv", error)) == NULL ||
+      !nb_device_configure (dev, "url", track_path, error) ||
+      !nb_device_apply_settings (dev, (char **) settings, error) || !nb_device_start (dev, error))
+    return FALSE;
+  o.import_track = TRUE;
+  o.trials = G_MAXINT;
+  /* A recording is not a link that falls silent. */
+  o.loss_timeout_s = G_MAXDOUBLE / 4;
+  o.phase = NB_AVOIDANCE_PHASE_AUTO;
+  rig.device = dev;
+  if ((runner = nb_campaign_runner_new (path, &o, &rig, error)) == NULL)
+    return FALSE;
+  ok = nb_campaign_runner_run_sync (runner, NULL, NULL, NULL, summary, error);
+  nb_device_stop (dev);
+  return ok;
 }

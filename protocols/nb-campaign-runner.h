@@ -210,6 +210,9 @@ typedef struct {
    * take from the prompt to its arrival. */
   NbSegmentationParams segment;    /* nb_segmentation_params_init by _init */
   double trial_timeout_s;     /* 600 s by _init */
+  /* Operator-driven, from a recording (`campaign import --track`): no
+   * prompts, as many trials as the recording holds, its end ends the run. */
+  gboolean import_track;
 } NbCampaignRunnerOptions;
 
 void nb_campaign_runner_options_init (NbCampaignRunnerOptions *options);
@@ -283,6 +286,22 @@ void     nb_campaign_runner_run_async  (NbCampaignRunner *runner, GCancellable *
  * caller in both cases. */
 gboolean nb_campaign_runner_run_finish (NbCampaignRunner *runner, GAsyncResult *result,
                                         NbRunnerSummary *summary, GError **error);
+
+/* run_async and run_finish under a main loop of its own (a CLI, a test, an
+ * import): blocks until the run has ended. */
+gboolean nb_campaign_runner_run_sync (NbCampaignRunner *runner, GCancellable *cancellable,
+                                      NbRunnerProgressFunc progress, gpointer progress_data,
+                                      NbRunnerSummary *summary, GError **error);
+
+/* `campaign import --clause 5|7|8|9 --track F.csv`: a recorded session of an
+ * operator-driven robot (columns t_s, x_mm, y_mm[, theta_deg], the
+ * instrument's frame: the stored registration applies) replayed through
+ * the csv driver into the runner, which finds its trials with the same
+ * segmentation as a live run (options.segment) and records them in
+ * options.config (created as a run creates it).  summary->run counts them. */
+gboolean nb_campaign_import_track (const char *campaign_path, const NbCampaignRunnerOptions *options,
+                                   const char *track_path, NbRunnerSummary *summary,
+                                   GError **error);
 
 /* The registration stored by `campaign register` (instrument.registration_
  * transform JSON: {"dim", "r", "t_mm"}) as a transform in metres; FALSE with

@@ -7,6 +7,7 @@
 #include "nb-test-tmp.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 static char *tmpdir;
@@ -200,6 +201,94 @@ test_bad_input (void)
     }
 }
 
+/* A recorded session of an operator-driven robot, as an instrument
+ * exported it: rests at P0, drives to a rest near P1 (5 LU = 2500 mm
+ * ahead, LU 500 mm), back; 50 Hz. */
+static const double session_rests[][3] = { { 2497.3, 2.1, 0.4 }, { 2501.2, -1.7, -0.3 },
+                                           { 2499.0, 0.6, 0.1 } };
+
+static void
+session_add (GString *out, double *t, double dur, const double from[3], const double to[3],
+             double bulge)
+{
+  guint n = (guint) lround (dur * 50.0);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double u = (double) i / n;
+      char b[4][G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (out, "%s,%s,%s,%s\n", g_ascii_dtostr (b[0], sizeof b[0], *t),
+                              g_ascii_dtostr (b[1], sizeof b[1], from[0] + u * (to[0] - from[0])),
+                              g_ascii_dtostr (b[2], sizeof b[2], from[1] + u * (to[1] - from[1])
+                                                                 + bulge * sin (G_PI * u)),
+                              g_ascii_dtostr (b[3], sizeof b[3], from[2] + u * (to[2] - from[2])));
+      *t += 1.0 / 50.0;
+    }
+}
+
+/* campaign import --track: the trials found as a live operator run finds
+ * them; the attained poses are the session's rests exactly (their settled
+ * windows hold still), so the figures are nb_metrics_pose's of them. */
+static void
+test_import_track (void)
+{
+  g_autofree char *db = g_strdup_printf ("%s/track.nbc", tmpdir);
+  g_autofree char *csv = g_strdup_printf ("%s/session.csv", tmpdir);
+  g_autoptr (GString) text = g_string_new ("# Name: a recorded session\nt_s,x_mm,y_mm,theta_deg\n");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autofree char *err = NULL;
+  const double p0[3] = { 0, 0, 0 };
+  double t = 0.0;
+  JsonObject *fig;
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", "track",
+                           "robot.width_mm=400", NULL));
+  session_add (text, &t, 0.8, p0, p0, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (session_rests); k++)
+    {
+      session_add (text, &t, 0.8, p0, session_rests[k], 4.0);
+      session_add (text, &t, 0.8, session_rests[k], session_rests[k], 0);
+      session_add (text, &t, 0.8, session_rests[k], p0, 0);
+      session_add (text, &t, 0.8, p0, p0, 0);
+    }
+  g_assert_true (g_file_set_contents (csv, text->str, -1, &error));
+  {
+    g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "import", "--db", db,
+                                            "--clause", "5", "--config", "session", "--track",
+                                            csv, NULL);
+
+    g_assert_nonnull (strstr (out, "3 trials found"));
+    g_assert_nonnull (strstr (out, "3 ok, 0 failed, 0 incomplete"));
+  }
+  {
+    g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db,
+                                            "--json", NULL);
+    JsonObject *root = nb_test_parse_object (parser, out);
+    JsonArray *five = json_object_get_array_member (json_object_get_object_member (root,
+                                                                                   "clauses"),
+                                                    "5");
+
+    fig = json_array_get_object_element (five, 0);
+    g_assert_cmpint (json_object_get_int_member (fig, "n"), ==, 3);
+    nb_assert_abs (json_object_get_double_member (fig, "barycentre_x_mm"),
+                   (2497.3 + 2501.2 + 2499.0) / 3, 1e-9, "barycentre x = the rests'");
+    nb_assert_abs (json_object_get_double_member (fig, "barycentre_y_mm"), (2.1 - 1.7 + 0.6) / 3,
+                   1e-9, "barycentre y");
+    nb_assert_abs (json_object_get_double_member (fig, "mean_theta_deg"), (0.4 - 0.3 + 0.1) / 3,
+                   1e-9, "mean heading");
+  }
+  /* Clause 6 has no route to segment; a missing file is named. */
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "import", "--db", db, "--clause", "6",
+                           "--config", "x", "--track", csv, NULL));
+  g_assert_nonnull (strstr (err, "clauses 5, 7, 8 and 9"));
+  g_clear_pointer (&err, g_free);
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "import", "--db", db, "--clause", "5",
+                           "--config", "y", "--track", "/nonexistent.csv", NULL));
+  g_assert_nonnull (strstr (err, "/nonexistent.csv: no such file"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -210,6 +299,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner-cli/run-results-report-agree", test_run_and_results_agree);
   g_test_add_func ("/runner-cli/text", test_text_output);
   g_test_add_func ("/runner-cli/bad-input", test_bad_input);
+  g_test_add_func ("/runner-cli/import-track", test_import_track);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

@@ -446,7 +446,7 @@ campaign_import (int argc, char **argv)
   g_autoptr (NbCampaign) campaign = NULL;
   g_autofree char *db = NULL, *config_name = NULL, *input = NULL, *truth = NULL;
   g_autofree char *command_text = NULL, *from_text = NULL, *to_text = NULL, *who = NULL;
-  g_autofree char *load_text = NULL, *map = NULL, *build_time_text = NULL;
+  g_autofree char *load_text = NULL, *map = NULL, *build_time_text = NULL, *track = NULL;
   g_autofree char *route = NULL, *obstacle = NULL, *behaviour = NULL, *parameters = NULL;
   gint clause_number = 0;
   const GOptionEntry entries[] = {
@@ -465,6 +465,9 @@ campaign_import (int argc, char **argv)
       "clause 10: the robot's map (map_server YAML) instead of --input: one more trial", "MAP.yaml" },
     { "build-time-s", 0, 0, G_OPTION_ARG_STRING, &build_time_text,
       "clause 10, with --map: the time taken to build the map", "S" },
+    { "track", 0, 0, G_OPTION_ARG_FILENAME, &track,
+      "clauses 5, 7, 8, 9: a recorded session (t_s, x_mm, y_mm[, theta_deg]) whose trials are "
+      "found as a live operator run finds them, instead of --input", "F.csv" },
     { "route", 0, 0, G_OPTION_ARG_STRING, &route, "the configuration's route", "R" },
     { "load-kg", 0, 0, G_OPTION_ARG_STRING, &load_text, "the configuration's load", "KG" },
     { "obstacle", 0, 0, G_OPTION_ARG_STRING, &obstacle, "the configuration's obstacle", "O" },
@@ -540,6 +543,17 @@ campaign_import (int argc, char **argv)
   in.config = config_name;
   in.map = map;
   /* Options first, then the file; the campaign is opened last. */
+  if (track != NULL)
+    {
+      if (input != NULL || map != NULL)
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--track is instead of --input or --map");
+          goto out;
+        }
+      ok = nb_cli_import_track (db, (guint) clause_number, config_name, given.route,
+                                given.load_kg, track, who, &error);
+      goto out;
+    }
   if (input == NULL && map == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--input F.csv is required");

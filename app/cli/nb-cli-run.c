@@ -531,3 +531,36 @@ campaign_run_18646 (int argc, char **argv)
     }
   return NB_EXIT_OK;
 }
+
+gboolean
+nb_cli_import_track (const char *db, guint clause, const char *config, const char *route,
+                     double load_kg, const char *track, const char *who, GError **error)
+{
+  NbCampaignRunnerOptions o;
+  NbRunnerSummary sum;
+  gboolean ok;
+
+  if (config == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--config NAME is required");
+      return FALSE;
+    }
+  nb_campaign_runner_options_init (&o);
+  o.clause = clause;
+  o.config = config;
+  o.route = route;
+  o.load_kg = load_kg;
+  o.who = who;
+  o.robot_name = track;
+  ok = nb_campaign_import_track (db, &o, track, &sum, error);
+  if (ok)
+    {
+      g_autofree char *line = g_strdup_printf ("%u trials found in %s: %u ok, %u failed, %u "
+                                               "incomplete\n", sum.run, track, sum.ok,
+                                               sum.failed, sum.incomplete);
+
+      ok = nb_cli_write (line, error);
+    }
+  nb_runner_summary_clear (&sum);
+  return ok;
+}
