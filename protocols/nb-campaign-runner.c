@@ -2305,7 +2305,8 @@ nb_campaign_import_track (const char *path, const NbCampaignRunnerOptions *optio
   gboolean ok;
 
   memset (summary, 0, sizeof *summary);
-  if (clause == NULL || (clause->run != NB_CLAUSE_RUN_ROUTE && clause->run != NB_CLAUSE_RUN_COURSE))
+  if (clause == NULL || (clause->run != NB_CLAUSE_RUN_POSE && clause->run != NB_CLAUSE_RUN_PATH &&
+                         clause->run != NB_CLAUSE_RUN_COURSE))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--track: clauses 5, 7, 8 and 9 have trials "
                    "along a route to find in a recorded session (not clause %u)", o.clause);
