@@ -4,6 +4,7 @@
 #include "nb-angle.h"
 #include "nb-clause.h"
 #include "nb-error.h"
+#include "nb-json-load.h"
 #include "nb-route.h"
 
 #include <json-glib/json-glib.h>
@@ -306,7 +307,7 @@ nb_runner_parse_registration (const char *json, NbRigidTransform *tf, GError **e
   double dim;
 
   memset (tf, 0, sizeof *tf);
-  if (!json_parser_load_from_data (parser, json, -1, NULL) ||
+  if (!nb_json_load (parser, NULL, json, -1, NULL) ||
       json_parser_get_root (parser) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     goto bad;
@@ -844,7 +845,7 @@ param_number (const char *parameters, const char *key)
   JsonNode *root;
   double v;
 
-  if (parameters == NULL || !json_parser_load_from_data (parser, parameters, -1, NULL) ||
+  if (parameters == NULL || !nb_json_load (parser, NULL, parameters, -1, NULL) ||
       (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
       !json_number (json_object_get_member (json_node_get_object (root), key), &v))
     return NAN;

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -52,42 +53,68 @@ nb_test_cli_run (const char *cwd, int expect, char **err_out, const char *first,
   return run.out;
 }
 
-/* A server outlives no failed test. */
+
+typedef struct {
+  guint nofile;
+} ChildSetup;
+
 static void
-die_with_parent (gpointer data)
+server_child_setup (gpointer data)
 {
+  ChildSetup *c = data;
+
+  /* A server outlives no failed test. */
   prctl (PR_SET_PDEATHSIG, SIGKILL);
+  if (c->nofile > 0)
+    {
+      struct rlimit rl = { c->nofile, c->nofile };
+
+      setrlimit (RLIMIT_NOFILE, &rl);
+    }
 }
 
 NbTestServer
-nb_test_serve (const char *first, ...)
+nb_test_servev (char **envp, guint nofile, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   g_autoptr (GString) line = g_string_new (NULL);
   NbTestServer s = { 0 };
+  ChildSetup setup = { nofile };
   int out = -1;
-  va_list ap;
   char c;
 
   g_assert_nonnull (g_getenv ("NAVBENCH_CLI"));
   g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
   g_ptr_array_add (argv, "serve");
-  va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
-  va_end (ap);
+  for (guint i = 0; args && args[i]; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
-  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, NULL,
-                                           G_SPAWN_DO_NOT_REAP_CHILD, die_with_parent, NULL,
+  g_assert_true (g_spawn_async_with_pipes (NULL, (char **) argv->pdata, envp,
+                                           G_SPAWN_DO_NOT_REAP_CHILD, server_child_setup, &setup,
                                            &s.pid, NULL, &out, NULL, &error));
   g_assert_no_error (error);
   while (read (out, &c, 1) == 1 && c != '\n')
     g_string_append_c (line, c);
   close (out);
-  g_assert_true (g_str_has_prefix (line->str, "listening on http://127.0.0.1:"));
+  if (!g_str_has_prefix (line->str, "listening on http://"))
+    g_error ("serve: expected \"listening on URL\", got \"%s\"", line->str);
   s.url = g_strdup (line->str + strlen ("listening on "));
   return s;
+}
+
+NbTestServer
+nb_test_serve (const char *first, ...)
+{
+  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (args, (gpointer) a);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+  return nb_test_servev (NULL, 0, (const char *const *) args->pdata);
 }
 
 void

@@ -33,5 +33,8 @@ typedef struct {
 } NbTestServer;
 
 NbTestServer nb_test_serve        (const char *first, ...);   /* NULL-terminated; may be NULL alone */
+/* The same with an environment (NULL: the test's), a descriptor limit
+ * (RLIMIT_NOFILE; 0: unchanged) and a NULL-terminated argument array. */
+NbTestServer nb_test_servev       (char **envp, guint nofile, const char *const *args);
 /* SIGTERM; the server must exit 0 (no leak reports under the sanitizers). */
 void         nb_test_server_stop  (NbTestServer *server);

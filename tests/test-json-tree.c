@@ -192,7 +192,7 @@ test_invalid (void)
     { "{} {}", 1, "column 4: more than one JSON value" },
     { "{\n  \"a\": x}", 2, "column 8: an unexpected character" },
     { "{\"a\": [1, 2}", 1, "column 12: expected ',' or ']'" },
-    { deep, 1, "column 513: nested too deep" },
+    { deep, 1, "column 513: nested deeper than 512 levels" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

@@ -1,3 +1,4 @@
+#define _GNU_SOURCE  /* renameat2 */
 /* Recordings (core/nb-cdr.c, core/nb-mcap.c, core/nb-rosbag.c): CDR bytes
  * against hand-worked arrays, CRC-32 against its check value, MCAP files read
  * back by the spec-written reader in mcap-parse.h, metadata.yaml, the replace
@@ -10,6 +11,8 @@
 #include "nb-test.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -573,6 +576,128 @@ test_replace_previous (void)
   mp_clear (&m);
 }
 
+/* The replace rule without side effects (POST /sequences/start checks a
+ * bag_path with it): the same verdicts, nothing created or removed. */
+static void
+test_check_path (void)
+{
+  g_autofree char *root = fresh ("check");
+  g_autofree char *prev = g_build_filename (root, "prev", NULL);
+  g_autofree char *fresh_path = g_build_filename (root, "a", "b", "new", NULL);
+  g_autofree char *notes = g_build_filename (root, "notes", NULL);
+  g_autofree char *x = g_build_filename (notes, "notes.txt", NULL);
+  g_autoptr (GError) error = NULL;
+
+  fake_recording (prev);
+  g_assert_true (nb_rosbag_check_path (prev, root, &error));
+  g_assert_no_error (error);
+  assert_file (prev, "old_0.mcap", "old bytes");           /* checked, not removed */
+  g_assert_true (nb_rosbag_check_path (fresh_path, root, &error));
+  g_assert_false (g_file_test (fresh_path, G_FILE_TEST_EXISTS));
+  {
+    g_autofree char *a = g_build_filename (root, "a", NULL);
+
+    g_assert_false (g_file_test (a, G_FILE_TEST_EXISTS)); /* nothing made on the way */
+  }
+  fake_recording (notes);
+  nb_test_write_file (x, "keep me");
+  g_assert_false (nb_rosbag_check_path (notes, root, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "not part of a recording"));
+  g_clear_error (&error);
+  g_assert_false (nb_rosbag_check_path ("/etc/navbench-x", root, &error));
+  g_assert_nonnull (strstr (error->message, "outside the recordings root"));
+  g_clear_error (&error);
+  g_assert_false (nb_rosbag_check_path (root, root, &error));
+  g_assert_nonnull (strstr (error->message, "the recordings root itself"));
+}
+
+typedef struct {
+  const char *lab, *parked, *outside;
+  gint stop;
+  guint swaps;
+} Swapper;
+
+/* Swaps root/lab (a directory) with a symlink to a directory outside the
+ * root and back, atomically (RENAME_EXCHANGE: the name is never missing),
+ * as fast as it can. */
+static gpointer
+swap_thread (gpointer data)
+{
+  Swapper *sw = data;
+
+  while (!g_atomic_int_get (&sw->stop))
+    {
+      g_assert_cmpint (renameat2 (AT_FDCWD, sw->lab, AT_FDCWD, sw->parked, RENAME_EXCHANGE), ==,
+                       0);
+      sw->swaps++;
+    }
+  /* lab is the directory again. */
+  if ((sw->swaps & 1) != 0)
+    g_assert_cmpint (renameat2 (AT_FDCWD, sw->lab, AT_FDCWD, sw->parked, RENAME_EXCHANGE), ==, 0);
+  return NULL;
+}
+
+static guint
+count_entries (const char *dir)
+{
+  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (d);
+  while (g_dir_read_name (d) != NULL)
+    n++;
+  return n;
+}
+
+/* The check and the removal were separate steps: swapping a directory of
+ * the root for a symlink while a recording started removed files outside
+ * the root in 128 of 400 attempts, and wrote a recording there in 21. */
+static void
+test_replace_race (void)
+{
+  g_autofree char *root = fresh ("race");
+  g_autofree char *outside = fresh ("race-outside");
+  g_autofree char *lab = g_build_filename (root, "lab", NULL);
+  g_autofree char *parked = g_build_filename (root, "lab.parked", NULL);
+  g_autofree char *run = g_build_filename (lab, "run", NULL);
+  g_autofree char *victim = g_build_filename (outside, "run", NULL);
+  Swapper sw = { lab, parked, outside, 0, 0 };
+  GThread *thread;
+  guint made = 0, refused = 0;
+
+  /* The same look outside as inside: a previous recording. */
+  fake_recording (run);
+  fake_recording (victim);
+  g_assert_cmpint (symlink (outside, parked), ==, 0);
+  thread = g_thread_new ("swapper", swap_thread, &sw);
+  for (int attempt = 0; attempt < 2000; attempt++)
+    {
+      g_autoptr (GError) error = NULL;
+      NbRosbag *bag = nb_rosbag_create (run, root, &error);
+
+      if (bag != NULL)
+        {
+          made++;
+          g_assert_true (nb_rosbag_close (bag, NULL));
+        }
+      else
+        refused++;
+      /* Outside, nothing removed and nothing written. */
+      assert_file (victim, "old_0.mcap", "old bytes");
+      assert_file (victim, "metadata.yaml", "rosbag2_bagfile_information:\n  version: 5\n");
+      g_assert_cmpuint (count_entries (victim), ==, 2);
+      g_assert_cmpuint (count_entries (outside), ==, 1);
+    }
+  g_atomic_int_set (&sw.stop, 1);
+  g_thread_join (thread);
+  /* The race was run: both outcomes happened, under many swaps. */
+  g_test_message ("%u made, %u refused, %u swaps", made, refused, sw.swaps);
+  g_assert_cmpuint (made, >, 0);
+  g_assert_cmpuint (refused, >, 0);
+  g_assert_cmpuint (sw.swaps, >, 100);
+}
+
 static void
 test_refuse_not_recording (void)
 {
@@ -914,6 +1039,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rosbag/metadata-yaml", test_rosbag_metadata);
   g_test_add_func ("/rosbag/replace-previous", test_replace_previous);
   g_test_add_func ("/rosbag/refuse-not-recording", test_refuse_not_recording);
+  g_test_add_func ("/rosbag/check-path", test_check_path);
+  g_test_add_func ("/rosbag/replace-race", test_replace_race);
   g_test_add_func ("/rosbag/refuse-outside-and-root", test_refuse_outside_and_root);
   g_test_add_func ("/rosbag/refuse-symlinks", test_refuse_symlinks);
   g_test_add_func ("/rosbag/intermediate-and-long", test_intermediate_and_long);

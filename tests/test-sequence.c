@@ -90,11 +90,11 @@ test_parse_errors (void)
     GError *error = NULL;
 
     g_assert_null (nb_sequence_parse ("t.json", "{\"home\": ", -1, &error));
-    g_assert_true (g_str_has_prefix (error->message, "t.json: "));
+    g_assert_cmpstr (error->message, ==, "t.json:1: column 10: unexpected end of the document");
     g_clear_error (&error);
-    /* An empty document parses without a root (found by fuzz-robot). */
+    /* An empty document (found by fuzz-robot): json-glib parses it without a root. */
     g_assert_null (nb_sequence_parse ("t.json", " \n", -1, &error));
-    g_assert_cmpstr (error->message, ==, "t.json: a sequence is a JSON object");
+    g_assert_cmpstr (error->message, ==, "t.json:2: column 1: unexpected end of the document");
     g_clear_error (&error);
     g_assert_null (nb_sequence_parse ("t.json", "{}", -1, &error));
     g_assert_nonnull (strstr (error->message, "home: expected a point"));

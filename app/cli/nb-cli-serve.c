@@ -9,12 +9,44 @@
 #include <glib-unix.h>
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 static gboolean
 on_signal (gpointer data)
 {
   g_main_loop_quit (data);
   return G_SOURCE_CONTINUE;
+}
+
+/* The token's file: its first line, without the line end; an empty one is
+ * refused (it would disable the check beyond loopback). */
+static char *
+read_token (const char *path, GError **error)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) local = NULL;
+  gsize len;
+  char *end;
+
+  if (!g_file_get_contents (path, &text, &len, &local))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, local->message);
+      return NULL;
+    }
+  if (memchr (text, '\0', len) != NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:1: a NUL byte in the token", path);
+      return NULL;
+    }
+  if ((end = strpbrk (text, "\r\n")) != NULL)
+    *end = '\0';
+  g_strstrip (text);
+  if (*text == '\0')
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:1: an empty token", path);
+      return NULL;
+    }
+  return g_steal_pointer (&text);
 }
 
 int
@@ -26,15 +58,27 @@ nb_cli_serve (int argc, char **argv)
   g_autoptr (GMainLoop) loop = NULL;
   g_autofree char *listen = NULL, *token = NULL, *robot_dir = NULL, *sequences_dir = NULL;
   g_autofree char *recordings = NULL, *frame = NULL, *exe = NULL, *runner = NULL;
-  double time_scale = 0.0, grace_s = 10.0;
-  gint seed = 1, fail_goal = 0, log_lines = 1000;
+  g_autofree char *token_file = NULL;
   NbServerConfig config;
+  double time_scale = 0.0, grace_s = 10.0;
+  double header_timeout_s, body_timeout_s;
+  gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections;
   const GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen,
       "ADDRESS:PORT (default 127.0.0.1:0, any free port); beyond loopback a token is required",
       "ADDR:PORT" },
+    { "token-file", 0, 0, G_OPTION_ARG_FILENAME, &token_file,
+      "read the bearer token every request must carry from FILE (its first line); or set "
+      "$NAVBENCH_TOKEN", "FILE" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token,
-      "the bearer token every request must carry (default $NAVBENCH_TOKEN)", "TOKEN" },
+      "the bearer token itself (visible to every user in /proc/PID/cmdline: prefer "
+      "--token-file or $NAVBENCH_TOKEN)", "TOKEN" },
+    { "max-connections", 0, 0, G_OPTION_ARG_INT, &max_connections,
+      "connections open at once; beyond, 503 (default 128)", "N" },
+    { "header-timeout-s", 0, 0, G_OPTION_ARG_DOUBLE, &header_timeout_s,
+      "a request's headers must arrive within S seconds, else 408 (default 10)", "S" },
+    { "body-timeout-s", 0, 0, G_OPTION_ARG_DOUBLE, &body_timeout_s,
+      "… and its body within S more (default 30)", "S" },
     { "robot-dir", 0, 0, G_OPTION_ARG_FILENAME, &robot_dir,
       "the arm's description (default the installed iiwa7)", "DIR" },
     { "sequences-dir", 0, 0, G_OPTION_ARG_FILENAME, &sequences_dir,
@@ -58,17 +102,34 @@ nb_cli_serve (int argc, char **argv)
   g_option_context_set_summary (context,
     "Serves the motion stack's HTTP API (seeds/001–003) over the simulated iiwa 7: sequences\n"
     "(start, status, logs), stop, robot positions and state, joint and Cartesian motion, the\n"
-    "gizmo's priority lease and epoch.  Prints \"listening on URL\" and runs until SIGTERM.");
+    "gizmo's priority lease and epoch.  Prints \"listening on URL\" and runs until SIGTERM.\n"
+    "Beyond loopback every request needs the bearer token: give it in a file (--token-file,\n"
+    "readable by you alone) or in $NAVBENCH_TOKEN; --token on the command line is visible\n"
+    "to every user of the machine.");
+  nb_server_config_init (&config);
+  max_connections = (gint) config.max_connections;
+  header_timeout_s = config.header_timeout_s;
+  body_timeout_s = config.body_timeout_s;
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
   if (!(time_scale >= 0) || seed < 0 || fail_goal < 0 || log_lines < 1 ||
-      !(grace_s > 0 && grace_s <= 3600))
+      !(grace_s > 0 && grace_s <= 3600) || max_connections < 1 ||
+      !(header_timeout_s > 0 && header_timeout_s <= 3600) ||
+      !(body_timeout_s > 0 && body_timeout_s <= 3600))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--time-scale ≥ 0, --seed and --fail-goal "
-                   "≥ 0, --log-lines ≥ 1, --runner-grace-s in (0, 3600]");
+                   "≥ 0, --log-lines ≥ 1, --max-connections ≥ 1, --runner-grace-s, "
+                   "--header-timeout-s and --body-timeout-s in (0, 3600]");
       return nb_cli_report_error (error);
     }
+  if (token_file != NULL && token != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "give --token-file or --token, not both");
+      return nb_cli_report_error (error);
+    }
+  if (token_file != NULL && (token = read_token (token_file, &error)) == NULL)
+    return nb_cli_report_error (error);
   if (token == NULL && g_getenv ("NAVBENCH_TOKEN") != NULL)
     token = g_strdup (g_getenv ("NAVBENCH_TOKEN"));
   if (robot_dir == NULL)
@@ -79,7 +140,6 @@ nb_cli_serve (int argc, char **argv)
     recordings = nb_cli_recordings_root ();
   exe = g_file_read_link ("/proc/self/exe", NULL);
 
-  nb_server_config_init (&config);
   if (listen != NULL)
     config.listen = listen;
   config.token = token;
@@ -94,6 +154,9 @@ nb_cli_serve (int argc, char **argv)
   config.seed = (guint32) seed;
   config.fail_goal = (guint) fail_goal;
   config.log_lines = (guint) log_lines;
+  config.max_connections = (guint) max_connections;
+  config.header_timeout_s = header_timeout_s;
+  config.body_timeout_s = body_timeout_s;
   if ((server = nb_server_new (&config, &error)) == NULL)
     return nb_cli_report_error (error);
 

@@ -3,7 +3,10 @@
 #include "nb-arm-file.h"
 #include "nb-controller.h"
 #include "nb-error.h"
+#include "nb-json-load.h"
 #include "nb-json-writer.h"
+#include "nb-listener.h"
+#include "nb-recorder.h"
 #include "nb-sequence.h"
 
 #include <errno.h>
@@ -27,6 +30,7 @@ struct NbServer {
   char *url;
   char *state_dir;              /* the sequences handed to runners */
   SoupServer *soup;
+  NbListener *listener;
   NbController *controller;
   NbArmModel model;
   GPtrArray *positions;
@@ -75,6 +79,9 @@ nb_server_config_init (NbServerConfig *c)
   c->time_scale = 0.0;
   c->seed = 1;
   c->max_body = 64 * 1024;
+  c->max_connections = 128;
+  c->header_timeout_s = 10.0;
+  c->body_timeout_s = 30.0;
   c->log_lines = 1000;
   c->log_bytes = 256 * 1024;
   c->runner_grace_s = 10.0;
@@ -89,12 +96,28 @@ reply_json (SoupServerMessage *msg, guint status, char *json /* taken */)
 
   soup_server_message_set_status (msg, status, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE, json, len);
-  /* libsoup 3.2.2 (Debian 12) leaks the socket of every idle connection its
-   * client closes (fixed upstream in 3.3.0, commit d20c6601); a connection
-   * the server closes itself is released.  One request per connection costs
-   * nothing here. */
+  /* One request per connection (nb-listener.h: libsoup 3.2 leaks idle
+   * connections); the client is told so. */
   soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection",
                                 "close");
+}
+
+/* The same answer before the body is read (nb-listener.h). */
+static void
+refuse (NbServer *s, SoupServerMessage *msg, guint status, const char *extra_header,
+        const char *what, const char *detail)
+{
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  g_autofree char *json = NULL;
+
+  nb_json_begin_object (w);
+  nb_json_key (w, "error");
+  nb_json_string (w, what);
+  nb_json_key (w, "detail");
+  nb_json_string (w, detail);
+  nb_json_end_object (w);
+  json = nb_json_writer_finish (g_steal_pointer (&w));
+  nb_listener_refuse (s->listener, msg, status, extra_header, json);
 }
 
 static void
@@ -140,7 +163,9 @@ body_object (SoupServerMessage *msg, JsonParser *parser)
       reply_error (msg, 400, "malformed JSON", "an empty body: expected a JSON object");
       return NULL;
     }
-  if (!json_parser_load_from_data (parser, body->data, (gssize) body->length, &error))
+  /* Strict: no comments, quotes or trailing data json-glib would take, no
+   * NUL that would cut name or bag_path short, bounded nesting. */
+  if (!nb_json_load (parser, NULL, body->data, (gssize) body->length, &error))
     {
       reply_error (msg, 400, "malformed JSON", error->message);
       return NULL;
@@ -498,6 +523,17 @@ handle_start (NbServer *s, SoupServerMessage *msg, GHashTable *query)
       reply_error (msg, 422, "invalid sequence", error->message);
       return;
     }
+  /* … and a bag_path the recorder would refuse (outside the recordings
+   * root, a symlink, a directory that is not a previous recording). */
+  {
+    const char *bag = bag_path != NULL ? bag_path : seq->bag_path;
+
+    if (bag != NULL && *bag && !nb_recorder_check_path (bag, s->config.recordings_root, &error))
+      {
+        reply_error (msg, 422, "invalid bag_path", error->message);
+        return;
+      }
+  }
   if (!spawn_runner (s, text, label, iterations, bag_path, &error))
     {
       reply_error (msg, 500, "cannot start the runner", error->message);
@@ -1018,20 +1054,8 @@ dispatch (SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTable
   NbServer *s = data;
   const char *method = soup_server_message_get_method (msg);
 
-  if (s->config.token != NULL &&
-      !token_ok (s->config.token, soup_message_headers_get_one (
-                   soup_server_message_get_request_headers (msg), "Authorization")))
-    {
-      soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                    "WWW-Authenticate", "Bearer");
-      reply_error (msg, 401, "unauthorized", "a bearer token is required");
-      return;
-    }
-  if (soup_server_message_get_request_body (msg)->length > (goffset) s->config.max_body)
-    {
-      reply_error (msg, 413, "request too large", NULL);
-      return;
-    }
+  /* The token and the body's size were checked from the headers
+   * (on_got_headers); a refused request never gets here. */
   for (guint i = 0; i < G_N_ELEMENTS (routes); i++)
     if (g_str_equal (path, routes[i].path))
       {
@@ -1050,16 +1074,46 @@ dispatch (SoupServer *soup, SoupServerMessage *msg, const char *path, GHashTable
   reply_error (msg, 404, "not found", path);
 }
 
-/* A declared body above the cap is refused before it is read. */
+/* Refused from the headers, before a byte of the body is read: no or a
+ * wrong token, a declared body above the cap (a chunked one is capped as it
+ * streams, nb-listener.c). */
 static void
 on_got_headers (SoupServerMessage *msg, gpointer data)
 {
   NbServer *s = data;
-  goffset len = soup_message_headers_get_content_length (
-                  soup_server_message_get_request_headers (msg));
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  guint status = soup_server_message_get_status (msg);
 
-  if (len > (goffset) s->config.max_body)
-    reply_error (msg, 413, "request too large", NULL);
+  if (status != 0)
+    {
+      /* libsoup's own refusal (a path with %00, a bad Host…): in JSON too. */
+      refuse (s, msg, status, NULL, soup_status_get_phrase (status),
+              "the request line or headers are malformed");
+      return;
+    }
+  if (soup_server_message_is_options_ping (msg))
+    {
+      /* `* HTTP/1.1`: no resource of this API (libsoup would answer an empty 404). */
+      refuse (s, msg, 404, NULL, "not found", "*");
+      return;
+    }
+  if (s->config.token != NULL &&
+      !token_ok (s->config.token, soup_message_headers_get_one (headers, "Authorization")))
+    {
+      refuse (s, msg, 401, "WWW-Authenticate: Bearer", "unauthorized",
+              "a bearer token is required");
+      return;
+    }
+  if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
+      soup_message_headers_get_content_length (headers) > (goffset) s->config.max_body)
+    {
+      g_autofree char *detail = g_strdup_printf ("a body of %" G_GINT64_FORMAT " bytes; at "
+                                                 "most %zu", (gint64)
+                                                 soup_message_headers_get_content_length (headers),
+                                                 s->config.max_body);
+
+      refuse (s, msg, 413, NULL, "request too large", detail);
+    }
 }
 
 static void
@@ -1086,9 +1140,9 @@ listen_on (NbServer *s, GError **error)
   g_autoptr (GInetAddress) addr = NULL;
   g_autoptr (GSocketAddress) sa = NULL;
   g_autoptr (GSocket) sock = NULL;
+  g_autoptr (GSocketAddress) bound = NULL;
   g_autoptr (GError) local = NULL;
   guint64 port;
-  GSList *uris;
 
   if (host == NULL || !g_ascii_string_to_unsigned (colon + 1, 10, 0, 65535, &port, NULL))
     {
@@ -1116,32 +1170,56 @@ listen_on (NbServer *s, GError **error)
       return FALSE;
     }
   sa = g_inet_socket_address_new (addr, (guint16) port);
-  /* Our own socket, for its backlog: GLib's default of 10 drops connections
-   * when a web client's page fires dozens of requests at once. */
+  /* Our own socket, for its backlog (GLib's default of 10 drops connections
+   * when a web client's page fires dozens of requests at once), and our own
+   * accept loop (nb-listener.h). */
   sock = g_socket_new (g_inet_address_get_family (addr), G_SOCKET_TYPE_STREAM,
                        G_SOCKET_PROTOCOL_TCP, &local);
   if (sock != NULL)
     {
       g_socket_set_listen_backlog (sock, 256);
-      if (!g_socket_bind (sock, sa, TRUE, &local) || !g_socket_listen (sock, &local))
+      if (!g_socket_bind (sock, sa, TRUE, &local) || !g_socket_listen (sock, &local) ||
+          (bound = g_socket_get_local_address (sock, &local)) == NULL)
         g_clear_object (&sock);
     }
-  if (sock == NULL || !soup_server_listen_socket (s->soup, sock, 0, &local))
+  if (sock == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "--listen %s: %s", s->config.listen,
                    local->message);
       return FALSE;
     }
-  uris = soup_server_get_uris (s->soup);
-  port = uris ? (guint64) g_uri_get_port (uris->data) : port;
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
-  /* The runner reaches the server on loopback when it listens on every address. */
-  if (g_inet_address_get_is_any (addr) || is_loopback (host))
-    s->url = g_strdup_printf ("http://127.0.0.1:%u", (guint) port);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  {
+    NbListenerLimits limits = {
+      .max_connections = s->config.max_connections,
+      .header_timeout_s = s->config.header_timeout_s,
+      .body_timeout_s = s->config.body_timeout_s,
+      .max_body = s->config.max_body,
+      /* Enough for a client to finish sending a modest body and read the
+       * refusal; an attacker's gigabyte is cut there. */
+      .drain_bytes = MAX (s->config.max_body, 1024 * 1024),
+    };
+
+    s->listener = nb_listener_new (s->soup, sock, &limits);
+  }
+  /* The runner reaches the server on loopback when it listens on every
+   * address, in the family it listens in. */
+  if (g_inet_address_get_is_any (addr))
+    s->url = g_inet_address_get_family (addr) == G_SOCKET_FAMILY_IPV6
+             ? g_strdup_printf ("http://[::1]:%u", (guint) port)
+             : g_strdup_printf ("http://127.0.0.1:%u", (guint) port);
   else if (g_inet_address_get_family (addr) == G_SOCKET_FAMILY_IPV6)
-    s->url = g_strdup_printf ("http://[%s]:%u", host, (guint) port);
+    {
+      g_autofree char *text = g_inet_address_to_string (addr);
+
+      s->url = g_strdup_printf ("http://[%s]:%u", text, (guint) port);
+    }
   else
-    s->url = g_strdup_printf ("http://%s:%u", host, (guint) port);
+    {
+      g_autofree char *text = g_inet_address_to_string (addr);
+
+      s->url = g_strdup_printf ("http://%s:%u", text, (guint) port);
+    }
   return TRUE;
 }
 
@@ -1183,11 +1261,20 @@ nb_server_url (NbServer *s)
   return s->url;
 }
 
+guint
+nb_server_connections (NbServer *s)
+{
+  return nb_listener_connections (s->listener);
+}
+
 void
 nb_server_free (NbServer *s)
 {
   if (s == NULL)
     return;
+  /* The listener first: the connections that soup_server_disconnect()
+   * closes no longer report to it. */
+  g_clear_pointer (&s->listener, nb_listener_free);
   if (s->soup != NULL)
     {
       soup_server_disconnect (s->soup);

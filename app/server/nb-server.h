@@ -23,6 +23,7 @@
 #pragma once
 
 #include <glib.h>
+#include <gio/gio.h>
 
 #include "nb-arbiter.h"
 
@@ -41,6 +42,9 @@ typedef struct {
   guint32 seed;
   guint fail_goal;              /* the simulator fails its K-th goal (0: never) */
   gsize max_body;               /* request bodies above are refused (413) */
+  guint max_connections;        /* open at once; beyond, 503 */
+  double header_timeout_s;      /* a request's headers must arrive within (408) */
+  double body_timeout_s;        /* … then its body within (408) */
   guint log_lines;              /* the runner's log keeps the newest lines */
   gsize log_bytes;              /* … and at most this many bytes */
   NbClockFunc clock;            /* the arbiter's wall clock (NULL: real) */
@@ -53,8 +57,10 @@ typedef struct NbServer NbServer;
 
 NbServer   *nb_server_new  (const NbServerConfig *config, GError **error);
 void        nb_server_free (NbServer *server);
-/* "http://127.0.0.1:PORT" */
+/* "http://127.0.0.1:PORT", "http://[::1]:PORT": where the runner reaches it */
 const char *nb_server_url  (NbServer *server);
+/* Connections open now (for tests and the soak). */
+guint       nb_server_connections (NbServer *server);
 
 /* The named positions as the API gives them (and `robot positions --json`). */
 char       *nb_positions_json (GPtrArray *positions);

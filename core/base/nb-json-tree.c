@@ -4,8 +4,6 @@
 
 #include <string.h>
 
-/* Deeper documents are refused rather than risk the stack (a plan is 3 deep). */
-#define MAX_DEPTH 512
 
 struct _NbJsonTree {
   GArray *values;                       /* of NbJsonValue; indices link them */
@@ -282,8 +280,8 @@ parse_container (Parser *ps, const char *key, guint depth, gboolean object)
   guint32 n = 0;
   char close = object ? '}' : ']';
 
-  if (depth >= MAX_DEPTH)
-    return fail (ps, "nested too deep"), -1;
+  if (depth >= NB_JSON_MAX_DEPTH)
+    return fail (ps, "nested deeper than " G_STRINGIFY (NB_JSON_MAX_DEPTH) " levels"), -1;
   ps->p++;
   skip_space (ps);
   if (ps->p < ps->end && *ps->p == close)

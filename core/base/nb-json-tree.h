@@ -14,6 +14,11 @@
 
 G_BEGIN_DECLS
 
+/* Deeper documents are refused rather than risk the stack (a plan is 3
+ * deep, a sequence 4): every JSON reader of navbench goes through this
+ * reader first (nb-json-load.h). */
+#define NB_JSON_MAX_DEPTH 512
+
 typedef enum {
   NB_JSON_NULL,
   NB_JSON_FALSE,

@@ -1,6 +1,7 @@
 #include "nb-sequence.h"
 
 #include "nb-error.h"
+#include "nb-json-load.h"
 
 #include <json-glib/json-glib.h>
 #include <stdarg.h>
@@ -198,11 +199,8 @@ nb_sequence_parse (const char *name, const char *json, gssize len, GError **erro
   g_array_set_clear_func (s->waypoints, point_clear);
   s->topics = g_ptr_array_new_with_free_func (g_free);
   s->n_iterations = 1;
-  if (!json_parser_load_from_data (parser, json, len, &local))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", name, local->message);
-      return NULL;
-    }
+  if (!nb_json_load (parser, name, json, len, error))
+    return NULL;
   /* An empty document parses, without a root. */
   if (json_parser_get_root (parser) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))

@@ -1,6 +1,7 @@
 #include "nb-skill.h"
 
 #include "nb-error.h"
+#include "nb-json-load.h"
 
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -303,7 +304,7 @@ nb_skill_table_load_data (const char *name, const char *data, gssize len, GError
   table->steps = g_ptr_array_new_with_free_func (g_free);
   table->by_name = g_hash_table_new (g_str_hash, g_str_equal);
 
-  if (!json_parser_load_from_data (parser, data, len, &local))
+  if (!nb_json_load (parser, NULL, data, len, &local))
     {
       fail (&l, error, NULL, "%s", local->message);
       return NULL;

@@ -281,17 +281,28 @@ NbMcapWriter *
 nb_mcap_writer_new (const char *filename, const char *profile, const char *library,
                     gsize chunk_size, GError **error)
 {
+  return nb_mcap_writer_new_at (AT_FDCWD, filename, filename, profile, library, chunk_size,
+                                error);
+}
+
+NbMcapWriter *
+nb_mcap_writer_new_at (int dir_fd, const char *name, const char *display, const char *profile,
+                       const char *library, gsize chunk_size, GError **error)
+{
   NbMcapWriter *w = g_new0 (NbMcapWriter, 1);
   g_autoptr (GByteArray) head = g_byte_array_new ();
   guint at;
 
-  w->filename = g_strdup (filename);
+  w->filename = g_strdup (display);
   w->chunk_size = chunk_size > 0 ? chunk_size : NB_MCAP_DEFAULT_CHUNK_SIZE;
   w->chunk = g_byte_array_new ();
   w->chunk_indexes = g_byte_array_new ();
   w->schemas = g_ptr_array_new_with_free_func (schema_free);
   w->channels = g_ptr_array_new_with_free_func (channel_free);
-  w->fd = open (filename, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  /* In a directory by its descriptor: a new file, never through a symlink. */
+  w->fd = dir_fd == AT_FDCWD
+          ? open (name, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644)
+          : openat (dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (w->fd < 0)
     {
       fail_errno (w, errno, "creating the file", error);
@@ -610,6 +621,12 @@ nb_mcap_writer_close (NbMcapWriter *w, GError **error)
   ok = write_summary (w, error);
   if (ok && fsync (w->fd) != 0)
     ok = fail_errno (w, errno, "syncing", error);
+  /* A summary written only in part, or not known to be on disk: cut the file
+   * back to the Data End so no Footer claims a complete recording.  Best
+   * effort — the caller has the error either way.  By the descriptor: the
+   * name may no longer lead to this file. */
+  if (!ok && w->summary_start > 0 && w->fd >= 0)
+    (void) ftruncate (w->fd, (off_t) w->summary_start);
   if (ok)
     {
       int fd = w->fd;
@@ -618,11 +635,6 @@ nb_mcap_writer_close (NbMcapWriter *w, GError **error)
       if (close (fd) != 0)
         ok = fail_errno (w, errno, "closing", error);
     }
-  /* A summary written only in part, or not known to be on disk: cut the file
-   * back to the Data End so no Footer claims a complete recording.  Best
-   * effort — the caller has the error either way. */
-  if (!ok && w->summary_start > 0)
-    (void) truncate (w->filename, (off_t) w->summary_start);
   writer_free (w);
   return ok;
 }

@@ -22,11 +22,26 @@ struct NbRecorder {
   guint64 count;
 };
 
+/* A relative bag_path lies under the root. */
+static char *
+bag_dir (const char *bag_path, const char *root)
+{
+  return g_path_is_absolute (bag_path) || root == NULL ? g_strdup (bag_path)
+         : g_build_filename (root, bag_path, NULL);
+}
+
+gboolean
+nb_recorder_check_path (const char *bag_path, const char *root, GError **error)
+{
+  g_autofree char *path = bag_dir (bag_path, root);
+
+  return nb_rosbag_check_path (path, root, error);
+}
+
 NbRecorder *
 nb_recorder_new (const char *bag_path, const char *root, const GPtrArray *topics, GError **error)
 {
-  g_autofree char *path = g_path_is_absolute (bag_path) ? g_strdup (bag_path)
-                          : g_build_filename (root, bag_path, NULL);
+  g_autofree char *path = bag_dir (bag_path, root);
   NbRecorder *r = g_new0 (NbRecorder, 1);
 
   if (topics == NULL || topics->len == 0)

@@ -26,6 +26,11 @@ typedef enum {
 
 typedef struct NbRecorder NbRecorder;
 
+/* Would nb_recorder_new accept bag_path under root (the replace rule of
+ * nb-rosbag)?  Nothing is created or removed: a server refuses a bad
+ * bag_path when a sequence is started, not once its runner records. */
+gboolean    nb_recorder_check_path (const char *bag_path, const char *root, GError **error);
+
 /* topics: of char*, may be NULL or empty. */
 NbRecorder *nb_recorder_new   (const char *bag_path, const char *root, const GPtrArray *topics,
                                GError **error);

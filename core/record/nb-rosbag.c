@@ -2,7 +2,9 @@
 #define _XOPEN_SOURCE 700  /* realpath(), declared by glibc only for XSI */
 #include "nb-rosbag-private.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,6 +140,7 @@ typedef struct {
 } Topic;
 
 struct NbRosbag {
+  int dir_fd;           /* the recording directory: every file is made through it */
   char *dir;
   char *mcap_name;
   char *mcap_path;
@@ -160,6 +163,8 @@ static void
 bag_free (NbRosbag *bag)
 {
   nb_mcap_writer_abort (bag->mcap);
+  if (bag->dir_fd >= 0)
+    close (bag->dir_fd);
   g_free (bag->dir);
   g_free (bag->mcap_name);
   g_free (bag->mcap_path);
@@ -269,78 +274,118 @@ is_bag_metadata (const char *text)
   return FALSE;
 }
 
-/* Removes dir when it is a previous recording; refuses otherwise. */
-static gboolean
-remove_previous_recording (const char *path, const char *dir, GError **error)
+/* A directory under at, never through a symlink (ELOOP/ENOTDIR otherwise). */
+static int
+open_dir_at (int at, const char *name)
 {
-  g_autoptr (GDir) d = NULL;
+  return openat (at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+}
+
+static void
+close_fd (int *fd)
+{
+  if (*fd >= 0)
+    close (*fd);
+  *fd = -1;
+}
+
+/* The whole of a small regular file under at, not through a symlink. */
+static char *
+read_small_at (int at, const char *name)
+{
+  int fd = openat (at, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  GString *text = g_string_new (NULL);
+  char buf[4096];
+  ssize_t n;
+
+  if (fd < 0)
+    return g_string_free (text, TRUE), NULL;
+  while ((n = read (fd, buf, sizeof buf)) > 0 && text->len < 1024 * 1024)
+    g_string_append_len (text, buf, n);
+  close (fd);
+  if (n < 0)
+    return g_string_free (text, TRUE), NULL;
+  return g_string_free (text, FALSE);
+}
+
+/* Checks that the directory dfd holds a previous recording (a regular
+ * metadata.yaml that is rosbag2 bag information, nothing but regular
+ * *.mcap files besides) and, when remove is set, empties it.  Everything
+ * is done on dfd (fstatat, openat, unlinkat, no name is looked up again
+ * from the root): swapping the directory's name for a symlink meanwhile
+ * cannot make it read or remove anything else. */
+static gboolean
+check_previous_recording (const char *path, int dfd, gboolean remove, GError **error)
+{
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *meta_path = g_build_filename (dir, "metadata.yaml", NULL);
   g_autofree char *meta = NULL;
   gboolean has_meta = FALSE;
-  const char *name;
-  GError *local = NULL;
+  int list_fd = dup (dfd);
+  DIR *d = list_fd >= 0 ? fdopendir (list_fd) : NULL;
+  struct dirent *e;
 
-  d = g_dir_open (dir, 0, &local);
   if (d == NULL)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, local->message);
-      g_error_free (local);
-      return FALSE;
-    }
-  while ((name = g_dir_read_name (d)) != NULL)
-    {
-      g_autofree char *entry = g_build_filename (dir, name, NULL);
-      g_autofree char *why = NULL;
-      struct stat st;
-
-      if (lstat (entry, &st) != 0 || !S_ISREG (st.st_mode))
-        why = g_strdup_printf ("an existing directory holding '%s', which is not a regular file",
-                               name);
-      else if (strcmp (name, "metadata.yaml") == 0)
-        has_meta = TRUE;
-      else if (!g_str_has_suffix (name, ".mcap"))
-        why = g_strdup_printf ("an existing directory holding '%s', which is not part of a "
-                               "recording", name);
-      if (why != NULL)
-        return refuse (error, path, why);
-      g_ptr_array_add (names, g_steal_pointer (&entry));
-    }
-  if (!has_meta)
-    return refuse (error, path, "an existing directory without metadata.yaml, not a previous "
-                                "recording");
-  if (!g_file_get_contents (meta_path, &meta, NULL, NULL) || !is_bag_metadata (meta))
-    return refuse (error, path, "an existing directory whose metadata.yaml is not rosbag2 "
-                                "bag information");
-  for (guint i = 0; i < names->len; i++)
-    if (g_unlink (g_ptr_array_index (names, i)) != 0)
-      {
-        int saved = errno;
-
-        g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s while removing the previous "
-                     "recording", (const char *) g_ptr_array_index (names, i), g_strerror (saved));
-        return FALSE;
-      }
-  if (g_rmdir (dir) != 0)
     {
       int saved = errno;
 
-      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s while removing the previous "
-                   "recording", dir, g_strerror (saved));
+      if (list_fd >= 0)
+        close (list_fd);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, g_strerror (saved));
       return FALSE;
     }
+  while ((e = readdir (d)) != NULL)
+    {
+      g_autofree char *why = NULL;
+      struct stat st;
+
+      if (strcmp (e->d_name, ".") == 0 || strcmp (e->d_name, "..") == 0)
+        continue;
+      if (fstatat (dfd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG (st.st_mode))
+        why = g_strdup_printf ("an existing directory holding '%s', which is not a regular file",
+                               e->d_name);
+      else if (strcmp (e->d_name, "metadata.yaml") == 0)
+        has_meta = TRUE;
+      else if (!g_str_has_suffix (e->d_name, ".mcap"))
+        why = g_strdup_printf ("an existing directory holding '%s', which is not part of a "
+                               "recording", e->d_name);
+      if (why != NULL)
+        {
+          closedir (d);
+          return refuse (error, path, why);
+        }
+      g_ptr_array_add (names, g_strdup (e->d_name));
+    }
+  closedir (d);
+  if (!has_meta)
+    return refuse (error, path, "an existing directory without metadata.yaml, not a previous "
+                                "recording");
+  if ((meta = read_small_at (dfd, "metadata.yaml")) == NULL || !is_bag_metadata (meta))
+    return refuse (error, path, "an existing directory whose metadata.yaml is not rosbag2 "
+                                "bag information");
+  for (guint i = 0; remove && i < names->len; i++)
+    if (unlinkat (dfd, g_ptr_array_index (names, i), 0) != 0)
+      {
+        int saved = errno;
+
+        g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s/%s: %s while removing the previous "
+                     "recording", path, (const char *) g_ptr_array_index (names, i),
+                     g_strerror (saved));
+        return FALSE;
+      }
   return TRUE;
 }
 
-/* Makes the target directory ready: checks the replace rule, removes a
- * previous recording, creates it.  Returns the directory (absolute). */
+/* The replace rule's checks on names (nb-rosbag-private.h): the target,
+ * absolute with `..` applied and existing ancestors resolved, strictly
+ * inside the resolved root.  Returns the target; *rel its part under the
+ * root. */
 static char *
-prepare_dir (const char *path, const char *root, GError **error)
+check_target (const char *path, const char *root, char **root_out, const char **rel,
+              GError **error)
 {
   g_autofree char *root_real = NULL;
   g_autofree char *target = NULL;
   g_autofree char *prefix = NULL;
-  g_autofree char *parent = NULL;
   struct stat st;
 
   if (path == NULL || path[0] == '\0')
@@ -382,39 +427,139 @@ prepare_dir (const char *path, const char *root, GError **error)
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, g_strerror (ENAMETOOLONG));
       return NULL;
     }
-  if (lstat (target, &st) == 0)
-    {
-      if (S_ISLNK (st.st_mode))
-        {
-          refuse (error, path, "it is a symbolic link");
-          return NULL;
-        }
-      if (!S_ISDIR (st.st_mode))
-        {
-          refuse (error, path, "it exists and is not a directory");
-          return NULL;
-        }
-      if (!remove_previous_recording (path, target, error))
-        return NULL;
-    }
-  parent = g_path_get_dirname (target);
-  if (g_mkdir_with_parents (parent, 0755) != 0 || g_mkdir (target, 0755) != 0)
-    {
-      int saved = errno;
+  *rel = target + strlen (prefix);
+  *root_out = g_steal_pointer (&root_real);
+  return g_steal_pointer (&target);
+}
 
-      g_set_error (error, NB_ERROR,
-                   saved == ENAMETOOLONG || saved == ENOTDIR || saved == EEXIST
-                     ? NB_ERROR_INPUT : NB_ERROR_FAILED,
-                   "%s: %s while creating the recording directory", path, g_strerror (saved));
+static gboolean
+walk_failed (GError **error, const char *path, const char *what, int saved)
+{
+  if (saved == ELOOP || saved == ENOTDIR)
+    return refuse (error, path, "a directory on its way became a symbolic link or a file "
+                                "while the recording was prepared");
+  g_set_error (error, NB_ERROR,
+               saved == ENAMETOOLONG || saved == EEXIST ? NB_ERROR_INPUT : NB_ERROR_FAILED,
+               "%s: %s while %s", path, g_strerror (saved), what);
+  return FALSE;
+}
+
+/* Makes the target directory ready: checks the replace rule, removes a
+ * previous recording, creates it.  Every step after the checks on names
+ * works on directory descriptors opened from the root without following a
+ * symlink, so that nothing outside the root can be removed or written
+ * however the tree changes meanwhile.  Returns the directory (absolute) and
+ * its descriptor in *dir_fd; check_only: nothing is created or removed. */
+static char *
+prepare_dir (const char *path, const char *root, gboolean check_only, int *dir_fd,
+             GError **error)
+{
+  g_autofree char *root_real = NULL;
+  g_autofree char *target = NULL;
+  g_auto (GStrv) parts = NULL;
+  const char *rel = NULL;
+  int at = -1, dfd = -1;
+  guint n;
+  struct stat st;
+
+  if ((target = check_target (path, root, &root_real, &rel, error)) == NULL)
+    return NULL;
+  parts = g_strsplit (rel, "/", -1);
+  n = g_strv_length (parts);
+  if ((at = open (root_real, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)
+    {
+      walk_failed (error, path, "opening the recordings root", errno);
       return NULL;
     }
+  /* The missing directories between the root and the target are made. */
+  for (guint i = 0; i + 1 < n; i++)
+    {
+      int next;
+
+      if (parts[i][0] == '\0')
+        continue;
+      next = open_dir_at (at, parts[i]);
+      if (next < 0 && errno == ENOENT)
+        {
+          if (check_only)
+            break;                /* nothing below exists: nothing to check */
+          if (mkdirat (at, parts[i], 0755) != 0 && errno != EEXIST)
+            {
+              walk_failed (error, path, "creating the recording directory", errno);
+              close_fd (&at);
+              return NULL;
+            }
+          next = open_dir_at (at, parts[i]);
+        }
+      if (next < 0)
+        {
+          walk_failed (error, path, "creating the recording directory", errno);
+          close_fd (&at);
+          return NULL;
+        }
+      close_fd (&at);
+      at = next;
+    }
+  if (at >= 0 && fstatat (at, parts[n - 1], &st, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      if (S_ISLNK (st.st_mode) || !S_ISDIR (st.st_mode))
+        {
+          refuse (error, path, S_ISLNK (st.st_mode) ? "it is a symbolic link"
+                                                    : "it exists and is not a directory");
+          close_fd (&at);
+          return NULL;
+        }
+      if ((dfd = open_dir_at (at, parts[n - 1])) < 0)
+        {
+          walk_failed (error, path, "opening the previous recording", errno);
+          close_fd (&at);
+          return NULL;
+        }
+      if (!check_previous_recording (path, dfd, !check_only, error))
+        {
+          close_fd (&dfd);
+          close_fd (&at);
+          return NULL;
+        }
+      close_fd (&dfd);
+      /* Only an empty directory goes: had the name become a symlink, this
+       * fails (ENOTDIR) and removes nothing. */
+      if (!check_only && unlinkat (at, parts[n - 1], AT_REMOVEDIR) != 0)
+        {
+          walk_failed (error, path, "removing the previous recording", errno);
+          close_fd (&at);
+          return NULL;
+        }
+    }
+  if (check_only)
+    {
+      close_fd (&at);
+      return g_steal_pointer (&target);
+    }
+  if (mkdirat (at, parts[n - 1], 0755) != 0 || (dfd = open_dir_at (at, parts[n - 1])) < 0)
+    {
+      walk_failed (error, path, "creating the recording directory", errno);
+      close_fd (&at);
+      return NULL;
+    }
+  close_fd (&at);
+  *dir_fd = dfd;
   return g_steal_pointer (&target);
+}
+
+gboolean
+nb_rosbag_check_path (const char *path, const char *root, GError **error)
+{
+  g_autofree char *target = prepare_dir (path, root, TRUE, NULL, error);
+
+  return target != NULL;
 }
 
 NbRosbag *
 nb_rosbag_create_full (const char *path, const char *root, gsize chunk_size, GError **error)
 {
-  g_autofree char *dir = prepare_dir (path, root, error);
+  int dir_fd = -1;
+  g_autofree char *dir = prepare_dir (path, root, FALSE, &dir_fd, error);
   g_autofree char *base = NULL;
   NbRosbag *bag;
 
@@ -422,12 +567,14 @@ nb_rosbag_create_full (const char *path, const char *root, gsize chunk_size, GEr
     return NULL;
   base = g_path_get_basename (dir);
   bag = g_new0 (NbRosbag, 1);
+  bag->dir_fd = dir_fd;
   bag->dir = g_steal_pointer (&dir);
   bag->mcap_name = g_strconcat (base, "_0.mcap", NULL);
   bag->mcap_path = g_build_filename (bag->dir, bag->mcap_name, NULL);
   bag->topics = g_ptr_array_new_with_free_func (topic_free);
   bag->scratch = g_byte_array_new ();
-  bag->mcap = nb_mcap_writer_new (bag->mcap_path, "ros2", "navbench", chunk_size, error);
+  bag->mcap = nb_mcap_writer_new_at (bag->dir_fd, bag->mcap_name, bag->mcap_path, "ros2",
+                                     "navbench", chunk_size, error);
   if (bag->mcap == NULL)
     {
       bag_free (bag);
@@ -669,6 +816,46 @@ metadata_yaml (const NbRosbag *bag, guint64 count, guint64 start, guint64 end)
   return g_string_free (y, FALSE);
 }
 
+/* name in dfd, whole or not at all: a temporary file synced, then renamed
+ * over it (what G_FILE_SET_CONTENTS_CONSISTENT does by name). */
+static gboolean
+write_file_at (int dfd, const char *name, const char *text, GError **error)
+{
+  g_autofree char *tmp = g_strconcat (".", name, ".tmp", NULL);
+  gsize len = strlen (text), done = 0;
+  int fd, saved = 0;
+
+  unlinkat (dfd, tmp, 0);
+  fd = openat (dfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    saved = errno;
+  while (fd >= 0 && saved == 0 && done < len)
+    {
+      ssize_t n = write (fd, text + done, len - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        saved = n < 0 ? errno : EIO;
+      else
+        done += (gsize) n;
+    }
+  if (fd >= 0 && saved == 0 && fsync (fd) != 0)
+    saved = errno;
+  if (fd >= 0 && close (fd) != 0 && saved == 0)
+    saved = errno;
+  if (saved == 0 && renameat (dfd, tmp, dfd, name) != 0)
+    saved = errno;
+  if (saved != 0)
+    {
+      unlinkat (dfd, tmp, 0);
+      g_set_error_literal (error, G_FILE_ERROR, g_file_error_from_errno (saved),
+                           g_strerror (saved));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 gboolean
 nb_rosbag_close (NbRosbag *bag, GError **error)
 {
@@ -687,8 +874,7 @@ nb_rosbag_close (NbRosbag *bag, GError **error)
       bag_free (bag);
       return FALSE;
     }
-  if (!g_file_set_contents_full (meta_path, yaml, -1, G_FILE_SET_CONTENTS_CONSISTENT, 0644,
-                                 &local))
+  if (!write_file_at (bag->dir_fd, "metadata.yaml", yaml, &local))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", meta_path, local->message);
       g_error_free (local);

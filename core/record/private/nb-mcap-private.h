@@ -33,6 +33,11 @@ guint32 nb_mcap_crc32_update (guint32 crc, const void *data, gsize len);
 /* Creates (or truncates) filename.  chunk_size 0: NB_MCAP_DEFAULT_CHUNK_SIZE. */
 NbMcapWriter *nb_mcap_writer_new (const char *filename, const char *profile, const char *library,
                                   gsize chunk_size, GError **error);
+/* A new file `name` in the directory dir_fd (O_EXCL, O_NOFOLLOW); display
+ * names it in errors. */
+NbMcapWriter *nb_mcap_writer_new_at (int dir_fd, const char *name, const char *display,
+                                     const char *profile, const char *library,
+                                     gsize chunk_size, GError **error);
 
 /* Ids are given in order from 1. */
 gboolean nb_mcap_writer_add_schema (NbMcapWriter *w, const char *name, const char *encoding,

@@ -15,7 +15,10 @@
  * Anything else — outside the root, the root itself, a file, a symlink, any
  * other directory — is refused with NB_ERROR_INPUT naming the path and why,
  * and nothing is deleted.  Missing directories between the root and path are
- * created.
+ * created.  The checks and the removal happen on directory descriptors
+ * opened from the root with O_NOFOLLOW, and the files are created through
+ * the recording directory's descriptor: a directory swapped for a symlink
+ * meanwhile makes the creation fail, never reach outside the root.
  *
  * File I/O only, blocking: a GUI runs it in a worker thread.
  */
@@ -33,6 +36,9 @@ typedef enum {
 } NbRosType;
 
 NbRosbag *nb_rosbag_create (const char *path, const char *root, GError **error);
+/* The replace rule alone: would nb_rosbag_create accept path?  Nothing is
+ * created or removed (a previous recording there is checked, not removed). */
+gboolean  nb_rosbag_check_path (const char *path, const char *root, GError **error);
 /* The same with an MCAP chunk size (0: the default 1 MiB), for tests. */
 NbRosbag *nb_rosbag_create_full (const char *path, const char *root, gsize chunk_size,
                                  GError **error);

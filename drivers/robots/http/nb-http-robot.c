@@ -1,6 +1,7 @@
 #include "nb-http-robot.h"
 
 #include "nb-error.h"
+#include "nb-json-load.h"
 
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
@@ -136,7 +137,7 @@ call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, cons
     }
   status = soup_message_get_status (msg);
   data = g_bytes_get_data (answer, &len);
-  if (!json_parser_load_from_data (parser, data ? data : "", (gssize) len, NULL) ||
+  if (!nb_json_load (parser, NULL, data ? data : "", (gssize) len, NULL) ||
       json_parser_get_root (parser) == NULL ||
       !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
     {
