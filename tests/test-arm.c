@@ -170,6 +170,22 @@ test_bad_files (void)
         g_error ("case %u: \"%s\" lacks \"%s\"", i, error->message, cases[i].message);
       g_clear_error (&error);
     }
+  /* 200 KB of nesting took 24 s (time n²): refused at 64 levels, at once. */
+  {
+    g_autoptr (GString) deep = g_string_new ("joint_limits:\n  x: ");
+    gint64 t0 = g_get_monotonic_time ();
+    GError *error = NULL;
+
+    for (int i = 0; i < 200000; i++)
+      g_string_append_c (deep, '[');
+    g_string_append (deep, "\n");
+    g_assert_true (g_file_set_contents (limits, deep->str, -1, NULL));
+    g_assert_false (nb_arm_model_load (dir, &m, &error));
+    g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+    g_assert_nonnull (strstr (error->message, "joint_limits.yaml:2: nested deeper than 64 levels"));
+    g_clear_error (&error);
+    g_assert_cmpint (g_get_monotonic_time () - t0, <, 2000000);
+  }
   g_unlink (limits);
   {
     GError *error = NULL;

@@ -77,6 +77,63 @@ test_replay_errors (void)
   g_assert_cmpint (none.status, ==, 2);
 }
 
+/* An empty or garbage capture exited 0 without a word (#21). */
+static void
+test_replay_no_sample (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-replay-XXXXXX", NULL);
+  g_autofree char *empty = g_build_filename (dir, "empty.log", NULL);
+  g_autofree char *garbage = g_build_filename (dir, "garbage.log", NULL);
+  g_autofree char *partial = g_build_filename (dir, "partial.log", NULL);
+  g_autofree char *capture = g_test_build_filename (G_TEST_DIST, "captures", "nmea",
+                                                    "garmin48.log", NULL);
+  g_autofree char *good = NULL, *mixed = NULL, *msg = NULL;
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_true (g_file_set_contents (garbage, "\x01\x02 nothing\n$GPXXX,1*00\nzz\n", -1, NULL));
+  g_assert_true (g_file_get_contents (capture, &good, NULL, NULL));
+  mixed = g_strconcat ("$GPRMC,123519,A*00\n", good, "$GPGGA,1,2\n", NULL);
+  g_assert_true (g_file_set_contents (partial, mixed, -1, NULL));
+  {
+    g_auto (Run) r = cli ("replay", "--driver", "nmea", "--capture", empty, "--json", NULL);
+
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.out, ==, "");
+    msg = g_strdup_printf ("navbench-cli: %s: no sample decoded by driver nmea (0 decode "
+                           "warnings)", empty);
+    g_assert_nonnull (strstr (r.err, msg));
+    g_clear_pointer (&msg, g_free);
+  }
+  {
+    g_auto (Run) r = cli ("replay", "--driver", "nmea", "--capture", garbage, NULL);
+
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.out, ==, "");
+    msg = g_strdup_printf ("navbench-cli: %s: no sample decoded", garbage);
+    g_assert_nonnull (strstr (r.err, msg));
+    g_clear_pointer (&msg, g_free);
+  }
+  {
+    g_auto (Run) clean = cli ("replay", "--driver", "nmea", "--capture", capture, "--quiet",
+                              "--set", "origin=-45.4576,167.1527,15", NULL);
+    g_auto (Run) r = cli ("replay", "--driver", "nmea", "--capture", partial, "--quiet", "--json",
+                          "--set", "origin=-45.4576,167.1527,15", NULL);
+    g_autofree char *skipped = NULL;
+
+    g_assert_cmpint (r.status, ==, 0);
+    /* garmin48.log alone: 21 samples, 1 skipped (its line 84); with a bad
+     * checksum before and a sentence without one after, 3. */
+    g_assert_nonnull (strstr (clean.err, "21 samples decoded, 1 record skipped"));
+    skipped = g_strdup_printf ("navbench-cli: %s: 21 samples decoded, 3 records skipped",
+                               partial);
+    g_assert_nonnull (strstr (r.err, skipped));
+  }
+  g_unlink (empty);
+  g_unlink (garbage);
+  g_unlink (partial);
+  g_rmdir (dir);
+}
+
 static void
 test_acquire_sim (void)
 {
@@ -135,6 +192,7 @@ main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/cli/replay", test_replay);
+  g_test_add_func ("/cli/replay-no-sample", test_replay_no_sample);
   g_test_add_func ("/cli/replay-errors", test_replay_errors);
   g_test_add_func ("/cli/acquire-sim", test_acquire_sim);
   g_test_add_func ("/cli/acquire-errors", test_acquire_errors);

@@ -430,6 +430,30 @@ expect_bad (const char *dir, const char *yaml_text, const char *image_name, cons
     g_assert_cmpint (g_unlink (img), ==, 0);
 }
 
+/* Nesting took time n² (a 400 KB map description: 97 s): refused at
+ * NB_YAML_MAX_DEPTH, in linear time. */
+static void
+test_deep_yaml (void)
+{
+  g_autofree char *dir = tmp_dir ();
+  GString *flow = g_string_new ("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\nx: ");
+  GString *block = g_string_new ("image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\n");
+  g_autofree char *flow_text = NULL, *block_text = NULL;
+  gint64 t0 = g_get_monotonic_time ();
+
+  for (int i = 0; i < 400000; i++)
+    g_string_append_c (flow, '[');
+  flow_text = g_string_free (flow, FALSE);
+  expect_bad (dir, flow_text, NULL, NULL, 0, "bad.yaml:4: nested deeper than 64 levels");
+  for (int i = 0; i < 65; i++)
+    g_string_append_printf (block, "%*sk%d:\n", i, "", i);
+  g_string_append_printf (block, "%*sleaf: 1\n", 65, "");
+  block_text = g_string_free (block, FALSE);
+  expect_bad (dir, block_text, NULL, NULL, 0, "nested deeper than 64 levels");
+  /* Both in well under a second (was 97 s for the first). */
+  g_assert_cmpint (g_get_monotonic_time () - t0, <, 2000000);
+}
+
 static void
 test_bad_files (void)
 {
@@ -446,6 +470,14 @@ test_bad_files (void)
               "P2 2 2 255\n1 2 3\n", -1, "m.pgm: pixel 3 of 2 × 2: the image data ends");
   expect_bad (dir, "image: m.png\nresolution: 0.05\norigin: [0, 0, 0]\n", "m.png",
               "\x89PNG\r\n\x1a\nnot really", 18, "m.png: not a readable PNG");
+  /* A PNG that declares 46 341 × 46 341 pixels: refused from its header,
+   * naming the file, before the decoder allocates (it asked for 2 GB). */
+  expect_bad (dir, "image: m.png\nresolution: 0.05\norigin: [0, 0, 0]\n", "m.png",
+              "\x89PNG\r\n\x1a\n\x00\x00\x00\x0dIHDR\x00\x00\xb5\x05\x00\x00\xb5\x05"
+              "\x08\x00\x00\x00\x00\x00\x00\x00\x00", 33,
+              "m.png: the PNG declares 46341 × 46341 pixels; a map image has at most 67108864");
+  expect_bad (dir, "image: m.pgm\nresolution: 0.05\norigin: [0, 0, 0]\n", "m.pgm",
+              "P5 8193 8193 255\n", -1, "m.pgm: bad PGM header: 8193 × 8193 pixels");
   expect_bad (dir, "image: m.gif\nresolution: 0.05\norigin: [0, 0, 0]\n", "m.gif",
               "GIF89a", -1, "not a PGM (P5, P2) or PNG image");
   expect_bad (dir, "image: m.pgm\n\nresolution: 0\norigin: [0, 0, 0]\n", "m.pgm", ok_pgm, 15,
@@ -545,6 +577,7 @@ main (int argc, char **argv)
   g_test_add_func ("/map/read-raw", test_read_raw);
   g_test_add_func ("/map/round-trip", test_round_trip);
   g_test_add_func ("/map/bad-files", test_bad_files);
+  g_test_add_func ("/map/deep-yaml", test_deep_yaml);
   g_test_add_func ("/map/no-arena", test_no_arena);
   g_test_add_func ("/map/analyse", test_analyse);
   return g_test_run ();

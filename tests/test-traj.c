@@ -960,6 +960,20 @@ test_transform_parse (void)
   nb_assert_abs (x.t[2], 0, 0, "planar tz");
   nb_assert_abs (x.r[8], 1, 1e-15, "planar r22");
 
+  /* Empty, blank, comments only: a stack-buffer-overflow write before (#21). */
+  {
+    static const char *const empty[] = { "", "\n\n", "  \t\n \r\n", "# a comment\n# another\n",
+                                         ", ,\n" };
+
+    for (guint i = 0; i < G_N_ELEMENTS (empty); i++)
+      {
+        g_assert_false (nb_sim3_parse ("T.txt", empty[i], &x, &error));
+        g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+        g_assert_cmpstr (error->message, ==, "T.txt: no numbers; a transform is 3 rows of 3 "
+                         "numbers or 4 rows of 4");
+        g_clear_error (&error);
+      }
+  }
   g_assert_false (nb_sim3_parse ("T.txt", "1 0 0\n0 2 0\n0 0 1\n", &x, &error));
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "not a rotation"));

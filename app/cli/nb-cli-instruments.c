@@ -6,7 +6,8 @@
  * TCP, UDP, or the simulator), prints samples as they come and a rate and
  * quality summary at the end, and can keep them in a CSV file.
  * Decode problems are warnings on stderr as "navbench-cli: FILE:LINE:
- * reason"; they do not stop a replay.
+ * reason"; they do not stop a replay, and its end says how many records
+ * were skipped.  A capture without a single sample is an error (exit 2).
  */
 #include "nb-cli.h"
 
@@ -165,6 +166,19 @@ nb_cli_replay (int argc, char **argv)
           nb_event_clear (&e);
           return nb_cli_report_error (error);
         case NB_EVENT_END:
+          /* A capture that yields nothing is the wrong file or driver, not
+           * an empty success; a partial one says how much it skipped. */
+          if (samples == 0)
+            {
+              g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s: no sample decoded by driver "
+                           "%s (%" G_GUINT64_FORMAT " decode warning%s)", capture, driver, notes,
+                           notes == 1 ? "" : "s");
+              return nb_cli_report_error (error);
+            }
+          if (notes > 0)
+            g_printerr ("navbench-cli: %s: %" G_GUINT64_FORMAT " sample%s decoded, %"
+                        G_GUINT64_FORMAT " record%s skipped\n", capture, samples,
+                        samples == 1 ? "" : "s", notes, notes == 1 ? "" : "s");
           if (!json)
             g_string_append_printf (out, "%" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT
                                     " decode warnings\n", samples, notes);

@@ -262,6 +262,13 @@ nb_sim3_parse (const char *name, const char *text, NbSim3 *out, GError **error)
       rows++;
       last_line = l + 1;
     }
+  if (rows == 0)
+    {
+      /* Empty, blank or comments only: width 0 would index m[-1] below. */
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: no numbers; a transform is 3 rows of 3 "
+                   "numbers or 4 rows of 4", name);
+      return FALSE;
+    }
   if (rows != width)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,

@@ -1,6 +1,7 @@
 #include "nb-arm-file.h"
 
 #include "nb-error.h"
+#include "nb-yaml-depth.h"
 #include "nb-number.h"
 
 #include <errno.h>
@@ -74,6 +75,12 @@ read_yaml (const char *path, GError **error)
               {
                 g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s:%zu: a key must be a plain "
                              "scalar", path, ev.start_mark.line + 1);
+                ok = FALSE;
+                break;
+              }
+            if (frames->len >= NB_YAML_MAX_DEPTH)
+              {
+                nb_yaml_set_depth_error (error, path, &ev);
                 ok = FALSE;
                 break;
               }

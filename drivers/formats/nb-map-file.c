@@ -1,5 +1,6 @@
 #include "nb-map-file.h"
 #include "nb-error.h"
+#include "nb-yaml-depth.h"
 #include "nb-metrics.h"
 #include "nb-number.h"
 
@@ -126,6 +127,12 @@ pgm_token (const guint8 *data, gsize len, gsize *pos, guint64 *value)
   return TRUE;
 }
 
+/* The largest image read: 8192 × 8192 pixels (a 400 m square at 5 cm),
+ * 64 MiB of grey and 256 MiB while cairo decodes a PNG.  Checked against
+ * the size the file declares, before anything is allocated: a 439 KB PNG
+ * could otherwise make the decoder ask for 2 GB. */
+#define MAX_PIXELS (G_GUINT64_CONSTANT (1) << 26)
+
 static gboolean
 read_pgm (const char *path, const guint8 *data, gsize len, Image *im, GError **error)
 {
@@ -141,7 +148,7 @@ read_pgm (const char *path, const guint8 *data, gsize len, Image *im, GError **e
                    "%s: bad PGM header (expected width, height and maxval)", path);
       return FALSE;
     }
-  if (w == 0 || h == 0 || w * h > (1u << 28) || maxval == 0 || maxval > 65535)
+  if (w == 0 || h == 0 || w * h > MAX_PIXELS || maxval == 0 || maxval > 65535)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                    "%s: bad PGM header: %" G_GUINT64_FORMAT " × %" G_GUINT64_FORMAT
@@ -201,15 +208,62 @@ read_pgm (const char *path, const guint8 *data, gsize len, Image *im, GError **e
   return TRUE;
 }
 
-static gboolean
-read_png (const char *path, Image *im, GError **error)
+static guint32
+be32 (const guint8 *p)
 {
-  cairo_surface_t *s = cairo_image_surface_create_from_png (path);
-  cairo_status_t status = cairo_surface_status (s);
+  return (guint32) p[0] << 24 | (guint32) p[1] << 16 | (guint32) p[2] << 8 | p[3];
+}
+
+typedef struct {
+  const guint8 *data;
+  gsize len, pos;
+} Cursor;
+
+static cairo_status_t
+read_bytes (void *closure, unsigned char *out, unsigned int n)
+{
+  Cursor *c = closure;
+
+  if (n > c->len - c->pos)
+    return CAIRO_STATUS_READ_ERROR;
+  memcpy (out, c->data + c->pos, n);
+  c->pos += n;
+  return CAIRO_STATUS_SUCCESS;
+}
+
+static gboolean
+read_png (const char *path, const guint8 *bytes, gsize len, Image *im, GError **error)
+{
+  cairo_surface_t *s;
+  cairo_status_t status;
   cairo_format_t format;
   const guint8 *data;
+  guint64 w, h;
   int stride;
 
+  /* PNG: the signature, then IHDR first (length 13, width, height). */
+  if (len < 8 + 8 + 13 || be32 (bytes + 8) != 13 || memcmp (bytes + 12, "IHDR", 4) != 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not a readable PNG (no IHDR chunk "
+                   "after the signature)", path);
+      return FALSE;
+    }
+  w = be32 (bytes + 16);
+  h = be32 (bytes + 20);
+  if (w == 0 || h == 0 || w * h > MAX_PIXELS)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: the PNG declares %" G_GUINT64_FORMAT
+                   " × %" G_GUINT64_FORMAT " pixels; a map image has at most %" G_GUINT64_FORMAT,
+                   path, w, h, MAX_PIXELS);
+      return FALSE;
+    }
+  {
+    /* From the bytes just checked, not the file again (it may have changed). */
+    Cursor cur = { bytes, len, 0 };
+
+    s = cairo_image_surface_create_from_png_stream (read_bytes, &cur);
+  }
+  status = cairo_surface_status (s);
   if (status != CAIRO_STATUS_SUCCESS)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not a readable PNG (%s)", path,
@@ -276,7 +330,7 @@ read_image (const char *path, Image *im, GError **error)
   if (len >= 2 && data[0] == 'P' && (data[1] == '5' || data[1] == '2'))
     return read_pgm (path, (const guint8 *) data, len, im, error);
   if (len >= 8 && memcmp (data, "\x89PNG\r\n\x1a\n", 8) == 0)
-    return read_png (path, im, error);
+    return read_png (path, (const guint8 *) data, len, im, error);
   g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                "%s: not a PGM (P5, P2) or PNG image", path);
   return FALSE;
@@ -322,6 +376,9 @@ nb_map_read (const char *yaml_path, GError **error)
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", yaml_path, local->message);
       return NULL;
     }
+  /* The document loader has no bound on nesting: checked first, linearly. */
+  if (!nb_yaml_check_depth (yaml_path, text, len, error))
+    return NULL;
   yaml_parser_initialize (&parser);
   yaml_parser_set_input_string (&parser, (const unsigned char *) text, len);
   if (!yaml_parser_load (&parser, &y.doc))
