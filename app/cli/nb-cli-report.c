@@ -139,8 +139,11 @@ nb_cli_report (int argc, char **argv)
   if (!set_language (lang, &error))
     return nb_cli_report_error (error);
 
+  /* The protocol uses the whole file: damage anywhere is refused, not a
+   * report with what could be read. */
   campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-  if (campaign == NULL || (doc = nb_protocol_report_build (campaign, &error)) == NULL)
+  if (campaign == NULL || !nb_campaign_verify (campaign, &error) ||
+      (doc = nb_protocol_report_build (campaign, &error)) == NULL)
     return nb_cli_report_error (error);
 
   if (check)
@@ -196,8 +199,11 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
     }
   if (!set_language (lang, &error))
     return nb_cli_report_error (error);
+  /* The protocol uses the whole file: damage anywhere is refused, not a
+   * report with what could be read. */
   campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-  if (campaign == NULL || (doc = nb_protocol_report_build (campaign, &error)) == NULL)
+  if (campaign == NULL || !nb_campaign_verify (campaign, &error) ||
+      (doc = nb_protocol_report_build (campaign, &error)) == NULL)
     return nb_cli_report_error (error);
 
   nb_json_begin_array (w);

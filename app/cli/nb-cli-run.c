@@ -265,7 +265,8 @@ campaign_run_18646 (int argc, char **argv)
     { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings,
       "an instrument setting: latency=S, loss-timeout=S, origin=LAT,LON,H, … (repeatable)",
       "KEY=VALUE" },
-    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "the simulator's seed (default 1)", "S" },
+    { "seed", 0, 0, G_OPTION_ARG_INT64, &seed, "the simulator's seed (default 1; the trials already in the campaign are added to it, "
+      "so that a resumed run does not repeat their measurements)", "S" },
     { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object per line", NULL },
     { NULL }
@@ -413,6 +414,16 @@ campaign_run_18646 (int argc, char **argv)
   o.robot_name = "sim-base (simulated base, simulated tracker)";
   nb_runner_sim_options_init (&so);
   so.seed = (guint32) seed;
+  /* A resumed run must not repeat the measurements of the trials already
+   * there: the simulator's stream starts past them (seed + their count),
+   * still the same for the same campaign and seed. */
+  {
+    g_autoptr (NbCampaign) existing = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, NULL);
+    NbCampaignCounts counts;
+
+    if (existing != NULL && nb_campaign_get_counts (existing, &counts, NULL))
+      so.seed = (guint32) ((guint64) seed + counts.trials);
+  }
   if (prompts != NULL && !g_str_equal (prompts, "tty") && !g_str_equal (prompts, "auto"))
     {
       if ((prompter = nb_prompts_new_file (prompts, who, &error)) == NULL)

@@ -369,15 +369,109 @@ fail:
   return NULL;
 }
 
+static void
+close_db (NbCampaign *c)
+{
+  for (guint i = 0; i < N_STATEMENTS; i++)
+    g_clear_pointer (&c->stmt[i], sqlite3_finalize);
+  if (c->db != NULL)
+    {
+      if (!sqlite3_get_autocommit (c->db))
+        sqlite3_exec (c->db, "ROLLBACK", NULL, NULL, NULL);
+      sqlite3_close_v2 (c->db);
+      c->db = NULL;
+    }
+}
+
+/* The database opened and checked.  write: the schema migrated and the
+ * trials left in flight marked; otherwise nothing is written (immutable:
+ * not even SQLite's shared-memory file, for a file in a directory that
+ * cannot be written). */
+static gboolean
+open_checked (NbCampaign *c, gboolean write, gboolean immutable, gboolean writer_live,
+              GError **error)
+{
+  gint64 app_id, version;
+
+  if (immutable)
+    {
+      g_autofree char *abs = g_canonicalize_filename (c->path, NULL);
+      g_autofree char *uri = g_filename_to_uri (abs, NULL, NULL);
+      g_autofree char *ro = g_strconcat (uri, "?immutable=1", NULL);
+      int rc = sqlite3_open_v2 (ro, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI |
+                                SQLITE_OPEN_NOMUTEX, NULL);
+
+      if (rc != SQLITE_OK)
+        return nbc_sql_error (c, rc, "opening", error);
+      if (!configure (c, error))
+        return FALSE;
+    }
+  else if (!open_db (c, write ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, error))
+    return FALSE;
+  if (!nbc_query_int (c, "PRAGMA application_id", &app_id, error) ||
+      !nbc_query_int (c, "PRAGMA user_version", &version, error))
+    return FALSE;
+  if (app_id != NB_CAMPAIGN_APPLICATION_ID || version == 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not a navbench campaign", c->path);
+      return FALSE;
+    }
+  /* A version this build does not know (a negative one too, which would
+   * otherwise be "migrated" to the current one) is never written to. */
+  if (version < 0 || version > NB_CAMPAIGN_SCHEMA_VERSION)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   version < 0 ? "%s: unknown campaign schema %" G_GINT64_FORMAT " (this "
+                                 "navbench reads 1 to %d): not opened, so that it stays intact"
+                               : "%s: written by a newer navbench (campaign schema %"
+                                 G_GINT64_FORMAT "; this navbench reads up to %d): not opened, "
+                                 "so that it stays intact",
+                   c->path, version, NB_CAMPAIGN_SCHEMA_VERSION);
+      return FALSE;
+    }
+  c->opened_version = (guint) version;
+  if (!check_tables (c, error))
+    return FALSE;
+  if (version < NB_CAMPAIGN_SCHEMA_VERSION)
+    {
+      if (!write)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
+                       "%s: campaign schema %" G_GINT64_FORMAT " needs upgrading to %d, but it "
+                       "%s", c->path, version, NB_CAMPAIGN_SCHEMA_VERSION,
+                       writer_live ? "is open in another navbench"
+                                   : "cannot be written here (open it once where it can)");
+          return FALSE;
+        }
+      if (!migrate (c, (guint) version, error))
+        return FALSE;
+    }
+  if (write && (!nbc_exec (c, "PRAGMA journal_mode = WAL", "opening", error) || !recover (c, error)))
+    return FALSE;
+  return TRUE;
+}
+
+/* Can this process write the file and create files beside it (SQLite's
+ * -wal and -shm)? */
+static gboolean
+writable_here (const char *path)
+{
+  g_autofree char *dir = g_path_get_dirname (path);
+
+  return access (path, W_OK) == 0 && access (dir, W_OK) == 0;
+}
+
 NbCampaign *
 nb_campaign_open (const char *path, NbCampaignOpenFlags flags, GError **error)
 {
   g_autoptr (NbCampaign) c = campaign_new (path);
   gboolean read_only = (flags & NB_CAMPAIGN_OPEN_READ_ONLY) != 0;
   gboolean taken = FALSE;
-  gint64 app_id, version;
+  g_autoptr (GError) local = NULL;
 
-  c->lock_fd = open (path, (read_only ? O_RDONLY : O_RDWR) | O_CLOEXEC);
+  /* O_NONBLOCK: opening a FIFO must not wait for a writer (check_header
+   * then refuses what is not a regular file). */
+  c->lock_fd = open (path, (read_only ? O_RDONLY : O_RDWR) | O_NONBLOCK | O_CLOEXEC);
   if (c->lock_fd < 0)
     {
       int saved = errno;
@@ -390,60 +484,76 @@ nb_campaign_open (const char *path, NbCampaignOpenFlags flags, GError **error)
     }
   if (!check_header (c->lock_fd, path, error) || !take_lock (c, &taken, error))
     return NULL;
-  if (!taken && !read_only)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
-                   "%s: campaign is open in another navbench (close it there first)", path);
-      return NULL;
-    }
-  /* A reader that finds no live writer may finish what a dead one left
-   * (migration, trials in flight); with a live writer it only reads. */
-  c->writer = taken;
-  if (!open_db (c, taken ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, error) ||
-      !nbc_query_int (c, "PRAGMA application_id", &app_id, error) ||
-      !nbc_query_int (c, "PRAGMA user_version", &version, error))
-    return NULL;
-  if (app_id != NB_CAMPAIGN_APPLICATION_ID || version == 0)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: not a navbench campaign", path);
-      return NULL;
-    }
-  if (version > NB_CAMPAIGN_SCHEMA_VERSION)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                   "%s: written by a newer navbench (campaign schema %" G_GINT64_FORMAT
-                   "; this navbench reads up to %d): not opened, so that it stays intact", path,
-                   version, NB_CAMPAIGN_SCHEMA_VERSION);
-      return NULL;
-    }
-  c->opened_version = (guint) version;
-  if (!check_tables (c, error))
-    return NULL;
-  if (version < NB_CAMPAIGN_SCHEMA_VERSION)
+  if (!read_only)
     {
       if (!taken)
         {
           g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
-                       "%s: campaign schema %" G_GINT64_FORMAT " needs upgrading to %d, but it "
-                       "is open in another navbench", path, version, NB_CAMPAIGN_SCHEMA_VERSION);
+                       "%s: campaign is open in another navbench (close it there first)", path);
           return NULL;
         }
-      if (!migrate (c, (guint) version, error))
+      c->writer = TRUE;
+      if (!open_checked (c, TRUE, FALSE, FALSE, error))
         return NULL;
+      return g_steal_pointer (&c);
     }
-  if (taken)
+  /* A reader that finds no live writer finishes what a dead one left
+   * (migration, trials in flight) when it can write; when it cannot (a
+   * read-only file or directory, a full disk) it reads the file as it is:
+   * reading never needs to write. */
+  if (taken && writable_here (path))
     {
-      if (!nbc_exec (c, "PRAGMA journal_mode = WAL", "opening", error) || !recover (c, error))
-        return NULL;
-      if (read_only)
+      c->writer = TRUE;
+      if (open_checked (c, TRUE, FALSE, FALSE, &local))
         {
           /* Unlocking, not closing: closing another descriptor of the file
            * would drop SQLite's own POSIX locks on it. */
           flock (c->lock_fd, LOCK_UN);
           c->writer = FALSE;
+          return g_steal_pointer (&c);
+        }
+      close_db (c);
+      c->writer = FALSE;
+      c->recovered = 0;
+    }
+  g_clear_error (&local);
+  if (!open_checked (c, FALSE, FALSE, !taken, &local))
+    {
+      /* A WAL database in a directory that cannot be written: SQLite cannot
+       * make its shared-memory file; with no write-ahead frames to read, the
+       * file alone is the campaign. */
+      close_db (c);
+      if (writable_here (path) || wal_has_frames (path) ||
+          !open_checked (c, FALSE, TRUE, !taken, NULL))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return NULL;
         }
     }
+  if (taken)
+    flock (c->lock_fd, LOCK_UN);
   return g_steal_pointer (&c);
+}
+
+gboolean
+nb_campaign_verify (NbCampaign *c, GError **error)
+{
+  sqlite3_stmt *s = NULL;
+  int rc = sqlite3_prepare_v2 (c->db, "PRAGMA quick_check (1)", -1, &s, NULL);
+  g_autofree char *first = NULL;
+
+  if (rc == SQLITE_OK && (rc = sqlite3_step (s)) == SQLITE_ROW)
+    first = g_strdup ((const char *) sqlite3_column_text (s, 0));
+  sqlite3_finalize (s);
+  if (rc != SQLITE_ROW)
+    return nbc_sql_error (c, rc, "checking the whole file", error);
+  if (first == NULL || strcmp (first, "ok") != 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: the campaign file is damaged (%s)",
+                   c->path, first ? first : "no answer from the check");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 void

@@ -41,7 +41,8 @@ typedef struct _NbCampaign NbCampaign;
 typedef enum {
   NB_CAMPAIGN_OPEN_READ_ONLY = 1 << 0,  /* no lock is held; nothing is written unless no
                                          * writer is live and the file needs a migration
-                                         * or a recovery */
+                                         * or a recovery, and then only when it can be
+                                         * written (else the file is read as it is) */
 } NbCampaignOpenFlags;
 
 /* Creates a new campaign; fails if path exists. */
@@ -50,6 +51,10 @@ NbCampaign *nb_campaign_open   (const char *path, NbCampaignOpenFlags flags, GEr
 /* Flushes buffered samples (a trial still in flight stays `running` and is
  * marked incomplete on the next open), checkpoints and releases the lock. */
 gboolean    nb_campaign_close  (NbCampaign *campaign, GError **error);
+/* Every page of the file checked (SQLite's quick_check), for a reader that
+ * goes on to use all of it (report): open looks only at each table's root.
+ * FALSE with NB_ERROR_INPUT "…: the campaign file is damaged (…)". */
+gboolean    nb_campaign_verify (NbCampaign *campaign, GError **error);
 /* Closes without flushing (and on a half-built object). */
 void        nb_campaign_free   (NbCampaign *campaign);
 

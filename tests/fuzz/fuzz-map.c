@@ -1,6 +1,9 @@
 /* libFuzzer target: the map_server reader (YAML + PGM/PNG) and the corner
  * extraction on what it reads.  Input: the YAML text, a NUL byte, the image
- * bytes (written as m.pgm and m.png beside the YAML, so either name works). */
+ * bytes (written as m.pgm and m.png beside the YAML, so either name works).
+ * Run it with -malloc_limit_mb=512 -timeout=5: an image decoded beyond the
+ * size its header may declare (a 439 KB PNG asked for 2 GB) or YAML nesting
+ * read in quadratic time (#21) fails the run. */
 #include "nb-map-file.h"
 
 #include <glib/gstdio.h>

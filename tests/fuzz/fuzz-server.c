@@ -1,13 +1,25 @@
 /* libFuzzer: the motion HTTP API's request handling.  An in-process server on
  * loopback gets the input as the body of every POST route (and as the logs'
  * query); every answer must be a JSON object with a status, never a crash or
- * a hang.  Runners are /bin/false, so a valid start ends at once. */
+ * a hang.  Runners are /bin/false, so a valid start ends at once.
+ *
+ * The same bytes also go on a bare socket as a whole request (request line,
+ * headers, body: what no client library sends): the server must answer or
+ * close, and once the client is gone it must hold no connection — every
+ * request that leaked one (a %00 path, `GET *`, #21) fails the run. */
 #include "nb-server.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <stdlib.h>
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 static NbServer *server;
 static SoupSession *session;
@@ -56,6 +68,54 @@ request (const char *method, const char *path, const uint8_t *data, size_t size)
   g_bytes_unref (w.body);
 }
 
+/* The input as raw bytes on a socket, the server served from this thread
+ * meanwhile; then no connection may be left. */
+static void
+raw_request (const uint8_t *data, size_t size)
+{
+  const char *url = nb_server_url (server);
+  struct sockaddr_in sa = { .sin_family = AF_INET };
+  int fd = socket (AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  size_t sent = 0;
+  gint64 end = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  gboolean closed = FALSE;
+
+  g_assert (fd >= 0);
+  sa.sin_port = htons ((guint16) atoi (strrchr (url, ':') + 1));
+  sa.sin_addr.s_addr = htonl (INADDR_LOOPBACK);
+  g_assert (connect (fd, (struct sockaddr *) &sa, sizeof sa) == 0 || errno == EINPROGRESS);
+  while (!closed && g_get_monotonic_time () < end)
+    {
+      struct pollfd p = { fd, POLLIN | (sent < size ? POLLOUT : 0), 0 };
+      char buf[4096];
+
+      g_main_context_iteration (NULL, FALSE);
+      if (poll (&p, 1, 1) <= 0)
+        continue;
+      if ((p.revents & POLLOUT) && sent < size)
+        {
+          ssize_t n = send (fd, data + sent, size - sent, MSG_NOSIGNAL);
+
+          if (n > 0)
+            sent += (size_t) n;
+          else if (n < 0 && errno != EAGAIN)
+            sent = size;        /* the server has closed: read what it said */
+        }
+      if (p.revents & (POLLIN | POLLHUP | POLLERR))
+        {
+          ssize_t n = recv (fd, buf, sizeof buf, 0);
+
+          closed = n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK);
+        }
+    }
+  /* An incomplete request is timed out (0.2 s here) and answered. */
+  g_assert (closed);
+  close (fd);
+  for (int i = 0; i < 1000 && nb_server_connections (server) > 0; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_assert (nb_server_connections (server) == 0);
+}
+
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
 int
@@ -75,6 +135,8 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       c.sequences_dir = NB_SOURCE_ROOT "/data/sequences";
       c.recordings_root = g_get_tmp_dir ();
       c.cli_path = "/bin/false";
+      c.header_timeout_s = 0.2;
+      c.body_timeout_s = 0.2;
       server = nb_server_new (&c, &error);
       g_assert_no_error (error);
       /* Loopback: no proxy resolver (libproxy is slow and grows under ASan). */
@@ -88,6 +150,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 
     request ("GET", path, NULL, 0);
   }
+  raw_request (data, size);
   /* Whatever the input moved or queued is stopped, so that inputs stay independent. */
   request ("POST", "/stop", (const uint8_t *) "{}", 2);
   return 0;

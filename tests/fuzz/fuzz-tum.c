@@ -1,7 +1,10 @@
 /* libFuzzer target: the trajectory readers (TUM and CSV track, format
  * recognised or forced) on arbitrary bytes, from memory and from a file:
  * either a trajectory whose stamps increase and whose quaternions are unit,
- * or an error — never both, never a crash. */
+ * or an error — never both, never a crash.  The same bytes as a --transform
+ * file (nb_sim3_parse: an empty one overflowed its row buffer, #21): a rigid
+ * transform or an error. */
+#include "nb-traj-align.h"
 #include "nb-tum-reader.h"
 
 #include <glib/gstdio.h>
@@ -48,5 +51,16 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       error = NULL;
       check (nb_traj_read_path (path, f, &info, &error), error);
     }
+  {
+    g_autofree char *text = g_strndup ((const char *) data, size);
+    GError *error = NULL;
+    NbSim3 x;
+    gboolean ok = nb_sim3_parse ("fuzz", text, &x, &error);
+
+    g_assert (ok == (error == NULL));
+    if (ok)
+      g_assert (fabs (x.s - 1.0) < 1e-12 && isfinite (x.t[0] + x.t[1] + x.t[2]));
+    g_clear_error (&error);
+  }
   return 0;
 }
