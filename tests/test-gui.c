@@ -35,6 +35,7 @@ typedef struct {
   guint finished;               /* run-finished signals */
   guint stop_at;                /* win.stop when this trial starts */
   guint started;                /* the trial that started last */
+  guint interim_seen, final_seen;  /* verdicts shown interim / final after a trial */
   gint64 last_tick, max_gap_us; /* the main loop's liveness while a run goes */
 } Fixture;
 
@@ -140,6 +141,17 @@ list_rows (void)
   return n;
 }
 
+/* Lets the window lay out and draw. */
+static void
+settle (void)
+{
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_usleep (100000);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
 static void
 snapshot_page (const char *page, const char *file)
 {
@@ -232,6 +244,16 @@ start_run (const char *config, guint trials, double pace)
   g_assert_false (gtk_widget_get_sensitive (lookup ("campaign-form")));
 }
 
+/* The Trials page's summary of a run, through the catalogue's plurals. */
+static char *
+summary (guint run, guint ok, guint failed, guint aborted)
+{
+  g_autofree char *n = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trial run",
+                                                     "%u trials run", run), run);
+
+  return g_strdup_printf (_("%s: %u ok, %u failed, %u aborted."), n, ok, failed, aborted);
+}
+
 /* ------------------------------------------------------------- tests -- */
 
 static void
@@ -283,6 +305,16 @@ test_form (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (nb_campaign_form_get_editor (form, "conditions.environment")), 1);
   iterate_until (idle_window, NULL);
   g_assert_true (gtk_widget_get_visible (note));
+  /* The form keeps its width when a note (a wrapped line) appears. */
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "campaign");
+  settle ();
+  {
+    GtkWidget *clamp = lookup ("form-clamp");
+    GtkWidget *grid = gtk_widget_get_first_child (clamp);
+
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fx.window)), >, NB_CAMPAIGN_FORM_WIDTH + 200);
+    g_assert_cmpint (gtk_widget_get_width (grid), <=, NB_CAMPAIGN_FORM_WIDTH);
+  }
   snapshot_page ("campaign", "campaign.png");
 }
 
@@ -302,8 +334,7 @@ test_run (void)
   start_run ("gui-5", 5, 100);
   iterate_until (run_over, GUINT_TO_POINTER (1));
   {
-    g_autofree char *expected = g_strdup_printf (_("%u trials run: %u ok, %u failed, %u aborted."),
-                                                 5, 5, 0, 0);
+    g_autofree char *expected = summary (5, 5, 0, 0);
 
     g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
   }
@@ -353,8 +384,7 @@ test_stop (void)
   iterate_until (run_over, GUINT_TO_POINTER (1));
   fx.stop_at = 0;
   {
-    g_autofree char *counts = g_strdup_printf (_("%u trials run: %u ok, %u failed, %u aborted."),
-                                               3, 2, 0, 1);
+    g_autofree char *counts = summary (3, 2, 0, 1);
     g_autofree char *expected = g_strdup_printf ("%s %s", _("Stopped."), counts);
 
     g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
@@ -531,9 +561,26 @@ test_detection (void)
   g_assert_cmpuint (g_list_model_get_n_items (obstacles), ==, 6);
 }
 
+/* After each trial: is the clause 9 verdict shown as interim? */
+static void
+on_verdict (NbTrialsPage *page, guint k, guint outcome, gpointer user_data)
+{
+  GtkWidget *verdict = lookup ("figure-passed");
+  g_autofree char *interim = g_strdup_printf (_("%s so far"), _("no"));
+  g_autofree char *interim_yes = g_strdup_printf (_("%s so far"), _("yes"));
+  const char *text = gtk_label_get_text (GTK_LABEL (verdict));
+
+  if (gtk_widget_has_css_class (verdict, "interim") &&
+      (g_str_equal (text, interim) || g_str_equal (text, interim_yes)))
+    fx.interim_seen++;
+  else if (g_str_equal (text, _("yes")) || g_str_equal (text, _("no")))
+    fx.final_seen++;
+}
+
 static void
 test_passage (void)
 {
+  gulong id;
   g_autoptr (GError) error = NULL;
   NbCampaign *c = NULL;
   NbCampaignConfig cfg;
@@ -556,7 +603,14 @@ test_passage (void)
   g_assert_true (gtk_widget_has_css_class (lookup ("run-status"), "error"));
   /* Empty: the runner's default, robot.width_mm + 200 mm. */
   gtk_editable_set_text (GTK_EDITABLE (lookup ("run-passage-width")), "");
+  fx.interim_seen = fx.final_seen = 0;
+  id = g_signal_connect (lookup ("trials-page"), "trial-ended", G_CALLBACK (on_verdict), NULL);
   run_clause (9, "gui-9", 100);
+  g_signal_handler_disconnect (lookup ("trials-page"), id);
+  /* 4 trials of 5 ended with the verdict marked interim, then final. */
+  g_assert_cmpuint (fx.interim_seen, ==, 4);
+  g_assert_cmpuint (fx.final_seen, ==, 1);
+  g_assert_false (gtk_widget_has_css_class (lookup ("figure-passed"), "interim"));
   g_assert_false (gtk_widget_has_css_class (lookup ("run-status"), "error"));
 
   trials = stored_trials_of (9, "gui-9", &c, &cfg);
@@ -718,6 +772,257 @@ test_conventions (void)
   gtk_window_destroy (prefs);
 }
 
+/* A re-run plots the configuration's stored trials with the new ones, as
+ * its figures count them (it drew the new points only, with the circle of
+ * all). */
+static void
+test_rerun (void)
+{
+  NbTrialsPage *page = NB_TRIALS_PAGE (lookup ("trials-page"));
+
+  fx.finished = 0;
+  start_run ("gui-5", 3, 100);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  nb_assert_abs (shown ("figure-n"), 8, 0, "n of the configuration");
+  g_assert_cmpuint (nb_trials_page_get_plot_points (page), ==, 8);
+  /* Clause 8: the d_i of both runs. */
+  fx.finished = 0;
+  select_clause (8);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), "gui-8");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), 2);
+  run_clause (8, "gui-8", 100);
+  g_assert_cmpuint (nb_trials_page_get_plot_points (page), ==, 2);
+  fx.finished = 0;
+  run_clause (8, "gui-8", 100);
+  nb_assert_abs (shown ("figure-n"), 4, 0, "n of clause 8");
+  g_assert_cmpuint (nb_trials_page_get_plot_points (page), ==, 4);
+}
+
+/* Alt+U from the spin button: the number typed, not the one before. */
+static void
+test_stale_count (void)
+{
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GError) error = NULL;
+  GtkWidget *spin = lookup ("run-trials");
+
+  select_clause (5);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), "gui-typed");
+  /* Typed, not committed (no Enter, no focus change). */
+  gtk_editable_set_text (GTK_EDITABLE (spin), "2");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 5);
+  fx.finished = 0;
+  nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), 100);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  trials = stored_trials ("gui-typed", &c, &cfg);
+  g_assert_cmpuint (trials->len, ==, 2);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+}
+
+/* Stopped in the first trial: one trial, aborted — said in the singular,
+ * and the same counts as the event log's. */
+static void
+test_stop_first (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GArray) events = NULL;
+  g_autofree char *counts = summary (1, 0, 0, 1);
+  g_autofree char *expected = g_strdup_printf ("%s %s", _("Stopped."), counts);
+  const NbCampaignEvent *last = NULL;
+
+  fx.finished = 0;
+  fx.stop_at = 1;
+  start_run ("gui-stop-1", 30, 20);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  fx.stop_at = 0;
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
+  g_assert_cmpuint (list_rows (), ==, 1);
+  trials = stored_trials ("gui-stop-1", &c, &cfg);
+  g_assert_cmpuint (trials->len, ==, 1);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 0).outcome, ==, NB_TRIAL_ABORTED);
+  events = nb_campaign_list_events (c, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < events->len; i++)
+    if (g_strcmp0 (g_array_index (events, NbCampaignEvent, i).what, "campaign run ended") == 0)
+      last = &g_array_index (events, NbCampaignEvent, i);
+  g_assert_nonnull (last);
+  g_assert_true (g_str_has_prefix (last->new_value, "1 run: 0 ok, 0 failed, 1 aborted"));
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+}
+
+static gboolean
+more_asked (gpointer data)
+{
+  return nb_trials_page_get_dialog (NB_TRIALS_PAGE (lookup ("trials-page"))) != NULL;
+}
+
+static guint
+stored_count (const char *config)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  g_autoptr (GArray) trials = stored_trials (config, &c, &cfg);
+  guint n = trials->len;
+
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  return n;
+}
+
+/* A configuration with its 30 trials (5.3) is not given a 31st unasked. */
+static void
+test_complete_asks (void)
+{
+  NbTrialsPage *page = NB_TRIALS_PAGE (lookup ("trials-page"));
+  guint before = stored_count ("gui-5");
+
+  g_assert_cmpuint (before, >=, 30);
+  fx.finished = 0;
+  start_run ("gui-5", 1, 100);
+  iterate_until (more_asked, NULL);
+  adw_message_dialog_response (nb_trials_page_get_dialog (page), "cancel");
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  g_assert_cmpuint (stored_count ("gui-5"), ==, before);
+  fx.finished = 0;
+  start_run ("gui-5", 1, 100);
+  iterate_until (more_asked, NULL);
+  adw_message_dialog_response (nb_trials_page_get_dialog (page), "more");
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  g_assert_cmpuint (stored_count ("gui-5"), ==, before + 1);
+}
+
+/* The header bar (and so the window) fits a 1024 px screen in Russian as
+ * in English. */
+static void
+test_header_width (void)
+{
+  int min = 0, nat = 0;
+
+  gtk_widget_measure (GTK_WIDGET (fx.window), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL,
+                      NULL);
+  g_assert_cmpint (min, <=, 1024);
+  gtk_window_set_default_size (GTK_WINDOW (fx.window), 1024, 600);
+  settle ();
+  g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fx.window)), <=, 1024);
+  gtk_window_set_default_size (GTK_WINDOW (fx.window), 1280, 800);
+  settle ();
+}
+
+static GtkDropTarget *
+window_drop_target (void)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fx.window));
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+
+      if (GTK_IS_DROP_TARGET (c))
+        return GTK_DROP_TARGET (c);
+    }
+  return NULL;
+}
+
+static gboolean dialog_shown (gpointer data);
+static gboolean trial_started (gpointer data);
+
+/* Another campaign, dropped on the window: nothing of the first stays on
+ * screen; with no robot width the run says where to set it (not a CLI
+ * command); its protocol is asked about (no trials); New over an existing
+ * file replaces it (the chooser asked "Replace?"). */
+static void
+test_other_campaign (void)
+{
+  g_autofree char *other = g_build_filename (fx.dir, "other.nbc", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GFile) file = g_file_new_for_path (other);
+  GValue value = G_VALUE_INIT;
+  gboolean dropped = FALSE;
+  NbTrialsPage *page = NB_TRIALS_PAGE (lookup ("trials-page"));
+  const char *status;
+
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_create (other, "other", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_set_field (c, "robot.model", "M-1", &error));
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  g_assert_cmpuint (list_rows (), >, 0);
+  g_value_init (&value, G_TYPE_FILE);
+  g_value_set_object (&value, file);
+  g_signal_emit_by_name (window_drop_target (), "drop", &value, 0.0, 0.0, &dropped);
+  g_value_unset (&value);
+  g_assert_true (dropped);
+  iterate_until (idle_window, NULL);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, other);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.window)), ==, "other — navbench");
+  g_assert_cmpuint (list_rows (), ==, 0);
+  g_assert_cmpuint (nb_trials_page_get_plot_points (page), ==, 0);
+  g_assert_cmpstr (shown_text ("figure-n"), ==, "—");
+
+  fx.finished = 0;
+  start_run ("gui-5", 5, 100);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+  status = gtk_label_get_text (GTK_LABEL (lookup ("run-status")));
+  g_assert_null (strstr (status, "campaign set"));
+  g_assert_nonnull (strstr (status, _("The robot's width is not set: enter it on the Campaign "
+                                      "page (it gives LU, ISO 18646-2 4.5).")));
+
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  iterate_until (dialog_shown, NULL);
+  adw_message_dialog_response (nb_window_get_dialog (fx.window), "cancel");
+
+  /* Replaced: a new campaign, no model; the old file in the trash. */
+  nb_window_open_campaign (fx.window, fx.db);
+  iterate_until (idle_window, NULL);
+  nb_window_new_campaign (fx.window, other);
+  iterate_until (idle_window, NULL);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, other);
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (other, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+    g_autofree char *model = NULL;
+
+    g_assert_no_error (error);
+    model = nb_campaign_get_field (c, "robot.model", &error);
+    g_assert_no_error (error);
+    g_assert_null (model);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  /* Back to the first, from the recent campaigns. */
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "open-recent",
+                                  g_variant_new_string (fx.db));
+  iterate_until (idle_window, NULL);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
+}
+
+/* Mid-run the protocol is refused with a word. */
+static void
+test_protocol_mid_run (void)
+{
+  fx.finished = 0;
+  fx.started = 0;
+  start_run ("gui-mid", 3, 20);
+  iterate_until (trial_started, GUINT_TO_POINTER (1));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  g_assert_cmpstr (nb_window_get_last_message (fx.window), ==,
+                   _("The protocol is issued when the run has ended: the trial in flight is not "
+                     "in the campaign yet."));
+  g_assert_null (nb_window_get_dialog (fx.window));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+  iterate_until (run_over, GUINT_TO_POINTER (1));
+}
+
 static gboolean
 window_gone (gpointer data)
 {
@@ -789,13 +1094,20 @@ main (int argc, char **argv)
 
   /* gtk_test_init keeps the "C" locale; the environment's is wanted here. */
   setlocale (LC_ALL, "");
+  /* Before GLib reads XDG_DATA_HOME. */
+  fx.dir = nb_test_make_dir ();
+  {
+    /* The trash (New over an existing file) in the test's directory. */
+    g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
+
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+  }
   gtk_test_init (&argc, &argv, NULL);
   /* The window's words in the environment's language (LANGUAGE=ru for the
    * Russian screenshots); the expected texts go through the same catalogue. */
   bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
-  fx.dir = nb_test_make_dir ();
   fx.db = g_build_filename (fx.dir, "gui.nbc", NULL);
   {
     g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "gui test", &error);
@@ -817,11 +1129,18 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/conventions", test_conventions);
   g_test_add_func ("/gui/form", test_form);
   g_test_add_func ("/gui/run", test_run);
+  g_test_add_func ("/gui/rerun", test_rerun);
+  g_test_add_func ("/gui/stale-count", test_stale_count);
   g_test_add_func ("/gui/stop", test_stop);
+  g_test_add_func ("/gui/stop-first", test_stop_first);
   g_test_add_func ("/gui/avoidance", test_avoidance);
+  g_test_add_func ("/gui/complete-asks", test_complete_asks);
   g_test_add_func ("/gui/passage", test_passage);
   g_test_add_func ("/gui/detection", test_detection);
+  g_test_add_func ("/gui/header-width", test_header_width);
   g_test_add_func ("/gui/protocol", test_protocol);
+  g_test_add_func ("/gui/protocol-mid-run", test_protocol_mid_run);
+  g_test_add_func ("/gui/other-campaign", test_other_campaign);
   /* Last: the window goes. */
   g_test_add_func ("/gui/close-during-run", test_close_during_run);
   status = g_test_run ();

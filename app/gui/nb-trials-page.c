@@ -8,6 +8,7 @@
 #include "nb-run-plot.h"
 #include "nb-runner-sim.h"
 
+#include <adwaita.h>
 #include <glib/gi18n.h>
 #include <math.h>
 
@@ -126,6 +127,8 @@ struct _NbTrialsPage {
   double pace;
   Run *run;                     /* the run in progress, or NULL */
   gboolean starting;            /* queued behind the campaign's I/O */
+  AdwMessageDialog *dialog;     /* "run more trials?" while it is asked */
+  gboolean interim;             /* the figures shown are of a run not yet ended */
   NbRunPlot plot;
 };
 
@@ -229,14 +232,31 @@ set_figure (NbTrialsPage *page, guint i, double value, int decimals)
 static void
 set_verdict (NbTrialsPage *page, guint i, gboolean passed)
 {
-  gtk_label_set_text (GTK_LABEL (page->fig_value[i]), passed ? _("yes") : _("no"));
+  /* Before the run's last trial a verdict is not one yet (7.3, 9.3 judge
+   * the configuration's trials together): said so, and set apart. */
+  if (page->interim)
+    {
+      /* TRANSLATORS: an interim verdict, yes or no, while trials remain. */
+      g_autofree char *text = g_strdup_printf (_("%s so far"), passed ? _("yes") : _("no"));
+
+      gtk_label_set_text (GTK_LABEL (page->fig_value[i]), text);
+      gtk_widget_add_css_class (page->fig_value[i], "interim");
+    }
+  else
+    {
+      gtk_label_set_text (GTK_LABEL (page->fig_value[i]), passed ? _("yes") : _("no"));
+      gtk_widget_remove_css_class (page->fig_value[i], "interim");
+    }
 }
 
 static void
 clear_figures (NbTrialsPage *page)
 {
   for (guint i = 0; i < N_FIGS; i++)
-    gtk_label_set_text (GTK_LABEL (page->fig_value[i]), "—");
+    {
+      gtk_label_set_text (GTK_LABEL (page->fig_value[i]), "—");
+      gtk_widget_remove_css_class (page->fig_value[i], "interim");
+    }
 }
 
 /* The configuration's figures so far, as the runner computed them from the
@@ -375,7 +395,7 @@ course_event_text (NbTrialsPage *page, const NbRunnerEvent *ev)
   verdict = ev->outcome == NB_TRIAL_OK ? _("success")
             : ev->clearance_mm <= 0.0 ? _("contact") : _("failed");
   if (isfinite (ev->time_s))
-    nb_run_plot_add_to (&page->plot, (double) ev->trial, ev->time_s,
+    nb_run_plot_add_to (&page->plot, (double) (ev->number > 0 ? ev->number : ev->trial), ev->time_s,
                         g_strcmp0 (ev->trial_kind, "obstacle") == 0 ? NB_RUN_PLOT_SERIES_OTHER
                                                                      : NB_RUN_PLOT_SERIES_MAIN);
   if (ev->clause == 7)
@@ -442,10 +462,24 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
                               what ? what : "", ev->reason ? " — " : "",
                               ev->reason ? ev->reason : "");
     add_list_row (page, text, ev->outcome != NB_TRIAL_OK);
+    page->interim = ev->trial < ev->n_trials;
     show_figures (page, ev->figures);
     gtk_widget_queue_draw (page->plot_area);
     g_signal_emit (page, signals[SIGNAL_TRIAL_ENDED], 0, ev->trial, (guint) ev->outcome);
   }
+}
+
+/* "N trials run: …" in the catalogue's plural forms. */
+static char *
+summary_text (const NbRunnerSummary *summary)
+{
+  g_autofree char *run = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u trial run",
+                                                       "%u trials run", summary->run),
+                                          summary->run);
+
+  /* TRANSLATORS: "5 trials run: 5 ok, 0 failed, 0 aborted." */
+  return g_strdup_printf (_("%s: %u ok, %u failed, %u aborted."), run, summary->ok,
+                          summary->failed, summary->aborted);
 }
 
 static void
@@ -456,9 +490,7 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   NbRunnerSummary summary = { 0 };
   gboolean ok = nb_campaign_runner_run_finish (run->runner, result, &summary, &error);
-  g_autofree char *counts = g_strdup_printf (_("%u trials run: %u ok, %u failed, %u aborted."),
-                                             summary.run, summary.ok, summary.failed,
-                                             summary.aborted);
+  g_autofree char *counts = summary_text (&summary);
 
   if (ok)
     set_status (page, counts, FALSE);
@@ -474,6 +506,11 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
 
       set_status (page, text, TRUE);
     }
+  /* The run has ended: its figures (from the store) are the
+   * configuration's, verdicts included. */
+  page->interim = FALSE;
+  show_figures (page, &summary.figures);
+  gtk_widget_queue_draw (page->plot_area);
   nb_runner_summary_clear (&summary);
   page->run = NULL;
   update_sensitivity (page);
@@ -482,12 +519,135 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   run_free (run);
 }
 
-/* Runs behind the form's saves in the I/O queue; the runner opens the file
- * itself. */
+/* What the store holds before a run (read in the I/O queue, behind the
+ * form's saves): whether LU can be laid out, the configuration's trials
+ * so far (the question before running more than the clause asks for) and
+ * their plot points (a run's plot shows the configuration, as its
+ * figures do). */
+typedef struct {
+  gboolean have_lu;
+  guint counted;                /* trials that count towards the clause's number */
+  GArray *x, *y, *series;       /* the plot's points of the stored trials */
+} Prior;
+
+static void
+prior_free (gpointer p)
+{
+  Prior *prior = p;
+
+  g_array_unref (prior->x);
+  g_array_unref (prior->y);
+  g_array_unref (prior->series);
+  g_free (prior);
+}
+
+static void
+prior_add (Prior *prior, double x, double y, guint series)
+{
+  g_array_append_val (prior->x, x);
+  g_array_append_val (prior->y, y);
+  g_array_append_val (prior->series, series);
+}
+
+/* The stored trials as on_progress plots the ones that end. */
+static void
+prior_points (Prior *prior, guint clause, GArray *trials, const NbConfigResult *r)
+{
+  guint k = 0;
+
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+      gboolean obstacle = g_strcmp0 (t->kind, "obstacle") == 0;
+
+      if (t->outcome == NB_TRIAL_ABORTED || t->outcome == NB_TRIAL_INCOMPLETE ||
+          t->outcome == NB_TRIAL_RUNNING)
+        continue;
+      if (clause == 6 || clause == 7 ? obstacle || clause == 6 : TRUE)
+        prior->counted += t->outcome == NB_TRIAL_OK || clause == 6 || clause == 7 || clause == 9;
+      if (clause == 5 && t->outcome == NB_TRIAL_OK && isfinite (t->attained.x_mm))
+        prior_add (prior, t->attained.x_mm - t->command.x_mm, t->attained.y_mm - t->command.y_mm,
+                   NB_RUN_PLOT_SERIES_MAIN);
+      else if (clause == 8 && t->outcome == NB_TRIAL_OK && r != NULL && r->error == NULL &&
+               r->d_mm != NULL && k < r->path.n)
+        prior_add (prior, (double) t->seq, r->d_mm[k++], NB_RUN_PLOT_SERIES_MAIN);
+      else if (clause == 6 && t->outcome == NB_TRIAL_OK)
+        {
+          double a = t->angle_deg * G_PI / 180.0;
+          double d = t->detected ? t->measured_mm : t->true_mm;
+
+          prior_add (prior, d * cos (a), d * sin (a),
+                     t->detected ? NB_RUN_PLOT_SERIES_MAIN : NB_RUN_PLOT_SERIES_OTHER);
+        }
+      else if ((clause == 7 || clause == 9) && isfinite (t->time_s) && t->number > 0)
+        prior_add (prior, (double) t->number, t->time_s,
+                   obstacle ? NB_RUN_PLOT_SERIES_OTHER : NB_RUN_PLOT_SERIES_MAIN);
+    }
+  /* Clause 6 counts placements per obstacle (6.3), not a configuration's
+   * trials: never asked. */
+  if (clause == 6)
+    prior->counted = 0;
+}
+
 static gpointer
 start_work (gpointer data, GError **error)
 {
-  return GINT_TO_POINTER (1);
+  Run *run = data;
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (run->page->path, NB_CAMPAIGN_OPEN_READ_ONLY,
+                                                      error);
+  Prior *prior;
+  NbCampaignConfig cfg;
+  double lu_mm;
+  g_autoptr (GError) local = NULL;
+
+  if (campaign == NULL)
+    return NULL;
+  prior = g_new0 (Prior, 1);
+  prior->x = g_array_new (FALSE, FALSE, sizeof (double));
+  prior->y = g_array_new (FALSE, FALSE, sizeof (double));
+  prior->series = g_array_new (FALSE, FALSE, sizeof (guint));
+  prior->have_lu = nb_campaign_get_lu_mm (campaign, &lu_mm, NULL) && isfinite (lu_mm) && lu_mm > 0;
+  nb_campaign_config_init (&cfg);
+  if (nb_campaign_find_config (campaign, run->options.clause, run->config, &cfg, &local))
+    {
+      g_autoptr (GArray) trials = nb_campaign_list_trials (campaign, cfg.id, NULL);
+      NbConfigResult r = { 0 };
+      gboolean have_r = run->options.clause == 8 && nb_config_result_compute (campaign, &cfg, &r,
+                                                                              NULL);
+
+      if (trials != NULL)
+        prior_points (prior, run->options.clause, trials, have_r ? &r : NULL);
+      if (have_r)
+        nb_config_result_clear (&r);
+    }
+  nb_campaign_config_clear (&cfg);
+  nb_campaign_close (g_steal_pointer (&campaign), NULL);
+  return prior;
+}
+
+static void start_runner (NbTrialsPage *page, Run *run);
+
+static void
+finish_unstarted (NbTrialsPage *page, Run *run, const char *text, gboolean problem)
+{
+  page->starting = FALSE;
+  set_status (page, text, problem);
+  update_sensitivity (page);
+  g_signal_emit (page, signals[SIGNAL_RUN_FINISHED], 0);
+  run_free (run);
+}
+
+static void
+on_more_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
+{
+  Run *run = user_data;
+  NbTrialsPage *page = run->page;
+
+  page->dialog = NULL;
+  if (g_str_equal (response, "more"))
+    start_runner (page, run);
+  else
+    finish_unstarted (page, run, _("Not run: the configuration keeps its trials."), FALSE);
 }
 
 static void
@@ -495,6 +655,69 @@ start_done (GObject *owner, gpointer *result, const GError *error, gpointer data
 {
   NbTrialsPage *page = NB_TRIALS_PAGE (owner);
   Run *run = data;
+  Prior *prior = result ? *result : NULL;
+  const NbClause *clause = nb_clause_get (run->options.clause);
+
+  if (error != NULL)
+    {
+      finish_unstarted (page, run, error->message, TRUE);
+      return;
+    }
+  /* The runner's own message names a CLI command; the window's user sets
+   * the width on the Campaign page. */
+  if (!prior->have_lu)
+    {
+      finish_unstarted (page, run, _("The robot's width is not set: enter it on the Campaign "
+                                     "page (it gives LU, ISO 18646-2 4.5)."), TRUE);
+      return;
+    }
+  for (guint i = 0; i < prior->x->len; i++)
+    nb_run_plot_add_to (&page->plot, g_array_index (prior->x, double, i),
+                        g_array_index (prior->y, double, i),
+                        g_array_index (prior->series, guint, i));
+  gtk_widget_queue_draw (page->plot_area);
+  if (prior->counted > 0 && clause != NULL && prior->counted >= clause->trials)
+    {
+      GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (page));
+      g_autofree char *body = NULL;
+      GtkWidget *dialog;
+
+      body = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                           "“%s” has %u trials; clause %u asks for %u. Run %u more "
+                                           "trial all the same?",
+                                           "“%s” has %u trials; clause %u asks for %u. Run %u more "
+                                           "trials all the same?", run->options.trials),
+                              run->config, prior->counted, clause->number, clause->trials,
+                              run->options.trials);
+      dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                                       _("The Configuration Is Complete"), body);
+      adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                        "more", _("Run _More"), NULL);
+      adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+      adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+      g_signal_connect (dialog, "response", G_CALLBACK (on_more_response), run);
+      page->dialog = ADW_MESSAGE_DIALOG (dialog);
+      gtk_window_present (GTK_WINDOW (dialog));
+      return;
+    }
+  start_runner (page, run);
+}
+
+AdwMessageDialog *
+nb_trials_page_get_dialog (NbTrialsPage *page)
+{
+  return page->dialog;
+}
+
+guint
+nb_trials_page_get_plot_points (NbTrialsPage *page)
+{
+  return page->plot.x->len;
+}
+
+static void
+start_runner (NbTrialsPage *page, Run *run)
+{
   g_autoptr (GError) local = NULL;
   NbRunnerSimOptions so;
   NbRunnerRig rig;
@@ -548,6 +771,14 @@ passage_width (NbTrialsPage *page, double *width_mm)
   return *end == '\0' && isfinite (*width_mm) && *width_mm > 0;
 }
 
+static void
+clear_list (NbTrialsPage *page)
+{
+  /* gtk_list_box_remove_all is GTK 4.12. */
+  for (GtkListBoxRow *row; (row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (page->list), 0));)
+    gtk_list_box_remove (GTK_LIST_BOX (page->list), GTK_WIDGET (row));
+}
+
 void
 nb_trials_page_run (NbTrialsPage *page)
 {
@@ -556,6 +787,12 @@ nb_trials_page_run (NbTrialsPage *page)
 
   if (nb_trials_page_is_running (page) || page->path == NULL)
     return;
+  /* A number typed and not yet committed (Alt+U from the spin button) is
+   * the one meant. */
+  gtk_spin_button_update (GTK_SPIN_BUTTON (page->trials));
+  gtk_spin_button_update (GTK_SPIN_BUTTON (page->load));
+  gtk_spin_button_update (GTK_SPIN_BUTTON (page->min_range));
+  gtk_spin_button_update (GTK_SPIN_BUTTON (page->max_range));
   run = g_new0 (Run, 1);
   run->page = g_object_ref (page);
   run->cancellable = g_cancellable_new ();
@@ -602,9 +839,8 @@ nb_trials_page_run (NbTrialsPage *page)
   if (option_clauses[OPT_TRIALS] & CLAUSE_BIT (run->options.clause))
     run->options.trials = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (page->trials));
   run->options.robot_name = "sim-base (simulated base, simulated tracker)";
-  /* gtk_list_box_remove_all is GTK 4.12. */
-  for (GtkListBoxRow *row; (row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (page->list), 0));)
-    gtk_list_box_remove (GTK_LIST_BOX (page->list), GTK_WIDGET (row));
+  clear_list (page);
+  page->interim = FALSE;
   nb_run_plot_reset (&page->plot, run->options.clause);
   clear_figures (page);
   show_figure_rows (page, run->options.clause);
@@ -613,7 +849,7 @@ nb_trials_page_run (NbTrialsPage *page)
   page->starting = TRUE;
   update_sensitivity (page);
   /* start_done always runs (the page outlives its jobs) and takes the run. */
-  nb_io_queue_push (page->queue, G_OBJECT (page), start_work, start_done, run, NULL, NULL);
+  nb_io_queue_push (page->queue, G_OBJECT (page), start_work, start_done, run, NULL, prior_free);
 }
 
 void
@@ -637,6 +873,13 @@ nb_trials_page_set_campaign (NbTrialsPage *page, const char *path)
 {
   g_free (page->path);
   page->path = g_strdup (path);
+  /* Nothing of the previous campaign stays on screen. */
+  clear_list (page);
+  nb_run_plot_reset (&page->plot, selected_clause (page));
+  clear_figures (page);
+  page->interim = FALSE;
+  gtk_widget_queue_draw (page->plot_area);
+  set_status (page, _("Robot: simulated base; instrument: simulated tracker."), FALSE);
   update_sensitivity (page);
 }
 

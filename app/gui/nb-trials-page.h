@@ -8,7 +8,7 @@
  */
 #pragma once
 
-#include <gtk/gtk.h>
+#include <adwaita.h>
 
 #include "nb-io-queue.h"
 
@@ -24,6 +24,12 @@ void       nb_trials_page_set_campaign (NbTrialsPage *page, const char *path);
 void       nb_trials_page_run  (NbTrialsPage *page);
 void       nb_trials_page_stop (NbTrialsPage *page);
 gboolean   nb_trials_page_is_running (NbTrialsPage *page);
+
+/* The question before running a configuration that has the trials its
+ * clause asks for ("cancel" / "more"), while it is asked; else NULL. */
+AdwMessageDialog *nb_trials_page_get_dialog (NbTrialsPage *page);
+/* Points on the plot (the configuration's stored trials and the run's). */
+guint      nb_trials_page_get_plot_points (NbTrialsPage *page);
 
 /* Virtual seconds of the simulated rig per real second (default 8). */
 void       nb_trials_page_set_pace (NbTrialsPage *page, double pace);
