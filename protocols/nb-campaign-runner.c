@@ -704,7 +704,19 @@ post (Run *run, const NbRunnerEvent *ev, NbConfigResult *figures)
       b->has_figures = TRUE;
       memset (figures, 0, sizeof *figures);
     }
-  g_main_context_invoke_full (run->r->context, G_PRIORITY_DEFAULT, deliver, b, event_box_free);
+  /* An idle source, not g_main_context_invoke: that runs deliver in this
+   * worker thread whenever no thread owns the caller's context (its thread
+   * busy outside the main loop), and the progress callback of a GUI touches
+   * widgets. */
+  {
+    GSource *source = g_idle_source_new ();
+
+    g_source_set_priority (source, G_PRIORITY_DEFAULT);
+    g_source_set_callback (source, deliver, b, event_box_free);
+    g_source_set_static_name (source, "nb-campaign-runner progress");
+    g_source_attach (source, run->r->context);
+    g_source_unref (source);
+  }
 }
 
 /* ------------------------------------------------------- configuration -- */

@@ -48,8 +48,18 @@ job_run (gpointer item, gpointer user_data)
 {
   Job *job = item;
 
+  GSource *source;
+
   job->result = job->work (job->data, &job->error);
-  g_main_context_invoke (job->context, job_done, job);
+  /* Not g_main_context_invoke: when no thread owns the context (the GTK
+   * thread busy outside the main loop) it acquires it and runs done here,
+   * in the queue's thread, touching widgets off the GTK thread. */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, job_done, job, NULL);
+  g_source_set_static_name (source, "nb-io-queue done");
+  g_source_attach (source, job->context);
+  g_source_unref (source);
 }
 
 NbIoQueue *
