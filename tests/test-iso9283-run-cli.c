@@ -193,6 +193,66 @@ test_report (void)
   g_assert_nonnull (strstr (err, "--lang is en or ru"));
 }
 
+/* Done when (#19): a full pose campaign (5 poses × 30 cycles) over the HTTP API against
+ * navbench-cli serve and on the simulator, recorded in one campaign file and reported from it. */
+static void
+test_recorded_and_reported (void)
+{
+  g_autofree char *db = g_build_filename (tmp_dir, "iso9283.nbc", NULL);
+  g_autofree char *pdf = g_build_filename (tmp_dir, "iso9283-campaign-ru.pdf", NULL);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL, *info = NULL;
+  g_autoptr (JsonParser) p = json_parser_new ();
+  const char *argv_txt[] = { "pdftotext", "-layout", pdf, "-", NULL };
+  NbTestServer server;
+  JsonObject *o;
+  int status;
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", "iiwa 7 ISO 9283",
+                           NULL));
+  server = nb_test_serve ("--time-scale", "0", NULL);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--robot",
+                         server.url, "--db", db, "--config", "HTTP 100 % rated", "--json", NULL);
+  o = nb_test_parse_object (p, out);
+  g_assert_cmpint (json_object_get_int_member (o, "goals"), ==, 180);
+  nb_test_server_stop (&server);
+  g_free (out);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--config", "sim 10 % 10 % load", "--speed", "10", "--load", "10%", NULL);
+  g_free (out);
+  /* A name is recorded once. */
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--config", "sim 10 % 10 % load", "--cycles", "2", NULL);
+  g_assert_nonnull (strstr (err, "exists"));
+  g_free (out);
+  g_free (err);
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         NULL);
+  g_assert_nonnull (strstr (err, "--db F and --config NAME go together"));
+  g_free (out);
+  /* The report from the file: both runs, the HTTP one's AP as it was printed. */
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--config", "sim 2 cycles", "--cycles", "2", "--report", pdf, "--lang",
+                         "ru", NULL);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv_txt, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
+                               &text, NULL, &status, NULL));
+  g_assert_nonnull (strstr (text, "HTTP 100 % rated"));
+  g_assert_nonnull (strstr (text, "sim 10 % 10 % load"));
+  g_assert_nonnull (strstr (text, "10 % номинальной нагрузки"));
+  g_assert_nonnull (strstr (text, "Скорость: 10 % номинальной скорости."));
+  g_assert_nonnull (strstr (text, "Циклов меньше 30"));
+  {
+    g_autofree char *ap = g_strdup_printf ("%.3f", json_object_get_double_member (
+                                             json_array_get_object_element (
+                                               json_object_get_array_member (o, "poses"), 1),
+                                             "ap_mm"));
+
+    g_assert_nonnull (strstr (text, ap));
+  }
+  /* The event log names the runs. */
+  info = nb_test_cli_run (NULL, 0, NULL, "campaign", "info", "--db", db, "--json", NULL);
+  g_assert_nonnull (info);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -204,6 +264,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-run-cli/bad-input", test_bad_input);
   g_test_add_func ("/iso9283-run-cli/speeds", test_speeds);
   g_test_add_func ("/iso9283-run-cli/report", test_report);
+  g_test_add_func ("/iso9283-run-cli/recorded-and-reported", test_recorded_and_reported);
   rc = g_test_run ();
   nb_test_remove_dir (tmp_dir);
   g_free (tmp_dir);

@@ -13,6 +13,7 @@
 #include "nb-cli.h"
 
 #include "nb-arm-file.h"
+#include "nb-campaign-iso9283.h"
 #include "nb-error.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283-run.h"
@@ -57,39 +58,121 @@ write_poses (const char *dir, const NbIso9283PoseRun *run, GError **error)
   return TRUE;
 }
 
+static const char *
+robot_words (gboolean ru, gboolean over_http)
+{
+  return over_http ? (ru ? "iiwa 7 через HTTP API системы управления движением"
+                         : "iiwa 7 over the motion HTTP API")
+                   : (ru ? "имитатор iiwa 7 с моделью погрешностей"
+                         : "simulated iiwa 7 with its error model");
+}
+
+static const char *
+measurement_words (gboolean ru, gboolean over_http)
+{
+  return over_http ? (ru ? "имитатор лазерного трекера по положениям шарниров, сообщаемым роботом"
+                         : "simulated laser tracker on the joints the robot reports")
+                   : (ru ? "имитатор лазерного трекера, 1 кГц, 6 степеней свободы"
+                         : "simulated laser tracker, 1 kHz, 6-DoF probe");
+}
+
 static gboolean
-write_report (const char *path, const char *lang, const NbIso9283PoseRun *run,
+record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
+            const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
+            const char *load, GError **error)
+{
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, error);
+  NbIso9283StoredRun r = {
+    .config = (char *) config,
+    .robot = (char *) (over_http ? url : "sim"),
+    .measurement = (char *) measurement_words (FALSE, over_http),
+    .speed_pct = speed,
+    .load = (char *) (load ? load : "rated"),
+    .plane = cube->plane,
+    .edge_mm = cube->edge_mm,
+    .cycles = run->cycles,
+  };
+
+  if (c == NULL)
+    return FALSE;
+  memcpy (r.centre_mm, cube->centre_mm, sizeof r.centre_mm);
+  memcpy (r.command, run->command, sizeof r.command);
+  memcpy (r.attained, run->attained, sizeof r.attained);
+  return nb_campaign_iso9283_add_run (c, &r, error) && nb_campaign_close (g_steal_pointer (&c), error);
+}
+
+/* One section: the figures computed again from what is stored. */
+static gboolean
+add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GError **error)
+{
+  gboolean ru = g_str_equal (lang, "ru"), http = !g_str_equal (r->robot, "sim");
+  g_autofree char *robot = http ? g_strdup_printf ("%s (%s)", robot_words (ru, TRUE), r->robot)
+                                : g_strdup (robot_words (ru, FALSE));
+  NbIso9283PoseSection s = {
+    .robot = robot,
+    .measurement = measurement_words (ru, http),
+    .edge_mm = r->edge_mm,
+    .plane = r->plane,
+    .speed_pct = r->speed_pct,
+    .load = r->load,
+    .cycles = r->cycles,
+  };
+
+  memcpy (s.centre_mm, r->centre_mm, sizeof s.centre_mm);
+  memcpy (s.command, r->command, sizeof s.command);
+  for (int i = 0; i < 5; i++)
+    if (!nb_iso9283_pose (&r->command[i], (NbPose6 *) r->attained[i]->data, r->attained[i]->len,
+                          &s.result[i], error))
+      {
+        g_prefix_error (error, "run '%s' P%d: ", r->config, i + 1);
+        return FALSE;
+      }
+  if (r->config != NULL)
+    nb_document_add_paragraph (doc, r->config);
+  return nb_protocol_iso9283_add_pose (doc, lang, &s, error);
+}
+
+static gboolean
+write_report (const char *path, const char *lang, const char *db, const NbIso9283PoseRun *run,
               const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
               const char *load, GError **error)
 {
   gboolean ru = g_str_equal (lang, "ru");
   g_autoptr (NbDocument) doc = nb_document_new (nb_protocol_iso9283_title (lang));
-  g_autofree char *robot = over_http
-    ? g_strdup_printf (ru ? "iiwa 7 через HTTP API системы управления движением (%s)"
-                          : "iiwa 7 over the motion HTTP API (%s)", url)
-    : g_strdup (ru ? "имитатор iiwa 7 с моделью погрешностей" : "simulated iiwa 7 with its error model");
-  NbIso9283PoseSection s = {
-    .robot = robot,
-    .measurement = over_http
-      ? (ru ? "имитатор лазерного трекера по положениям шарниров, сообщаемым роботом"
-            : "simulated laser tracker on the joints the robot reports")
-      : (ru ? "имитатор лазерного трекера, 1 кГц, 6 степеней свободы"
-            : "simulated laser tracker, 1 kHz, 6-DoF probe"),
-    .edge_mm = cube->edge_mm,
-    .plane = cube->plane,
-    .speed_pct = speed,
-    .load = load ? load : "rated",
-    .cycles = run->cycles,
-  };
 
-  memcpy (s.centre_mm, cube->centre_mm, sizeof s.centre_mm);
-  memcpy (s.command, run->command, sizeof s.command);
-  memcpy (s.result, run->result, sizeof s.result);
   nb_document_add_title_field (doc, ru ? "Стандарт" : "Standard",
                                ru ? "ГОСТ Р ИСО 9283-2003 (ISO 9283:1998)" : "ISO 9283:1998");
-  nb_document_add_title_field (doc, ru ? "Робот" : "Robot", robot);
-  return nb_protocol_iso9283_add_pose (doc, lang, &s, error) &&
-         nb_pdf_write (doc, nb_protocol_iso9283_pdf_words (lang), path, error);
+  if (db != NULL)
+    {
+      g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, error);
+      g_autoptr (GPtrArray) runs = c ? nb_campaign_iso9283_runs (c, error) : NULL;
+
+      if (runs == NULL)
+        return FALSE;
+      nb_document_add_title_field (doc, ru ? "Файл испытаний" : "Campaign", db);
+      for (guint i = 0; i < runs->len; i++)
+        if (!add_section (doc, lang, runs->pdata[i], error))
+          return FALSE;
+    }
+  else
+    {
+      NbIso9283StoredRun r = {
+        .config = NULL,
+        .robot = (char *) (over_http ? url : "sim"),
+        .speed_pct = speed,
+        .load = (char *) (load ? load : "rated"),
+        .plane = cube->plane,
+        .edge_mm = cube->edge_mm,
+        .cycles = run->cycles,
+      };
+
+      memcpy (r.centre_mm, cube->centre_mm, sizeof r.centre_mm);
+      memcpy (r.command, run->command, sizeof r.command);
+      memcpy (r.attained, run->attained, sizeof r.attained);
+      if (!add_section (doc, lang, &r, error))
+        return FALSE;
+    }
+  return nb_pdf_write (doc, nb_protocol_iso9283_pdf_words (lang), path, error);
 }
 
 int
@@ -99,6 +182,7 @@ nb_cli_iso9283_run (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autofree char *standard = NULL, *robot_text = NULL, *centre_text = NULL, *abc_text = NULL;
   g_autofree char *robot_dir = NULL, *output = NULL, *load = NULL, *report = NULL, *lang = NULL;
+  g_autofree char *db = NULL, *config = NULL;
   gint plane = 1, cycles = 30, seed = 1;
   double speed = 100, max_edge = 600;
   gboolean json = FALSE;
@@ -123,8 +207,12 @@ nb_cli_iso9283_run (int argc, char **argv)
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "the simulator's and tracker's seed (1)", "S" },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &output,
       "write the attained poses as DIR/P1.csv … P5.csv", "DIR" },
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db,
+      "record the run in this campaign file (with --config)", "F" },
+    { "config", 0, 0, G_OPTION_ARG_STRING, &config, "the run's configuration name", "NAME" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &report,
-      "write the protocol's ISO 9283 section as a PDF", "F.pdf" },
+      "write the protocol's ISO 9283 section as a PDF (with --db: of every run recorded there)",
+      "F.pdf" },
     { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "the protocol's language: en (default) or ru",
       "L" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
@@ -167,6 +255,11 @@ nb_cli_iso9283_run (int argc, char **argv)
   if (lang != NULL && !g_str_equal (lang, "en") && !g_str_equal (lang, "ru"))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--lang is en or ru, not '%s'", lang);
+      return nb_cli_report_error (error);
+    }
+  if ((db == NULL) != (config == NULL))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F and --config NAME go together");
       return nb_cli_report_error (error);
     }
   over_http = robot_text != NULL && !g_str_equal (robot_text, "sim");
@@ -221,7 +314,9 @@ nb_cli_iso9283_run (int argc, char **argv)
       nb_sim_arm_clear (&truth);
     }
   if (!ok || (output != NULL && !write_poses (output, &run, &error)) ||
-      (report != NULL && !write_report (report, lang ? lang : "en", &run, &cube, over_http,
+      (db != NULL && !record_run (db, config, &run, &cube, over_http, robot_text, speed, load,
+                                  &error)) ||
+      (report != NULL && !write_report (report, lang ? lang : "en", db, &run, &cube, over_http,
                                         robot_text, speed, load, &error)))
     {
       nb_iso9283_pose_run_clear (&run);

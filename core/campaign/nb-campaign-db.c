@@ -81,6 +81,26 @@ const char *const nbc_migrations[] = {
   "  clause INTEGER PRIMARY KEY CHECK (clause BETWEEN 5 AND 10),\n"
   "  json TEXT NOT NULL,\n"
   "  computed TEXT NOT NULL);\n",
+
+  /* 2 → 3: ISO 9283 runs (nb-campaign-iso9283.h), beside ISO 18646-2's
+   * config/trial tables, whose clause CHECK stays 5–10.  Cycle 0 of a pose
+   * holds its command pose. */
+  "CREATE TABLE iso9283_run (\n"
+  "  config TEXT PRIMARY KEY,\n"
+  "  characteristic TEXT NOT NULL CHECK (characteristic IN ('pose')),\n"
+  "  robot TEXT NOT NULL, measurement TEXT NOT NULL,\n"
+  "  speed_pct REAL NOT NULL CHECK (speed_pct > 0 AND speed_pct <= 100),\n"
+  "  load TEXT NOT NULL CHECK (load IN ('rated', '10%')),\n"
+  "  plane INTEGER NOT NULL CHECK (plane BETWEEN 1 AND 4),\n"
+  "  edge_mm REAL NOT NULL, centre_x_mm REAL NOT NULL, centre_y_mm REAL NOT NULL,\n"
+  "  centre_z_mm REAL NOT NULL, cycles INTEGER NOT NULL, created TEXT NOT NULL);\n"
+  "CREATE TABLE iso9283_pose (\n"
+  "  config TEXT NOT NULL REFERENCES iso9283_run (config),\n"
+  "  pose INTEGER NOT NULL CHECK (pose BETWEEN 1 AND 5),\n"
+  "  cycle INTEGER NOT NULL CHECK (cycle >= 0),\n"
+  "  x_mm REAL NOT NULL, y_mm REAL NOT NULL, z_mm REAL NOT NULL,\n"
+  "  a_deg REAL NOT NULL, b_deg REAL NOT NULL, c_deg REAL NOT NULL,\n"
+  "  PRIMARY KEY (config, pose, cycle));\n",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (nbc_migrations) == NB_CAMPAIGN_SCHEMA_VERSION);
