@@ -290,7 +290,7 @@ test_pose_nonlinear (void)
   /* The Type A of S_l: GUM's u(S) = S/√(2ν) on c = 3. */
   g_assert_true (rp->u_sampling > 0.0);
   /* Budget lines: every one belongs to a figure and adds up to u_c when
-   * uncorrelated (Rp's inputs are). */
+   * its inputs are uncorrelated (Ro's are: S_o and the heading's). */
   {
     double s2 = 0.0;
 
@@ -298,10 +298,11 @@ test_pose_nonlinear (void)
       {
         const NbUncRow *row = &g_array_index (b->rows, NbUncRow, i);
 
-        if (g_strcmp0 (row->figure, "rp_mm") == 0)
+        if (g_strcmp0 (row->figure, "ro_deg") == 0)
           s2 += row->contribution * row->contribution;
       }
-    nb_assert_rel (sqrt (s2), rp->u_c, 1e-9, "Rp's lines add up to u_c");
+    nb_assert_rel (sqrt (s2), ro->u_c, 1e-9, "Ro's lines add up to u_c");
+    nb_assert_rel (ro->u_c, 3.0 * ro->value / 3.0 / sqrt (2.0 * 29.0) , 1e-9, "u(Ro) = 3·S_o/√(2ν)");
   }
 }
 
@@ -314,6 +315,7 @@ test_path_max (void)
    * (c = 1) and says u = u_i; the maximum of two N(μ, σ) has mean
    * μ + σ/√π, so the Monte Carlo is shifted and GUM is not validated. */
   double d[30];
+  NbSegment seg;
   g_autoptr (NbUncBudget) b = NULL;
   g_autoptr (GError) error = NULL;
   NbUncSetup s;
@@ -325,7 +327,8 @@ test_path_max (void)
   d[17] = 10.0;
   nb_unc_setup_init (&s);
   s.random_mm = 0.5;
-  b = nb_unc_path (&s, d, 30, 5000.0, 3, &error);
+  g_assert_true (nb_segment_init (&seg, 0.0, 0.0, 5000.0, 0.0, NULL));
+  b = nb_unc_path (&s, d, 30, &seg, 3, &error);
   g_assert_no_error (error);
   f = nb_unc_budget_figure (b, "max_mm");
   g_test_message ("d: %.3f, u_c %.4f; MC mean %.4f u %.4f [%.3f, %.3f]", f->value, f->u_c, f->mc.y,
@@ -334,7 +337,12 @@ test_path_max (void)
   nb_assert_rel (f->u_c, 0.5 / sqrt (2.0), 1e-6, "GUM: the secant over ±u splits c between the tied");
   nb_assert_abs (f->mc.y, 10.0 + 0.5 / sqrt (G_PI), 0.01, "E[max of two] = μ + σ/√π");
   g_assert_cmpint (f->method, ==, NB_UNC_METHOD_MONTE_CARLO);
-  g_assert_cmpfloat (f->lo, ==, f->mc.lo);
+  /* The MC's shortest interval reflected about d: the measured max is
+   * itself biased up by b (E = μ + σ/√π), the propagated PDF again. */
+  nb_assert_abs (f->bias, 0.5 / sqrt (G_PI), 0.01, "bias");
+  nb_assert_abs (f->lo, 2.0 * f->value - f->mc.hi, 1e-12, "interval lo");
+  nb_assert_abs (f->hi, 2.0 * f->value - f->mc.lo, 1e-12, "interval hi");
+  g_assert_cmpfloat (f->lo + f->hi, <, 2.0 * f->value);
   /* The mean: Type A s/√n and the per-trial random u/√n. */
   f = nb_unc_budget_figure (b, "mean_mm");
   g_assert_true (f->u_sampling > 0.0);

@@ -366,7 +366,7 @@ compute_path (int argc, char **argv)
     goto fail;
   n = nb_path_run_n_trials (run);
   if (common.json && common.uncertainty &&
-      (budget = nb_unc_path (&common.setup, d, n, segment.length_mm, (guint64) common.unc.seed,
+      (budget = nb_unc_path (&common.setup, d, n, &segment, (guint64) common.unc.seed,
                              &error)) == NULL)
     {
       g_prefix_error (&error, "%s: ", common.input);

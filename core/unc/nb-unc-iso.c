@@ -393,8 +393,36 @@ typedef struct {
   double cx, cy;              /* registration centroid, command-centred mm */
   double nu, n;
   double chol[9];             /* of the (x, y, δ) covariance of the mean */
+  double r_ls;                /* correlation of l̄ and S_l */
+  double sxy_chol[4];         /* lower factor of (ν·S_xy)⁻¹, the Wishart's scale */
+  double rp_offset;           /* 0: the population Rp of Σ* is what is propagated */
   const NbUncInput *x;
 } PoseModel;
+
+/* Rp of a population: the poses N(μ, Σ), l = |X − μ|: with Σ's
+ * eigenvalues a², b² and X − μ = ρ(a cos t, b sin t), ρ Rayleigh,
+ * E l = √(π/2)·⟨√(a² cos² t + b² sin² t)⟩_t, E l² = a² + b².  The mean
+ * over t by the trapezoid rule on its period (exact to rounding for
+ * smooth periodic integrands with b/a ≥ 0.1 at 32 points). */
+static double
+rp_of_covariance (double sxx, double syy, double sxy)
+{
+  double tr = sxx + syy, det = sxx * syy - sxy * sxy;
+  double disc = sqrt (MAX (tr * tr / 4.0 - det, 0.0));
+  double a2 = MAX (tr / 2.0 + disc, 0.0), b2 = MAX (tr / 2.0 - disc, 0.0);
+  /* cos² at the 32 points, and by symmetry the quarter period suffices:
+   * t and π ± t, 2π − t give the same term (points 0, 8 and 1..7 twice). */
+  static const double c2[9] = {
+    1.0, 0.96193976625564337, 0.85355339059327376, 0.69134171618254489, 0.5,
+    0.30865828381745511, 0.14644660940672624, 0.038060233744356631, 0.0,
+  };
+  double mean = 0.0;
+
+  for (int i = 0; i <= 8; i++)
+    mean += (i == 0 || i == 8 ? 2.0 : 4.0) * sqrt (a2 * c2[i] + b2 * (1.0 - c2[i])) / 32.0;
+  mean *= sqrt (G_PI / 2.0);
+  return mean + 3.0 * sqrt (MAX (a2 + b2 - mean * mean, 0.0));
+}
 
 static gboolean
 pose_f (const double *x, double *y, gpointer data)
@@ -420,7 +448,7 @@ static gboolean
 pose_draw (gsl_rng *rng, double *y, gpointer data)
 {
   const PoseModel *m = data;
-  double v[P_N], z[3], w, sl, so;
+  double v[P_N], z[3], w, so;
 
   for (int i = P_BX; i < P_N; i++)
     v[i] = draw_input (rng, &m->x[i]);
@@ -432,14 +460,36 @@ pose_draw (gsl_rng *rng, double *y, gpointer data)
   v[P_XB] = m->x[P_XB].value + m->chol[0] * z[0] / w;
   v[P_YB] = m->x[P_YB].value + (m->chol[3] * z[0] + m->chol[4] * z[1]) / w;
   v[P_DB] = m->x[P_DB].value + (m->chol[6] * z[0] + m->chol[7] * z[1] + m->chol[8] * z[2]) / w;
-  /* The l_j's mean and σ jointly (normal theory): σ from s·√(ν/χ²), the
-   * mean given σ normal with σ/√n. */
-  sl = draw_sigma (rng, m->x[P_SL].value, m->nu);
-  v[P_SL] = sl;
-  v[P_LB] = m->x[P_LB].value + gsl_ran_gaussian_ziggurat (rng, sl / sqrt (m->n));
   so = draw_sigma (rng, m->x[P_SO].value, m->nu);
   v[P_SO] = so;
-  return pose_f (v, y, data);
+  /* y[2] is replaced below. */
+  v[P_LB] = m->x[P_LB].value;
+  v[P_SL] = m->x[P_SL].value;
+  if (!pose_f (v, y, data))
+    {
+      return FALSE;
+    }
+  {
+    /* Rp: the l_j are distances, not normal (skewed, correlated mean and
+     * spread), so Rp is propagated from what they come from: the poses'
+     * covariance Σ, whose PDF given the sample covariance S of n normal
+     * poses is the inverse Wishart with ν = n − 1 and scale ν·S (JCGM 102's
+     * treatment of a covariance from data).  Σ* = W⁻¹, W ~ Wishart(ν,
+     * (νS)⁻¹) by Bartlett's decomposition W = L·A·Aᵀ·Lᵀ. */
+    double a11 = sqrt (gsl_ran_chisq (rng, m->nu)), a22 = sqrt (gsl_ran_chisq (rng, m->nu - 1.0));
+    double a21 = gsl_ran_gaussian_ziggurat (rng, 1.0);
+    const double *L = m->sxy_chol;
+    /* B = L·A (lower triangular), W = B·Bᵀ */
+    double b11 = L[0] * a11, b21 = L[2] * a11 + L[3] * a21, b22 = L[3] * a22;
+    double w11 = b11 * b11, w21 = b11 * b21, w22 = b21 * b21 + b22 * b22;
+    double det = w11 * w22 - w21 * w21;
+
+    if (!(det > 0.0))
+      return FALSE;
+    y[2] = (1.0 + v[P_SCALE]) * rp_of_covariance (w22 / det, w11 / det, -w21 / det) + m->rp_offset;
+  }
+  (void) w;
+  return TRUE;
 }
 
 /* 3×3 lower Cholesky of a covariance; a degenerate one (all poses on a
@@ -490,7 +540,7 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
   PoseModel m = { 0 };
   Inputs in;
   double cov[9] = { 0 }, mean[3] = { 0 }, corr[P_N * P_N] = { 0 };
-  double u_lin = nb_unc_setup_u_lin (s);
+  double u_lin = nb_unc_setup_u_lin (s), u_s_l;
   gboolean ok;
 
   if (n < 3)
@@ -521,6 +571,46 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
           cov[a * 3 + c] += v[a] * v[c] / ((n - 1.0) * n);   /* covariance of the mean */
     }
   chol3 (cov, m.chol);
+  {
+    /* (ν·S)⁻¹ of the x, y sample covariance S, and its lower factor. */
+    double sxx = cov[0] * n, syy = cov[4] * n, sxy = cov[1] * n;   /* cov is S/n */
+    double det = sxx * syy - sxy * sxy;
+    double i11, i22, i21;
+
+    if (!(det > 0.0))
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                     "clause 5 uncertainty: the attained positions have no spread in one "
+                     "direction (their covariance is singular)");
+        return NULL;
+      }
+    double nu = n - 1.0;
+
+    i11 = syy / (det * nu), i22 = sxx / (det * nu), i21 = -sxy / (det * nu);
+    m.sxy_chol[0] = sqrt (i11);
+    m.sxy_chol[1] = 0.0;
+    m.sxy_chol[2] = i21 / m.sxy_chol[0];
+    m.sxy_chol[3] = sqrt (MAX (i22 - m.sxy_chol[2] * m.sxy_chol[2], 0.0));
+  }
+  {
+    /* The sampling covariance of (l̄, S_l) from the l_j's central moments
+     * (delta method): var S ≈ (μ4 − μ2²)/(4 μ2 n), cov(l̄, S) ≈ μ3/(2√μ2 n). */
+    double m3 = 0.0, m4 = 0.0, s2 = r.s_l_mm * r.s_l_mm;
+
+    for (gsize j = 0; j < n; j++)
+      {
+        double l = hypot (att[j].x_mm - r.barycentre_x_mm, att[j].y_mm - r.barycentre_y_mm);
+        double dl = l - r.l_mean_mm;
+
+        m3 += dl * dl * dl / n;
+        m4 += dl * dl * dl * dl / n;
+      }
+    u_s_l = s2 > 0.0 ? sqrt (MAX (m4 - s2 * s2, 0.0) / (4.0 * s2 * n)) : 0.0;
+    m.r_ls = 0.0;
+    if (u_s_l > 0.0)
+      m.r_ls = CLAMP ((m3 / (2.0 * r.s_l_mm * n)) / (r.s_l_mm / sqrt ((double) n) * u_s_l),
+                      -0.99, 0.99);
+  }
   m.nu = n - 1.0;
   m.n = n;
   m.cx = s->reg_centroid_mm[0] - command->x_mm;
@@ -536,7 +626,7 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
   group (&in, "mean distance l̄", type_a_source (n), "mm", TRUE);
   add (&in, r.l_mean_mm, r.s_l_mm / sqrt ((double) n), NB_UNC_STUDENT_T, m.nu);
   group (&in, "standard deviation S_l", type_a_source (n), "mm", TRUE);
-  add (&in, r.s_l_mm, r.s_l_mm / sqrt (2.0 * m.nu), NB_UNC_NORMAL, 0.0);
+  add (&in, r.s_l_mm, u_s_l, NB_UNC_NORMAL, 0.0);
   group (&in, "standard deviation S_o", type_a_source (n), "°", TRUE);
   add (&in, r.s_o_deg, r.s_o_deg / sqrt (2.0 * m.nu), NB_UNC_NORMAL, 0.0);
   add_instrument (&in, s, "measurement system, x");
@@ -567,6 +657,7 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
     for (int c = 0; c < 3; c++)
       if (a != c && cov[a * 3 + a] > 0.0 && cov[c * 3 + c] > 0.0)
         corr[a * P_N + c] = cov[a * 3 + c] / sqrt (cov[a * 3 + a] * cov[c * 3 + c]);
+  corr[P_LB * P_N + P_SL] = corr[P_SL * P_N + P_LB] = m.r_ls;
 
   m.x = (const NbUncInput *) in.x->data;
   ok = finish (b, keys, 4, pose_f, &m, &in, corr, pose_draw, &m, seed, error);
@@ -580,6 +671,7 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
 typedef struct {
   gsize n;
   double length_mm;
+  double arm_mm;              /* mid-segment minus the registration centroid, along it */
   const NbUncInput *x;
   double s_d;                 /* sample std of the d_i */
 } PathModel;
@@ -591,9 +683,10 @@ path_eval (const PathModel *m, const double *d, const double *common, double s_s
            gboolean fiducial, double *y)
 {
   /* The lateral error common to every trial: the instrument's and the
-   * registration's offset across the segment, its rotation at mid-segment
-   * (the wander peaks there: a half sine), the target's centring. */
-  double e = common[Q_B] + common[Q_T] + common[Q_PHI] * DEG * m->length_mm / 2.0 + common[Q_O];
+   * registration's offset across the segment (at the surveyed points'
+   * centroid), its rotation about that centroid seen at mid-segment (the
+   * wander peaks there: a half sine), the target's centring. */
+  double e = common[Q_B] + common[Q_T] + common[Q_PHI] * DEG * m->arm_mm + common[Q_O];
   double mx = 0.0, sum = 0.0, ss = 0.0;
 
   for (gsize i = 0; i < m->n; i++)
@@ -643,14 +736,43 @@ path_draw (gsl_rng *rng, double *y, gpointer data)
   return TRUE;
 }
 
-NbUncBudget *
-nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, double length_mm, guint64 seed,
-             GError **error)
+/* Mean and standard deviation of the largest of k standard normal values
+ * (pdf k·φ(x)·Φ(x)^(k−1), Simpson's rule over [−8, 8]; k ≥ 1 real). */
+static void
+normal_max_moments (double k, double *mean, double *sd)
 {
+  const int steps = 1600;
+  const double a = -8.0, h = 16.0 / steps;
+  double m1 = 0.0, m2 = 0.0;
+
+  for (int i = 0; i <= steps; i++)
+    {
+      double x = a + i * h;
+      double f = k * exp (-0.5 * x * x) / sqrt (2.0 * G_PI) *
+                 pow (0.5 * erfc (-x / sqrt (2.0)), k - 1.0);
+      double w = (i == 0 || i == steps) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+
+      m1 += w * x * f;
+      m2 += w * x * x * f;
+    }
+  m1 *= h / 3.0;
+  m2 *= h / 3.0;
+  *mean = m1;
+  *sd = sqrt (MAX (m2 - m1 * m1, 0.0));
+}
+
+NbUncBudget *
+nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *segment,
+             guint64 seed, GError **error)
+{
+  double length_mm = segment->length_mm;
   static const char *const keys[] = { "max_mm", "mean_mm", "std_mm" };
   g_autoptr (NbUncBudget) b = nb_unc_budget_new (8);
   NbPathResult r;
-  PathModel m = { n, length_mm };
+  PathModel m = { n, segment->length_mm,
+                  segment->length_mm / 2.0 -
+                    ((s->reg_centroid_mm[0] - segment->x0_mm) * segment->ex +
+                     (s->reg_centroid_mm[1] - segment->y0_mm) * segment->ey) };
   Inputs in;
   double u_i = 0.0;
   gboolean ok;
@@ -667,10 +789,20 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, double length_mm,
   m.s_d = r.std_mm > 0.0 ? r.std_mm : 1e-12;
 
   inputs_init (&in);
-  group (&in, "d_i: the measurement system's random error of one point, and timing",
-         "instrument.random_mm; instrument.sync_s × speed × slope π·d/L", "mm", FALSE);
+  group (&in, "d_i: the random error of the sample that is the largest (corrected for that "
+         "choice), and timing",
+         "instrument.random_mm, sample_rate_hz, speed; instrument.sync_s × speed × slope π·d/L",
+         "mm", FALSE);
   for (gsize i = 0; i < n; i++)
     {
+      /* d_i is the largest |lateral| over the samples: with noise σ on each,
+       * it is the largest of the k samples near the peak, biased outward by
+       * σ·E[M_k] with spread σ·sd(M_k) (M_k the max of k standard normals).
+       * Near the peak of a half sine of amplitude A = |d_i| over L the true
+       * lateral is within σ of A over ±(L/π)·√(2σ/A): k = that span / the
+       * sample spacing v·Δt (1 when the spacing or speed is not stated). */
+      double a_i = fabs (d_mm[i]), ek = 0.0, sk = 1.0, k = 1.0;
+      double spacing = s->speed_mm_s * s->sample_period_s;
       /* A time error δt moves the compared point by v·δt along the track;
        * across it that is v·δt·slope, the slope of a wander of amplitude d_i
        * over L at most π·d_i/L (a half sine).  The sample period adds the
@@ -681,14 +813,21 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, double length_mm,
       double miss = fabs (d_mm[i]) *
                     (1.0 - cos (G_PI * s->speed_mm_s * s->sample_period_s / (2.0 * length_mm)));
 
-      u_i = sqrt (s->random_mm * s->random_mm + u_sync * u_sync + miss * miss / 12.0);
-      add (&in, d_mm[i], u_i, NB_UNC_NORMAL, 0.0);
+      if (s->random_mm > 0.0 && spacing > 0.0 && a_i > 0.0)
+        {
+          k = MAX (1.0, 2.0 * length_mm / G_PI * sqrt (2.0 * s->random_mm / a_i) / spacing);
+          normal_max_moments (k, &ek, &sk);
+        }
+      u_i = sqrt (s->random_mm * s->random_mm * sk * sk + u_sync * u_sync + miss * miss / 12.0);
+      /* The correction (GUM 3.2.3): the expected outward shift removed. */
+      add (&in, d_mm[i] - (d_mm[i] >= 0.0 ? 1.0 : -1.0) * MIN (s->random_mm * ek, a_i), u_i,
+           NB_UNC_NORMAL, 0.0);
     }
   add_instrument (&in, s, "measurement system, across the segment");
   group (&in, "registration translation, across", "instrument.registration (rigid fit residuals)",
          "mm", FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration rotation (at L/2)", "instrument.registration (rigid fit residuals)",
+  group (&in, "registration rotation (at L/2, about the centroid)", "instrument.registration (rigid fit residuals)",
          "°", FALSE);
   add (&in, 0.0, s->reg_u_rot_deg, NB_UNC_NORMAL, 0.0);
   group (&in, "target centring, across", "instrument.target_centring_mm", "mm", FALSE);

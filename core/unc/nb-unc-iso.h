@@ -111,9 +111,9 @@ const NbUncFigure *nb_unc_budget_figure (const NbUncBudget *budget, const char *
 NbUncBudget *nb_unc_pose (const NbUncSetup *setup, const NbPose *command, const NbPose *attained,
                           gsize n, guint64 seed, GError **error);
 /* Clause 8: max_mm (d = max |d_i|), mean_mm, std_mm of the trials' d_i
- * (n ≥ 3) on a segment of length_mm.  (Keys: the figures' JSON members.) */
-NbUncBudget *nb_unc_path (const NbUncSetup *setup, const double *d_mm, gsize n, double length_mm,
-                          guint64 seed, GError **error);
+ * (n ≥ 3) on the commanded segment.  (Keys: the figures' JSON members.) */
+NbUncBudget *nb_unc_path (const NbUncSetup *setup, const double *d_mm, gsize n,
+                          const NbSegment *segment, guint64 seed, GError **error);
 /* Clause 10: dm_mm (one per trial, "dm_mm[i]") and accuracy_mm (their
  * max: the mapping accuracy) from the arena's surveyed corners and each map's corners
  * with their fit σ (corner_sigma_mm may be NULL: the cell alone). */

@@ -167,7 +167,9 @@ typedef struct {
   NbUncMethod method;     /* GUM if JCGM 101 8 validated it, else Monte Carlo */
   double u;               /* the stated standard uncertainty: u_c (GUM), U/k (Monte Carlo) */
   double U;               /* k·u_c (GUM); the interval's half-width (Monte Carlo) */
-  double lo, hi;          /* the stated interval: y ± U (GUM) or the MC shortest one */
+  double lo, hi;          /* the stated interval: y ± U (GUM) or the MC shortest one
+                             (for a figure without sampling part, reflected about y) */
+  double bias;            /* Monte Carlo mean − y where it was reflected, else 0 */
   /* The validation (JCGM 101 8.2). */
   NbUncMcResult mc;
   double delta;           /* numerical tolerance of u_c (NB_UNC_N_DIG) */
