@@ -5,6 +5,7 @@
 #include "nb-clause.h"
 #include "nb-error.h"
 #include "nb-json-load.h"
+#include "nb-registration.h"
 #include "nb-route.h"
 
 #include <json-glib/json-glib.h>
@@ -282,65 +283,6 @@ nb_campaign_runner_free (NbCampaignRunner *r)
   nb_runner_summary_clear (&r->summary);
   g_clear_pointer (&r->context, g_main_context_unref);
   g_free (r);
-}
-
-/* ---------------------------------------------------------- registration -- */
-
-static gboolean
-json_number (JsonNode *node, double *out)
-{
-  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
-    return FALSE;
-  if (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
-      json_node_get_value_type (node) != G_TYPE_INT64)
-    return FALSE;
-  *out = json_node_get_double (node);
-  return isfinite (*out);
-}
-
-gboolean
-nb_runner_parse_registration (const char *json, NbRigidTransform *tf, GError **error)
-{
-  g_autoptr (JsonParser) parser = json_parser_new ();
-  JsonObject *obj;
-  JsonArray *rows, *t;
-  double dim;
-
-  memset (tf, 0, sizeof *tf);
-  if (!nb_json_load (parser, NULL, json, -1, NULL) ||
-      json_parser_get_root (parser) == NULL ||
-      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
-    goto bad;
-  obj = json_node_get_object (json_parser_get_root (parser));
-  if (!json_number (json_object_get_member (obj, "dim"), &dim) || (dim != 2 && dim != 3) ||
-      !json_object_has_member (obj, "r") || !json_object_has_member (obj, "t_mm") ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (obj, "r")) ||
-      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (obj, "t_mm")))
-    goto bad;
-  rows = json_object_get_array_member (obj, "r");
-  t = json_object_get_array_member (obj, "t_mm");
-  if (json_array_get_length (rows) != 3 || json_array_get_length (t) != 3)
-    goto bad;
-  tf->dim = (guint) dim;
-  for (guint i = 0; i < 3; i++)
-    {
-      JsonNode *row = json_array_get_element (rows, i);
-
-      if (!JSON_NODE_HOLDS_ARRAY (row) || json_array_get_length (json_node_get_array (row)) != 3 ||
-          !json_number (json_array_get_element (t, i), &tf->t[i]))
-        goto bad;
-      tf->t[i] /= MM_PER_M;
-      for (guint j = 0; j < 3; j++)
-        if (!json_number (json_array_get_element (json_node_get_array (row), j), &tf->r[i][j]))
-          goto bad;
-    }
-  return TRUE;
-
-bad:
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "instrument.registration_transform: not "
-               "{\"dim\": 2|3, \"r\": 3×3 numbers, \"t_mm\": 3 numbers} (campaign register "
-               "writes it)");
-  return FALSE;
 }
 
 /* ------------------------------------------------------------- the run -- */
@@ -848,6 +790,18 @@ count_trials (Run *run, GError **error)
 }
 
 /* ------------------------------------------------- clauses 7 and 9 -- */
+
+static gboolean
+json_number (JsonNode *node, double *out)
+{
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  if (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  *out = json_node_get_double (node);
+  return isfinite (*out);
+}
 
 /* A number of the configuration's parameters (JSON); NaN when absent. */
 static double
@@ -2021,7 +1975,7 @@ run_all (Run *run, GError **error)
 {
   NbCampaignRunner *r = run->r;
   NbRunnerSummary *sum = &r->summary;
-  g_autofree char *subject = NULL, *start = NULL, *tfjson = NULL;
+  g_autofree char *subject = NULL, *start = NULL;
   g_autofree char *end = NULL;
   g_autoptr (GError) local = NULL;
   guint failed_in_a_row = 0;
@@ -2031,22 +1985,10 @@ run_all (Run *run, GError **error)
     return FALSE;
   if (r->who != NULL)
     nb_campaign_set_who (run->campaign, r->who);
-  tfjson = nb_campaign_get_field (run->campaign, "instrument.registration_transform", &local);
-  if (local != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  if (tfjson != NULL)
-    {
-      if (!nb_runner_parse_registration (tfjson, &run->tf, error))
-        {
-          g_prefix_error (error, "%s: ", r->path);
-          return FALSE;
-        }
-      run->have_tf = TRUE;
-      run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
-    }
+  if (!nb_registration_load (run->campaign, &run->tf, &run->have_tf, error))
+    return FALSE;
+  if (run->have_tf)
+    run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
   if (RUNS (run, PLACEMENTS))
     {
       subject = g_strdup_printf ("clause 6, config '%s'", r->o.config);

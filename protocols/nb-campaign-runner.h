@@ -303,12 +303,6 @@ gboolean nb_campaign_import_track (const char *campaign_path, const NbCampaignRu
                                    const char *track_path, NbRunnerSummary *summary,
                                    GError **error);
 
-/* The registration stored by `campaign register` (instrument.registration_
- * transform JSON: {"dim", "r", "t_mm"}) as a transform in metres; FALSE with
- * NB_ERROR_INPUT naming the field when it is malformed. */
-gboolean nb_runner_parse_registration (const char *json, NbRigidTransform *transform,
-                                       GError **error);
-
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbCampaignRunner, nb_campaign_runner_free)
 
 G_END_DECLS

@@ -835,7 +835,7 @@ test_registration (void)
   Rig rig;
   Watch w;
 
-  g_assert_true (nb_runner_parse_registration (json, &parsed, &error));
+  g_assert_true (nb_rigid_transform_from_json (json, &parsed, &error));
   nb_assert_abs (nb_rigid_yaw_deg (&parsed), 30.0, 1e-12, "yaw");
   nb_assert_abs (parsed.t[0], 1.0, 1e-15, "t in metres");
   {

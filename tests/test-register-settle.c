@@ -291,12 +291,41 @@ test_settle_dropout (void)
   g_assert_cmpuint (r.n, ==, 101);
 }
 
+/* The campaign's text of a transform reads back to the same doubles; a
+ * malformed one is refused saying what it should be. */
+static void
+test_register_json (void)
+{
+  const double yaw = 0.3;
+  NbRigidTransform tf = { 3, { { cos (yaw), -sin (yaw), 0 }, { sin (yaw), cos (yaw), 0 },
+                               { 0, 0, 1 } }, { 1234.5678 / 1000.0, -0.1, 1e-3 / 3.0 } };
+  NbRigidTransform back;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json = nb_rigid_transform_to_json (&tf);
+
+  g_assert_true (nb_rigid_transform_from_json (json, &back, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (back.dim, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      for (guint j = 0; j < 3; j++)
+        g_assert_true (back.r[i][j] == tf.r[i][j]);
+      /* t is kept in mm: one rounding of the division by 1000. */
+      nb_assert_rel (back.t[i], tf.t[i], 2.3e-16, "t");
+    }
+  g_assert_false (nb_rigid_transform_from_json ("{\"dim\": 4, \"r\": [], \"t_mm\": []}", &back,
+                                                &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "instrument.registration_transform: not"));
+}
+
 int
 main (int argc, char **argv)
 {
   gsl_set_error_handler_off ();
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/register/3d-exact", test_register_3d_exact);
+  g_test_add_func ("/register/json", test_register_json);
   g_test_add_func ("/register/2d-hand", test_register_2d_hand);
   g_test_add_func ("/register/least-squares", test_register_optimal);
   g_test_add_func ("/register/errors", test_register_errors);

@@ -328,6 +328,14 @@ test_align_cli (void)
   g_assert_cmpint (run.status, ==, 2);
   g_assert_nonnull (strstr (run.err, "give one of them"));
   run_clear (&run);
+  /* A file that cannot be read is the user's input: exit 2, the option named
+   * (GLib's file error re-typed by nb_error_propagate_as). */
+  run = run_cli ("compute", "ape", "--ref", ref, "--est", est, "--transform",
+                 "/nonexistent/T.txt", NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_true (g_str_has_prefix (run.err, "navbench-cli: --transform: "));
+  g_assert_nonnull (strstr (run.err, "No such file or directory"));
+  run_clear (&run);
   g_remove (ref), g_remove (est), g_remove (tf), g_rmdir (dir);
 }
 

@@ -417,6 +417,7 @@ map_generate (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  g_autoptr (GError) local = NULL;
   g_autoptr (NbMap) map = NULL;
   g_autofree char *out = NULL, *name = NULL, *format = NULL, *mode = NULL, *lu = NULL,
                   *res = NULL, *p0 = NULL, *translate = NULL, *rotate = NULL, *scale = NULL,
@@ -567,12 +568,12 @@ map_generate (int argc, char **argv)
                               g_ascii_dtostr (bx, sizeof bx, truth[k][0]),
                               g_ascii_dtostr (by, sizeof by, truth[k][1]));
     }
-  if (!g_file_set_contents (truth_path, csv->str, (gssize) csv->len, &error))
+  if (!g_file_set_contents (truth_path, csv->str, (gssize) csv->len, &local))
     {
+      g_autofree char *where = g_strdup_printf ("%s: ", truth_path);
+
       g_string_free (csv, TRUE);
-      g_prefix_error (&error, "%s: ", truth_path);
-      error->domain = NB_ERROR;
-      error->code = NB_ERROR_FAILED;
+      nb_error_propagate_as (&error, g_steal_pointer (&local), NB_ERROR_FAILED, where);
       return nb_cli_report_error (error);
     }
   g_string_free (csv, TRUE);

@@ -563,6 +563,7 @@ plan_run (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new ("FILE");
   g_autoptr (GError) error = NULL;
+  g_autoptr (GError) local = NULL;
   g_autoptr (NbSkillTable) skills = NULL;
   g_autoptr (NbPlanChecker) checker = NULL;
   g_autoptr (GArray) violations = nb_plan_violations_new ();
@@ -605,12 +606,12 @@ plan_run (int argc, char **argv)
     }
   if ((skills = load_skills (o.skills, &error)) == NULL)
     goto fail;
-  if (g_str_equal (file, "-") ? !g_file_get_contents ("/dev/stdin", &data, &len, &error)
-                              : !g_file_get_contents (file, &data, &len, &error))
+  if (g_str_equal (file, "-") ? !g_file_get_contents ("/dev/stdin", &data, &len, &local)
+                              : !g_file_get_contents (file, &data, &len, &local))
     {
-      g_prefix_error (&error, "%s: ", file);
-      error->domain = NB_ERROR;
-      error->code = NB_ERROR_INPUT;
+      g_autofree char *where = g_strdup_printf ("%s: ", file);
+
+      nb_error_propagate_as (&error, g_steal_pointer (&local), NB_ERROR_INPUT, where);
       goto fail;
     }
   text = data;

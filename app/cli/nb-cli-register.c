@@ -13,6 +13,7 @@
 #include "nb-error.h"
 #include "nb-json-writer.h"
 #include "nb-register.h"
+#include "nb-registration.h"
 
 #include <math.h>
 #include <string.h>
@@ -30,8 +31,8 @@ nb_cli_campaign_register (int argc, char **argv)
   g_autoptr (GArray) ref = g_array_new (FALSE, FALSE, sizeof (double[3]));
   g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-  g_autoptr (GString) log = g_string_new (NULL);
-  g_autofree char *db = NULL, *points = NULL, *transform = NULL, *text = NULL;
+  g_autofree char *log = NULL;
+  g_autofree char *db = NULL, *points = NULL, *text = NULL;
   g_autofree double *residual = NULL;
   gboolean json = FALSE;
   gint dim = 2;
@@ -101,39 +102,23 @@ nb_cli_campaign_register (int argc, char **argv)
       return nb_cli_report_error (error);
     }
 
-  /* The transform as the campaign keeps it: rows of R, then t in mm. */
-  transform = g_strdup_printf ("{\"dim\": %d, \"r\": [[%.17g, %.17g, %.17g], [%.17g, %.17g, %.17g], "
-                               "[%.17g, %.17g, %.17g]], \"t_mm\": [%.17g, %.17g, %.17g]}", dim,
-                               tf.r[0][0], tf.r[0][1], tf.r[0][2], tf.r[1][0], tf.r[1][1],
-                               tf.r[1][2], tf.r[2][0], tf.r[2][1], tf.r[2][2],
-                               tf.t[0] * MM_PER_M, tf.t[1] * MM_PER_M, tf.t[2] * MM_PER_M);
-  g_string_append_printf (log, "rigid %d-D fit to %u points; residuals (mm):", dim, inst->len);
-  for (guint i = 0; i < inst->len; i++)
-    {
-      max = MAX (max, residual[i]);
-      g_string_append_printf (log, " %s %.3f", (char *) g_ptr_array_index (names, i),
-                              residual[i] * MM_PER_M);
-    }
-  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
-    return nb_cli_report_error (error);
   {
-    g_autofree char *method = g_strdup_printf ("rigid %d-D fit (Kabsch, SVD) to %u surveyed "
-                                               "points (%s)", dim, inst->len, points);
+    const NbRegistration reg = { tf, inst->len, (const char *const *) names->pdata, residual, rms,
+                                 points };
 
+    max = nb_registration_max_m (&reg);
     g_ascii_formatd (a, sizeof a, "%.3f", rms * MM_PER_M);
     g_ascii_formatd (b, sizeof b, "%.3f", max * MM_PER_M);
-    if (!nb_campaign_set_field (campaign, "instrument.registration", method, &error) ||
-        !nb_campaign_set_field (campaign, "instrument.registration_rms_mm", a, &error) ||
-        !nb_campaign_set_field (campaign, "instrument.registration_max_mm", b, &error) ||
-        !nb_campaign_set_field (campaign, "instrument.registration_transform", transform, &error) ||
-        !nb_campaign_log (campaign, "frame registration", "instrument", NULL, log->str, &error) ||
+    log = nb_registration_summary (&reg);
+    if ((campaign = nb_campaign_open (db, 0, &error)) == NULL ||
+        !nb_registration_store (campaign, &reg, &error) ||
         !nb_campaign_close (g_steal_pointer (&campaign), &error))
       return nb_cli_report_error (error);
   }
 
   if (!json)
     {
-      text = g_strdup_printf ("%s\nRMS %s mm, max %s mm; yaw %.6f°\nstored in %s\n", log->str, a,
+      text = g_strdup_printf ("%s\nRMS %s mm, max %s mm; yaw %.6f°\nstored in %s\n", log, a,
                               b, nb_rigid_yaw_deg (&tf), db);
       return nb_cli_write (text, &error) ? NB_EXIT_OK : nb_cli_report_error (error);
     }

@@ -15,6 +15,7 @@
 #include "nb-traj-align.h"
 #include "nb-traj-assoc.h"
 #include "nb-traj-error.h"
+#include "nb-traj-eval.h"
 #include "nb-traj-campaign.h"
 #include "nb-tum-reader.h"
 
@@ -116,10 +117,10 @@ run (gboolean rpe, int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
+  g_autoptr (GError) local = NULL;
   g_autoptr (GPtrArray) warnings = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (NbTraj) ref = NULL, est = NULL, ref_m = NULL, est_m = NULL;
-  g_autoptr (GArray) pairs = NULL;
-  g_autofree double *err = NULL;
+  g_autoptr (NbTraj) ref = NULL, est = NULL;
+  g_autoptr (NbTrajEvaluation) ev = NULL;
   g_autofree char *transform_text = NULL;
   Options o = { rpe };
   GOptionEntry entries[] = {
@@ -247,10 +248,9 @@ run (gboolean rpe, int argc, char **argv)
                        "one of them", o.align);
           goto fail;
         }
-      if (!g_file_get_contents (o.transform, &transform_text, &len, &error))
+      if (!g_file_get_contents (o.transform, &transform_text, &len, &local))
         {
-          g_prefix_error (&error, "--transform: ");
-          error->domain = NB_ERROR, error->code = NB_ERROR_INPUT;
+          nb_error_propagate_as (&error, g_steal_pointer (&local), NB_ERROR_INPUT, "--transform: ");
           goto fail;
         }
       if (!nb_sim3_parse (o.transform, transform_text, &x, &error))
@@ -276,89 +276,46 @@ run (gboolean rpe, int argc, char **argv)
                    ref->has_orientation ? o.est_path : o.ref_path);
       goto fail;
     }
-  n_ref = ref->n, n_est = est->n;
-  if (o.interpolate)
-    {
-      if (!nb_traj_interpolate (ref, est, max_gap, t_offset, &ref_m, &est_m, &assoc, &error))
-        goto fail;
-    }
-  else
-    {
-      /* In place: a million poses are not copied. */
-      if (!nb_traj_associate_in_place (ref, est, t_max_diff, t_offset, &assoc, &error))
-        goto fail;
-      ref_m = g_steal_pointer (&ref);
-      est_m = g_steal_pointer (&est);
-    }
-  g_clear_pointer (&ref, nb_traj_free);
-  g_clear_pointer (&est, nb_traj_free);
+  {
+    NbTrajEvalOptions eo;
 
-  switch (align)
-    {
-    case NB_ALIGN_NONE:
-      nb_sim3_identity (&x);
-      break;
-    case NB_ALIGN_SE3:
-    case NB_ALIGN_SE2:
-    case NB_ALIGN_SIM3:
-      if (!nb_traj_umeyama (ref_m, est_m, align, &x, &error))
-        goto fail;
-      break;
-    case NB_ALIGN_ORIGIN:
-      nb_traj_origin (ref_m, est_m, &x);
-      break;
-    case NB_ALIGN_GIVEN:
-      break;
-    }
-  if (align != NB_ALIGN_NONE)
-    nb_traj_transform (est_m, &x);
-
-  if (rpe)
-    {
-      pairs = nb_traj_rpe_pairs (o.pairs_from_reference ? ref_m : est_m, delta, delta_unit,
-                                 o.all_pairs, &error);
-      if (pairs == NULL)
-        goto fail;
-      n_err = pairs->len;
-      err = g_new (double, n_err);
-      nb_traj_rpe (ref_m, est_m, (NbPosePair *) pairs->data, n_err, rel, err);
-    }
-  else
-    {
-      n_err = est_m->n;
-      err = g_new (double, n_err);
-      nb_traj_ape (ref_m, est_m, rel, err);
-    }
-  nb_error_stats (err, n_err, &st);
+    nb_traj_eval_options_init (&eo);
+    eo.rpe = rpe;
+    eo.relation = rel;
+    eo.align = align;
+    eo.transform = x;
+    eo.interpolate = o.interpolate;
+    eo.t_max_diff_s = t_max_diff;
+    eo.t_offset_s = t_offset;
+    eo.max_gap_s = max_gap;
+    eo.delta = delta;
+    eo.delta_unit = delta_unit;
+    eo.all_pairs = o.all_pairs;
+    eo.pairs_from_reference = o.pairs_from_reference;
+    eo.ref_name = o.ref_path;
+    eo.est_name = o.est_path;
+    if ((ev = nb_traj_evaluate (g_steal_pointer (&ref), g_steal_pointer (&est), &eo,
+                                &error)) == NULL)
+      goto fail;
+  }
+  x = ev->alignment;
+  st = ev->stats;
+  assoc = ev->assoc;
+  n_ref = ev->n_ref, n_est = ev->n_est, n_err = ev->n_err;
 
   if (o.plot != NULL)
     {
-      g_autofree double *value = g_new (double, est_m->n);
+      g_autofree double *value = nb_traj_evaluation_per_pose (ev);
       g_autofree char *title = NULL, *label = NULL;
       const char *unit = nb_relation_unit (rel);
       gboolean ok;
 
-      if (rpe)
-        {
-          for (guint k = 0; k < est_m->n; k++)
-            value[k] = NAN;
-          /* Each pair's error colours the stretch of path it spans. */
-          for (guint k = 0; k < n_err; k++)
-            {
-              NbPosePair pr = g_array_index (pairs, NbPosePair, k);
-
-              for (guint i = pr.i + 1; i <= pr.j; i++)
-                value[i] = err[k];
-            }
-        }
-      else
-        memcpy (value, err, n_err * sizeof (double));
       title = g_strdup_printf ("%s w.r.t. %s — align %s — rmse %.4g%s%s", rpe ? "RPE" : "APE",
                                nb_relation_title (rel), nb_align_kind_name (align), st.rmse,
                                *unit ? " " : "", unit);
       label = g_strdup_printf ("%s %s%s%s%s", rpe ? "RPE" : "APE", nb_relation_name (rel),
                                *unit ? " (" : "", unit, *unit ? ")" : "");
-      ok = nb_plot_traj_png (o.plot, ref_m, est_m, value, title, label, &error);
+      ok = nb_plot_traj_png (o.plot, ev->ref, ev->est, value, title, label, &error);
       /* The CLI draws one plot and exits. */
       nb_plot_release_caches ();
       if (!ok)

@@ -22,4 +22,9 @@ typedef enum {
 
 GQuark nb_error_quark (void);
 
+/* A foreign error (GLib's file errors, GIO's) as one of navbench's codes:
+ * a new error in dest with the prefix and src's message; src is freed.
+ * The one way to re-type an error (never by writing error->domain). */
+void nb_error_propagate_as (GError **dest, GError *src, NbError code, const char *prefix);
+
 G_END_DECLS

@@ -2,6 +2,10 @@
 #include "nb-register.h"
 
 #include "nb-error.h"
+#include "nb-json-load.h"
+#include "nb-json-writer.h"
+
+#include <json-glib/json-glib.h>
 
 #include <gsl/gsl_linalg.h>
 #include <gsl/gsl_matrix.h>
@@ -170,4 +174,90 @@ nb_marker_to_reference (const double target[3], const double *q, double heading_
     }
   for (guint a = 0; a < 3; a++)
     out[a] = target[a] + r[a][0] * offset[0] + r[a][1] * offset[1] + r[a][2] * offset[2];
+}
+
+/* ------------------------------------------------- as the campaign keeps it -- */
+
+#define MM_PER_M 1000.0
+
+char *
+nb_rigid_transform_to_json (const NbRigidTransform *tf)
+{
+  g_autoptr (GString) out = g_string_new (NULL);
+  char buf[32];
+
+  /* One line, as `campaign info` shows a field. */
+  g_string_append_printf (out, "{\"dim\": %u, \"r\": [", tf->dim);
+  for (guint i = 0; i < 3; i++)
+    {
+      g_string_append (out, i ? ", [" : "[");
+      for (guint j = 0; j < 3; j++)
+        g_string_append_printf (out, "%s%s", j ? ", " : "",
+                                nb_json_format_double (buf, sizeof buf, tf->r[i][j]));
+      g_string_append_c (out, ']');
+    }
+  g_string_append (out, "], \"t_mm\": [");
+  for (guint i = 0; i < 3; i++)
+    g_string_append_printf (out, "%s%s", i ? ", " : "",
+                            nb_json_format_double (buf, sizeof buf, tf->t[i] * MM_PER_M));
+  g_string_append (out, "]}");
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
+static gboolean
+json_number (JsonNode *node, double *out)
+{
+  if (node == NULL || JSON_NODE_TYPE (node) != JSON_NODE_VALUE)
+    return FALSE;
+  if (json_node_get_value_type (node) != G_TYPE_DOUBLE &&
+      json_node_get_value_type (node) != G_TYPE_INT64)
+    return FALSE;
+  *out = json_node_get_double (node);
+  return isfinite (*out);
+}
+
+gboolean
+nb_rigid_transform_from_json (const char *json, NbRigidTransform *tf, GError **error)
+{
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonObject *obj;
+  JsonArray *rows, *t;
+  double dim;
+
+  memset (tf, 0, sizeof *tf);
+  if (json == NULL || !nb_json_load (parser, NULL, json, -1, NULL) ||
+      json_parser_get_root (parser) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+    goto bad;
+  obj = json_node_get_object (json_parser_get_root (parser));
+  if (!json_number (json_object_get_member (obj, "dim"), &dim) || (dim != 2 && dim != 3) ||
+      !json_object_has_member (obj, "r") || !json_object_has_member (obj, "t_mm") ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (obj, "r")) ||
+      !JSON_NODE_HOLDS_ARRAY (json_object_get_member (obj, "t_mm")))
+    goto bad;
+  rows = json_object_get_array_member (obj, "r");
+  t = json_object_get_array_member (obj, "t_mm");
+  if (json_array_get_length (rows) != 3 || json_array_get_length (t) != 3)
+    goto bad;
+  tf->dim = (guint) dim;
+  for (guint i = 0; i < 3; i++)
+    {
+      JsonNode *row = json_array_get_element (rows, i);
+
+      if (!JSON_NODE_HOLDS_ARRAY (row) || json_array_get_length (json_node_get_array (row)) != 3 ||
+          !json_number (json_array_get_element (t, i), &tf->t[i]))
+        goto bad;
+      tf->t[i] /= MM_PER_M;
+      for (guint j = 0; j < 3; j++)
+        if (!json_number (json_array_get_element (json_node_get_array (row), j), &tf->r[i][j]))
+          goto bad;
+    }
+  return TRUE;
+
+bad:
+  memset (tf, 0, sizeof *tf);
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "instrument.registration_transform: not "
+               "{\"dim\": 2|3, \"r\": 3×3 numbers, \"t_mm\": 3 numbers} (campaign register "
+               "writes it)");
+  return FALSE;
 }

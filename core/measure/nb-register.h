@@ -32,6 +32,15 @@ void     nb_rigid_apply    (const NbRigidTransform *transform, const double in[3
 /* The rotation's angle about z (2-D) in degrees. */
 double   nb_rigid_yaw_deg  (const NbRigidTransform *transform);
 
+/* The transform as the campaign keeps it (instrument.registration_
+ * transform): {"dim": 2|3, "r": rows of R, "t_mm": t in millimetres}, every
+ * number printed to round-trip.  The one writer and the one reader. */
+char    *nb_rigid_transform_to_json   (const NbRigidTransform *transform);
+/* FALSE with NB_ERROR_INPUT saying what the text should be when it is not
+ * that (any dim but 2 or 3, a missing or non-finite number). */
+gboolean nb_rigid_transform_from_json (const char *json, NbRigidTransform *transform,
+                                       GError **error);
+
 /* The robot's reference point from the tracked target: the target's
  * position plus its offset (in the target's own frame) rotated by the
  * target's orientation — quaternion (w, x, y, z) when q is not NULL, else

@@ -1,0 +1,42 @@
+/* nb-registration.h — the frame registration as the campaign keeps it
+ *
+ * ARCHITECTURE "one frame": `campaign register` fits the instrument frame to
+ * the test area from surveyed points (nb_register_rigid) and the campaign
+ * keeps the fit (instrument.registration, _rms_mm, _max_mm, _transform and
+ * an event with every point's residual); the runner maps every sample with
+ * it.  One writer (nb_registration_store) and one reader
+ * (nb_registration_load) of those fields, for the CLI, the GUI and the
+ * runner.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-campaign.h"
+#include "nb-register.h"
+
+G_BEGIN_DECLS
+
+typedef struct {
+  NbRigidTransform transform;   /* instrument (m) → test area (m) */
+  guint n_points;
+  const char *const *names;     /* the points' names (n_points) */
+  const double *residuals_m;    /* each point's distance after the fit (n_points) */
+  double rms_m;
+  const char *source;           /* where the points came from (a file name) */
+} NbRegistration;
+
+/* The maximum residual of registration, m. */
+double   nb_registration_max_m (const NbRegistration *registration);
+/* "rigid 2-D fit to 4 points; residuals (mm): A 0.012 …" (the event's text). */
+char    *nb_registration_summary (const NbRegistration *registration);
+/* Writes the fields and logs "frame registration" (one transaction). */
+gboolean nb_registration_store (NbCampaign *campaign, const NbRegistration *registration,
+                                GError **error);
+/* instrument.registration_transform as a transform; *found FALSE (and the
+ * identity) when the campaign holds none; an error names the file when the
+ * stored text is malformed. */
+gboolean nb_registration_load  (NbCampaign *campaign, NbRigidTransform *transform,
+                                gboolean *found, GError **error);
+
+G_END_DECLS
