@@ -97,6 +97,13 @@ nb_protocol_iso9283_add_pose (NbDocument *doc, const char *lang, const NbIso9283
   ru = lang_index (lang) == 1;
   nb_document_add_heading (doc, 1, "7.2", w[W_SECTION]);
   nb_document_add_heading (doc, 2, NULL, w[W_CONDITIONS]);
+  if (s->config != NULL)
+    {
+      g_autofree char *line = g_strdup_printf (ru ? "Конфигурация: %s." : "Configuration: %s.",
+                                               s->config);
+
+      nb_document_add_paragraph (doc, line);
+    }
   /* The formats as literals (checked by the compiler), both languages side by side. */
   cube = g_strdup_printf (ru ? "Испытательный куб (6.2): ребро %.1f мм, центр (%.1f; %.1f; %.1f) мм в "
                                "базовой системе координат, рёбра параллельны её осям."

@@ -19,6 +19,7 @@
 G_BEGIN_DECLS
 
 typedef struct {
+  const char *config;           /* the run's configuration name; NULL: none */
   const char *robot;            /* "sim" or the motion API's URL */
   const char *measurement;      /* how the poses were measured */
   double edge_mm;

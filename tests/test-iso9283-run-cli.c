@@ -235,7 +235,7 @@ test_recorded_and_reported (void)
                          "ru", NULL);
   g_assert_true (g_spawn_sync (NULL, (char **) argv_txt, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL,
                                &text, NULL, &status, NULL));
-  g_assert_nonnull (strstr (text, "HTTP 100 % rated"));
+  g_assert_nonnull (strstr (text, "Конфигурация: HTTP 100 % rated."));
   g_assert_nonnull (strstr (text, "sim 10 % 10 % load"));
   g_assert_nonnull (strstr (text, "10 % номинальной нагрузки"));
   g_assert_nonnull (strstr (text, "Скорость: 10 % номинальной скорости."));

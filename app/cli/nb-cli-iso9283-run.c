@@ -109,6 +109,7 @@ add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GEr
   g_autofree char *robot = http ? g_strdup_printf ("%s (%s)", robot_words (ru, TRUE), r->robot)
                                 : g_strdup (robot_words (ru, FALSE));
   NbIso9283PoseSection s = {
+    .config = r->config,
     .robot = robot,
     .measurement = measurement_words (ru, http),
     .edge_mm = r->edge_mm,
@@ -127,8 +128,6 @@ add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GEr
         g_prefix_error (error, "run '%s' P%d: ", r->config, i + 1);
         return FALSE;
       }
-  if (r->config != NULL)
-    nb_document_add_paragraph (doc, r->config);
   return nb_protocol_iso9283_add_pose (doc, lang, &s, error);
 }
 
