@@ -6,6 +6,7 @@
 #include "nb-conditions.h"
 #include "nb-course.h"
 #include "nb-error.h"
+#include "nb-json-load.h"
 #include "nb-json-writer.h"
 #include "nb-plot.h"
 #include "nb-protocol-columns.h"
@@ -145,7 +146,7 @@ config_param (const NbCampaignConfig *c, const char *key)
   JsonNode *root, *member;
 
   if (c->parameters == NULL || c->parameters[0] != '{' ||
-      !json_parser_load_from_data (parser, c->parameters, -1, NULL) ||
+      !nb_json_load (parser, NULL, c->parameters, -1, NULL) ||
       (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root) ||
       (member = json_object_get_member (json_node_get_object (root), key)) == NULL ||
       (json_node_get_value_type (member) != G_TYPE_DOUBLE &&
