@@ -583,11 +583,17 @@ test_check_path (void)
 {
   g_autofree char *root = fresh ("check");
   g_autofree char *prev = g_build_filename (root, "prev", NULL);
-  g_autofree char *fresh_path = g_build_filename (root, "a", "b", "new", NULL);
+  g_autofree char *fresh_path = g_build_filename (root, "a", "b", "file", NULL);
   g_autofree char *notes = g_build_filename (root, "notes", NULL);
   g_autofree char *x = g_build_filename (notes, "notes.txt", NULL);
   g_autoptr (GError) error = NULL;
 
+  /* A file of the same name higher up is no concern of root/a/b/file. */
+  {
+    g_autofree char *decoy = g_build_filename (root, "file", NULL);
+
+    nb_test_write_file (decoy, "not a directory");
+  }
   fake_recording (prev);
   g_assert_true (nb_rosbag_check_path (prev, root, &error));
   g_assert_no_error (error);

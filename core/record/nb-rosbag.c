@@ -482,7 +482,10 @@ prepare_dir (const char *path, const char *root, gboolean check_only, int *dir_f
       if (next < 0 && errno == ENOENT)
         {
           if (check_only)
-            break;                /* nothing below exists: nothing to check */
+            {
+              close_fd (&at);     /* nothing below exists: nothing more to check */
+              return g_steal_pointer (&target);
+            }
           if (mkdirat (at, parts[i], 0755) != 0 && errno != EEXIST)
             {
               walk_failed (error, path, "creating the recording directory", errno);
