@@ -152,28 +152,32 @@ static int
 cli_in_flight_reads (gboolean as_nobody, const char *db)
 {
   g_autofree char *out = NULL, *err = NULL;
-  int worst = 0;
+  int worst = 0, status;
 
-  worst = MAX (worst, run_cli (as_nobody, &out, &err, "campaign", "info", "--db", db, NULL));
+  status = run_cli (as_nobody, &out, &err, "campaign", "info", "--db", db, NULL);
+  worst = MAX (worst, status);
   if (worst != 0)
     g_error ("info: %s", err);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  worst = MAX (worst, run_cli (as_nobody, &out, &err, "campaign", "results", "--db", db, "--json",
-                               NULL));
+  status = run_cli (as_nobody, &out, &err, "campaign", "results", "--db", db, "--json",
+                    NULL);
+  worst = MAX (worst, status);
   if (worst != 0)
     g_error ("results: %s", err);
   g_assert_nonnull (strstr (out, "\"ap_mm\""));
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  worst = MAX (worst, run_cli (as_nobody, &out, &err, "report", "--db", db, "--format", "json",
-                               NULL));
+  status = run_cli (as_nobody, &out, &err, "report", "--db", db, "--format", "json",
+                    NULL);
+  worst = MAX (worst, status);
   if (worst != 0)
     g_error ("report: %s", err);
   g_clear_pointer (&out, g_free);
   g_clear_pointer (&err, g_free);
-  worst = MAX (worst, run_cli (as_nobody, &out, &err, "export", "--db", db, "--table", "1",
-                               "--format", "csv", NULL));
+  status = run_cli (as_nobody, &out, &err, "export", "--db", db, "--table", "1",
+                    "--format", "csv", NULL);
+  worst = MAX (worst, status);
   if (worst != 0)
     g_error ("export: %s", err);
   return worst;
