@@ -1165,7 +1165,16 @@ nb_trials_page_init (NbTrialsPage *page)
   gtk_paned_set_resize_end_child (GTK_PANED (right), FALSE);
 
   page->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_start_child (GTK_PANED (page->paned), build_controls (page));
+  {
+    /* The controls scroll when the window is low (1024×600). */
+    GtkWidget *controls = gtk_scrolled_window_new ();
+
+    gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (controls), GTK_POLICY_NEVER,
+                                    GTK_POLICY_AUTOMATIC);
+    gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (controls), TRUE);
+    gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (controls), build_controls (page));
+    gtk_paned_set_start_child (GTK_PANED (page->paned), controls);
+  }
   gtk_paned_set_end_child (GTK_PANED (page->paned), right);
   gtk_paned_set_resize_start_child (GTK_PANED (page->paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (page->paned), FALSE);

@@ -1,0 +1,50 @@
+/* bench-gui-plot — frames per second of the Trials page's plot (nb-run-plot)
+ * with 100 000 points on it and a 100 Hz instrument adding one every 10 ms,
+ * drawn as the window draws it (cairo, 1000×600 px, GSK's cairo renderer
+ * under Xvfb).  A benchmark, not a test: it prints the figure.
+ *   bench-gui-plot [SECONDS]
+ */
+#include "nb-run-plot.h"
+
+#include <cairo.h>
+#include <glib.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+int
+main (int argc, char **argv)
+{
+  double seconds = argc > 1 ? atof (argv[1]) : 3.0;
+  NbRunPlot plot;
+  cairo_surface_t *surface = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, 1000, 600);
+  cairo_t *cr = cairo_create (surface);
+  GRand *rand = g_rand_new_with_seed (18);
+  gint64 start, now, next_sample;
+  guint frames = 0, samples = 0;
+
+  nb_run_plot_init (&plot);
+  nb_run_plot_reset (&plot, 5);
+  /* Attained positions about the command, mm. */
+  for (guint i = 0; i < 100000; i++)
+    nb_run_plot_add (&plot, g_rand_double_range (rand, -5, 5), g_rand_double_range (rand, -5, 5));
+  start = next_sample = g_get_monotonic_time ();
+  do
+    {
+      now = g_get_monotonic_time ();
+      for (; next_sample <= now; next_sample += 10000, samples++)
+        nb_run_plot_add (&plot, g_rand_double_range (rand, -5, 5),
+                         g_rand_double_range (rand, -5, 5));
+      nb_run_plot_draw (&plot, cr, 1000, 600);
+      cairo_surface_flush (surface);
+      frames++;
+    }
+  while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
+  printf ("live plot: %.1f frames/s with %u points (%u added at 100 Hz) over %.1f s\n",
+          frames / ((now - start) / 1e6), plot.x->len, samples, (now - start) / 1e6);
+  nb_run_plot_clear (&plot);
+  g_rand_free (rand);
+  cairo_destroy (cr);
+  cairo_surface_destroy (surface);
+  return 0;
+}
