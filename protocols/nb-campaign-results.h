@@ -33,6 +33,9 @@ typedef struct {
   double *d_mm;                         /* 8: d_i per trial of path_run */
   GArray *values;                       /* 10: Dm per trial (double) */
   GArray *numbers;                      /* 10: trial numbers (guint) */
+  GArray *succeeded;                    /* 10: per trial (gboolean): the map was accepted */
+  guint window;                         /* 10: index of the first of the three consecutive
+                                         * successful trials of the figure; G_MAXUINT: none */
   double accuracy_mm;                   /* 10 */
   NbPassageResult passage;              /* 9 */
 } NbConfigResult;

@@ -1,5 +1,7 @@
 #include "nb-clause-results.h"
 
+#include <math.h>
+
 #include "nb-error.h"
 
 /* ------------------------------------------------------------------ 6 -- */
@@ -161,12 +163,26 @@ nb_path_run_finish (NbPathRun *run, const char *where, NbPathResult *result, GEr
 /* ----------------------------------------------------------------- 10 -- */
 
 double
-nb_mapping_accuracy_mm (const double *dm_mm, guint n)
+nb_mapping_accuracy_mm (const double *dm_mm, const gboolean *ok, guint n, guint *first)
 {
-  double accuracy = 0.0;
+  guint run = 0;
 
-  /* 10.3: the mapping accuracy is the largest Dm of the trials. */
+  if (first != NULL)
+    *first = G_MAXUINT;
   for (guint i = 0; i < n; i++)
-    accuracy = MAX (accuracy, dm_mm[i]);
-  return accuracy;
+    {
+      run = ok == NULL || ok[i] ? run + 1 : 0;
+      if (run == NB_MAPPING_CONSECUTIVE)
+        {
+          guint start = i + 1 - NB_MAPPING_CONSECUTIVE;
+          double accuracy = dm_mm[start];
+
+          for (guint k = start + 1; k <= i; k++)
+            accuracy = MAX (accuracy, dm_mm[k]);
+          if (first != NULL)
+            *first = start;
+          return accuracy;
+        }
+    }
+  return NAN;
 }

@@ -63,8 +63,13 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbPathRun, nb_path_run_free)
 
 /* ----------------------------------------------------------------- 10 -- */
 
-/* 10.3: the mapping accuracy from the Dm of the trials, in trial order (the
- * largest; 0 when n is 0). */
-double nb_mapping_accuracy_mm (const double *dm_mm, guint n);
+/* 10.3: "the mapping accuracy is the maximum Dm of three consecutive
+ * successful trials".  Over the trials in order (ok[i]: trial i succeeded;
+ * ok NULL: all did), the first run of three consecutive successes gives the
+ * figure, the largest of its three Dm (decided: the first run, as 7.3 takes
+ * the first three trials).  NaN when the series has no such run; *first
+ * (may be NULL) the index of the run's first trial (G_MAXUINT without). */
+#define NB_MAPPING_CONSECUTIVE 3
+double nb_mapping_accuracy_mm (const double *dm_mm, const gboolean *ok, guint n, guint *first);
 
 G_END_DECLS

@@ -329,6 +329,25 @@ draw_pose (cairo_t *cr, double w, double h, gpointer data)
   nb_plot_points (&q, index, f->delta, f->n, 1.8, 0.12, 0.32, 0.70);
 }
 
+/* The trials a pass/fail clause judges (7: those with the obstacle, not the
+ * baseline; 9: all), for the series length the clause asks (7.3: three;
+ * 9.3: five). */
+static guint
+judged_trials (Build *b, const NbCampaignConfig *c)
+{
+  g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+  guint n = 0;
+
+  for (guint i = 0; trials && i < trials->len; i++)
+    {
+      NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      if (nb_campaign_trial_counts (c->clause, t) && g_strcmp0 (t->kind, "baseline") != 0)
+        n++;
+    }
+  return n;
+}
+
 /* The clause's figure columns, titled as the protocol names them (one place:
  * nb-protocol-columns.c). */
 static void
@@ -826,6 +845,9 @@ clause_7 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 3, r.avoidance.t0_s);
       nb_table_set_number (t, row, 4, r.avoidance.t1_s);
       nb_table_set_number (t, row, 5, r.avoidance.delay_ratio);
+      /* 7.3: three trials with the obstacle; a longer or shorter series is
+       * flagged (the first three decide). */
+      short_series (t, row, 2, 7, c->name, judged_trials (b, c));
       nb_config_result_clear (&r);
     }
   nb_table_add_note (t, _("A configuration is avoided when its first three trials succeed (7.3)."));
@@ -1004,6 +1026,9 @@ clause_9 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 5, r.passage.failed_trials);
       if (r.passage.failed_trials > 0)
         nb_table_flag_cell (t, row, 5);
+      /* 9.3: five trials; more (a run of five successes found after
+       * failures) or fewer is flagged, never passed silently. */
+      short_series (t, row, 3, 9, c->name, judged_trials (b, c));
       nb_config_result_clear (&r);
     }
   nb_table_add_note (t, _("The passage time is the mean of five consecutive successful trials (9.3)."));
@@ -1106,33 +1131,80 @@ clause_10 (Build *b, GArray *configs)
       nb_table_set_protocol_number (t, 7);
       nb_table_add_column (t, "trial", _("Trial"), NULL, 0);
       nb_table_add_column (t, "dm_mm", _("Deviation Dm"), _("mm"), 2);
+      nb_table_add_column (t, "outcome", _("Map"), NULL, 0);
+      nb_table_add_column (t, "build_time_s", _("Time to build the map"), _("s"), 0);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
         continue;
-      for (guint k = 0; k < r.values->len; k++)
-        {
-          g_autofree char *name = g_strdup_printf ("%u", g_array_index (r.numbers, guint, k));
-          guint row = nb_table_add_row (t);
+      trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
+      {
+        guint k = 0;
 
-          nb_table_set_text (t, row, 0, name);
-          nb_table_set_number (t, row, 1, g_array_index (r.values, double, k));
-        }
+        /* Every judged map in order, the failed ones with their reason (10.3),
+         * each with the time it took to build (10.3 c). */
+        for (guint j = 0; trials && j < trials->len && k < r.values->len; j++)
+          {
+            NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, j);
+            g_autofree char *name = NULL, *outcome = NULL;
+            gboolean ok;
+            guint row;
+
+            if (!nb_campaign_trial_counts (10, tr))
+              continue;
+            ok = g_array_index (r.succeeded, gboolean, k);
+            name = g_strdup_printf ("%u", g_array_index (r.numbers, guint, k));
+            row = nb_table_add_row (t);
+            nb_table_set_text (t, row, 0, name);
+            nb_table_set_number (t, row, 1, g_array_index (r.values, double, k));
+            outcome = ok ? g_strdup (_("accepted"))
+                         : tr->reason ? g_strdup_printf (_("failed: %s"), tr->reason)
+                                      : g_strdup (_("failed: defects beyond the accepted range"));
+            nb_table_set_text (t, row, 2, outcome);
+            if (!ok)
+              nb_table_flag_cell (t, row, 2);
+            if (isfinite (tr->time_s))
+              nb_table_set_number (t, row, 3, tr->time_s);
+            else
+              {
+                g_autofree char *what = g_strdup_printf (_("%s, trial %u: time to build the map"),
+                                                         c->name, tr->number);
+
+                cell_not_stated (b, t, row, 3, what, "10.3 c");
+              }
+            k++;
+          }
+      }
       {
         guint row = nb_table_add_row (t);
 
         nb_table_set_text (t, row, 0, _("Mapping accuracy (max Dm)"));
-        nb_table_set_number (t, row, 1, r.accuracy_mm);
+        if (r.window != G_MAXUINT)
+          {
+            g_autofree char *note = g_strdup_printf (
+              _("The mapping accuracy is the largest Dm of three consecutive successful trials "
+                "(10.3): trials %u to %u."), g_array_index (r.numbers, guint, r.window),
+              g_array_index (r.numbers, guint, r.window + 2));
+
+            nb_table_set_number (t, row, 1, r.accuracy_mm);
+            nb_table_add_note (t, note);
+          }
+        else
+          {
+            nb_table_set_text (t, row, 1, _("no figure"));
+            nb_table_flag_cell (t, row, 1);
+            nb_table_add_note (t, _("No figure: the series has no three consecutive successful "
+                                    "trials (10.3)."));
+          }
         short_series (t, row, 0, 10, c->name, r.values->len);
       }
       f = g_new0 (CornerFigure, 1);
       memcpy (f->truth, c->truth_mm, sizeof f->truth);
       f->maps = g_array_new (FALSE, FALSE, sizeof (double));
-      trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
       for (guint k = 0; trials && k < trials->len; k++)
         {
           NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
 
-          if (nb_campaign_trial_counts (10, tr))
+          if (tr->outcome == NB_TRIAL_OK)
             g_array_append_vals (f->maps, tr->corners_mm, 8);
         }
       nb_document_add_figure (b->doc, 70, draw_corners, f, corner_figure_free,

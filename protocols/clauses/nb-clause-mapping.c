@@ -3,8 +3,9 @@
  * 10.3: one configuration, the arena (7 LU × 7 LU, its corners A_1..A_4
  * surveyed: the configuration's truth); three trials, each a map the robot
  * built, its corners A'_1..A'_4; Dm per trial, the mapping accuracy from
- * the Dm of the trials (nb_mapping_accuracy_mm, table 7).  A map with
- * defects beyond the accepted range is a failed trial.
+ * the Dm of three consecutive successful trials (nb_mapping_accuracy_mm,
+ * table 7).  A map with defects beyond the accepted range is a failed
+ * trial: it stays in the table with its reason and breaks the run.
  */
 #include "nb-clause-private.h"
 
@@ -167,16 +168,24 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
 {
   r->values = g_array_new (FALSE, FALSE, sizeof (double));
   r->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
+  r->succeeded = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  /* Failed maps count too (nb_clause_counts_judged): they stay in table 7
+   * with their reason and break a run of consecutive successes. */
   for (guint i = 0; i < trials->len; i++)
     {
       const NbCampaignTrial *t = g_ptr_array_index (trials, i);
       double dm = nb_metrics_dm ((const double (*)[2]) c->truth_mm,
                                  (const double (*)[2]) t->corners_mm);
+      gboolean ok = t->outcome == NB_TRIAL_OK;
 
       g_array_append_val (r->values, dm);
       g_array_append_val (r->numbers, t->number);
+      g_array_append_val (r->succeeded, ok);
     }
-  r->accuracy_mm = nb_mapping_accuracy_mm ((const double *) r->values->data, r->values->len);
+  /* 10.3: the maximum Dm of three consecutive successful trials. */
+  r->accuracy_mm = nb_mapping_accuracy_mm ((const double *) r->values->data,
+                                           (const gboolean *) r->succeeded->data,
+                                           r->values->len, &r->window);
   if (trials->len == 0)
     g_set_error (figures, NB_ERROR, NB_ERROR_INPUT, "no trials recorded");
   return TRUE;
@@ -208,7 +217,7 @@ const NbClause nb_clause_mapping = {
   .options = NB_CLAUSE_OPT_MAP,
   .run = NB_CLAUSE_RUN_NONE,
   .configurations = configurations,
-  .counts = nb_clause_counts_ok,
+  .counts = nb_clause_counts_judged,
   .check_import = check_import,
   .import = import,
   .compute = compute,

@@ -1,0 +1,248 @@
+/* The clauses' rules as ISO 18646-2 words them (issue #16 "rules read
+ * wrongly"), each on a campaign built here: the figure, and what the
+ * protocol says about it. */
+#include "nb-test.h"
+
+#include "nb-campaign.h"
+#include "nb-campaign-results.h"
+#include "nb-clause.h"
+#include "nb-clause-results.h"
+#include "nb-protocol-report.h"
+
+#include <glib/gstdio.h>
+#include <math.h>
+#include <string.h>
+
+static char *tmpdir;
+
+static NbCampaign *
+new_campaign (const char *name)
+{
+  g_autofree char *path = g_build_filename (tmpdir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = nb_campaign_create (path, name, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (c);
+  return c;
+}
+
+static char *
+markdown (NbCampaign *c)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbDocument) doc = nb_protocol_report_build (c, &error);
+
+  g_assert_no_error (error);
+  return nb_protocol_report_markdown (doc);
+}
+
+/* ------------------------------------------------------------- 10.3 -- */
+
+/* The arena's corners (7 LU, LU 1000 mm) and a map off by (dx, dy). */
+static const double arena[4][2] = { { 0, 0 }, { 7000, 0 }, { 7000, 7000 }, { 0, 7000 } };
+
+static gint64
+mapping_config (NbCampaign *c)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+  gint64 id;
+
+  nb_campaign_config_init (&config);
+  config.clause = 10;
+  config.name = g_strdup ("arena");
+  memcpy (config.truth_mm, arena, sizeof arena);
+  g_assert_true (nb_campaign_add_config (c, &config, &error));
+  g_assert_no_error (error);
+  id = config.id;
+  nb_campaign_config_clear (&config);
+  return id;
+}
+
+static void
+map_trial (NbCampaign *c, gint64 config, guint number, double off_mm, gboolean ok,
+           const char *reason)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaignTrial t;
+
+  nb_campaign_trial_init (&t);
+  t.number = number;
+  for (int i = 0; i < 4; i++)
+    {
+      t.corners_mm[i][0] = arena[i][0] + off_mm;
+      t.corners_mm[i][1] = arena[i][1];
+    }
+  t.outcome = ok ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+  t.reason = g_strdup (reason);
+  t.time_s = 600.0 + number;
+  g_assert_true (nb_campaign_record_trial (c, config, &t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (&t);
+}
+
+static void
+mapping_result (NbCampaign *c, NbConfigResult *r)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) configs = nb_campaign_list_configs (c, 10, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (configs->len, ==, 1);
+  g_assert_true (nb_config_result_compute (c, &g_array_index (configs, NbCampaignConfig, 0), r,
+                                           &error));
+  g_assert_no_error (error);
+  g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
+}
+
+/* 10.3: "the maximum Dm of three consecutive successful trials"; a failed
+ * map stays in table 7 with its reason; no run of three, no figure. */
+static void
+test_mapping_consecutive (void)
+{
+  NbCampaign *c = new_campaign ("map-ok-failed-ok-ok.nbc");
+  gint64 id = mapping_config (c);
+  NbConfigResult r = { 0 };
+  g_autofree char *md = NULL;
+
+  /* ok (Dm 10), failed (Dm 90), ok (20), ok (30): no three in a row.  The
+   * old rule gave max over the successful ones, 30 mm, and dropped trial 2. */
+  map_trial (c, id, 1, 10.0, TRUE, NULL);
+  map_trial (c, id, 2, 90.0, FALSE, "shadows on wall 2 beyond the accepted range");
+  map_trial (c, id, 3, 20.0, TRUE, NULL);
+  map_trial (c, id, 4, 30.0, TRUE, NULL);
+  mapping_result (c, &r);
+  g_assert_cmpuint (r.values->len, ==, 4);
+  g_assert_true (isnan (r.accuracy_mm));
+  g_assert_cmpuint (r.window, ==, G_MAXUINT);
+  nb_config_result_clear (&r);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| 2 | 90.00 | **⚠ failed: shadows on wall 2 beyond the accepted "
+                                "range** | 602 |"));
+  /* Four trials where 10.3 asks for three: the series is flagged too. */
+  g_assert_nonnull (strstr (md, "| **⚠ Mapping accuracy (max Dm)** | **⚠ no figure** |"));
+  g_assert_nonnull (strstr (md, "arena: 4 trials where the standard asks for 3 (10.3)."));
+  g_assert_nonnull (strstr (md, "No figure: the series has no three consecutive successful trials "
+                                "(10.3)."));
+
+  /* A fifth success makes trials 3–5 the run: max(20, 30, 15) = 30 mm. */
+  map_trial (c, id, 5, 15.0, TRUE, NULL);
+  mapping_result (c, &r);
+  nb_assert_abs (r.accuracy_mm, 30.0, 1e-12, "max Dm of trials 3-5");
+  g_assert_cmpuint (r.window, ==, 2);
+  nb_config_result_clear (&r);
+  g_free (md);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| **⚠ Mapping accuracy (max Dm)** | 30.00 |"));
+  g_assert_nonnull (strstr (md, "three consecutive successful trials (10.3): trials 3 to 5."));
+  nb_campaign_free (c);
+
+  /* The first run wins, a later larger Dm does not count. */
+  {
+    const double dm[] = { 5, 7, 6, 50, 1 };
+    const gboolean ok[] = { TRUE, TRUE, TRUE, TRUE, TRUE };
+    guint first;
+
+    nb_assert_abs (nb_mapping_accuracy_mm (dm, ok, 5, &first), 7.0, 0.0, "first run");
+    g_assert_cmpuint (first, ==, 0);
+    g_assert_true (isnan (nb_mapping_accuracy_mm (dm, NULL, 2, &first)));
+  }
+}
+
+/* --------------------------------------------------------- 7.3, 9.3 -- */
+
+static gint64
+timed_config (NbCampaign *c, guint clause, const char *name)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+  gint64 id;
+
+  nb_campaign_config_init (&config);
+  config.clause = clause;
+  config.name = g_strdup (name);
+  config.load_kg = 0.0;
+  if (clause == 7)
+    {
+      config.obstacle = g_strdup ("small cylinder");
+      config.behaviour = g_strdup ("2");
+      config.parameters = g_strdup ("{\"obstacle_speed_mm_s\": 1600}");
+    }
+  else
+    config.parameters = g_strdup ("{\"passage_width_mm\": 900}");
+  g_assert_true (nb_campaign_add_config (c, &config, &error));
+  g_assert_no_error (error);
+  id = config.id;
+  nb_campaign_config_clear (&config);
+  return id;
+}
+
+static void
+timed_trial (NbCampaign *c, gint64 config, const char *kind, guint number, double time_s,
+             gboolean ok)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaignTrial t;
+
+  nb_campaign_trial_init (&t);
+  t.number = number;
+  t.kind = g_strdup (kind);
+  t.time_s = time_s;
+  t.outcome = ok ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+  g_assert_true (nb_campaign_record_trial (c, config, &t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (&t);
+}
+
+/* 9.3: five trials, the mean of five consecutive successes; 11 trials with
+ * five failures found a run of five, and that series is flagged in the
+ * protocol.  7.3: three trials with the obstacle; four are flagged. */
+static void
+test_series_length (void)
+{
+  NbCampaign *c = new_campaign ("series.nbc");
+  gint64 p = timed_config (c, 9, "passage, no load");
+  gint64 a = timed_config (c, 7, "b2 small cylinder");
+  g_autofree char *md = NULL;
+
+  /* f f f f f then six successes: trials 6–10 give the mean (10 + … + 14)/5. */
+  for (guint i = 1; i <= 11; i++)
+    timed_trial (c, p, NULL, i, 5.0 + i, i > 5);
+  for (guint i = 1; i <= 3; i++)
+    timed_trial (c, a, "baseline", i, 9.0 + 0.1 * i, TRUE);
+  for (guint i = 1; i <= 4; i++)
+    timed_trial (c, a, "obstacle", i, 12.0 + 0.1 * i, TRUE);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "passage, no load: 11 trials where the standard asks for 5 (9.3)."));
+  g_assert_nonnull (strstr (md, "| passage, no load | 0.0 | 900 | **⚠ yes** | 13.00 | **⚠ 5** |"));
+  g_assert_nonnull (strstr (md, "b2 small cylinder: 4 trials where the standard asks for 3 (7.3)."));
+  g_assert_nonnull (strstr (md, "| b2 small cylinder | small cylinder | **⚠ yes** |"));
+  nb_campaign_free (c);
+}
+
+int
+main (int argc, char **argv)
+{
+  int status;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = g_dir_make_tmp ("nb-rules-XXXXXX", NULL);
+  nb_protocol_report_set_language ("en");
+  g_test_add_func ("/rules/mapping-three-consecutive", test_mapping_consecutive);
+  g_test_add_func ("/rules/series-length-7-9", test_series_length);
+  status = g_test_run ();
+  {
+    g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);
+    const char *name;
+
+    while (dir && (name = g_dir_read_name (dir)))
+      {
+        g_autofree char *p = g_build_filename (tmpdir, name, NULL);
+
+        g_unlink (p);
+      }
+    g_rmdir (tmpdir);
+  }
+  return status;
+}
