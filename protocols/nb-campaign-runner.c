@@ -357,11 +357,7 @@ on_sample (const NbSample *in, gpointer user_data)
   if (run->have_tf)
     {
       double p[3] = { s.x_m, s.y_m, s.z_m }, q[3];
-      double heading = isfinite (s.heading_deg) ? s.heading_deg
-                       : s.has_orientation ? atan2 (2.0 * (s.qw * s.qz + s.qx * s.qy),
-                                                    1.0 - 2.0 * (s.qy * s.qy + s.qz * s.qz))
-                                             * 180.0 / G_PI
-                       : NAN;
+      double heading = nb_sample_heading_deg (&s);
 
       nb_rigid_apply (&run->tf, p, q);
       s.x_m = q[0], s.y_m = q[1], s.z_m = q[2];
@@ -375,12 +371,9 @@ on_sample (const NbSample *in, gpointer user_data)
 static NbTrackSample
 track_sample (const NbSample *s)
 {
-  NbTrackSample t = { s->t_s, s->x_m * MM_PER_M, s->y_m * MM_PER_M, s->heading_deg,
+  NbTrackSample t = { s->t_s, s->x_m * MM_PER_M, s->y_m * MM_PER_M, nb_sample_heading_deg (s),
                       isfinite (s->rms_m) ? (float) (s->rms_m * MM_PER_M) : NAN };
 
-  if (!isfinite (t.theta_deg) && s->has_orientation)
-    t.theta_deg = atan2 (2.0 * (s->qw * s->qz + s->qx * s->qy),
-                         1.0 - 2.0 * (s->qy * s->qy + s->qz * s->qz)) * 180.0 / G_PI;
   return t;
 }
 
@@ -669,6 +662,20 @@ same_mm (double a, double b)
   return fabs (a - b) <= POSE_MATCH_MM;
 }
 
+/* The configuration of the options' name: *found, or not (NB_ERROR_NOT_FOUND
+ * is an answer here, not a failure). */
+static gboolean
+find_config (Run *run, guint clause, NbCampaignConfig *config, gboolean *found, GError **error)
+{
+  g_autoptr (GError) local = NULL;
+
+  *found = nb_campaign_find_config (run->campaign, clause, run->r->o.config, config, &local);
+  if (*found || g_error_matches (local, NB_ERROR, NB_ERROR_NOT_FOUND))
+    return TRUE;
+  g_propagate_error (error, g_steal_pointer (&local));
+  return FALSE;
+}
+
 /* The configuration to run: found and checked, or created. */
 static gboolean
 resolve_config (Run *run, GError **error)
@@ -691,8 +698,7 @@ resolve_config (Run *run, GError **error)
         g_prefix_error (error, "%s: ", path);
       return FALSE;
     }
-  found = nb_campaign_find_config (run->campaign, o->clause, o->config, &run->config, error);
-  if (!found && error != NULL && *error != NULL)
+  if (!find_config (run, o->clause, &run->config, &found, error))
     return FALSE;
   if (o->route != NULL)
     nb_route_kind_from_string (o->route, &kind);
@@ -855,8 +861,7 @@ resolve_course_config (Run *run, GError **error)
 
   if (!get_width (run, error) || !nb_lu_mm (run->width_mm, &lu, error))
     return FALSE;
-  found = nb_campaign_find_config (run->campaign, o->clause, o->config, c, error);
-  if (!found && error != NULL && *error != NULL)
+  if (!find_config (run, o->clause, c, &found, error))
     return FALSE;
   if (found)
     {
@@ -1141,8 +1146,7 @@ resolve_detection_config (Run *run, double *min_mm, double *max_mm, GError **err
 
   if (!get_width (run, error))
     return FALSE;
-  found = nb_campaign_find_config (run->campaign, 6, o->config, c, error);
-  if (!found && error != NULL && *error != NULL)
+  if (!find_config (run, 6, c, &found, error))
     return FALSE;
   *min_mm = found ? param_number (c->parameters, "min_range_mm") : o->min_range_mm;
   *max_mm = found ? param_number (c->parameters, "max_range_mm") : o->max_range_mm;

@@ -369,8 +369,10 @@ test_trials_round_trip (void)
                  same_double (back.to_mm[1], -0.1));
   g_assert_cmpmem (back.truth_mm, sizeof back.truth_mm, cfg.truth_mm, sizeof cfg.truth_mm);
   nb_campaign_config_clear (&back);
+  /* #14: "not found" is an error of its own code, not FALSE without one. */
   g_assert_false (nb_campaign_find_config (c, 5, cfg.name, &back, &error));
-  g_assert_no_error (error);
+  g_assert_error (error, NB_ERROR, NB_ERROR_NOT_FOUND);
+  g_clear_error (&error);
   nb_campaign_config_clear (&back);
 
   {

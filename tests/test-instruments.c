@@ -8,6 +8,9 @@
 #include "nb-error.h"
 
 #include "sim-robot.h"
+/* #14: the two simulated robots' headers compile together (both types
+ * were called NbSimRobot). */
+#include "nb-sim-skill.h"
 
 #include <gio/gio.h>
 #include <glib/gstdio.h>
@@ -357,10 +360,10 @@ test_sim (void)
   g_autoptr (GArray) b = simulate ("7", "0", 100.0);
   g_autoptr (GArray) other = simulate ("8", "0", 100.0);
   g_autoptr (GArray) dropped = simulate ("7", "0.2", 100.0);
-  NbSimRobot robot;
+  NbSimSquare robot;
   double sum = 0.0, sum2 = 0.0;
 
-  nb_sim_robot_init (&robot);
+  nb_sim_square_init (&robot);
   /* 100 Hz for 100 s; the last sample must have arrived (t + 0.03 ≤ 100). */
   g_assert_cmpuint (a->len, ==, 9998);
   g_assert_cmpuint (b->len, ==, a->len);
@@ -373,7 +376,7 @@ test_sim (void)
       double x, y, th;
 
       nb_assert_abs (s->t_s - s->device_time_s, 0.03, 1e-12, "sim latency");
-      nb_sim_robot_pose (&robot, s->device_time_s, &x, &y, &th);
+      nb_sim_square_pose (&robot, s->device_time_s, &x, &y, &th);
       sum += s->x_m - x;
       sum2 += (s->x_m - x) * (s->x_m - x);
     }
@@ -388,20 +391,20 @@ test_sim (void)
 static void
 test_sim_robot (void)
 {
-  NbSimRobot r;
+  NbSimSquare r;
   double x, y, th;
 
-  nb_sim_robot_init (&r);   /* side 2 m, 0.5 m/s, dwell 2 s: legs of 6 s */
-  nb_sim_robot_pose (&r, 1.0, &x, &y, &th);
+  nb_sim_square_init (&r);   /* side 2 m, 0.5 m/s, dwell 2 s: legs of 6 s */
+  nb_sim_square_pose (&r, 1.0, &x, &y, &th);
   nb_assert_abs (x, 0.0, 0, "dwell x");
-  nb_sim_robot_pose (&r, 4.0, &x, &y, &th);
+  nb_sim_square_pose (&r, 4.0, &x, &y, &th);
   nb_assert_abs (x, 1.0, 1e-12, "half way");
   nb_assert_abs (y, 0.0, 1e-12, "half way y");
-  nb_sim_robot_pose (&r, 10.0, &x, &y, &th);   /* leg 2: dwell 6–8 s, half way at 10 s */
+  nb_sim_square_pose (&r, 10.0, &x, &y, &th);   /* leg 2: dwell 6–8 s, half way at 10 s */
   nb_assert_abs (x, 2.0, 1e-12, "second leg x");
   nb_assert_abs (y, 1.0, 1e-12, "second leg y");
   nb_assert_abs (th, 90.0, 0, "second leg heading");
-  nb_sim_robot_pose (&r, 24.0 + 4.0, &x, &y, &th);
+  nb_sim_square_pose (&r, 24.0 + 4.0, &x, &y, &th);
   nb_assert_abs (x, 1.0, 1e-12, "periodic");
 }
 

@@ -4,6 +4,7 @@
 #include "nb-error.h"
 #include "nb-test.h"
 
+#include <gsl/gsl_errno.h>
 #include <string.h>
 
 static void
@@ -106,6 +107,16 @@ test_registry (void)
   }
 }
 
+/* #14: GSL's aborting handler is off in every program that links core
+ * (nb-error.c, at load), not only in navbench-cli's main. */
+static void
+test_gsl_handler (void)
+{
+  g_assert_cmpuint (NB_ERROR, !=, 0);
+  /* With GSL's default handler this aborts the test. */
+  gsl_error ("a status navbench turns into a GError", __FILE__, __LINE__, GSL_EDOM);
+}
+
 static void
 test_conditions (void)
 {
@@ -144,6 +155,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/protocols/clauses", test_clauses);
   g_test_add_func ("/protocols/registry", test_registry);
+  g_test_add_func ("/protocols/gsl-handler", test_gsl_handler);
   g_test_add_func ("/protocols/conditions", test_conditions);
   return g_test_run ();
 }

@@ -10,8 +10,6 @@
 #include <locale.h>
 #include <stdio.h>
 
-#include <gsl/gsl_errno.h>
-
 static const NbCliCommand commands[] = {
   { "lu", nb_cli_lu, "the length unit LU of a robot (ISO 18646-2 4.5)" },
   { "route", nb_cli_route, "the command poses of a test route (4.5)" },
@@ -35,8 +33,6 @@ main (int argc, char **argv)
    * with '.', whatever the locale (g_ascii_formatd). */
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
-  /* GSL's default handler aborts; every GSL status becomes a GError. */
-  gsl_set_error_handler_off ();
 
   if (argc >= 2 && g_str_equal (argv[1], "--version"))
     {

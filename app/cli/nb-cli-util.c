@@ -12,7 +12,8 @@ int
 nb_cli_report_error (const GError *error)
 {
   g_printerr ("navbench-cli: %s\n", error->message);
-  if (error->domain == NB_ERROR && error->code == NB_ERROR_INPUT)
+  if (error->domain == NB_ERROR &&
+      (error->code == NB_ERROR_INPUT || error->code == NB_ERROR_NOT_FOUND))
     return NB_EXIT_USAGE;
   if (error->domain == G_OPTION_ERROR)
     return NB_EXIT_USAGE;

@@ -16,7 +16,6 @@
 static const char *const route_values[] = { N_("straight"), N_("rectangular"), N_("combined") };
 /* The clauses the runner drives, in the drop-down's order. */
 static const guint clause_values[] = { 5, 6, 7, 8, 9 };
-#define CLAUSE_BIT(n) (1u << (n))
 
 /* Clause 7's behaviours (7.2), as `campaign run --behaviour` names them. */
 static const char *const behaviour_values[] = {
@@ -24,10 +23,6 @@ static const char *const behaviour_values[] = {
   N_("4 — head-on"),
 };
 
-/* What the simulated base's manufacturer declares for clause 6 (its sensor
- * reaches 5 m), as `campaign run --clause 6` assumes without the options. */
-#define SIM_MIN_RANGE_MM 300.0
-#define SIM_MAX_RANGE_MM 4000.0
 
 /* The figures shown, by widget name (nb_window_lookup).  Each is a column of
  * its clause's protocol table, titled as the protocol titles it
@@ -91,17 +86,27 @@ enum {
   OPT_ROUTE, OPT_LOAD, OPT_OBSTACLE, OPT_BEHAVIOUR, OPT_WIDTH, OPT_MIN, OPT_MAX, OPT_TRIALS,
   N_OPTS
 };
-static const guint option_clauses[N_OPTS] = {
-  [OPT_ROUTE] = CLAUSE_BIT (5) | CLAUSE_BIT (8),
-  [OPT_LOAD] = CLAUSE_BIT (5) | CLAUSE_BIT (8),
-  [OPT_OBSTACLE] = CLAUSE_BIT (6) | CLAUSE_BIT (7),
-  [OPT_BEHAVIOUR] = CLAUSE_BIT (7),
-  [OPT_WIDTH] = CLAUSE_BIT (9),
-  [OPT_MIN] = CLAUSE_BIT (6),
-  [OPT_MAX] = CLAUSE_BIT (6),
-  /* 6.3 fixes the placements: 16 per obstacle. */
-  [OPT_TRIALS] = CLAUSE_BIT (5) | CLAUSE_BIT (7) | CLAUSE_BIT (8) | CLAUSE_BIT (9),
+/* Each control is shown for the clauses whose module takes its option
+ * (nb-clause.h: one table for the CLI and the window).  The load goes with
+ * the route (the configurations of 5.4 and 8.3). */
+static const NbClauseOption control_option[N_OPTS] = {
+  [OPT_ROUTE] = NB_CLAUSE_OPT_ROUTE,
+  [OPT_LOAD] = NB_CLAUSE_OPT_ROUTE,
+  [OPT_OBSTACLE] = NB_CLAUSE_OPT_OBSTACLE,
+  [OPT_BEHAVIOUR] = NB_CLAUSE_OPT_BEHAVIOUR,
+  [OPT_WIDTH] = NB_CLAUSE_OPT_PASSAGE_WIDTH,
+  [OPT_MIN] = NB_CLAUSE_OPT_RANGES,
+  [OPT_MAX] = NB_CLAUSE_OPT_RANGES,
+  [OPT_TRIALS] = NB_CLAUSE_OPT_TRIALS,
 };
+
+static gboolean
+control_shown (guint control, guint clause)
+{
+  const NbClause *c = nb_clause_lookup (clause);
+
+  return c != NULL && nb_clause_takes (c, control_option[control]);
+}
 
 typedef struct {
   NbTrialsPage *page;           /* a reference while the run lasts */
@@ -804,7 +809,7 @@ nb_trials_page_run (NbTrialsPage *page)
   /* Each option only for the clauses that take it, as campaign run
    * (app/cli/nb-cli-run.c) refuses the others; the rest keep the runner's
    * defaults: the stored configuration's, else its own. */
-  if (option_clauses[OPT_ROUTE] & CLAUSE_BIT (run->options.clause))
+  if (control_shown (OPT_ROUTE, run->options.clause))
     {
       run->route = g_strdup (route_values[route]);
       run->options.route = run->route;
@@ -836,7 +841,7 @@ nb_trials_page_run (NbTrialsPage *page)
       break;
     }
   /* Clause 6: the placements 6.3 fixes (16 per obstacle). */
-  if (option_clauses[OPT_TRIALS] & CLAUSE_BIT (run->options.clause))
+  if (control_shown (OPT_TRIALS, run->options.clause))
     run->options.trials = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (page->trials));
   run->options.robot_name = "sim-base (simulated base, simulated tracker)";
   clear_list (page);
@@ -920,7 +925,7 @@ show_options (NbTrialsPage *page, guint clause)
 {
   for (guint i = 0; i < N_OPTS; i++)
     {
-      gboolean shown = (option_clauses[i] & CLAUSE_BIT (clause)) != 0;
+      gboolean shown = control_shown (i, clause);
 
       gtk_widget_set_visible (page->opt_label[i], shown);
       gtk_widget_set_visible (page->opt_widget[i], shown);
@@ -1065,9 +1070,9 @@ build_controls (NbTrialsPage *page)
   gtk_entry_set_placeholder_text (GTK_ENTRY (page->width), _("robot width + 200"));
   gtk_entry_set_input_purpose (GTK_ENTRY (page->width), GTK_INPUT_PURPOSE_NUMBER);
   page->min_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-min-range");
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->min_range), SIM_MIN_RANGE_MM);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->min_range), NB_RUNNER_SIM_MIN_RANGE_MM);
   page->max_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-max-range");
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->max_range), SIM_MAX_RANGE_MM);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->max_range), NB_RUNNER_SIM_MAX_RANGE_MM);
   g_signal_connect (page->clause, "notify::selected", G_CALLBACK (on_clause_selected), page);
   attach_labelled (GTK_GRID (grid), 0, _("_Clause"), page->clause);
   attach_labelled (GTK_GRID (grid), 1, _("C_onfiguration"), page->config);

@@ -157,6 +157,9 @@ nb_campaign_find_config (NbCampaign *c, guint clause, const char *name, NbCampai
     return TRUE;
   if (rc != SQLITE_DONE)
     nbc_sql_error (c, rc, "reading a configuration", error);
+  else
+    g_set_error (error, NB_ERROR, NB_ERROR_NOT_FOUND, "%s: clause %u has no configuration '%s'",
+                 c->path, clause, name);
   return FALSE;
 }
 

@@ -126,7 +126,8 @@ void     nb_campaign_config_clear (NbCampaignConfig *config);
 
 /* Sets config->id.  A (clause, name) pair is unique. */
 gboolean nb_campaign_add_config   (NbCampaign *campaign, NbCampaignConfig *config, GError **error);
-/* FALSE with no error set when there is no such configuration. */
+/* FALSE with NB_ERROR_NOT_FOUND when there is no such configuration (any
+ * other error: the file could not be read). */
 gboolean nb_campaign_find_config  (NbCampaign *campaign, guint clause, const char *name,
                                    NbCampaignConfig *config, GError **error);
 /* Of NbCampaignConfig (cleared with the array), in order of creation;

@@ -1,6 +1,10 @@
 /* nb-sample.c — the measurement sample (see nb-sample.h) */
 #include "nb-sample.h"
 
+#include "nb-traj.h"
+
+#include <math.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -42,4 +46,18 @@ nb_tracking_name (NbTracking tracking)
     case NB_TRACKING_LOST: return "lost";
     case NB_TRACKING_UNKNOWN: default: return "unknown";
     }
+}
+
+double
+nb_sample_heading_deg (const NbSample *s)
+{
+  if (isfinite (s->heading_deg))
+    return s->heading_deg;
+  if (s->has_orientation)
+    {
+      const double q[4] = { s->qw, s->qx, s->qy, s->qz };
+
+      return nb_quat_yaw (q) * 180.0 / G_PI;
+    }
+  return NAN;
 }

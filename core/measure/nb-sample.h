@@ -72,6 +72,9 @@ typedef struct {
 
 /* A sample with everything unknown: NANs, no fix, target -1. */
 void        nb_sample_init (NbSample *sample, const char *source);
+/* The sample's heading in degrees (counter-clockwise from +x): its own, else
+ * the yaw of its orientation (nb_quat_yaw), else NaN. */
+double      nb_sample_heading_deg (const NbSample *sample);
 const char *nb_fix_type_name (NbFixType fix);
 const char *nb_tracking_name (NbTracking tracking);
 

@@ -1,6 +1,8 @@
 /* nb-settle.c — settle detection (see nb-settle.h) */
 #include "nb-settle.h"
 
+#include "nb-angle.h"
+
 #include "nb-error.h"
 
 #include <math.h>
@@ -16,30 +18,6 @@ nb_settle_params_init (NbSettleParams *p)
   p->min_samples = 5;
 }
 
-static double
-heading_of (const NbSample *s)
-{
-  if (isfinite (s->heading_deg))
-    return s->heading_deg;
-  if (s->has_orientation)
-    return atan2 (2.0 * (s->qw * s->qz + s->qx * s->qy),
-                  1.0 - 2.0 * (s->qy * s->qy + s->qz * s->qz)) * 180.0 / G_PI;
-  return NAN;
-}
-
-/* Deviation of a from b in degrees, in (−180, 180]. */
-static double
-angle_diff (double a, double b)
-{
-  double d = fmod (a - b, 360.0);
-
-  if (d > 180.0)
-    d -= 360.0;
-  else if (d <= -180.0)
-    d += 360.0;
-  return d;
-}
-
 /* Mean and spread of samples [i, j]; TRUE when all are within tolerance. */
 static gboolean
 window_stats (const NbSample *s, guint i, guint j, const NbSettleParams *p, NbSettleResult *r)
@@ -50,7 +28,7 @@ window_stats (const NbSample *s, guint i, guint j, const NbSettleParams *p, NbSe
 
   for (guint k = i; k <= j; k++)
     {
-      double h = heading_of (&s[k]);
+      double h = nb_sample_heading_deg (&s[k]);
 
       sx += s[k].x_m;
       sy += s[k].y_m;
@@ -77,7 +55,8 @@ window_stats (const NbSample *s, guint i, guint j, const NbSettleParams *p, NbSe
       vz += dz * dz;
       spread = MAX (spread, sqrt (dx * dx + dy * dy + dz * dz));
       if (headings)
-        hspread = MAX (hspread, fabs (angle_diff (heading_of (&s[k]), r->heading_deg)));
+        hspread = MAX (hspread, fabs (nb_angle_recast_deg (nb_sample_heading_deg (&s[k]) -
+                                                           r->heading_deg)));
     }
   r->n = n;
   r->spread_m = spread;

@@ -1,13 +1,13 @@
-/* madvise(MADV_HUGEPAGE) is Linux's, beyond POSIX. */
+/* _DEFAULT_SOURCE: beyond POSIX (the huge-page hint is nb-memory.c's now). */
 #define _DEFAULT_SOURCE 1
 
 #include "nb-measurements.h"
+#include "nb-memory.h"
 
 #include "nb-csv-reader.h"
 #include "nb-error.h"
 
 #include <math.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -25,24 +25,6 @@ open_table (const char *path, NbCsvColumn *columns, guint n_columns, GError **er
 }
 
 /* ------------------------------------------------------------------ 5 -- */
-
-/* A million poses fill 24 MB: in 4 KiB pages, first-touch faults cost more
- * than parsing them (measured: 340 ms → 200 ms for 1 M poses on a VM).  Ask
- * for transparent huge pages on the whole 2 MiB pages inside the block. */
-static void
-advise_huge_pages (void *data, gsize size)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const guintptr huge = 2u << 20;
-  guintptr start = ((guintptr) data + huge - 1) & ~(huge - 1);
-  guintptr end = ((guintptr) data + size) & ~(huge - 1);
-
-  if (end > start)
-    (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
-#else
-  (void) data, (void) size;
-#endif
-}
 
 GArray *
 nb_measurements_read_poses (const char *path, GError **error)
@@ -62,7 +44,7 @@ nb_measurements_read_poses (const char *path, GError **error)
   if (g_stat (path, &st) == 0 && S_ISREG (st.st_mode))
     reserve = (guint) MIN ((guint64) st.st_size / 6 + 1, 1u << 26);
   poses = g_array_sized_new (FALSE, FALSE, sizeof (NbPose), reserve);
-  advise_huge_pages (poses->data, (gsize) reserve * sizeof (NbPose));
+  nb_advise_huge_pages (poses->data, (gsize) reserve * sizeof (NbPose));
   while ((rc = nb_csv_reader_next (reader, error)) > 0)
     {
       NbPose p;

@@ -1,7 +1,8 @@
-/* madvise(MADV_HUGEPAGE) is Linux's, beyond POSIX. */
+/* _DEFAULT_SOURCE: beyond POSIX (the huge-page hint is nb-memory.c's now). */
 #define _DEFAULT_SOURCE 1
 
 #include "nb-tum-reader.h"
+#include "nb-memory.h"
 
 #include "nb-csv-reader.h"
 #include "nb-error.h"
@@ -11,31 +12,11 @@
 #include <fcntl.h>
 #include <math.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define BLOCK_SIZE (1u << 20)
 #define MAX_LINE (1u << 16)            /* a longer line is not a pose */
-
-/* A million poses fill 64 MB: in 4 KiB pages the first-touch faults cost
- * as much as parsing (perf: a third of the time in clear_page and the
- * hypervisor's fault path).  Ask for transparent huge pages on the whole
- * 2 MiB pages inside each block, as nb-measurements.c does. */
-static void
-advise_huge_pages (void *data, gsize size)
-{
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  const guintptr huge = 2u << 20;
-  guintptr start = ((guintptr) data + huge - 1) & ~(huge - 1);
-  guintptr end = ((guintptr) data + size) & ~(huge - 1);
-
-  if (end > start)
-    (void) madvise ((void *) start, end - start, MADV_HUGEPAGE);
-#else
-  (void) data, (void) size;
-#endif
-}
 
 static NbTraj *
 traj_for_size (gint64 file_size)
@@ -46,9 +27,9 @@ traj_for_size (gint64 file_size)
                                                                : 1024;
   NbTraj *traj = nb_traj_new (cap);
 
-  advise_huge_pages (traj->t, (gsize) cap * sizeof (double));
-  advise_huge_pages (traj->p, (gsize) cap * 3 * sizeof (double));
-  advise_huge_pages (traj->q, (gsize) cap * 4 * sizeof (double));
+  nb_advise_huge_pages (traj->t, (gsize) cap * sizeof (double));
+  nb_advise_huge_pages (traj->p, (gsize) cap * 3 * sizeof (double));
+  nb_advise_huge_pages (traj->q, (gsize) cap * 4 * sizeof (double));
   return traj;
 }
 

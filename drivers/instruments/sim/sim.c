@@ -23,7 +23,7 @@
 typedef struct {
   double rate_hz, noise_m, noise_deg, latency_s, dropout, duration_s;
   guint32 seed;
-  NbSimRobot robot;
+  NbSimSquare robot;
   gboolean use_base;   /* robot=base */
   NbSimBase base;
   gboolean base_ready;
@@ -43,8 +43,8 @@ sim_open (GError **error)
   c->latency_s = 0.005;
   c->dropout = 0.0;
   c->seed = 1;
-  nb_sim_robot_init (&c->robot);
-  c->source = nb_sim_robot_source (&c->robot);
+  nb_sim_square_init (&c->robot);
+  c->source = nb_sim_square_source (&c->robot);
   return c;
 }
 

@@ -1,4 +1,5 @@
 #include "nb-sim-base.h"
+#include "nb-traj.h"
 
 #include "nb-angle.h"
 #include "nb-error.h"
@@ -384,8 +385,9 @@ base_move_to_pose (gpointer robot, const char *frame_id, const double p[3], cons
                    const char *planner, GError **error)
 {
   NbSimBase *b = robot;
-  /* The yaw of the quaternion (x, y, z, w). */
-  double yaw = atan2 (2.0 * (o[3] * o[2] + o[0] * o[1]), 1.0 - 2.0 * (o[1] * o[1] + o[2] * o[2]));
+  /* The yaw of the quaternion (x, y, z, w: ROS's order; nb_quat_yaw's is w first). */
+  const double q[4] = { o[3], o[0], o[1], o[2] };
+  double yaw = nb_quat_yaw (q);
 
   b->goals++;
   if (b->fail_goal != 0 && b->goals == b->fail_goal)

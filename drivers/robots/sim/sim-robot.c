@@ -4,7 +4,7 @@
 #include <math.h>
 
 void
-nb_sim_robot_init (NbSimRobot *robot)
+nb_sim_square_init (NbSimSquare *robot)
 {
   robot->side_m = 2.0;
   robot->speed_mps = 0.5;
@@ -12,7 +12,7 @@ nb_sim_robot_init (NbSimRobot *robot)
 }
 
 void
-nb_sim_robot_pose (const NbSimRobot *r, double t_s, double *x_m, double *y_m, double *theta_deg)
+nb_sim_square_pose (const NbSimSquare *r, double t_s, double *x_m, double *y_m, double *theta_deg)
 {
   /* Corners P1..P4 counter-clockwise from the origin; each leg is a dwell
    * at its start corner, then a straight drive to the next. */
@@ -30,11 +30,11 @@ nb_sim_robot_pose (const NbSimRobot *r, double t_s, double *x_m, double *y_m, do
 static void
 source_pose_at (gconstpointer self, double t_s, double *x_m, double *y_m, double *theta_deg)
 {
-  nb_sim_robot_pose (self, t_s, x_m, y_m, theta_deg);
+  nb_sim_square_pose (self, t_s, x_m, y_m, theta_deg);
 }
 
 NbPoseSource
-nb_sim_robot_source (const NbSimRobot *robot)
+nb_sim_square_source (const NbSimSquare *robot)
 {
   return (NbPoseSource) { source_pose_at, robot };
 }

@@ -1,9 +1,11 @@
 /* sim-robot.h — a minimal simulated robot pose source for the sim tracker
  *
  * The motion issue brings the real simulated robot; until then the sim
- * tracker observes anything behind NbPoseSource.  NbSimRobot drives a square
+ * tracker observes anything behind NbPoseSource.  NbSimSquare drives a square
  * of side side_m at speed_mps, stopping dwell_s at each corner (the stops
- * are what settle detection looks for), turning on the spot.
+ * are what settle detection looks for), turning on the spot.  (Named for
+ * its course: NbSimRobot is the skill-plan robot of nb-sim-skill.h, and
+ * both headers go in one file.)
  */
 #pragma once
 
@@ -21,12 +23,12 @@ typedef struct {
   double side_m;
   double speed_mps;
   double dwell_s;
-} NbSimRobot;
+} NbSimSquare;
 
-void nb_sim_robot_init (NbSimRobot *robot);
-void nb_sim_robot_pose (const NbSimRobot *robot, double t_s, double *x_m, double *y_m,
+void nb_sim_square_init (NbSimSquare *robot);
+void nb_sim_square_pose (const NbSimSquare *robot, double t_s, double *x_m, double *y_m,
                         double *theta_deg);
-NbPoseSource nb_sim_robot_source (const NbSimRobot *robot);
+NbPoseSource nb_sim_square_source (const NbSimSquare *robot);
 
 /* The sim driver's context (nb_driver_sim's open()) watches source instead of
  * its own robot: the campaign runner's simulated base, whose legs are added
