@@ -13,59 +13,145 @@
 
 #include "nb-device.h"
 #include "nb-error.h"
-#include "nb-json-writer.h"
+#include "nb-number.h"
 
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-/* Compact JSON, one object per line (nb-json-writer indents for people). */
+/* Compact JSON, one object per line (nb-json-writer indents for people),
+ * written straight into a buffer: at replay speed printf and a GString per
+ * field would cost more than decoding the sentence. */
+#define SAMPLE_JSON_MAX 1024
+
+static char *
+put (char *p, const char *text, gsize len)
+{
+  memcpy (p, text, len);
+  return p + len;
+}
+
+#define PUT_LITERAL(p, lit) put ((p), (lit), sizeof (lit) - 1)
+
+static char *
+put_string (char *p, const char *text)
+{
+  return put (p, text, strlen (text));
+}
+
+/* The numbers of consecutive samples repeat (a GGA and the RMC of the same
+ * epoch carry one position; t is device_time in a replay): the last ones
+ * formatted are kept, by their bits, in a small direct-mapped table. */
+#define MEMO_SLOTS 64
+
+typedef struct {
+  guint64 bits[MEMO_SLOTS];
+  guint8 len[MEMO_SLOTS];          /* 0: empty */
+  char text[MEMO_SLOTS][NB_DOUBLE_BUF_SIZE];
+} NumberMemo;
+
+static char *
+put_double (char *p, double v, NumberMemo *memo)
+{
+  guint64 bits;
+  guint slot;
+
+  if (!isfinite (v))
+    return PUT_LITERAL (p, "null");
+  if (memo == NULL)
+    return p + nb_format_double (p, v);
+  memcpy (&bits, &v, sizeof bits);
+  slot = (guint) ((bits * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 58);
+  if (memo->len[slot] == 0 || memo->bits[slot] != bits)
+    {
+      memo->bits[slot] = bits;
+      memo->len[slot] = (guint8) nb_format_double (memo->text[slot], v);
+    }
+  /* a fixed-size copy (the line has the room): no call */
+  memcpy (p, memo->text[slot], 32);
+  return p + memo->len[slot];
+}
+
+static char *
+put_int (char *p, int v)
+{
+  char d[12];
+  int n = 0;
+  unsigned u = v < 0 ? 0u - (unsigned) v : (unsigned) v;
+
+  if (v < 0)
+    *p++ = '-';
+  do
+    d[n++] = (char) ('0' + u % 10);
+  while ((u /= 10) != 0);
+  while (n > 0)
+    *p++ = d[--n];
+  return p;
+}
+
+/* One sample as one line of JSON (names are plain ASCII, no escaping) into
+ * line (SAMPLE_JSON_MAX bytes); returns its length. */
+static gsize
+format_sample_json (char *line, const NbSample *s, NumberMemo *m)
+{
+  char *p = line;
+
+  p = PUT_LITERAL (p, "{\"source\":\"");
+  p = put_string (p, s->source);
+  p = PUT_LITERAL (p, "\",\"tag\":\"");
+  p = put_string (p, s->tag);
+  p = PUT_LITERAL (p, "\"");
+  if (s->target_id >= 0)
+    p = put_int (PUT_LITERAL (p, ",\"id\":"), s->target_id);
+  p = put_double (PUT_LITERAL (p, ",\"t\":"), s->t_s, m);
+  p = put_double (PUT_LITERAL (p, ",\"device_time\":"), s->device_time_s, m);
+  p = put_double (PUT_LITERAL (p, ",\"x\":"), s->x_m, m);
+  p = put_double (PUT_LITERAL (p, ",\"y\":"), s->y_m, m);
+  p = put_double (PUT_LITERAL (p, ",\"z\":"), s->z_m, m);
+  if (s->has_orientation)
+    {
+      p = put_double (PUT_LITERAL (p, ",\"q\":["), s->qw, m);
+      p = put_double (PUT_LITERAL (p, ","), s->qx, m);
+      p = put_double (PUT_LITERAL (p, ","), s->qy, m);
+      p = put_double (PUT_LITERAL (p, ","), s->qz, m);
+      p = PUT_LITERAL (p, "]");
+    }
+  if (isfinite (s->heading_deg))
+    p = put_double (PUT_LITERAL (p, ",\"heading\":"), s->heading_deg, m);
+  if (s->has_geodetic)
+    {
+      p = put_double (PUT_LITERAL (p, ",\"lat\":"), s->lat_deg, m);
+      p = put_double (PUT_LITERAL (p, ",\"lon\":"), s->lon_deg, m);
+      p = put_double (PUT_LITERAL (p, ",\"alt\":"), s->alt_m, m);
+    }
+  p = put_string (PUT_LITERAL (p, ",\"fix\":\""), nb_fix_type_name (s->fix));
+  p = put_string (PUT_LITERAL (p, "\",\"tracking\":\""), nb_tracking_name (s->tracking));
+  p = put_double (PUT_LITERAL (p, "\",\"rms\":"), s->rms_m, m);
+  if (isfinite (s->hdop))
+    p = put_double (PUT_LITERAL (p, ",\"hdop\":"), s->hdop, m);
+  if (s->satellites >= 0)
+    p = put_int (PUT_LITERAL (p, ",\"satellites\":"), s->satellites);
+  p = PUT_LITERAL (p, "}\n");
+  g_assert ((gsize) (p - line) < SAMPLE_JSON_MAX);
+  return (gsize) (p - line);
+}
+
 static void
 key_number (GString *out, const char *key, double v)
 {
-  char b[G_ASCII_DTOSTR_BUF_SIZE + 8];
+  char b[NB_DOUBLE_BUF_SIZE];
 
-  g_string_append_printf (out, ",\"%s\":%s", key,
-                          isfinite (v) ? nb_json_format_double (b, sizeof b, v) : "null");
+  put_double (b, v, NULL)[0] = '\0';
+  g_string_append_printf (out, ",\"%s\":%s", key, b);
 }
 
-/* One sample as one line of JSON (names are plain ASCII, no escaping). */
 static void
 append_sample_json (GString *out, const NbSample *s)
 {
-  char b[4][G_ASCII_DTOSTR_BUF_SIZE + 8];
+  char line[SAMPLE_JSON_MAX];
 
-  g_string_append_printf (out, "{\"source\":\"%s\",\"tag\":\"%s\"", s->source, s->tag);
-  if (s->target_id >= 0)
-    g_string_append_printf (out, ",\"id\":%d", s->target_id);
-  key_number (out, "t", s->t_s);
-  key_number (out, "device_time", s->device_time_s);
-  key_number (out, "x", s->x_m);
-  key_number (out, "y", s->y_m);
-  key_number (out, "z", s->z_m);
-  if (s->has_orientation)
-    g_string_append_printf (out, ",\"q\":[%s,%s,%s,%s]",
-                            nb_json_format_double (b[0], sizeof b[0], s->qw),
-                            nb_json_format_double (b[1], sizeof b[1], s->qx),
-                            nb_json_format_double (b[2], sizeof b[2], s->qy),
-                            nb_json_format_double (b[3], sizeof b[3], s->qz));
-  if (isfinite (s->heading_deg))
-    key_number (out, "heading", s->heading_deg);
-  if (s->has_geodetic)
-    {
-      key_number (out, "lat", s->lat_deg);
-      key_number (out, "lon", s->lon_deg);
-      key_number (out, "alt", s->alt_m);
-    }
-  g_string_append_printf (out, ",\"fix\":\"%s\",\"tracking\":\"%s\"",
-                          nb_fix_type_name (s->fix), nb_tracking_name (s->tracking));
-  key_number (out, "rms", s->rms_m);
-  if (isfinite (s->hdop))
-    key_number (out, "hdop", s->hdop);
-  if (s->satellites >= 0)
-    g_string_append_printf (out, ",\"satellites\":%d", s->satellites);
-  g_string_append (out, "}\n");
+  g_string_append_len (out, line, (gssize) format_sample_json (line, s, NULL));
 }
 
 static void
@@ -100,17 +186,83 @@ print_note (const char *file, const char *message)
 
 /* ------------------------------------------------------------ replay -- */
 
+/* The output of a replay streams: memory stays flat whatever the length of
+ * the capture (a day of GNSS at 10 Hz, gigabytes).  Bad input (no such
+ * capture, bad settings) is refused before anything is written; a read
+ * failure midway is a runtime failure (exit 1) after what was decoded. */
+#define OUT_BUFFER_BYTES (256 * 1024)
+
+typedef struct {
+  const char *capture;
+  gboolean json, quiet;
+  guint64 samples, notes;
+  GError *error;              /* the first failure: a fatal event, a write */
+  NumberMemo memo;
+  char *buf;
+  gsize len;
+} Replay;
+
+static gboolean
+replay_flush (Replay *r)
+{
+  gboolean ok;
+
+  if (r->len == 0 || r->error != NULL)
+    return r->error == NULL;
+  r->buf[r->len] = '\0';
+  ok = nb_cli_write (r->buf, &r->error);
+  r->len = 0;
+  return ok;
+}
+
+static gboolean
+on_replay_event (const NbEvent *e, gpointer user_data)
+{
+  Replay *r = user_data;
+
+  switch (e->kind)
+    {
+    case NB_EVENT_SAMPLE:
+      r->samples++;
+      if (r->len + SAMPLE_JSON_MAX + 512 >= OUT_BUFFER_BYTES && !replay_flush (r))
+        return FALSE;
+      if (r->json)
+        r->len += format_sample_json (r->buf + r->len, &e->sample, &r->memo);
+      else
+        {
+          g_autoptr (GString) line = g_string_new (NULL);
+
+          append_sample_text (line, &e->sample);
+          memcpy (r->buf + r->len, line->str, MIN (line->len, (gsize) 511));
+          r->len += MIN (line->len, (gsize) 511);
+        }
+      return TRUE;
+    case NB_EVENT_NOTE:
+      r->notes++;
+      if (!r->quiet)
+        print_note (r->capture, e->message);
+      return TRUE;
+    case NB_EVENT_ERROR:
+      g_set_error (&r->error, NB_ERROR, e->error_code, "%s", e->message);
+      return FALSE;
+    case NB_EVENT_END:
+    case NB_EVENT_CONNECTED:
+    case NB_EVENT_LOST:
+    default:
+      return TRUE;
+    }
+}
+
 int
 nb_cli_replay (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (NbDevice) device = NULL;
-  g_autoptr (GString) out = g_string_new (NULL);
-  g_autofree char *driver = NULL, *capture = NULL, *pace = NULL;
+  g_autofree char *driver = NULL, *capture = NULL, *pace = NULL, *buf = NULL;
   g_auto (GStrv) settings = NULL;
   gboolean json = FALSE, quiet = FALSE;
-  guint64 samples = 0, notes = 0;
+  Replay r = { 0 };
   GOptionEntry entries[] = {
     { "driver", 0, 0, G_OPTION_ARG_STRING, &driver, "the instrument driver (nmea, csv, tum, …)",
       "NAME" },
@@ -126,7 +278,9 @@ nb_cli_replay (int argc, char **argv)
 
   g_option_context_set_summary (context,
     "Replays a recorded instrument capture through its driver: the harness for\n"
-    "driver regression tests.  Decode problems are warnings on stderr.");
+    "driver regression tests.  Decode problems are warnings on stderr.  The\n"
+    "output streams (constant memory for any length of capture); a capture may\n"
+    "be a pipe or FIFO (--capture file:/dev/stdin).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
@@ -138,60 +292,36 @@ nb_cli_replay (int argc, char **argv)
   if ((device = nb_device_new (driver, &error)) == NULL ||
       !nb_device_configure (device, "url", capture, &error) ||
       (pace != NULL && !nb_device_configure (device, "pace", pace, &error)) ||
-      !nb_device_apply_settings (device, settings, &error) || !nb_device_start (device, &error))
+      !nb_device_apply_settings (device, settings, &error))
     return nb_cli_report_error (error);
 
-  for (;;)
+  r.capture = capture;
+  r.json = json;
+  r.quiet = quiet;
+  r.buf = buf = g_malloc (OUT_BUFFER_BYTES);
+  if (!nb_device_run (device, on_replay_event, &r, &error))
+    return nb_cli_report_error (error);
+  /* A capture that yields nothing is the wrong file or driver, not an
+   * empty success (nothing was written: no sample, no line); a partial one
+   * says how much it skipped. */
+  if (r.error == NULL && r.samples == 0)
+    g_set_error (&r.error, NB_ERROR, NB_ERROR_INPUT, "%s: no sample decoded by driver %s (%"
+                 G_GUINT64_FORMAT " decode warning%s)", capture, driver, r.notes,
+                 r.notes == 1 ? "" : "s");
+  else if (r.error == NULL && r.notes > 0)
+    g_printerr ("navbench-cli: %s: %" G_GUINT64_FORMAT " sample%s decoded, %" G_GUINT64_FORMAT
+                " record%s skipped\n", capture, r.samples, r.samples == 1 ? "" : "s", r.notes,
+                r.notes == 1 ? "" : "s");
+  if (r.error == NULL && !json)
+    r.len += (gsize) g_snprintf (r.buf + r.len, 128, "%" G_GUINT64_FORMAT " samples, %"
+                                 G_GUINT64_FORMAT " decode warnings\n", r.samples, r.notes);
+  replay_flush (&r);
+  if (r.error != NULL)
     {
-      NbEvent e;
-
-      if (!nb_device_next (device, G_USEC_PER_SEC, &e))
-        continue;
-      switch (e.kind)
-        {
-        case NB_EVENT_SAMPLE:
-          samples++;
-          if (json)
-            append_sample_json (out, &e.sample);
-          else
-            append_sample_text (out, &e.sample);
-          break;
-        case NB_EVENT_NOTE:
-          notes++;
-          if (!quiet)
-            print_note (capture, e.message);
-          break;
-        case NB_EVENT_ERROR:
-          g_set_error (&error, NB_ERROR, e.error_code, "%s", e.message);
-          nb_event_clear (&e);
-          return nb_cli_report_error (error);
-        case NB_EVENT_END:
-          /* A capture that yields nothing is the wrong file or driver, not
-           * an empty success; a partial one says how much it skipped. */
-          if (samples == 0)
-            {
-              g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s: no sample decoded by driver "
-                           "%s (%" G_GUINT64_FORMAT " decode warning%s)", capture, driver, notes,
-                           notes == 1 ? "" : "s");
-              return nb_cli_report_error (error);
-            }
-          if (notes > 0)
-            g_printerr ("navbench-cli: %s: %" G_GUINT64_FORMAT " sample%s decoded, %"
-                        G_GUINT64_FORMAT " record%s skipped\n", capture, samples,
-                        samples == 1 ? "" : "s", notes, notes == 1 ? "" : "s");
-          if (!json)
-            g_string_append_printf (out, "%" G_GUINT64_FORMAT " samples, %" G_GUINT64_FORMAT
-                                    " decode warnings\n", samples, notes);
-          if (!nb_cli_write (out->str, &error))
-            return nb_cli_report_error (error);
-          return NB_EXIT_OK;
-        case NB_EVENT_CONNECTED:
-        case NB_EVENT_LOST:
-        default:
-          break;
-        }
-      nb_event_clear (&e);
+      g_propagate_error (&error, r.error);
+      return nb_cli_report_error (error);
     }
+  return NB_EXIT_OK;
 }
 
 /* ----------------------------------------------------------- acquire -- */

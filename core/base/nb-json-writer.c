@@ -1,5 +1,7 @@
 #include "nb-json-writer.h"
 
+#include "nb-number.h"
+
 #include <math.h>
 #include <stdio.h>
 
@@ -163,17 +165,12 @@ nb_json_string (NbJsonWriter *w, const char *value)
 const char *
 nb_json_format_double (char *buf, gsize size, double value)
 {
-  /* 15 significant digits round-trip most measured values; 17 always do. */
-  for (int digits = 15; digits <= 17; digits++)
-    {
-      char format[8];
+  char b[NB_DOUBLE_BUF_SIZE];
 
-      /* g_ascii_formatd: a '.' whatever LC_NUMERIC the front end set. */
-      snprintf (format, sizeof format, "%%.%dg", digits);
-      g_ascii_formatd (buf, (int) size, format, value);
-      if (g_ascii_strtod (buf, NULL) == value)
-        break;
-    }
+  /* The shortest decimal that reads back to the same double, in %g's form
+   * (locale-free: always a '.'). */
+  nb_format_double (b, value);
+  g_strlcpy (buf, b, size);
   return buf;
 }
 

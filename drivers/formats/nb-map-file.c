@@ -552,19 +552,14 @@ write_file (const char *path, const void *data, gsize len, GError **error)
   return TRUE;
 }
 
-/* The shortest of %.15g..%.17g that reads back as v: 0.05, not 0.050000000000000003. */
+/* The shortest decimal that reads back as v: 0.05, not 0.050000000000000003. */
 static const char *
 shortest (char *buf, gsize size, double v)
 {
-  for (int digits = 15; digits <= 17; digits++)
-    {
-      char fmt[8];
+  char b[NB_DOUBLE_BUF_SIZE];
 
-      g_snprintf (fmt, sizeof fmt, "%%.%dg", digits);
-      g_ascii_formatd (buf, (int) size, fmt, v);
-      if (g_ascii_strtod (buf, NULL) == v)
-        break;
-    }
+  nb_format_double (b, v);
+  g_strlcpy (buf, b, size);
   return buf;
 }
 

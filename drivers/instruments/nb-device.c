@@ -35,6 +35,9 @@ struct _NbDevice {
   GMutex lock;
   GCond wake;
   gboolean stopping;          /* under lock */
+  /* nb_device_run: events go straight to this function, no queue. */
+  NbDeviceEventFunc direct;
+  gpointer direct_data;
 
   /* Worker-only state. */
   GPtrArray *batch;           /* events of one feed, pushed together */
@@ -280,7 +283,27 @@ sleep_until (NbDevice *d, gint64 until_us)
 static void
 push (NbDevice *d, NbEventKind kind, const NbSample *sample, char *message, int code)
 {
-  NbEvent *e = g_new0 (NbEvent, 1);
+  NbEvent *e;
+
+  if (d->direct != NULL)
+    {
+      /* In the caller's thread: the event lives on this stack, nothing is
+       * allocated or queued per sample. */
+      NbEvent local = { .kind = kind, .message = message, .error_code = code,
+                        .t_s = nb_device_now () };
+
+      if (sample != NULL)
+        local.sample = *sample;
+      if (!d->direct (&local, d->direct_data))
+        {
+          g_mutex_lock (&d->lock);
+          d->stopping = TRUE;
+          g_mutex_unlock (&d->lock);
+        }
+      g_free (message);
+      return;
+    }
+  e = g_new0 (NbEvent, 1);
 
   e->kind = kind;
   if (sample != NULL)
@@ -332,7 +355,7 @@ on_sample (const NbSample *sample, gpointer user_data)
         }
       /* Hand over every 1024 samples, and only then look at the queue's
        * length (it takes the queue's lock). */
-      if (d->batch == NULL || d->batch->len >= 1024)
+      if (d->direct == NULL && (d->batch == NULL || d->batch->len >= 1024))
         {
           flush_batch (d);
           while (g_async_queue_length (d->queue) > QUEUE_HIGH_WATER && !stopping (d))
@@ -489,7 +512,7 @@ run_transport (NbDevice *d, const NbSink *sink)
         }
       last_data = now;
       /* At recorded pace each sample is handed over as its time comes. */
-      if (!d->pace_recorded)
+      if (!d->pace_recorded && d->direct == NULL)
         d->batch = g_ptr_array_new ();
       d->driver->feed (d->ctx, buf, (gsize) n, sink);
       flush_batch (d);
@@ -530,8 +553,8 @@ worker (gpointer data)
   return NULL;
 }
 
-gboolean
-nb_device_start (NbDevice *d, GError **error)
+static gboolean
+check_startable (NbDevice *d, GError **error)
 {
   if (d->thread != NULL)
     {
@@ -550,6 +573,14 @@ nb_device_start (NbDevice *d, GError **error)
                    "driver %s needs a port, URL or capture file", d->driver->name);
       return FALSE;
     }
+  return TRUE;
+}
+
+gboolean
+nb_device_start (NbDevice *d, GError **error)
+{
+  if (!check_startable (d, error))
+    return FALSE;
   d->stopping = FALSE;
   if (d->clock != NULL)
     {
@@ -588,6 +619,26 @@ generate_virtual (NbDevice *d)
       else
         push (d, NB_EVENT_ERROR, NULL, g_strdup (error->message), error->code);
     }
+}
+
+gboolean
+nb_device_run (NbDevice *d, NbDeviceEventFunc func, gpointer user_data, GError **error)
+{
+  if (!check_startable (d, error))
+    return FALSE;
+  if (d->clock != NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
+                   "a device on a virtual clock is read with nb_device_next");
+      return FALSE;
+    }
+  d->stopping = FALSE;
+  d->direct = func;
+  d->direct_data = user_data;
+  worker (d);
+  d->direct = NULL;
+  d->direct_data = NULL;
+  return TRUE;
 }
 
 gboolean

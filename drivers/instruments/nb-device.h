@@ -39,6 +39,9 @@ typedef struct {
 
 typedef struct _NbDevice NbDevice;
 
+/* Takes one event (it and its message stay the device's); FALSE stops. */
+typedef gboolean (*NbDeviceEventFunc) (const NbEvent *event, gpointer user_data);
+
 NbDevice *nb_device_new       (const char *driver_name, GError **error);
 const NbDriver *nb_device_driver (NbDevice *device);
 gboolean  nb_device_configure (NbDevice *device, const char *key, const char *value,
@@ -48,6 +51,13 @@ gboolean  nb_device_configure (NbDevice *device, const char *key, const char *va
 gboolean  nb_device_apply_settings (NbDevice *device, char **key_values, GError **error);
 /* Starts the worker; returns at once (the link opens in the worker). */
 gboolean  nb_device_start     (NbDevice *device, GError **error);
+/* Runs the device in the calling thread instead (a replay, a command line
+ * acquisition): every event goes to func as it is decoded, without a queue,
+ * an allocation or a thread hop per sample, until the recording ends, a
+ * fatal error (both also given to func) or func returns FALSE.  FALSE with
+ * error set only when the device cannot start at all. */
+gboolean  nb_device_run       (NbDevice *device, NbDeviceEventFunc func, gpointer user_data,
+                               GError **error);
 /* The next event, waiting up to timeout_us (0: just look); FALSE if none. */
 gboolean  nb_device_next      (NbDevice *device, gint64 timeout_us, NbEvent *event);
 /* Stops and joins the worker (within about 100 ms). */

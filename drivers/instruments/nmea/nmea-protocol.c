@@ -23,6 +23,30 @@ typedef struct {
   gsize n;
 } Field;
 
+/* The bytes of a sentence between '$' and '*': printable ASCII but '*' and
+ * '$'; commas cut fields.  Digits, letters and '.' (all above ',') first. */
+enum { BODY_INVALID, BODY_PLAIN, BODY_COMMA };
+
+static inline int
+body_class (guint8 ch)
+{
+  if (G_LIKELY ((guint8) (ch - 0x2d) <= 0x7e - 0x2d))
+    return BODY_PLAIN;
+  if (ch == ',')
+    return BODY_COMMA;
+  return ch < 0x20 || ch == '*' || ch == '$' || ch > 0x7e ? BODY_INVALID : BODY_PLAIN;
+}
+
+/* The bytes the lexer keeps in a sentence: printable ASCII but the starts
+ * '$' and '!'. */
+static inline gboolean
+lexer_body (guint8 b)
+{
+  if (G_LIKELY ((guint8) (b - 0x25) <= 0x7e - 0x25))
+    return TRUE;
+  return b == 0x20 || b == 0x22 || b == 0x23;
+}
+
 static const double pow10_table[] = {
   1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
   1e16, 1e17, 1e18,
@@ -58,14 +82,57 @@ parse_digits (const char *p, gsize n, guint64 *out)
   return TRUE;
 }
 
+/* "ddd[.ddd]" (no sign) in one pass: the integer part (at most 18 digits),
+ * the first 18 digits of the fraction and how many there were.  FALSE on
+ * anything but digits and one point, or no digit at all. */
+static gboolean
+scan_decimal (const char *p, const char *end, guint64 *ip, gsize *in, guint64 *fp, gsize *fn)
+{
+  guint64 i = 0, f = 0;
+  gsize ni = 0, nf = 0;
+
+  for (; p < end; p++)
+    {
+      unsigned d = (unsigned) (*p - '0');
+
+      if (d > 9)
+        break;
+      if (++ni > 18)
+        return FALSE;
+      i = i * 10 + d;
+    }
+  if (p < end)
+    {
+      if (*p != '.')
+        return FALSE;
+      for (p++; p < end; p++)
+        {
+          unsigned d = (unsigned) (*p - '0');
+
+          if (d > 9)
+            return FALSE;
+          /* Digits beyond 18 cannot matter at double precision: checked, dropped. */
+          if (nf++ < 18)
+            f = f * 10 + d;
+        }
+    }
+  if (ni == 0 && nf == 0)
+    return FALSE;
+  *ip = i;
+  *in = ni;
+  *fp = f;
+  *fn = MIN (nf, (gsize) 18);
+  return TRUE;
+}
+
 /* "[-+]ddd[.ddd]" → double.  Splits at the point so long fractions keep
  * full precision. */
 static gboolean
 parse_decimal (const Field *f, double *out)
 {
-  const char *p = f->p, *end = f->p + f->n, *dot;
+  const char *p = f->p, *end = f->p + f->n;
   gboolean negative = FALSE;
-  guint64 ip = 0, fp = 0;
+  guint64 ip, fp;
   gsize in, fn;
 
   if (p < end && (*p == '-' || *p == '+'))
@@ -73,27 +140,9 @@ parse_decimal (const Field *f, double *out)
       negative = *p == '-';
       p++;
     }
-  dot = memchr (p, '.', (gsize) (end - p));
-  in = (gsize) ((dot ? dot : end) - p);
-  fn = dot ? (gsize) (end - dot - 1) : 0;
-  if (in == 0 && fn == 0)
+  if (!scan_decimal (p, end, &ip, &in, &fp, &fn))
     return FALSE;
-  if (in > 0 && !parse_digits (p, in, &ip))
-    return FALSE;
-  if (fn > 0)
-    {
-      /* Digits beyond 18 cannot matter at double precision: check, drop. */
-      gsize keep = MIN (fn, (gsize) 18);
-
-      for (gsize i = keep; i < fn; i++)
-        if (dot[1 + i] < '0' || dot[1 + i] > '9')
-          return FALSE;
-      if (!parse_digits (dot + 1, keep, &fp))
-        return FALSE;
-      *out = (double) ip + (double) fp / pow10_table[keep];
-    }
-  else
-    *out = (double) ip;
+  *out = fn > 0 ? (double) ip + (double) fp / pow10_table[fn] : (double) ip;
   if (negative)
     *out = -*out;
   return TRUE;
@@ -114,28 +163,17 @@ parse_int (const Field *f, int *out)
 static gboolean
 parse_angle (const Field *f, const Field *hemi, int degree_digits_max, double *out)
 {
-  const char *dot = memchr (f->p, '.', f->n);
-  gsize in = (gsize) ((dot ? dot : f->p + f->n) - f->p);
-  guint64 ip, fp = 0;
-  gsize fn = dot ? (gsize) (f->p + f->n - dot - 1) : 0;
+  guint64 ip, fp;
+  gsize in, fn;
   double minutes;
   guint64 degrees;
 
-  if (in < 3 || in > (gsize) degree_digits_max + 2 || !parse_digits (f->p, in, &ip))
+  if (!scan_decimal (f->p, f->p + f->n, &ip, &in, &fp, &fn) || in < 3 ||
+      in > (gsize) degree_digits_max + 2)
     return FALSE;
+  minutes = (double) (ip % 100);
   if (fn > 0)
-    {
-      gsize keep = MIN (fn, (gsize) 18);
-
-      if (!parse_digits (dot + 1, keep, &fp))
-        return FALSE;
-      for (gsize i = keep; i < fn; i++)
-        if (dot[1 + i] < '0' || dot[1 + i] > '9')
-          return FALSE;
-      minutes = (double) (ip % 100) + (double) fp / pow10_table[keep];
-    }
-  else
-    minutes = (double) (ip % 100);
+    minutes += (double) fp / pow10_table[fn];
   degrees = ip / 100;
   if (minutes >= 60.0)
     return FALSE;
@@ -573,52 +611,66 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
       return FALSE;
     }
   star = end - 3;
-  for (gsize i = 1; i < star; i++)
-    {
-      if ((guchar) line[i] < 0x20 || (guchar) line[i] > 0x7e || line[i] == '*' || line[i] == '$')
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                       "invalid character 0x%02x at column %" G_GSIZE_FORMAT,
-                       (guchar) line[i], i + 1);
-          return FALSE;
-        }
-      sum ^= (guint8) line[i];
-    }
-  hi = hex_value (line[star + 1]);
-  lo = hex_value (line[star + 2]);
-  if (hi < 0 || lo < 0)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "checksum '%.2s' is not hexadecimal",
-                   line + star + 1);
-      return FALSE;
-    }
-  if ((guint8) (hi << 4 | lo) != sum)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "checksum %02X does not match computed %02X",
-                   (unsigned) (hi << 4 | lo), sum);
-      return FALSE;
-    }
+  /* One pass: validate, sum and cut at commas (the rest of the work is per
+   * field).  Too many fields is reported after the checksum, as before. */
+  {
+    gsize start = 1;
+    gboolean too_many = FALSE;
 
-  /* Split the body (after '$', before '*') at commas. */
-  for (gsize start = 1, i = 1; i <= star; i++)
-    if (i == star || line[i] == ',')
+    for (gsize i = 1; i < star; i++)
       {
-        if (n == MAX_FIELDS)
+        guint8 ch = (guint8) line[i];
+        int k = body_class (ch);
+
+        sum ^= ch;
+        if (G_LIKELY (k == BODY_PLAIN))
+          continue;
+        if (k == BODY_INVALID)
           {
-            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "more than %d fields", MAX_FIELDS);
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                         "invalid character 0x%02x at column %" G_GSIZE_FORMAT, ch, i + 1);
             return FALSE;
           }
-        f[n++] = (Field) { line + start, i - start };
+        if (n == MAX_FIELDS - 1)
+          too_many = TRUE;
+        else
+          f[n++] = (Field) { line + start, i - start };
         start = i + 1;
       }
+    f[n++] = (Field) { line + start, star - start };
+    hi = hex_value (line[star + 1]);
+    lo = hex_value (line[star + 2]);
+    if (hi < 0 || lo < 0)
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "checksum '%.2s' is not hexadecimal",
+                     line + star + 1);
+        return FALSE;
+      }
+    if ((guint8) (hi << 4 | lo) != sum)
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                     "checksum %02X does not match computed %02X", (unsigned) (hi << 4 | lo),
+                     sum);
+        return FALSE;
+      }
+    if (too_many)
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "more than %d fields", MAX_FIELDS);
+        return FALSE;
+      }
+  }
 
   addr = f[0].p;
   addr_n = f[0].n;
   if (addr_n >= 1 && addr[0] == 'P')
     {
       /* Proprietary: valid and ignored. */
+      gsize t = MIN (addr_n - 1, sizeof out->type - 1);
+
+      /* (the line need not end in a NUL: a bounded copy) */
       out->talker[0] = 'P';
-      g_strlcpy (out->type, addr + 1, MIN (addr_n, sizeof out->type));
+      memcpy (out->type, addr + 1, t);
+      out->type[t] = '\0';
       return TRUE;
     }
   if (addr_n != 5)
@@ -683,11 +735,16 @@ nb_nmea_lexer_init (NbNmeaLexer *lexer)
   lexer->state = LEX_LINE_START;
 }
 
+/* A sentence inside one chunk is handed to func where it lies in data;
+ * only one cut by a chunk boundary is copied into the lexer's buffer. */
 void
 nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc func,
                     gpointer user_data)
 {
-  for (gsize i = 0; i < len; i++)
+  gsize i = 0;
+  gssize start = -1;   /* where the sentence being cut began in data; −1: in buf */
+
+  while (i < len)
     {
       guint8 b = data[i];
 
@@ -697,7 +754,7 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
         case LEX_SEEK:
           if (b == '$' || b == '!')
             {
-              lexer->buf[0] = (char) b;
+              start = (gssize) i;
               lexer->len = 1;
               lexer->sentence_line = lexer->newlines + 1;
               lexer->state = LEX_BODY;
@@ -714,41 +771,70 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
               lexer->skipped++;
               lexer->state = LEX_SEEK;
             }
+          i++;
           break;
 
         case LEX_BODY:
-          if (b == '\r' || b == '\n')
-            {
-              func (lexer->buf, lexer->len, user_data);
-              lexer->len = 0;
-              lexer->newlines += b == '\n';
-              lexer->state = LEX_LINE_START;
-            }
-          else if (b == '$' || b == '!')
-            {
-              /* A new start inside a sentence: the old one was cut off. */
-              lexer->skipped += lexer->len;
-              lexer->buf[0] = (char) b;
-              lexer->len = 1;
-              lexer->sentence_line = lexer->newlines + 1;
-            }
-          else if (b < 0x20 || b > 0x7e)
-            {
-              /* Binary: not NMEA; resynchronise on the next '$'. */
-              lexer->newlines += b == '\n';
-              lexer->skipped += lexer->len + 1;
-              lexer->len = 0;
-              lexer->state = LEX_SEEK;
-            }
-          else if (lexer->len == sizeof lexer->buf)
-            {
-              lexer->overflows++;
-              lexer->skipped += lexer->len + 1;
-              lexer->len = 0;
-              lexer->state = LEX_SEEK;
-            }
-          else
-            lexer->buf[lexer->len++] = (char) b;
+          {
+            gsize have = start >= 0 ? i - (gsize) start : lexer->len;
+            gsize limit = MIN (len, i + (sizeof lexer->buf - have)), j = i, run;
+
+            while (j < limit && lexer_body (data[j]))
+              j++;
+            run = j - i;
+            if (j == len)
+              {
+                /* The chunk ends inside the sentence: keep it. */
+                if (start >= 0)
+                  memcpy (lexer->buf, data + start, have + run);
+                else
+                  memcpy (lexer->buf + have, data + i, run);
+                lexer->len = have + run;
+                start = -1;
+                i = j;
+                break;
+              }
+            b = data[j];
+            if (b == '\r' || b == '\n')
+              {
+                if (start >= 0)
+                  func ((const char *) data + start, have + run, user_data);
+                else
+                  {
+                    memcpy (lexer->buf + have, data + i, run);
+                    func (lexer->buf, have + run, user_data);
+                  }
+                lexer->len = 0;
+                lexer->newlines += b == '\n';
+                lexer->state = LEX_LINE_START;
+              }
+            else if (b == '$' || b == '!')
+              {
+                /* A new start inside a sentence: the old one was cut off. */
+                lexer->skipped += have + run;
+                start = (gssize) j;
+                lexer->len = 1;
+                lexer->sentence_line = lexer->newlines + 1;
+              }
+            else if (b < 0x20 || b > 0x7e)
+              {
+                /* Binary: not NMEA; resynchronise on the next '$'. */
+                lexer->skipped += have + run + 1;
+                lexer->len = 0;
+                lexer->state = LEX_SEEK;
+              }
+            else
+              {
+                /* A printable byte beyond a full buffer. */
+                lexer->overflows++;
+                lexer->skipped += have + run + 1;
+                lexer->len = 0;
+                lexer->state = LEX_SEEK;
+              }
+            if (lexer->state != LEX_BODY)
+              start = -1;
+            i = j + 1;
+          }
           break;
 
         case LEX_COMMENT:
@@ -758,8 +844,15 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
               lexer->newlines += b == '\n';
               lexer->state = LEX_LINE_START;
             }
+          i++;
           break;
         }
+    }
+  /* A sentence begun in the last byte or bytes looked at: keep it. */
+  if (lexer->state == LEX_BODY && start >= 0)
+    {
+      memcpy (lexer->buf, data + start, len - (gsize) start);
+      lexer->len = len - (gsize) start;
     }
 }
 

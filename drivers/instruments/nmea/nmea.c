@@ -28,6 +28,10 @@ typedef struct {
   int satellites;
   double hdop, rms_m, heading_deg, alt_hae_m;
   guint64 sentences, errors;
+  /* The last conversion to east-north-up: the sentences of one epoch (GGA,
+   * RMC, GNS, GLL) repeat one position. */
+  double last_geo[3], last_enu[3];
+  gboolean has_last;
   const NbSink *sink;
 } NmeaCtx;
 
@@ -42,6 +46,7 @@ state_reset (NmeaCtx *c)
       c->has_origin = TRUE;
     }
   c->has_date = FALSE;
+  c->has_last = FALSE;
   c->satellites = -1;
   c->hdop = c->rms_m = c->heading_deg = c->alt_hae_m = NAN;
   c->sentences = c->errors = 0;
@@ -163,7 +168,14 @@ on_line (const char *line, gsize len, gpointer user_data)
     return;
 
   nb_sample_init (&s, "nmea");
-  g_snprintf (s.tag, sizeof s.tag, "%s%s", f.talker, f.type);
+  {
+    /* talker + type ("GN" "GGA"), without a printf per sample */
+    gsize t = strlen (f.talker), y = MIN (strlen (f.type), sizeof s.tag - 1 - t);
+
+    memcpy (s.tag, f.talker, t);
+    memcpy (s.tag + t, f.type, y);
+    s.tag[t + y] = '\0';
+  }
   if (f.has & NB_NMEA_HAS_TIME)
     s.device_time_s = c->has_date
                       ? (double) days_from_civil (c->year, c->month, c->day) * 86400.0 + f.time_s
@@ -175,7 +187,18 @@ on_line (const char *line, gsize len, gpointer user_data)
       nb_enu_frame_init (&c->origin, f.lat_deg, f.lon_deg, h);
       c->has_origin = TRUE;
     }
-  nb_enu_from_geodetic (&c->origin, f.lat_deg, f.lon_deg, h, enu);
+  if (c->has_last && c->last_geo[0] == f.lat_deg && c->last_geo[1] == f.lon_deg &&
+      c->last_geo[2] == h)
+    memcpy (enu, c->last_enu, sizeof enu);
+  else
+    {
+      nb_enu_from_geodetic (&c->origin, f.lat_deg, f.lon_deg, h, enu);
+      c->last_geo[0] = f.lat_deg;
+      c->last_geo[1] = f.lon_deg;
+      c->last_geo[2] = h;
+      memcpy (c->last_enu, enu, sizeof enu);
+      c->has_last = TRUE;
+    }
   s.x_m = enu[0];
   s.y_m = enu[1];
   s.z_m = enu[2];

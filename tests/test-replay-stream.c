@@ -1,0 +1,171 @@
+/* navbench-cli replay streams: its peak memory does not grow with the
+ * capture, every fix comes out, and the numbers read back exactly.
+ *
+ * The capture is a synthetic GGA + RMC log (nb-test-nmea-gen.h) written
+ * into a pipe (--capture file:/dev/stdin) by a thread of this test, so no size
+ * needs disk; the output is read back through another pipe as it comes.
+ * The child's peak resident set is the kernel's (wait4's ru_maxrss): for
+ * 4 MB and 40 MB of capture it must be the same within 2 MiB and below
+ * 20 MiB.  Not timed.
+ */
+/* wait4 (the child's own rusage) is BSD, not POSIX. */
+#define _DEFAULT_SOURCE
+
+#include "nb-test-nmea-gen.h"
+#include "nb-test.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+typedef struct {
+  int fd;
+  guint64 bytes_wanted, bytes, epochs;
+} Writer;
+
+static gpointer
+write_capture (gpointer data)
+{
+  Writer *w = data;
+  char buf[65536];
+  gsize len = 0;
+
+  while (w->bytes < w->bytes_wanted)
+    {
+      len += nb_test_nmea_epoch (buf + len, w->epochs++);
+      if (len > sizeof buf - 256)
+        {
+          for (gsize done = 0; done < len;)
+            {
+              gssize n = write (w->fd, buf + done, len - done);
+
+              if (n < 0 && errno == EINTR)
+                continue;
+              g_assert_cmpint (n, >, 0);
+              done += (gsize) n;
+            }
+          w->bytes += len;
+          len = 0;
+        }
+    }
+  close (w->fd);
+  return NULL;
+}
+
+typedef struct {
+  guint64 lines, fixes_checked;
+  long max_rss_kib;
+  int status;
+} Result;
+
+/* Replays bytes of capture through a pipe; counts the output lines and
+ * checks the first ones against the sentences written. */
+static void
+replay_pipe (guint64 bytes, Result *res)
+{
+  const char *cli = g_getenv ("NAVBENCH_CLI");
+  int in[2], out[2];
+  pid_t pid;
+  Writer w = { 0 };
+  GThread *writer;
+  FILE *f;
+  char *line = NULL;
+  size_t cap = 0;
+  struct rusage ru;
+  int status;
+
+  g_assert_nonnull (cli);
+  g_assert_cmpint (pipe (in), ==, 0);
+  g_assert_cmpint (pipe (out), ==, 0);
+  pid = fork ();
+  g_assert_cmpint (pid, >=, 0);
+  if (pid == 0)
+    {
+      dup2 (in[0], STDIN_FILENO);
+      dup2 (out[1], STDOUT_FILENO);
+      close (in[0]);
+      close (in[1]);
+      close (out[0]);
+      close (out[1]);
+      execl (cli, cli, "replay", "--driver", "nmea", "--capture", "file:/dev/stdin", "--json",
+             "--set", "origin=41.57,-93.75,217.9", (char *) NULL);
+      _exit (127);
+    }
+  close (in[0]);
+  close (out[1]);
+  w.fd = in[1];
+  w.bytes_wanted = bytes;
+  writer = g_thread_new ("capture", write_capture, &w);
+
+  f = fdopen (out[0], "r");
+  memset (res, 0, sizeof *res);
+  while (getline (&line, &cap, f) > 0)
+    {
+      if (res->lines < 20)
+        {
+          /* The fix of sentence k: lat/lon as the generator wrote them,
+           * to the printed precision (1e-10°), and x/y/z as numbers. */
+          char epoch[256];
+          g_auto (GStrv) sentences = NULL;
+          const char *lat = strstr (line, "\"lat\":"), *lon = strstr (line, "\"lon\":");
+          g_auto (GStrv) fields = NULL;
+          double lat_deg, lon_deg, want_lat, want_lon;
+          int off;
+
+          /* the generator is a function of the epoch: the same text again */
+          epoch[nb_test_nmea_epoch (epoch, res->lines / 2)] = '\0';
+          sentences = g_strsplit (epoch, "\r\n", -1);
+          fields = g_strsplit (sentences[res->lines % 2], ",", -1);
+          off = g_str_has_prefix (fields[0], "$GNRMC") ? 1 : 0;
+
+          g_assert_nonnull (lat);
+          g_assert_nonnull (lon);
+          lat_deg = g_ascii_strtod (lat + 6, NULL);
+          lon_deg = g_ascii_strtod (lon + 6, NULL);
+          want_lat = 41.0 + g_ascii_strtod (fields[2 + off] + 2, NULL) / 60.0;
+          want_lon = -(93.0 + g_ascii_strtod (fields[4 + off] + 3, NULL) / 60.0);
+          nb_assert_abs (lat_deg, want_lat, 1e-10, "lat");
+          nb_assert_abs (lon_deg, want_lon, 1e-10, "lon");
+          g_assert_true (g_str_has_suffix (g_strchomp (line), "}"));
+          res->fixes_checked++;
+        }
+      res->lines++;
+    }
+  free (line);
+  fclose (f);
+  g_thread_join (writer);
+  g_assert_cmpint (wait4 (pid, &status, 0, &ru), ==, pid);
+  res->status = status;
+  res->max_rss_kib = ru.ru_maxrss;
+  /* every fix of every epoch: two per epoch */
+  g_assert_cmpuint (res->lines, ==, 2 * w.epochs);
+}
+
+static void
+test_flat_memory (void)
+{
+  Result small, large;
+
+  replay_pipe (4 * 1000 * 1000, &small);
+  replay_pipe (40 * 1000 * 1000, &large);
+  g_test_message ("peak RSS: %ld KiB for 4 MB, %ld KiB for 40 MB; %" G_GUINT64_FORMAT
+                  " and %" G_GUINT64_FORMAT " samples", small.max_rss_kib, large.max_rss_kib,
+                  small.lines, large.lines);
+  g_assert_true (WIFEXITED (small.status) && WEXITSTATUS (small.status) == 0);
+  g_assert_true (WIFEXITED (large.status) && WEXITSTATUS (large.status) == 0);
+  g_assert_cmpuint (small.fixes_checked, ==, 20);
+  g_assert_cmpint (large.max_rss_kib, <, 20 * 1024);
+  g_assert_cmpint (labs (large.max_rss_kib - small.max_rss_kib), <, 2 * 1024);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  signal (SIGPIPE, SIG_IGN);
+  g_test_add_func ("/replay/stream/flat-memory", test_flat_memory);
+  return g_test_run ();
+}
