@@ -147,7 +147,12 @@ static void
 test_file_pace (void)
 {
   g_autofree char *l1 = gga (0.0, 0), *l2 = gga (0.3, 1), *l3 = gga (0.6, 2);
-  g_autofree char *text = g_strconcat ("# Name: three RTK fixes 0.3 s apart\n", l1, l2, l3, NULL);
+  /* The date first (a GGA has none; a fix before any date has no device
+   * time, issue 20): 2025-06-01 is day 20240 of 1970. */
+  g_autofree char *l0 = nmea_line ("GPZDA,120000.00,01,06,2025,00,00");
+  g_autofree char *text = g_strconcat ("# Name: three RTK fixes 0.3 s apart\n", l0, l1, l2, l3,
+                                       NULL);
+  const double day_s = 20240.0 * 86400.0;
   g_autofree char *path = write_temp (text);
 
   for (int recorded = 0; recorded < 2; recorded++)
@@ -174,7 +179,8 @@ test_file_pace (void)
           const NbSample *s = &g_array_index (log.samples, NbSample, i);
 
           /* t = device time − latency on a replay's own clock */
-          nb_assert_abs (s->t_s, 12 * 3600 + 0.3 * i - 0.25, 1e-9, "latency-corrected t");
+          nb_assert_abs (s->t_s, day_s + 12 * 3600 + 0.3 * i - 0.25, 1e-6,
+                         "latency-corrected t");
           g_assert_cmpint (s->fix, ==, NB_FIX_RTK_FIXED);
           /* 0.00000054′ of latitude × the meridian radius (6 363 475 m at
            * 41.5°) ≈ 1.0 mm north per step */

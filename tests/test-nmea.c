@@ -450,6 +450,99 @@ test_heading_convention (void)
   d->close (ctx);
 }
 
+/* Feeds lines (CR LF added) to a fresh nmea driver, all at once or in
+ * chunks of 7 bytes; returns the samples. */
+static GArray *
+run_lines (const char *const *bodies, guint n, gboolean finish)
+{
+  const NbDriver *d = nb_driver_find ("nmea");
+  GArray *got = g_array_new (FALSE, FALSE, sizeof (NbSample));
+  NbSink sink = { keep_sample, NULL, got };
+  g_autoptr (GString) text = g_string_new (NULL);
+  gpointer ctx = d->open (NULL);
+
+  g_assert_true (d->start (ctx, NULL));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *line = sentence (bodies[i]);
+
+      g_string_append_printf (text, "%s\r\n", line);
+    }
+  for (gsize at = 0; at < text->len; at += 7)
+    d->feed (ctx, (const guint8 *) text->str + at, MIN ((gsize) 7, text->len - at), &sink);
+  if (finish)
+    d->finish (ctx, &sink);
+  d->stop (ctx);
+  d->close (ctx);
+  return got;
+}
+
+/* Device times never fall (NAN, unknown, aside). */
+static void
+assert_monotonic (GArray *got, const char *what)
+{
+  double last = -INFINITY;
+
+  for (guint i = 0; i < got->len; i++)
+    {
+      double t = g_array_index (got, NbSample, i).device_time_s;
+
+      if (isnan (t))
+        continue;
+      if (t < last)
+        g_error ("%s: sample %u at %.3f s after %.3f s", what, i, t, last);
+      last = t;
+    }
+}
+
+/* Device time stays monotonic: a GGA (no date) before the epoch's first
+ * RMC has no device time, as gpsd reports it (not the time of day, 1.8·10⁹
+ * s before the RMC); the GGA of 00:00:00 that comes before the RMC with the
+ * new date is of the new day; a receiver that never sends a date counts
+ * the time of day on past midnight from its second epoch. */
+static void
+test_time_monotonic (void)
+{
+  const char *dated[] = {
+    "GPGGA,235959.00,4134.2000000,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+    "GPRMC,235959.00,A,4134.2000000,N,09345.0000000,W,0.0,0.0,300625,,,R",
+    "GPGGA,235959.50,4134.2000100,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+    "GPRMC,235959.50,A,4134.2000100,N,09345.0000000,W,0.0,0.0,300625,,,R",
+    "GPGGA,000000.00,4134.2000200,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+    "GPRMC,000000.00,A,4134.2000200,N,09345.0000000,W,0.0,0.0,010725,,,R",
+    "GPGGA,000000.50,4134.2000300,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+  };
+  const char *undated[] = {
+    "GPGGA,235959.00,4134.2000000,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+    "GPGGA,235959.50,4134.2000100,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+    "GPGGA,000000.00,4134.2000200,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+    "GPGGA,000000.50,4134.2000300,N,09345.0000000,W,4,12,0.6,250.0,M,-32.1,M,1.0,0000",
+  };
+  /* 2025-06-30 00:00 UTC is 1751241600 s after 1970 (20269 days). */
+  const double day0 = 20269.0 * 86400.0;
+  g_autoptr (GArray) a = run_lines (dated, G_N_ELEMENTS (dated), TRUE);
+  g_autoptr (GArray) b = run_lines (undated, G_N_ELEMENTS (undated), TRUE);
+
+  g_assert_cmpuint (a->len, ==, 7);
+  g_assert_true (isnan (g_array_index (a, NbSample, 0).device_time_s));
+  nb_assert_abs (g_array_index (a, NbSample, 1).device_time_s, day0 + 86399.0, 1e-6,
+                 "the first RMC");
+  nb_assert_abs (g_array_index (a, NbSample, 4).device_time_s, day0 + 86400.0, 1e-6,
+                 "the GGA at midnight, before the new date");
+  nb_assert_abs (g_array_index (a, NbSample, 5).device_time_s, day0 + 86400.0, 1e-6,
+                 "the RMC with the new date");
+  nb_assert_abs (g_array_index (a, NbSample, 6).device_time_s, day0 + 86400.5, 1e-6,
+                 "after midnight");
+  assert_monotonic (a, "dated");
+  /* no date ever: unknown in the first epoch, then the time of day */
+  g_assert_cmpuint (b->len, ==, 4);
+  g_assert_true (isnan (g_array_index (b, NbSample, 0).device_time_s));
+  nb_assert_abs (g_array_index (b, NbSample, 1).device_time_s, 86399.5, 1e-6, "undated");
+  nb_assert_abs (g_array_index (b, NbSample, 3).device_time_s, 86400.5, 1e-6,
+                 "undated, counted past midnight");
+  assert_monotonic (b, "undated");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -460,6 +553,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nmea/quality-sentences", test_quality_sentences);
   g_test_add_func ("/nmea/lexer", test_lexer);
   g_test_add_func ("/nmea/heading-convention", test_heading_convention);
+  g_test_add_func ("/nmea/time-monotonic", test_time_monotonic);
   g_test_add_func ("/geodesy/reference", test_geodesy_reference);
   g_test_add_func ("/geodesy/1km", test_geodesy_1km);
   return g_test_run ();

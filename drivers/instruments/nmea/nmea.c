@@ -24,7 +24,16 @@ typedef struct {
 
   /* State that spans sentences. */
   gboolean has_date;
-  int year, month, day;
+  gint64 date_days;            /* the current UTC date, days since 1970 */
+  double last_tod_s;           /* the last time of day seen (NAN: none) */
+  /* Fixes before any date (a receiver sends GGA, which has none, before
+   * the epoch's RMC or ZDA) have no device time, as gpsd reports them, so
+   * that time stamps never fall from 1.8·10⁹ s to the time of day.  A
+   * receiver whose first epoch ends without a date sends none: its fixes
+   * carry the time of day, counted on past midnight (undated). */
+  double first_undated_tod_s;  /* NAN: none seen */
+  gboolean undated;
+  gint64 undated_days;
   int satellites;
   double hdop, rms_m, heading_deg, alt_hae_m;
   guint64 sentences, errors;
@@ -46,6 +55,11 @@ state_reset (NmeaCtx *c)
       c->has_origin = TRUE;
     }
   c->has_date = FALSE;
+  c->date_days = 0;
+  c->last_tod_s = NAN;
+  c->first_undated_tod_s = NAN;
+  c->undated = FALSE;
+  c->undated_days = 0;
   c->has_last = FALSE;
   c->satellites = -1;
   c->hdop = c->rms_m = c->heading_deg = c->alt_hae_m = NAN;
@@ -125,6 +139,30 @@ days_from_civil (int y, int m, int d)
   return era * 146097 + doe - 719468;
 }
 
+/* Seconds since 1970 of a time of day on the current date; a time of day
+ * more than half a day before the last one is the next day (a GGA at
+ * 00:00:00 comes before the RMC with the new date).  Undated: the time of
+ * day, counted on across midnight the same way; NAN while the first epoch
+ * may still bring its date. */
+static double
+device_time (NmeaCtx *c, double tod_s)
+{
+  gint64 *days = c->has_date ? &c->date_days : &c->undated_days;
+
+  if (!isnan (c->last_tod_s) && tod_s < c->last_tod_s - 43200.0)
+    (*days)++;
+  c->last_tod_s = tod_s;
+  if (!c->has_date && !c->undated)
+    {
+      if (isnan (c->first_undated_tod_s))
+        c->first_undated_tod_s = tod_s;
+      if (tod_s == c->first_undated_tod_s)
+        return NAN;
+      c->undated = TRUE;   /* a second epoch and still no date */
+    }
+  return (double) *days * 86400.0 + tod_s;
+}
+
 static void
 on_line (const char *line, gsize len, gpointer user_data)
 {
@@ -150,9 +188,9 @@ on_line (const char *line, gsize len, gpointer user_data)
   if (f.has & NB_NMEA_HAS_DATE)
     {
       c->has_date = TRUE;
-      c->year = f.year;
-      c->month = f.month;
-      c->day = f.day;
+      c->date_days = days_from_civil (f.year, f.month, f.day);
+      if (f.has & NB_NMEA_HAS_TIME)
+        c->last_tod_s = f.time_s;
     }
   if (f.has & NB_NMEA_HAS_SATELLITES)
     c->satellites = f.satellites;
@@ -177,9 +215,7 @@ on_line (const char *line, gsize len, gpointer user_data)
     s.tag[t + y] = '\0';
   }
   if (f.has & NB_NMEA_HAS_TIME)
-    s.device_time_s = c->has_date
-                      ? (double) days_from_civil (c->year, c->month, c->day) * 86400.0 + f.time_s
-                      : f.time_s;
+    s.device_time_s = device_time (c, f.time_s);
   h = isnan (c->alt_hae_m) ? (c->has_origin ? c->origin.h_m : 0.0) : c->alt_hae_m;
   if (!c->has_origin)
     {
