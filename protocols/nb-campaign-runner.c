@@ -306,6 +306,7 @@ typedef struct {
   gboolean keep;                /* samples are part of a trial (else discarded) */
   gboolean buffering;           /* operator-driven: kept until the trial is found in them */
   GArray *carry;                /* operator-driven: samples after a trial's end */
+  GHashTable *placed;           /* clause 6: "obstacle|max|angle" already recorded */
   gboolean obstacle_placed;     /* operator-driven clause 7: the prompt was answered */
 
   /* The instrument (nb-device events). */
@@ -393,6 +394,7 @@ take_event (Run *run, NbEvent *e, GError **error)
     case NB_EVENT_CONNECTED:
       g_clear_pointer (&run->lost, g_free);
   g_clear_pointer (&run->carry, g_array_unref);
+  g_clear_pointer (&run->placed, g_hash_table_unref);
       break;
     case NB_EVENT_END:
       run->ended = TRUE;
@@ -505,7 +507,8 @@ await_instrument (Run *run, GError **error)
         {
           fresh = TRUE;
           g_clear_pointer (&run->lost, g_free);
-  g_clear_pointer (&run->carry, g_array_unref);   /* measuring again */
+  g_clear_pointer (&run->carry, g_array_unref);
+  g_clear_pointer (&run->placed, g_hash_table_unref);   /* measuring again */
         }
       if (!take_event (run, &e, error))
         return FALSE;
@@ -1214,16 +1217,33 @@ detection_obstacles (Run *run, guint *next_number, GError **error)
       const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
 
       *next_number = MAX (*next_number, t->number + 1);
-      for (guint k = 0; k < list->len; k++)
-        if (g_strcmp0 (t->label, g_ptr_array_index (list, k)) == 0 &&
-            nb_campaign_trial_counts (6, t))
+      /* A run stopped part way (Ctrl-C, a crash) goes on with the
+       * placements not yet recorded. */
+      if (nb_campaign_trial_counts (6, t) && t->label != NULL && t->kind != NULL)
+        g_hash_table_add (run->placed, g_strdup_printf ("%s|%s|%.0f", t->label, t->kind,
+                                                        t->angle_deg));
+    }
+  for (guint k = 0; k < list->len; k++)
+    {
+      guint n = 0;
+
+      for (guint d = 0; d < 8; d++)
+        for (guint m = 0; m < 2; m++)
           {
-            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' "
-                         "already holds the placements of the %s (6.3 places each obstacle "
-                         "once per direction and range): run under another name",
-                         run->r->path, o->config, t->label);
-            return NULL;
+            g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
+                                                    (char *) g_ptr_array_index (list, k),
+                                                    m == 0 ? "max" : "min", 45.0 * d);
+
+            n += g_hash_table_contains (run->placed, key);
           }
+      if (n == 16)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' "
+                       "already holds the placements of the %s (6.3 places each obstacle "
+                       "once per direction and range): run under another name",
+                       run->r->path, o->config, (char *) g_ptr_array_index (list, k));
+          return NULL;
+        }
     }
   return g_steal_pointer (&list);
 }
@@ -1321,7 +1341,16 @@ run_detection (Run *run, gboolean *cancelled, GError **error)
   if (!resolve_detection_config (run, &min_mm, &max_mm, error) ||
       (obstacles = detection_obstacles (run, &number, error)) == NULL)
     return FALSE;
-  run->n_trials = obstacles->len * 16;
+  run->n_trials = 0;
+  for (guint i = 0; i < obstacles->len; i++)
+    for (guint d = 0; d < 16; d++)
+      {
+        g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
+                                                (char *) g_ptr_array_index (obstacles, i),
+                                                d % 2 == 0 ? "max" : "min", 45.0 * (d / 2));
+
+        run->n_trials += !g_hash_table_contains (run->placed, key);
+      }
   /* The robot at its start pose, facing along the line of sight. */
   if (!send_goal (run, &run->route.poses[0], error))
     {
@@ -1335,6 +1364,12 @@ run_detection (Run *run, gboolean *cancelled, GError **error)
         {
           NbTrialOutcome outcome = NB_TRIAL_RUNNING;
 
+          g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
+                                                  (char *) g_ptr_array_index (obstacles, i),
+                                                  m == 0 ? "max" : "min", 45.0 * d);
+
+          if (g_hash_table_contains (run->placed, key))
+            continue;
           if (g_cancellable_is_cancelled (run->cancellable))
             {
               *cancelled = TRUE;
@@ -1955,6 +1990,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
     {
       g_array_append_vals (run->samples, run->carry->data, run->carry->len);
       g_clear_pointer (&run->carry, g_array_unref);
+  g_clear_pointer (&run->placed, g_hash_table_unref);
     }
   return TRUE;
 
@@ -1971,6 +2007,7 @@ run_free (Run *run)
   g_clear_pointer (&run->samples, g_array_unref);
   g_clear_pointer (&run->lost, g_free);
   g_clear_pointer (&run->carry, g_array_unref);
+  g_clear_pointer (&run->placed, g_hash_table_unref);
   nb_campaign_free (run->campaign);
 }
 
@@ -2145,6 +2182,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
   run.r = r;
   run.cancellable = cancellable;
   run.samples = g_array_new (FALSE, FALSE, sizeof (NbSample));
+  run.placed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   nb_campaign_config_init (&run.config);
   if (run_all (&run, &error))
     {

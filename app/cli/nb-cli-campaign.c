@@ -916,6 +916,8 @@ static const NbCliCommand campaign_commands[] = {
   { "import", campaign_import, "record trials measured elsewhere (the CSV of compute)" },
   { "results", campaign_results, "every clause's figures from the stored trials" },
   { "run", nb_cli_campaign_run, "drive the robot through a clause's trials and record them" },
+  { "plan", nb_cli_campaign_plan,
+    "the configurations the standard asks for, their state and what runs next" },
   { "register", nb_cli_campaign_register,
     "fit the instrument frame to surveyed reference points and store it" },
 };

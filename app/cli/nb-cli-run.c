@@ -17,6 +17,7 @@
 #include "nb-error.h"
 #include "nb-http-robot.h"
 #include "nb-json-writer.h"
+#include "nb-campaign-plan.h"
 #include "nb-runner-sim.h"
 
 #include <glib-unix.h>
@@ -29,6 +30,9 @@ typedef struct {
   NbCampaignRunner *runner;
   GCancellable *cancellable;
   gboolean json;
+  gboolean tty;                 /* progress as one status line on a terminal */
+  gint64 started_us;            /* the configuration's run */
+  guint config_index, config_count;
   gboolean ok;
   GError *error;
   GError *write_error;
@@ -82,6 +86,26 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
 {
   RunCli *c = user_data;
   gboolean started = ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED;
+
+  /* A terminal gets one status line: configuration, trial i/N, elapsed, ETA. */
+  if (c->tty)
+    {
+      double elapsed = (g_get_monotonic_time () - c->started_us) / 1e6;
+      guint done = started ? ev->trial - 1 : ev->trial;
+      double eta = done > 0 ? elapsed / done * (ev->n_trials - MIN (done, ev->n_trials)) : NAN;
+      char eta_text[32];
+      g_autofree char *which = c->config_count > 0
+                               ? g_strdup_printf ("[%u/%u] ", c->config_index, c->config_count)
+                               : g_strdup ("");
+
+      say (c, g_strdup_printf ("\r%sclause %u '%s': trial %u/%u %s  elapsed %.1f s  ETA %s  ",
+                               which, ev->clause, ev->config, ev->trial, ev->n_trials,
+                               started ? "running" : nb_trial_outcome_to_string (ev->outcome),
+                               elapsed, isnan (eta) ? "—"
+                               : (g_snprintf (eta_text, sizeof eta_text, "%.1f s", eta),
+                                  eta_text)));
+      return;
+    }
 
   if (c->json)
     {
@@ -186,6 +210,10 @@ wants_iso9283 (int argc, char **argv)
 }
 
 static int campaign_run_18646 (int argc, char **argv);
+static int run_config (RunCli *c, const char *db, const NbCampaignRunnerOptions *o,
+                       const NbRunnerRig *rig);
+static int run_plan (RunCli *c, const char *db, const NbCampaignRunnerOptions *base,
+                     const NbRunnerRig *rig, guint only_clause, const char *only_config);
 
 int
 nb_cli_campaign_run (int argc, char **argv)
@@ -217,11 +245,15 @@ campaign_run_18646 (int argc, char **argv)
   g_autoptr (GMainLoop) loop = NULL;
   g_autoptr (GCancellable) cancellable = NULL;
   gint clause = 0, trials = 0;
+  gboolean all = FALSE;
   gint64 seed = 1;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
     { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5 to 9", "N" },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &all,
+      "every configuration of the campaign's plan not complete, with the standard's trial "
+      "counts (with --clause N: those of clause N; the plan is made on the first use)", NULL },
     { "config", 0, 0, G_OPTION_ARG_STRING, &config,
       "the configuration (created on the first run)", "NAME" },
     { "route", 0, 0, G_OPTION_ARG_STRING, &route,
@@ -276,7 +308,6 @@ campaign_run_18646 (int argc, char **argv)
   NbRunnerRig rig;
   RunCli c = { 0 };
   double load = NAN;
-  guint sigint;
 
   g_option_context_set_summary (context,
     "Drives the robot through the trials of ISO 18646-2 clause 5 (pose accuracy and\n"
@@ -290,11 +321,41 @@ campaign_run_18646 (int argc, char **argv)
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
-  if (db == NULL || config == NULL || clause == 0)
+  if (db == NULL || (!all && (config == NULL || clause == 0)))
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --clause 5…9 and --config NAME "
-                   "are required");
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, and --all or --clause N --config "
+                   "NAME, are required");
       return nb_cli_report_error (error);
+    }
+  if (all && trials != 0)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--all runs the standard's trial counts: "
+                   "--trials N is for one configuration (--clause N --config NAME)");
+      return nb_cli_report_error (error);
+    }
+  if (all && config != NULL)
+    {
+      /* A configuration of the plan runs as planned; any other name as an
+       * extra configuration, as without --all. */
+      g_autoptr (NbCampaign) rw = nb_campaign_open (db, 0, &error);
+      g_autoptr (GArray) plan = NULL;
+      gboolean planned = FALSE, made;
+
+      if (rw == NULL || !nb_plan_ensure (rw, &made, &error) ||
+          (plan = nb_campaign_plan_list (rw, &error)) == NULL ||
+          !nb_campaign_close (g_steal_pointer (&rw), &error))
+        return nb_cli_report_error (error);
+      for (guint i = 0; i < plan->len; i++)
+        planned |= g_str_equal (g_array_index (plan, NbPlanEntry, i).config, config) &&
+                   (clause == 0 || g_array_index (plan, NbPlanEntry, i).clause == (guint) clause);
+      if (!planned)
+        all = FALSE;
+      if (!planned && clause == 0)
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--config %s is not in the plan: give "
+                       "--clause N to run it as an extra configuration", config);
+          return nb_cli_report_error (error);
+        }
     }
   if (robot != NULL && !g_str_equal (robot, "sim-base") && !g_str_equal (robot, "operator") &&
       !g_str_has_prefix (robot, "http://"))
@@ -469,42 +530,61 @@ campaign_run_18646 (int argc, char **argv)
         return nb_cli_report_error (error);
       nb_runner_sim_rig (sim, &rig);
     }
-  if ((runner = nb_campaign_runner_new (db, &o, &rig, &error)) == NULL)
+  cancellable = g_cancellable_new ();
+  c.cancellable = cancellable;
+  c.json = json;
+  c.tty = !json && isatty (STDOUT_FILENO);
+  if (all)
+    return run_plan (&c, db, &o, &rig, (guint) clause, config);
+  return run_config (&c, db, &o, &rig);
+}
+
+/* One configuration run under the main loop; the CLI's exit status. */
+static int
+run_config (RunCli *c, const char *db, const NbCampaignRunnerOptions *o, const NbRunnerRig *rig)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaignRunner) runner = NULL;
+  g_autoptr (GMainLoop) loop = NULL;
+  guint clause = o->clause;
+  const char *config = o->config;
+  gboolean json = c->json;
+  guint sigint;
+
+  if ((runner = nb_campaign_runner_new (db, o, rig, &error)) == NULL)
     return nb_cli_report_error (error);
 
   loop = g_main_loop_new (NULL, FALSE);
-  cancellable = g_cancellable_new ();
-  c.loop = loop;
-  c.runner = runner;
-  c.cancellable = cancellable;
-  c.json = json;
-  sigint = g_unix_signal_add (SIGINT, on_sigint, &c);
-  nb_campaign_runner_run_async (runner, cancellable, on_progress, &c, on_done, &c);
+  c->loop = loop;
+  c->runner = runner;
+  c->ok = FALSE;
+  c->started_us = g_get_monotonic_time ();
+  sigint = g_unix_signal_add (SIGINT, on_sigint, c);
+  nb_campaign_runner_run_async (runner, c->cancellable, on_progress, c, on_done, c);
   g_main_loop_run (loop);
   g_source_remove (sigint);
+  if (c->tty)
+    say (c, g_strdup ("\n"));
 
-  if (c.write_error != NULL)
+  if (c->write_error != NULL)
     {
-      nb_runner_summary_clear (&c.summary);
-      g_clear_error (&c.error);
-      g_propagate_error (&error, c.write_error);
+      nb_runner_summary_clear (&c->summary);
+      g_clear_error (&c->error);
+      g_propagate_error (&error, g_steal_pointer (&c->write_error));
       return nb_cli_report_error (error);
     }
-  if (!c.ok)
+  if (!c->ok)
     {
-      int rc;
-
-      if (g_error_matches (c.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (c->error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         {
           /* Cancelled is a runtime outcome, not bad input. */
-          g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "%s", c.error->message);
-          g_clear_error (&c.error);
+          g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "%s", c->error->message);
+          g_clear_error (&c->error);
         }
       else
-        error = c.error;
-      nb_runner_summary_clear (&c.summary);
-      rc = nb_cli_report_error (error);
-      return rc;
+        error = g_steal_pointer (&c->error);
+      nb_runner_summary_clear (&c->summary);
+      return nb_cli_report_error (error);
     }
   if (json)
     {
@@ -513,34 +593,104 @@ campaign_run_18646 (int argc, char **argv)
       nb_json_begin_object (w);
       nb_json_key (w, "event"); nb_json_string (w, "figures");
       nb_json_key (w, "clause"); nb_json_int (w, clause);
-      nb_json_key (w, "run"); nb_json_int (w, c.summary.run);
-      nb_json_key (w, "ok"); nb_json_int (w, c.summary.ok);
-      nb_json_key (w, "failed"); nb_json_int (w, c.summary.failed);
-      nb_json_key (w, "aborted"); nb_json_int (w, c.summary.aborted);
+      nb_json_key (w, "run"); nb_json_int (w, c->summary.run);
+      nb_json_key (w, "ok"); nb_json_int (w, c->summary.ok);
+      nb_json_key (w, "failed"); nb_json_int (w, c->summary.failed);
+      nb_json_key (w, "aborted"); nb_json_int (w, c->summary.aborted);
       nb_json_key (w, "figures");
       nb_json_begin_object (w);
-      nb_config_result_json (w, &c.summary.figures);
+      nb_config_result_json (w, &c->summary.figures);
       nb_json_end_object (w);
       nb_json_end_object (w);
-      say (&c, one_line (nb_json_writer_finish (g_steal_pointer (&w))));
+      say (c, one_line (nb_json_writer_finish (g_steal_pointer (&w))));
     }
   else
     {
       g_autoptr (GString) figures = g_string_new (NULL);
 
-      nb_config_result_text (figures, &c.summary.figures);
-      say (&c, g_strdup_printf ("Clause %d — %s, config '%s': %u run (%u ok, %u failed, "
-                                "%u aborted)\n%s\n", clause, nb_clause_get ((guint) clause)->title,
-                                config, c.summary.run, c.summary.ok, c.summary.failed,
-                                c.summary.aborted, figures->str));
+      nb_config_result_text (figures, &c->summary.figures);
+      say (c, g_strdup_printf ("Clause %u — %s, config '%s': %u run (%u ok, %u failed, "
+                               "%u aborted)\n%s\n", clause, nb_clause_get (clause)->title,
+                               config, c->summary.run, c->summary.ok, c->summary.failed,
+                               c->summary.aborted, figures->str));
     }
-  nb_runner_summary_clear (&c.summary);
-  if (c.write_error != NULL)
+  nb_runner_summary_clear (&c->summary);
+  if (c->write_error != NULL)
     {
-      g_propagate_error (&error, c.write_error);
+      g_propagate_error (&error, g_steal_pointer (&c->write_error));
       return nb_cli_report_error (error);
     }
   return NB_EXIT_OK;
+}
+
+/* --all: every planned configuration not complete, in plan order (or
+ * those of --clause N), each to the standard's count.  The campaign is
+ * opened for the plan and closed before each configuration runs (the
+ * runner is its one writer). */
+static int
+run_plan (RunCli *c, const char *db, const NbCampaignRunnerOptions *base, const NbRunnerRig *rig,
+          guint only_clause, const char *only_config)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) plan = NULL;
+  guint ran = 0;
+
+  {
+    g_autoptr (NbCampaign) campaign = nb_campaign_open (db, 0, &error);
+    gboolean made;
+
+    if (campaign == NULL || !nb_plan_ensure (campaign, &made, &error) ||
+        (plan = nb_campaign_plan_list (campaign, &error)) == NULL ||
+        !nb_campaign_close (g_steal_pointer (&campaign), &error))
+      return nb_cli_report_error (error);
+  }
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+      const NbClause *clause = nb_clause_lookup (e->clause);
+      NbCampaignRunnerOptions o = *base;
+      NbPlanStatus st;
+      int rc;
+
+      if ((only_clause != 0 && e->clause != only_clause) ||
+          (only_config != NULL && !g_str_equal (e->config, only_config)))
+        continue;
+      {
+        g_autoptr (NbCampaign) ro = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+
+        if (ro == NULL || !nb_plan_status (ro, e, &st, &error))
+          return nb_cli_report_error (error);
+      }
+      if (nb_plan_status_done (&st))
+        continue;
+      if (clause->run == NB_CLAUSE_RUN_NONE)
+        {
+          if (!c->json)
+            say (c, g_strdup_printf ("Clause %u '%s': not driven by the runner; record its "
+                                     "trials with campaign import\n", e->clause, e->config));
+          continue;
+        }
+      o.clause = e->clause;
+      o.config = e->config;
+      o.route = nb_clause_takes (clause, NB_CLAUSE_OPT_ROUTE) ? e->route : NULL;
+      o.load_kg = e->load_kg;
+      o.obstacle = e->obstacle;
+      o.behaviour = e->behaviour ? (guint) g_ascii_strtoull (e->behaviour, NULL, 10) : 0;
+      o.trials = 0;
+      if (nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES) && isnan (o.min_range_mm))
+        o.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM, o.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
+      c->config_index = i + 1;
+      c->config_count = plan->len;
+      if ((rc = run_config (c, db, &o, rig)) != NB_EXIT_OK)
+        return rc;
+      ran++;
+      if (g_cancellable_is_cancelled (c->cancellable))
+        return NB_EXIT_FAILURE;
+    }
+  if (!c->json)
+    say (c, g_strdup_printf ("The plan: %u configuration(s) run; see campaign plan --db %s\n",
+                             ran, db));
+  return c->write_error == NULL ? NB_EXIT_OK : NB_EXIT_FAILURE;
 }
 
 gboolean
@@ -574,4 +724,187 @@ nb_cli_import_track (const char *db, guint clause, const char *config, const cha
     }
   nb_runner_summary_clear (&sum);
   return ok;
+}
+
+/* ------------------------------------------------------- campaign plan -- */
+
+int
+nb_cli_campaign_plan (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (GArray) plan = NULL;
+  g_autoptr (GArray) configs = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (NbJsonWriter) w = NULL;
+  g_autofree char *db = NULL, *exclude = NULL, *include = NULL, *reason = NULL, *who = NULL;
+  gboolean json = FALSE, made = FALSE;
+  const NbPlanEntry *next = NULL;
+  const GOptionEntry entries[] = {
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "the plan as one JSON object", NULL },
+    { "exclude", 0, 0, G_OPTION_ARG_STRING, &exclude,
+      "take a configuration out of scope (with --reason)", "CLAUSE:CONFIG" },
+    { "include", 0, 0, G_OPTION_ARG_STRING, &include, "bring it back in scope", "CLAUSE:CONFIG" },
+    { "reason", 0, 0, G_OPTION_ARG_STRING, &reason,
+      "why it is out of scope (the manufacturer's declaration; the protocol prints it)", "TEXT" },
+    { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    "The campaign's plan: every configuration ISO 18646-2 prescribes for this robot and\n"
+    "its conditions (made from robot.width_mm, robot.rated_load_kg and\n"
+    "conditions.environment on the first use and stored), each with its state (not\n"
+    "started, k/N trials, complete, passed/failed where the clause judges) and what\n"
+    "'campaign run --all' runs next.  Configurations the plan does not hold are listed\n"
+    "as extra.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (db == NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F is required");
+      return nb_cli_report_error (error);
+    }
+  if ((exclude != NULL) == (reason == NULL) && exclude != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--exclude needs --reason TEXT");
+      return nb_cli_report_error (error);
+    }
+  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
+    return nb_cli_report_error (error);
+  if (who)
+    nb_campaign_set_who (campaign, who);
+  if (!nb_plan_ensure (campaign, &made, &error))
+    return nb_cli_report_error (error);
+  for (guint k = 0; k < 2; k++)
+    {
+      const char *arg = k == 0 ? exclude : include;
+      g_auto (GStrv) parts = NULL;
+      guint64 n;
+
+      if (arg == NULL)
+        continue;
+      parts = g_strsplit (arg, ":", 2);
+      if (g_strv_length (parts) != 2 ||
+          !g_ascii_string_to_unsigned (parts[0], 10, 5, 10, &n, NULL))
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--%s '%s': CLAUSE:CONFIG, such as "
+                       "5:combined-rated-load", k == 0 ? "exclude" : "include", arg);
+          return nb_cli_report_error (error);
+        }
+      if (!nb_campaign_plan_set_scope (campaign, (guint) n, parts[1], k == 1, reason, &error))
+        return nb_cli_report_error (error);
+    }
+  if ((plan = nb_campaign_plan_list (campaign, &error)) == NULL ||
+      (configs = nb_campaign_list_configs (campaign, 0, &error)) == NULL)
+    return nb_cli_report_error (error);
+  g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
+  if (json)
+    {
+      w = nb_json_writer_new ();
+      nb_json_begin_object (w);
+      nb_json_key (w, "made"); nb_json_bool (w, made);
+      nb_json_key (w, "configs");
+      nb_json_begin_array (w);
+    }
+  else
+    g_string_append_printf (out, "%-7s %-24s %-14s %s\n", "clause", "configuration", "trials",
+                            "state");
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+      NbPlanStatus st;
+
+      if (!nb_plan_status (campaign, e, &st, &error))
+        return nb_cli_report_error (error);
+      if (next == NULL && !nb_plan_status_done (&st) &&
+          nb_clause_lookup (e->clause)->run != NB_CLAUSE_RUN_NONE)
+        next = e;
+      if (json)
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "clause"); nb_json_int (w, e->clause);
+          nb_json_key (w, "config"); nb_json_string (w, e->config);
+          nb_json_key (w, "state"); nb_json_string (w, nb_plan_state_name (st.state));
+          nb_json_key (w, "trials"); nb_json_int (w, st.done);
+          nb_json_key (w, "of"); nb_json_int (w, st.needed);
+          nb_json_key (w, "in_scope"); nb_json_bool (w, e->in_scope);
+          nb_json_key (w, "reason");
+          if (e->reason)
+            nb_json_string (w, e->reason);
+          else
+            nb_json_null (w);
+          nb_json_end_object (w);
+        }
+      else
+        {
+          g_autofree char *count = g_strdup_printf ("%u/%u", st.done, st.needed);
+
+          g_string_append_printf (out, "%-7u %-24s %-14s %s%s%s\n", e->clause, e->config, count,
+                                  nb_plan_state_name (st.state), e->reason ? ": " : "",
+                                  e->reason ? e->reason : "");
+        }
+    }
+  if (json)
+    {
+      nb_json_end_array (w);
+      nb_json_key (w, "extra");
+      nb_json_begin_array (w);
+    }
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      gboolean planned = FALSE;
+
+      for (guint k = 0; k < plan->len && !planned; k++)
+        planned = g_array_index (plan, NbPlanEntry, k).clause == c->clause &&
+                  g_str_equal (g_array_index (plan, NbPlanEntry, k).config, c->name);
+      if (planned)
+        continue;
+      if (json)
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "clause"); nb_json_int (w, c->clause);
+          nb_json_key (w, "config"); nb_json_string (w, c->name);
+          nb_json_end_object (w);
+        }
+      else
+        g_string_append_printf (out, "%-7u %-24s %-14s extra configuration (not in the plan)\n",
+                                c->clause, c->name, "");
+    }
+  if (json)
+    {
+      nb_json_end_array (w);
+      nb_json_key (w, "next");
+      if (next != NULL)
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "clause"); nb_json_int (w, next->clause);
+          nb_json_key (w, "config"); nb_json_string (w, next->config);
+          nb_json_end_object (w);
+        }
+      else
+        nb_json_null (w);
+      nb_json_end_object (w);
+    }
+  else if (next != NULL)
+    g_string_append_printf (out, "next: clause %u '%s' (campaign run --db %s --all)\n",
+                            next->clause, next->config, db);
+  else
+    g_string_append (out, "next: nothing the runner drives is left\n");
+  if (!nb_campaign_close (g_steal_pointer (&campaign), &error))
+    return nb_cli_report_error (error);
+  if (json)
+    {
+      g_autofree char *text = nb_json_writer_finish (g_steal_pointer (&w));
+
+      if (!nb_cli_write (text, &error) || !nb_cli_write ("\n", &error))
+        return nb_cli_report_error (error);
+    }
+  else if (!nb_cli_write (out->str, &error))
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
 }

@@ -101,6 +101,20 @@ const char *const nbc_migrations[] = {
   "  x_mm REAL NOT NULL, y_mm REAL NOT NULL, z_mm REAL NOT NULL,\n"
   "  a_deg REAL NOT NULL, b_deg REAL NOT NULL, c_deg REAL NOT NULL,\n"
   "  PRIMARY KEY (config, pose, cycle));\n",
+
+  /* 3 → 4: the campaign's plan — the configurations the standard prescribes
+   * for this robot and conditions, each with its trial count and scope (an
+   * out-of-scope one keeps the manufacturer's reason for the protocol). */
+  "CREATE TABLE plan (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  clause INTEGER NOT NULL CHECK (clause BETWEEN 5 AND 10),\n"
+  "  config TEXT NOT NULL,\n"
+  "  trials INTEGER NOT NULL CHECK (trials > 0),\n"
+  "  route TEXT, load_kg REAL, obstacle TEXT, behaviour TEXT,\n"
+  "  in_scope INTEGER NOT NULL DEFAULT 1 CHECK (in_scope IN (0, 1)),\n"
+  "  reason TEXT,\n"
+  "  created TEXT NOT NULL,\n"
+  "  UNIQUE (clause, config));\n",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (nbc_migrations) == NB_CAMPAIGN_SCHEMA_VERSION);

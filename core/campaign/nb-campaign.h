@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 
 /* The schema this navbench writes; files up to it are read (older ones are
  * migrated forward when opened for writing). */
-#define NB_CAMPAIGN_SCHEMA_VERSION 3
+#define NB_CAMPAIGN_SCHEMA_VERSION 4
 /* PRAGMA application_id of a navbench campaign: "NBCP". */
 #define NB_CAMPAIGN_APPLICATION_ID 0x4E424350
 
@@ -237,6 +237,35 @@ void     nb_sample_chunk_pack   (const NbTrackSample *samples, gsize n, guint8 *
 /* n is the chunk's count, checked against its header and size. */
 gboolean nb_sample_chunk_unpack (const guint8 *data, gsize size, NbTrackSample *out, gsize max,
                                  gsize *n, GError **error);
+
+/* ------------------------------------------------------------- plan -- */
+
+/* One configuration of the campaign's plan (what the standard prescribes;
+ * protocols/nb-plan.h makes it from the clause table). */
+typedef struct {
+  gint64 id;
+  guint clause;
+  char *config;           /* the configuration's name (the clause table's key) */
+  guint trials;           /* the standard's count (counted trials) */
+  char *route;            /* as the runner takes them; NULL / NaN when the clause has none */
+  double load_kg;
+  char *obstacle;
+  char *behaviour;
+  gboolean in_scope;
+  char *reason;           /* out of scope: why (the manufacturer's declaration) */
+} NbPlanEntry;
+
+void     nb_plan_entry_init  (NbPlanEntry *entry);
+void     nb_plan_entry_clear (NbPlanEntry *entry);
+/* Appends an entry (a (clause, config) pair is unique); logged. */
+gboolean nb_campaign_plan_add (NbCampaign *campaign, NbPlanEntry *entry, GError **error);
+/* Of NbPlanEntry (cleared with the array), in plan order. */
+GArray  *nb_campaign_plan_list (NbCampaign *campaign, GError **error);
+/* Takes a configuration out of scope (reason required) or back in; the log
+ * keeps the old state and the reason.  NB_ERROR_INPUT when the plan has no
+ * such configuration. */
+gboolean nb_campaign_plan_set_scope (NbCampaign *campaign, guint clause, const char *config,
+                                     gboolean in_scope, const char *reason, GError **error);
 
 /* ------------------------------------------- transactions, log, results -- */
 

@@ -1,0 +1,155 @@
+/* nb-campaign-plan.c — the campaign's plan (see nb-campaign-plan.h) */
+#include "nb-campaign-plan.h"
+
+#include "nb-campaign-results.h"
+#include "nb-clause.h"
+#include "nb-error.h"
+
+#include <math.h>
+#include <string.h>
+
+const char *
+nb_plan_state_name (NbPlanState state)
+{
+  static const char *const names[] = { "out of scope", "not started", "in progress", "complete",
+                                       "passed", "failed" };
+
+  return state <= NB_PLAN_FAILED ? names[state] : "?";
+}
+
+gboolean
+nb_plan_status_done (const NbPlanStatus *s)
+{
+  return s->state == NB_PLAN_OUT_OF_SCOPE || s->state >= NB_PLAN_COMPLETE;
+}
+
+static gboolean
+make_plan (NbCampaign *campaign, GError **error)
+{
+  NbClauseEnv env;
+  g_autoptr (GArray) configs = NULL;
+
+  if (!nb_clause_env_from_campaign (campaign, &env, error))
+    return FALSE;
+  if (isnan (env.lu_mm))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: robot.width_mm is not set, so there is "
+                   "no LU (ISO 18646-2 4.5) to plan the configurations: campaign set --db %s "
+                   "robot.width_mm=W", nb_campaign_get_path (campaign),
+                   nb_campaign_get_path (campaign));
+      return FALSE;
+    }
+  if ((configs = nb_clause_all_configurations (&env, error)) == NULL)
+    return FALSE;
+  if (!nb_campaign_transaction_begin (campaign, error))
+    return FALSE;
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      const NbClause *clause = nb_clause_lookup (c->clause);
+      NbPlanEntry e;
+      gboolean ok;
+
+      nb_plan_entry_init (&e);
+      e.clause = c->clause;
+      e.config = g_strdup (c->name);
+      e.trials = clause->trials;
+      e.route = g_strdup (c->route);
+      e.load_kg = c->load_kg;
+      e.obstacle = g_strdup (c->obstacle);
+      e.behaviour = g_strdup (c->behaviour);
+      if (strstr (c->name, "rated-load") != NULL && !(c->load_kg > 0.0))
+        {
+          e.in_scope = FALSE;
+          e.reason = g_strdup (isnan (c->load_kg)
+                               ? "the manufacturer declares no rated load (robot.rated_load_kg)"
+                               : "the rated load is 0 kg: the same as the no-load configuration");
+        }
+      ok = nb_campaign_plan_add (campaign, &e, error);
+      nb_plan_entry_clear (&e);
+      if (!ok)
+        {
+          nb_campaign_transaction_rollback (campaign);
+          return FALSE;
+        }
+    }
+  return nb_campaign_transaction_commit (campaign, error);
+}
+
+gboolean
+nb_plan_ensure (NbCampaign *campaign, gboolean *made, GError **error)
+{
+  g_autoptr (GArray) plan = nb_campaign_plan_list (campaign, error);
+
+  *made = FALSE;
+  if (plan == NULL)
+    return FALSE;
+  if (plan->len > 0)
+    return TRUE;
+  if (!make_plan (campaign, error))
+    return FALSE;
+  *made = TRUE;
+  return TRUE;
+}
+
+gboolean
+nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GError **error)
+{
+  const NbClause *clause = nb_clause_lookup (e->clause);
+  g_autoptr (GArray) trials = NULL;
+  NbCampaignConfig config;
+  gboolean found;
+
+  memset (st, 0, sizeof *st);
+  st->needed = e->trials;
+  if (!e->in_scope)
+    {
+      st->state = NB_PLAN_OUT_OF_SCOPE;
+      return TRUE;
+    }
+  found = nb_campaign_find_config (campaign, e->clause, e->config, &config, error);
+  if (!found)
+    {
+      st->state = NB_PLAN_NOT_STARTED;
+      return error == NULL || *error == NULL;
+    }
+  if ((trials = nb_campaign_list_trials (campaign, config.id, error)) == NULL)
+    {
+      nb_campaign_config_clear (&config);
+      return FALSE;
+    }
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      /* 7.3: the trials with the obstacle are the configuration's count;
+       * the baseline only gives T0. */
+      if (g_strcmp0 (t->kind, "baseline") == 0)
+        continue;
+      st->done += clause->counts (t);
+    }
+  if (st->done == 0)
+    st->state = trials->len > 0 ? NB_PLAN_IN_PROGRESS : NB_PLAN_NOT_STARTED;
+  else if (st->done < st->needed)
+    st->state = NB_PLAN_IN_PROGRESS;
+  else if (e->clause == 7 || e->clause == 9)
+    {
+      NbConfigResult fig;
+
+      memset (&fig, 0, sizeof fig);
+      if (!nb_config_result_compute (campaign, &config, &fig, error))
+        {
+          nb_config_result_clear (&fig);
+          nb_campaign_config_clear (&config);
+          return FALSE;
+        }
+      st->state = (e->clause == 7 ? fig.avoidance.passed : fig.passage.passed)
+                  ? NB_PLAN_PASSED : NB_PLAN_FAILED;
+      nb_config_result_clear (&fig);
+    }
+  else
+    st->state = NB_PLAN_COMPLETE;
+  nb_campaign_config_clear (&config);
+  return TRUE;
+}

@@ -1,0 +1,53 @@
+/* nb-campaign-plan.h — the campaign's plan: which configurations the standard asks
+ * for this robot, which are done, what runs next
+ *
+ * The plan is made once from the robot and the conditions (LU from
+ * robot.width_mm, robot.rated_load_kg, conditions.environment) by the
+ * clause table (nb_clause_all_configurations: clause 5 three routes × {no
+ * load, rated load}, 6 the table 2 obstacles (three outdoors), 7 the ten
+ * behaviour/obstacle configurations, 8 and 9 two loads, 10 the arena) with
+ * each clause's trial count, and stored in the campaign (nb-campaign.h,
+ * NbPlanEntry).  decided: a rated-load configuration of a robot that
+ * declares no rated load (robot.rated_load_kg unset) or a rated load of
+ * 0 kg is planned out of scope with that reason; any other goes out of
+ * scope only by the engineer, with the reason the protocol prints.
+ *
+ * A configuration's state comes from its stored trials, counted as the
+ * clause counts them (clause 7: the trials with the obstacle; its baseline
+ * is a prerequisite): not started, k/N, complete, and for the clauses that
+ * judge (7, 9) passed or failed.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-campaign.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NB_PLAN_OUT_OF_SCOPE,
+  NB_PLAN_NOT_STARTED,
+  NB_PLAN_IN_PROGRESS,      /* k of N counted trials */
+  NB_PLAN_COMPLETE,         /* N counted trials, the clause does not judge */
+  NB_PLAN_PASSED,           /* complete, and the clause's pass rule holds */
+  NB_PLAN_FAILED,           /* complete, and it does not */
+} NbPlanState;
+
+const char *nb_plan_state_name (NbPlanState state);   /* "not started", "complete", … */
+
+typedef struct {
+  NbPlanState state;
+  guint done;               /* counted trials */
+  guint needed;             /* the standard's count */
+} NbPlanStatus;
+
+/* Makes and stores the plan when the campaign has none (*made TRUE).  FALSE
+ * with NB_ERROR_INPUT naming the field when the robot's width is unset. */
+gboolean nb_plan_ensure (NbCampaign *campaign, gboolean *made, GError **error);
+gboolean nb_plan_status (NbCampaign *campaign, const NbPlanEntry *entry, NbPlanStatus *status,
+                         GError **error);
+/* TRUE when the entry has nothing left to run. */
+gboolean nb_plan_status_done (const NbPlanStatus *status);
+
+G_END_DECLS

@@ -1,0 +1,302 @@
+/* navbench-cli campaign plan and campaign run --all end to end: the plan
+ * made from the robot and conditions (the clause table's configurations,
+ * rated-load ones out of scope without a rated load, the engineer's
+ * exclusions with their reason), its states, `run --all` on the simulator
+ * giving exactly the standard's counts, and SIGKILL at random points of
+ * `run --all` followed by the same command: the file passes
+ * integrity_check after every kill, no trial the run reported recorded is
+ * lost, none is duplicated, and the finished campaign has the standard's
+ * counts.
+ */
+#include "nb-test.h"
+#include "nb-test-cli.h"
+#include "nb-test-tmp.h"
+
+#include <fcntl.h>
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char *tmpdir;
+
+static char *
+new_campaign (const char *name, const char *rated)
+{
+  char *db = g_strdup_printf ("%s/%s.nbc", tmpdir, name);
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", name,
+                           "robot.width_mm=730", rated, NULL));
+  return db;
+}
+
+static gint64
+query_int (sqlite3 *s, const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  gint64 v = -1;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (s, sql, -1, &st, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    v = sqlite3_column_int64 (st, 0);
+  sqlite3_finalize (st);
+  return v;
+}
+
+static char *
+query_text (sqlite3 *s, const char *sql)
+{
+  sqlite3_stmt *st = NULL;
+  char *v = NULL;
+
+  g_assert_cmpint (sqlite3_prepare_v2 (s, sql, -1, &st, NULL), ==, SQLITE_OK);
+  if (sqlite3_step (st) == SQLITE_ROW)
+    v = g_strdup ((const char *) sqlite3_column_text (st, 0));
+  sqlite3_finalize (st);
+  return v;
+}
+
+/* The standard's counts, configuration by configuration, straight from the
+ * file: 5 and 8: 30 ok trials; 6: 16 placements, each direction and range
+ * once; 7: 3 ok baseline, 3 with the obstacle; 9: 5; none left running or
+ * counted twice. */
+static void
+assert_standard_counts (const char *db, guint expect_configs)
+{
+  sqlite3 *s = NULL;
+  g_autofree char *check = NULL;
+
+  g_assert_cmpint (sqlite3_open_v2 (db, &s, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  check = query_text (s, "PRAGMA integrity_check");
+  g_assert_cmpstr (check, ==, "ok");
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM config"), ==, expect_configs);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM trial WHERE outcome = 'running'"), ==, 0);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM (SELECT c.id FROM config c JOIN trial t "
+                                 "ON t.config_id = c.id AND t.outcome = 'ok' WHERE c.clause IN "
+                                 "(5, 8) GROUP BY c.id HAVING count (*) != 30)"), ==, 0);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM (SELECT c.id FROM config c JOIN trial t "
+                                 "ON t.config_id = c.id AND t.outcome = 'ok' WHERE c.clause = 6 "
+                                 "GROUP BY c.id HAVING count (*) != 16 OR count (DISTINCT "
+                                 "t.label || t.kind || t.angle_deg) != 16)"), ==, 0);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM (SELECT c.id FROM config c JOIN trial t "
+                                 "ON t.config_id = c.id AND t.outcome IN ('ok', 'failed') WHERE "
+                                 "c.clause = 7 AND t.kind = 'obstacle' GROUP BY c.id HAVING "
+                                 "count (*) != 3)"), ==, 0);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM (SELECT c.id FROM config c JOIN trial t "
+                                 "ON t.config_id = c.id AND t.outcome = 'ok' WHERE c.clause = 7 "
+                                 "AND t.kind = 'baseline' GROUP BY c.id HAVING count (*) != 3)"),
+                   ==, 0);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM (SELECT c.id FROM config c JOIN trial t "
+                                 "ON t.config_id = c.id AND t.outcome IN ('ok', 'failed') WHERE "
+                                 "c.clause = 9 GROUP BY c.id HAVING count (*) != 5)"), ==, 0);
+  sqlite3_close (s);
+}
+
+static void
+test_plan_states (void)
+{
+  g_autofree char *db = new_campaign ("plan", "conditions.environment=indoor");
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autofree char *err = NULL;
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db,
+                                          "--json", NULL);
+  JsonObject *root = nb_test_parse_object (p, out);
+  JsonArray *configs = json_object_get_array_member (root, "configs");
+  guint out_of_scope = 0;
+
+  /* 6 + 6 + 10 + 2 + 2 + 1 configurations, made on the first use. */
+  g_assert_true (json_object_get_boolean_member (root, "made"));
+  g_assert_cmpuint (json_array_get_length (configs), ==, 27);
+  for (guint i = 0; i < json_array_get_length (configs); i++)
+    {
+      JsonObject *c = json_array_get_object_element (configs, i);
+      const char *name = json_object_get_string_member (c, "config");
+
+      if (strstr (name, "rated-load") != NULL)
+        {
+          /* No rated load declared: out of scope, saying why. */
+          g_assert_cmpstr (json_object_get_string_member (c, "state"), ==, "out of scope");
+          g_assert_nonnull (strstr (json_object_get_string_member (c, "reason"),
+                                    "robot.rated_load_kg"));
+          out_of_scope++;
+        }
+      else
+        g_assert_cmpstr (json_object_get_string_member (c, "state"), ==, "not started");
+    }
+  g_assert_cmpuint (out_of_scope, ==, 5);     /* 5: three routes; 8, 9: one each */
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (root, "next"), "config"), ==,
+                   "straight-no-load");
+  /* Out of scope only with a reason; an unknown one is named. */
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "plan", "--db", db, "--exclude",
+                           "7:b4-small-cylinder", NULL));
+  g_assert_nonnull (strstr (err, "--reason"));
+  g_clear_pointer (&err, g_free);
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "plan", "--db", db, "--exclude",
+                           "7:no-such", "--reason", "x", NULL));
+  g_assert_nonnull (strstr (err, "the plan has no clause 7 'no-such'"));
+  g_free (out);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--exclude",
+                         "7:b4-small-cylinder", "--reason", "the manufacturer declares no "
+                         "moving obstacles", NULL);
+  g_assert_nonnull (strstr (out, "b4-small-cylinder        0/3            out of scope: the "
+                                 "manufacturer declares no moving obstacles"));
+  /* One planned configuration in part: k/N; an extra one is listed as extra. */
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "5",
+                           "--config", "straight-no-load", "--trials", "4", NULL));
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "9",
+                           "--config", "my-own", "--trials", "5", NULL));
+  g_free (out);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, NULL);
+  g_assert_nonnull (strstr (out, "straight-no-load         4/30           in progress"));
+  g_assert_nonnull (strstr (out, "my-own                                  extra configuration"));
+  g_assert_nonnull (strstr (out, "next: clause 5 'straight-no-load'"));
+  /* --all: everything left, to the standard's counts; 7 and 9 judged. */
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--all", NULL));
+  g_free (out);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, NULL);
+  g_assert_nonnull (strstr (out, "straight-no-load         30/30          complete"));
+  /* Judged by 7.3 (the simulated base touches the wall now and then). */
+  g_assert_true (strstr (out, "b1-wooden-wall           3/3            passed") != NULL ||
+                 strstr (out, "b1-wooden-wall           3/3            failed") != NULL);
+  g_assert_nonnull (strstr (out, "no-load                  5/5            passed"));
+  g_assert_nonnull (strstr (out, "arena                    0/3            not started"));
+  g_assert_nonnull (strstr (out, "next: nothing the runner drives is left"));
+  /* 20 planned, in scope and driven (27 less 5 rated-load, the excluded
+   * one and the arena), and the extra one. */
+  assert_standard_counts (db, 21);
+  g_clear_pointer (&err, g_free);
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--all", "--trials",
+                           "3", NULL));
+  g_assert_nonnull (strstr (err, "standard's trial counts"));
+}
+
+/* ids of the trials a --json run reported ended (recorded). */
+static GArray *
+reported_ids (const char *out)
+{
+  g_auto (GStrv) lines = g_strsplit (out, "\n", -1);
+  GArray *ids = g_array_new (FALSE, FALSE, sizeof (gint64));
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr (JsonParser) p = json_parser_new ();
+      JsonObject *o;
+
+      /* The line being written when the kill came may be cut short. */
+      if (!g_str_has_suffix (lines[i], "}") || !json_parser_load_from_data (p, lines[i], -1, NULL))
+        continue;
+      o = json_node_get_object (json_parser_get_root (p));
+      if (g_strcmp0 (json_object_get_string_member_with_default (o, "event", ""),
+                     "trial-ended") == 0)
+        {
+          gint64 id = json_object_get_int_member (o, "id");
+
+          if (id > 0)
+            g_array_append_val (ids, id);
+        }
+    }
+  return ids;
+}
+
+static void
+test_sigkill (void)
+{
+  g_autofree char *db = new_campaign ("kill", "robot.rated_load_kg=20");
+  const char *cli = g_getenv ("NAVBENCH_CLI");
+  g_autofree char *out_path = g_strdup_printf ("%s/kill.out", tmpdir);
+  guint kills = 0;
+  GRand *rand = g_rand_new_with_seed (18646);
+
+  for (guint round = 0; round < 40; round++)
+    {
+      const char *argv[] = { cli, "campaign", "run", "--db", db, "--all", "--json", NULL };
+      int fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = NULL;
+      g_autoptr (GArray) ids = NULL;
+      GPid pid;
+      int status;
+      gboolean killed = FALSE;
+      /* A random point in the next 0.02–0.6 s of a run that takes about
+       * 3 s whole: each run gets somewhat further, until one finishes. */
+      gint64 kill_at = g_get_monotonic_time () + g_rand_int_range (rand, 20, 600) * 1000;
+
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv, NULL,
+                                             G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, -1, fd,
+                                             -1, &error));
+      close (fd);
+      for (;;)
+        {
+          if (waitpid (pid, &status, WNOHANG) == pid)
+            break;
+          if (g_get_monotonic_time () >= kill_at)
+            {
+              kill (pid, SIGKILL);
+              waitpid (pid, &status, 0);
+              killed = TRUE;
+              kills++;
+              break;
+            }
+          g_usleep (2000);
+        }
+      g_spawn_close_pid (pid);
+      g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+      ids = reported_ids (out);
+      {
+        sqlite3 *s = NULL;
+        g_autofree char *check = NULL;
+
+        /* The file is whole after every kill (a reader sees the WAL too). */
+        g_assert_cmpint (sqlite3_open_v2 (db, &s, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+        check = query_text (s, "PRAGMA integrity_check");
+        g_assert_cmpstr (check, ==, "ok");
+        /* No trial the run reported recorded is lost. */
+        for (guint i = 0; i < ids->len; i++)
+          {
+            g_autofree char *sql = g_strdup_printf ("SELECT count (*) FROM trial WHERE id = %"
+                                                    G_GINT64_FORMAT " AND outcome != 'running'",
+                                                    g_array_index (ids, gint64, i));
+
+            g_assert_cmpint (query_int (s, sql), ==, 1);
+          }
+        sqlite3_close (s);
+      }
+      if (!killed)
+        {
+          g_assert_true (WIFEXITED (status));
+          g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+          break;
+        }
+    }
+  g_test_message ("%u runs killed before one finished", kills);
+  g_assert_cmpuint (kills, >=, 4);
+  g_rand_free (rand);
+  /* The same command, once more, has nothing left: exact counts. */
+  {
+    g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--all",
+                                            NULL);
+
+    g_assert_nonnull (strstr (out, "The plan: 0 configuration(s) run"));
+  }
+  assert_standard_counts (db, 26);
+}
+
+int
+main (int argc, char **argv)
+{
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmpdir = nb_test_make_dir ();
+  g_test_add_func ("/campaign-plan/plan-states-all", test_plan_states);
+  g_test_add_func ("/campaign-plan/sigkill-resume", test_sigkill);
+  rc = g_test_run ();
+  nb_test_remove_dir (tmpdir);
+  g_free (tmpdir);
+  return rc;
+}
