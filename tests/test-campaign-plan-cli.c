@@ -286,6 +286,50 @@ test_sigkill (void)
   assert_standard_counts (db, 26);
 }
 
+/* navbench-cli demo: the whole plan on the simulator, every clause 5–10 to
+ * the standard's counts, the protocol in two languages and its tables. */
+static void
+test_demo (void)
+{
+  g_autofree char *dir = g_strdup_printf ("%s/demo", tmpdir);
+  g_autofree char *db = g_strdup_printf ("%s/campaign.nbc", dir);
+  g_autofree char *err = NULL;
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "demo", "--out", dir, NULL);
+  static const char *const files[] = { "protocol-ru.pdf", "protocol-en.pdf", "table-1-ru.csv",
+                                       "table-1-en.csv", "table-3-en.csv", "table-4-en.csv",
+                                       "table-5-en.csv", "table-6-en.csv", "table-7-en.csv",
+                                       "demo.log" };
+
+  g_assert_nonnull (strstr (out, "next: nothing the runner drives is left"));
+  g_assert_nonnull (strstr (out, "arena                    3/3            complete"));
+  g_assert_nonnull (strstr (out, "Clause 10 — Mapping accuracy"));
+  for (guint i = 0; i < G_N_ELEMENTS (files); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("%s/%s", dir, files[i]);
+      g_autofree char *text = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (path, &text, &len, NULL));
+      g_assert_cmpuint (len, >, 0);
+      if (g_str_has_suffix (files[i], ".pdf"))
+        g_assert_true (g_str_has_prefix (text, "%PDF-"));
+      if (g_str_equal (files[i], "table-1-en.csv"))
+        {
+          g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+
+          /* The header and the six configurations of 5.4, 30 trials each. */
+          g_assert_cmpuint (g_strv_length (lines), ==, 8);
+          g_assert_nonnull (strstr (lines[1], ",30,"));
+        }
+    }
+  /* Every planned configuration to the standard's counts (all 27: rated
+   * load declared), clause 10's three maps included. */
+  assert_standard_counts (db, 27);
+  /* A second demo into the same directory is refused, nothing touched. */
+  g_free (nb_test_cli_run (NULL, 2, &err, "demo", "--out", dir, NULL));
+  g_assert_nonnull (strstr (err, "campaign.nbc exists"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -295,6 +339,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/campaign-plan/plan-states-all", test_plan_states);
   g_test_add_func ("/campaign-plan/sigkill-resume", test_sigkill);
+  g_test_add_func ("/campaign-plan/demo", test_demo);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

@@ -24,6 +24,7 @@ static const NbCliCommand commands[] = {
   { "map", nb_cli_map, "clause 10 from a robot's map files: corners, defects, synthetic maps" },
   { "replay", nb_cli_replay, "decode a recorded instrument capture (driver test harness)" },
   { "acquire", nb_cli_acquire, "acquire samples from a live instrument or the simulator" },
+  { "demo", nb_cli_demo, "the whole ISO 18646-2 campaign of a sample robot on the simulator" },
 };
 
 int

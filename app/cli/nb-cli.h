@@ -39,6 +39,7 @@ int nb_cli_serve (int argc, char **argv);
 int nb_cli_campaign_register (int argc, char **argv);
 int nb_cli_campaign_run (int argc, char **argv);   /* nb-cli-run.c */
 int nb_cli_campaign_plan (int argc, char **argv);  /* nb-cli-run.c */
+int nb_cli_demo (int argc, char **argv);           /* nb-cli-demo.c */
 /* campaign import --track (nb-cli-run.c): the trials of a recorded session. */
 gboolean nb_cli_import_track (const char *db, guint clause, const char *config, const char *route,
                               double load_kg, const char *track, const char *who, GError **error);
