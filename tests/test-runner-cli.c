@@ -177,7 +177,7 @@ test_bad_input (void)
     { { "--db", db, "--clause", "10", "--config", "c" }, "clause 10 (Mapping accuracy) is not "
       "run automatically yet" },
     { { "--db", db, "--clause", "11", "--config", "c" }, "clause 11 is not a test clause" },
-    { { "--db", db, "--clause", "5" }, "--db F, --clause 5…9 and --config NAME are required" },
+    { { "--db", db, "--clause", "5" }, "--db F, and --all or --clause N --config NAME, are required" },
     { { "--db", nolu, "--clause", "5", "--config", "c" }, "robot.width_mm is not set" },
     { { "--db", db, "--clause", "5", "--config", "c", "--route", "zigzag" },
       "route 'zigzag': straight, rectangular or combined" },
