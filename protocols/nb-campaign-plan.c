@@ -107,11 +107,20 @@ nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GE
       st->state = NB_PLAN_OUT_OF_SCOPE;
       return TRUE;
     }
-  found = nb_campaign_find_config (campaign, e->clause, e->config, &config, error);
+  {
+    g_autoptr (GError) local = NULL;
+
+    found = nb_campaign_find_config (campaign, e->clause, e->config, &config, &local);
+    if (!found && !g_error_matches (local, NB_ERROR, NB_ERROR_NOT_FOUND) && local != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local));
+        return FALSE;
+      }
+  }
   if (!found)
     {
       st->state = NB_PLAN_NOT_STARTED;
-      return error == NULL || *error == NULL;
+      return TRUE;
     }
   if ((trials = nb_campaign_list_trials (campaign, config.id, error)) == NULL)
     {
