@@ -2,6 +2,7 @@
 
 #include "nb-angle.h"
 #include "nb-error.h"
+#include "nb-traj.h"
 
 #include <math.h>
 #include <string.h>
@@ -168,5 +169,87 @@ nb_iso9283_measure_state (gpointer data, NbPose6 *attained, GError **error)
     abc[1] + gauss (m->rand, m->noise_deg),
     nb_angle_recast_deg (abc[2] + gauss (m->rand, m->noise_deg)),
   };
+  return TRUE;
+}
+
+void
+nb_iso9283_sample_pose (const NbSample *s, NbPose6 *pose)
+{
+  const double q[4] = { s->qw, s->qx, s->qy, s->qz };
+  double R[9], abc[3];
+
+  nb_quat_to_matrix (q, R);
+  nb_iso9283_matrix_to_abc (R, abc);
+  *pose = (NbPose6) { s->x_m * 1000, s->y_m * 1000, s->z_m * 1000, abc[0], abc[1], abc[2] };
+}
+
+gboolean
+nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error)
+{
+  NbIso9283DeviceMeasure *m = data;
+  double from = nb_device_now () + m->guard_s, until = from + m->window_s, sum[6] = { 0 };
+  double give_up = from + fmax (m->window_s, m->timeout_s);
+  NbPose6 first = { 0 };
+  guint n = 0;
+
+  for (;;)
+    {
+      double now = nb_device_now ();
+      NbEvent ev;
+      NbPose6 p;
+
+      /* The window, or past it until a first pose comes (a stream that
+       * stalls a moment under load), up to the timeout. */
+      if ((now >= until && n > 0) || now >= give_up)
+        break;
+      if (!nb_device_next (m->device,
+                           (gint64) (((n > 0 ? until : give_up) - now) * G_USEC_PER_SEC) + 1, &ev))
+        continue;
+      if (ev.kind == NB_EVENT_ERROR || ev.kind == NB_EVENT_LOST || ev.kind == NB_EVENT_END)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the instrument (%s): %s",
+                       nb_device_url (m->device) ? nb_device_url (m->device) : "?",
+                       ev.message ? ev.message : ev.kind == NB_EVENT_END ? "recording over"
+                                                                          : "link lost");
+          nb_event_clear (&ev);
+          return FALSE;
+        }
+      if (ev.kind == NB_EVENT_SAMPLE && ev.sample.t_s >= from && (ev.sample.t_s <= until || n == 0))
+        {
+          if (!ev.sample.has_orientation)
+            {
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                           "the instrument (%s) gives no orientation: ISO 9283 7.2 needs a "
+                           "6-DoF pose", nb_device_driver (m->device)->name);
+              nb_event_clear (&ev);
+              return FALSE;
+            }
+          nb_iso9283_sample_pose (&ev.sample, &p);
+          if (n == 0)
+            first = p;
+          /* Orientation on recast differences from the first (±180°). */
+          sum[0] += p.x_mm - first.x_mm;
+          sum[1] += p.y_mm - first.y_mm;
+          sum[2] += p.z_mm - first.z_mm;
+          sum[3] += nb_angle_recast_deg (p.a_deg - first.a_deg);
+          sum[4] += nb_angle_recast_deg (p.b_deg - first.b_deg);
+          sum[5] += nb_angle_recast_deg (p.c_deg - first.c_deg);
+          n++;
+        }
+      nb_event_clear (&ev);
+    }
+  m->samples = n;
+  if (n == 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
+                   "the instrument (%s) sent no pose in %g s after the goal",
+                   nb_device_url (m->device) ? nb_device_url (m->device) : "?",
+                   fmax (m->window_s, m->timeout_s));
+      return FALSE;
+    }
+  *attained = (NbPose6) { first.x_mm + sum[0] / n, first.y_mm + sum[1] / n,
+                          first.z_mm + sum[2] / n, nb_angle_recast_deg (first.a_deg + sum[3] / n),
+                          nb_angle_recast_deg (first.b_deg + sum[4] / n),
+                          nb_angle_recast_deg (first.c_deg + sum[5] / n) };
   return TRUE;
 }

@@ -18,6 +18,7 @@
 
 #include <glib.h>
 
+#include "nb-device.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283.h"
 #include "nb-iso9283-cube.h"
@@ -65,5 +66,23 @@ typedef struct {
 } NbIso9283StateMeasure;
 
 gboolean nb_iso9283_measure_state (gpointer data, NbPose6 *attained, GError **error);
+
+/* A live 6-DoF instrument (NbDevice: natnet, …): after the goal, the
+ * samples that arrive in the first guard_s are let go (they may show the
+ * arm before the goal's end: the instrument's latency, the link's jitter),
+ * the attained pose is the mean of those of the next window_s (position in
+ * mm, orientation as a, b, c of the sample's quaternion; 7.2.1 "measured
+ * after the pose is reached").  A sample without orientation, a lost link
+ * or no pose at all within timeout_s (a window that stays empty is waited
+ * past until the first pose) is an error naming the goal. */
+typedef struct {
+  NbDevice *device;
+  double guard_s, window_s, timeout_s;
+  guint samples;                /* the last measurement's count */
+} NbIso9283DeviceMeasure;
+
+gboolean nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error);
+/* A sample's pose in the ISO 9283 form (mm; a, b, c of its quaternion). */
+void     nb_iso9283_sample_pose (const NbSample *sample, NbPose6 *pose);
 
 G_END_DECLS

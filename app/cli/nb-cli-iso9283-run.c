@@ -6,7 +6,11 @@
  * watched by the simulated tracker at 1 kHz) or to the motion stack over
  * HTTP (--robot http://HOST:PORT; measured by a simulated tracker watching
  * the served arm's reported joints through the true arm's geometry), then
- * AP and RP per pose (7.2).  --output DIR writes each pose's attained poses
+ * AP and RP per pose (7.2).  With --instrument DRIVER --url URL (the names
+ * `campaign run --instrument` uses for the mobile base) the served arm is
+ * measured by that live 6-DoF instrument through NbDevice instead: the
+ * mean of its poses over a window after each goal (nb_iso9283_measure_device).
+ * --output DIR writes each pose's attained poses
  * as DIR/P1.csv … P5.csv, the table `compute iso9283 pose` reads.
  * Not yet in the campaign file: see docs/iso9283.md.
  */
@@ -79,13 +83,13 @@ measurement_words (gboolean ru, gboolean over_http)
 static gboolean
 record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
             const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
-            const char *load, GError **error)
+            const char *load, const char *instrument, GError **error)
 {
   g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, error);
   NbIso9283StoredRun r = {
     .config = (char *) config,
     .robot = (char *) (over_http ? url : "sim"),
-    .measurement = (char *) measurement_words (FALSE, over_http),
+    .measurement = (char *) (instrument ? instrument : measurement_words (FALSE, over_http)),
     .speed_pct = speed,
     .load = (char *) (load ? load : "rated"),
     .plane = cube->plane,
@@ -111,7 +115,10 @@ add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GEr
   NbIso9283PoseSection s = {
     .config = r->config,
     .robot = robot,
-    .measurement = measurement_words (ru, http),
+    /* A live instrument is stored as "DRIVER URL", words of no language. */
+    .measurement = r->measurement && !g_str_equal (r->measurement, measurement_words (FALSE, TRUE)) &&
+                   !g_str_equal (r->measurement, measurement_words (FALSE, FALSE))
+                   ? r->measurement : measurement_words (ru, http),
     .edge_mm = r->edge_mm,
     .plane = r->plane,
     .speed_pct = r->speed_pct,
@@ -134,7 +141,7 @@ add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GEr
 static gboolean
 write_report (const char *path, const char *lang, const char *db, const NbIso9283PoseRun *run,
               const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
-              const char *load, GError **error)
+              const char *load, const char *instrument, GError **error)
 {
   gboolean ru = g_str_equal (lang, "ru");
   g_autoptr (NbDocument) doc = nb_document_new (nb_protocol_iso9283_title (lang));
@@ -158,6 +165,7 @@ write_report (const char *path, const char *lang, const char *db, const NbIso928
       NbIso9283StoredRun r = {
         .config = NULL,
         .robot = (char *) (over_http ? url : "sim"),
+        .measurement = (char *) instrument,
         .speed_pct = speed,
         .load = (char *) (load ? load : "rated"),
         .plane = cube->plane,
@@ -181,7 +189,10 @@ nb_cli_iso9283_run (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autofree char *standard = NULL, *robot_text = NULL, *centre_text = NULL, *abc_text = NULL;
   g_autofree char *robot_dir = NULL, *output = NULL, *load = NULL, *report = NULL, *lang = NULL;
-  g_autofree char *db = NULL, *config = NULL;
+  g_autofree char *db = NULL, *config = NULL, *instrument = NULL, *url = NULL;
+  g_autofree char *instrument_words = NULL;
+  g_auto (GStrv) settings = NULL;
+  double window = 0.1, guard = 0.05;
   gint plane = 1, cycles = 30, seed = 1;
   double speed = 100, max_edge = 600;
   gboolean json = FALSE;
@@ -214,6 +225,17 @@ nb_cli_iso9283_run (int argc, char **argv)
       "F.pdf" },
     { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "the protocol's language: en (default) or ru",
       "L" },
+    { "instrument", 0, 0, G_OPTION_ARG_STRING, &instrument,
+      "a live 6-DoF instrument driver that measures the served arm (natnet, …), as acquire "
+      "opens it; with --robot http://…", "DRIVER" },
+    { "url", 0, 0, G_OPTION_ARG_STRING, &url, "the instrument's udp://GROUP:PORT or tcp://HOST:PORT",
+      "URL" },
+    { "set", 0, 0, G_OPTION_ARG_STRING_ARRAY, &settings,
+      "an instrument setting: latency=S, body=ID, version=V, … (repeatable)", "KEY=VALUE" },
+    { "window", 0, 0, G_OPTION_ARG_DOUBLE, &window,
+      "with --instrument: the instrument's poses averaged after each goal, s (0.1)", "S" },
+    { "guard", 0, 0, G_OPTION_ARG_DOUBLE, &guard,
+      "with --instrument: the poses let go first after each goal, s (0.05)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
     { NULL }
   };
@@ -275,6 +297,21 @@ nb_cli_iso9283_run (int argc, char **argv)
                    "100 over HTTP");
       return nb_cli_report_error (error);
     }
+  if (instrument != NULL && (!over_http || url == NULL || !(window > 0 && window <= 10) ||
+                             !(guard >= 0 && guard <= 10)))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
+                   "--instrument measures the served arm: it needs --robot http://HOST:PORT and "
+                   "--url, --window in (0, 10] s, --guard in [0, 10] s");
+      return nb_cli_report_error (error);
+    }
+  if (instrument == NULL && (url != NULL || settings != NULL))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--url and --set go with --instrument");
+      return nb_cli_report_error (error);
+    }
+  if (instrument != NULL)
+    instrument_words = g_strdup_printf ("%s %s", instrument, url);
   dir = robot_dir ? g_strdup (robot_dir) : nb_cli_data_path ("robots/iiwa7");
   if (!nb_arm_model_load (dir, &model, &error) ||
       !nb_iso9283_cube_fit (&model, centre, (guint) plane, abc, max_edge, seed_q, &cube, q, &error))
@@ -295,6 +332,21 @@ nb_cli_iso9283_run (int argc, char **argv)
       nb_sim_tracker_clear (&tracker);
       nb_sim_arm_clear (&arm);
     }
+  else if (instrument != NULL)
+    {
+      g_autoptr (NbHttpRobot) http = nb_http_robot_new (robot_text, NULL, 120, &error);
+      g_autoptr (NbDevice) dev = http ? nb_device_new (instrument, &error) : NULL;
+      NbIso9283DeviceMeasure m = { dev, guard, window, 2.0, 0 };
+
+      if (dev == NULL || !nb_device_configure (dev, "url", url, &error) ||
+          (settings != NULL && !nb_device_apply_settings (dev, settings, &error)) ||
+          !nb_device_start (dev, &error))
+        return nb_cli_report_error (error);
+      ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
+                                nb_http_robot_ops (), http, nb_iso9283_measure_device, &m, &run,
+                                &error);
+      nb_device_stop (dev);
+    }
   else
     {
       g_autoptr (NbHttpRobot) http = nb_http_robot_new (robot_text, NULL, 120, &error);
@@ -314,9 +366,9 @@ nb_cli_iso9283_run (int argc, char **argv)
     }
   if (!ok || (output != NULL && !write_poses (output, &run, &error)) ||
       (db != NULL && !record_run (db, config, &run, &cube, over_http, robot_text, speed, load,
-                                  &error)) ||
+                                  instrument_words, &error)) ||
       (report != NULL && !write_report (report, lang ? lang : "en", db, &run, &cube, over_http,
-                                        robot_text, speed, load, &error)))
+                                        robot_text, speed, load, instrument_words, &error)))
     {
       nb_iso9283_pose_run_clear (&run);
       return nb_cli_report_error (error);
@@ -330,6 +382,11 @@ nb_cli_iso9283_run (int argc, char **argv)
       nb_json_begin_object (w);
       nb_json_key (w, "standard"); nb_json_string (w, "iso9283");
       nb_json_key (w, "robot"); nb_json_string (w, over_http ? robot_text : "sim");
+      if (instrument != NULL)
+        {
+          nb_json_key (w, "instrument"); nb_json_string (w, instrument);
+          nb_json_key (w, "url"); nb_json_string (w, url);
+        }
       nb_json_key (w, "speed_pct"); nb_json_double (w, speed);
       nb_json_key (w, "load"); nb_json_string (w, load ? load : "rated");
       nb_json_key (w, "plane"); nb_json_int (w, cube.plane);
