@@ -189,7 +189,7 @@ nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error)
   NbIso9283DeviceMeasure *m = data;
   double from = nb_device_now () + m->guard_s, until = from + m->window_s, sum[6] = { 0 };
   double give_up = from + fmax (m->window_s, m->timeout_s);
-  NbPose6 first = { 0 };
+  NbPose6 first = { 0 }, last = { 0 };
   guint n = 0;
 
   for (;;)
@@ -225,6 +225,17 @@ nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error)
               return FALSE;
             }
           nb_iso9283_sample_pose (&ev.sample, &p);
+          /* The stream must be still over the window: a pose that jumps
+           * from the last by more than the band (a frame taken before the
+           * goal's end, delivered late) starts the window again from it. */
+          if (n > 0 && hypot (hypot (p.x_mm - last.x_mm, p.y_mm - last.y_mm),
+                              p.z_mm - last.z_mm) > m->band_mm)
+            {
+              n = 0;
+              memset (sum, 0, sizeof sum);
+              until = MIN (ev.sample.t_s + m->window_s, give_up);
+            }
+          last = p;
           if (n == 0)
             first = p;
           /* Orientation on recast differences from the first (±180°). */

@@ -78,6 +78,7 @@ gboolean nb_iso9283_measure_state (gpointer data, NbPose6 *attained, GError **er
 typedef struct {
   NbDevice *device;
   double guard_s, window_s, timeout_s;
+  double band_mm;               /* a jump larger than this between poses restarts the window */
   guint samples;                /* the last measurement's count */
 } NbIso9283DeviceMeasure;
 

@@ -336,7 +336,7 @@ nb_cli_iso9283_run (int argc, char **argv)
     {
       g_autoptr (NbHttpRobot) http = nb_http_robot_new (robot_text, NULL, 120, &error);
       g_autoptr (NbDevice) dev = http ? nb_device_new (instrument, &error) : NULL;
-      NbIso9283DeviceMeasure m = { dev, guard, window, 2.0, 0 };
+      NbIso9283DeviceMeasure m = { dev, guard, window, 2.0, 0.5, 0 };
 
       if (dev == NULL || !nb_device_configure (dev, "url", url, &error) ||
           (settings != NULL && !nb_device_apply_settings (dev, settings, &error)) ||
