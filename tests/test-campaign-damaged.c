@@ -1,6 +1,7 @@
 /* Damaged and unusual campaign files (issue #21): what is not a regular
  * file, a schema version this build does not know, a read-only file and
- * directory (with a trial left in flight), a damaged file given to report,
+ * directory and a full disk (with a trial left in flight), a damaged file
+ * given to report,
  * and a resumed simulated run. */
 #include "nb-test.h"
 #include "nb-test-cli.h"
@@ -12,6 +13,7 @@
 #include <json-glib/json-glib.h>
 #include <signal.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -44,6 +46,7 @@ slurp (const char *path)
 
 typedef struct {
   gboolean as_nobody;
+  gboolean disk_full;           /* no file may grow: every write to the file system fails */
 } Setup;
 
 static void
@@ -57,7 +60,19 @@ child_setup (gpointer data)
       if (setgid (65534) != 0 || setuid (65534) != 0)
         _exit (126);
     }
+  /* A full disk, played without one: with RLIMIT_FSIZE 0 every write to a
+   * regular file fails (EFBIG, SIGXFSZ ignored) as it would with ENOSPC. */
+  if (s->disk_full)
+    {
+      struct rlimit none = { 0, 0 };
+
+      signal (SIGXFSZ, SIG_IGN);
+      if (setrlimit (RLIMIT_FSIZE, &none) != 0)
+        _exit (126);
+    }
 }
+
+static gboolean disk_full;      /* run_cli's children get a full disk */
 
 /* navbench-cli ARGS… (NULL-terminated); its exit status, stdout, stderr. */
 static int
@@ -65,7 +80,7 @@ run_cli (gboolean as_nobody, char **out, char **err, const char *first, ...)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
-  Setup setup = { as_nobody };
+  Setup setup = { as_nobody, disk_full };
   va_list ap;
   int status;
 
@@ -230,6 +245,73 @@ test_read_only (void)
   }
 }
 
+/* On a full disk a campaign with a trial left in flight could not be read
+ * until space was freed: its readers first tried to recover the trial. */
+static void
+test_disk_full (void)
+{
+  g_autofree char *dir = g_build_filename (tmpdir, "full", NULL);
+  g_autofree char *db = NULL;
+  g_autoptr (GBytes) before = NULL, after = NULL;
+
+  g_assert_cmpint (g_mkdir (dir, 0755), ==, 0);
+  db = sim_campaign (dir, "full");
+  /* A writer that dies with a trial in flight: its commits are still in the
+   * write-ahead log (no checkpoint), which a reader must index to read. */
+  {
+    pid_t pid = fork ();
+    int status;
+
+    g_assert_cmpint (pid, >=, 0);
+    if (pid == 0)
+      {
+        NbCampaign *c = nb_campaign_open (db, 0, NULL);
+        NbCampaignConfig config;
+        NbCampaignTrial trial;
+
+        nb_campaign_trial_init (&trial);
+        if (c == NULL || !nb_campaign_find_config (c, 5, "pose", &config, NULL) ||
+            !nb_campaign_begin_trial (c, config.id, &trial, NULL))
+          _exit (1);
+        _exit (0);
+      }
+    g_assert_cmpint (waitpid (pid, &status, 0), ==, pid);
+    g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  }
+  {
+    g_autofree char *wal = g_strconcat (db, "-wal", NULL);
+    GStatBuf st;
+
+    g_assert_cmpint (g_stat (wal, &st), ==, 0);
+    g_assert_cmpint (st.st_size, >, 0);
+  }
+  before = slurp (db);
+  /* A writer cannot recover now: it says so, it does not crash or lie. */
+  disk_full = TRUE;
+  {
+    g_autofree char *out = NULL, *err = NULL;
+
+    g_assert_cmpint (run_cli (FALSE, &out, &err, "campaign", "set", "--db", db,
+                              "notes=full disk", NULL), !=, 0);
+    g_assert_cmpstr (out, ==, "");
+    g_assert_cmpstr (err, !=, "");
+  }
+  /* Every reader reads, as root (who may write the file, but nothing can). */
+  g_assert_cmpint (cli_in_flight_reads (FALSE, db), ==, 0);
+  disk_full = FALSE;
+  after = slurp (db);
+  g_assert_true (g_bytes_equal (before, after));
+  /* Space again: a writer recovers the trial in flight. */
+  {
+    g_autoptr (GError) error = NULL;
+    NbCampaign *c = nb_campaign_open (db, 0, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpuint (nb_campaign_get_recovered_trials (c), ==, 1);
+    nb_campaign_free (c);
+  }
+}
+
 /* report exited 0 on a damaged campaign. */
 static void
 test_damaged_report (void)
@@ -320,6 +402,7 @@ main (int argc, char **argv)
   g_test_add_func ("/campaign-damaged/fifo", test_fifo);
   g_test_add_func ("/campaign-damaged/unknown-version", test_unknown_version);
   g_test_add_func ("/campaign-damaged/read-only", test_read_only);
+  g_test_add_func ("/campaign-damaged/disk-full", test_disk_full);
   g_test_add_func ("/campaign-damaged/damaged-report", test_damaged_report);
   g_test_add_func ("/campaign-damaged/resume-seed", test_resume_seed);
   status = g_test_run ();

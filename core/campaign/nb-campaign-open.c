@@ -387,13 +387,39 @@ close_db (NbCampaign *c)
  * trials left in flight marked; otherwise nothing is written (immutable:
  * not even SQLite's shared-memory file, for a file in a directory that
  * cannot be written). */
+typedef enum {
+  OPEN_SHARED,                  /* as SQLite opens a WAL database: the -shm wal-index */
+  OPEN_ALONE,                   /* this process holds the file's lock and keeps it: SQLite's
+                                 * exclusive locking mode keeps the wal-index in memory, so a
+                                 * reader writes nothing, not even -shm (a full disk; at most
+                                 * an empty -wal is created) */
+  OPEN_IMMUTABLE,               /* the main file alone, no -wal, no -shm (a directory that
+                                 * cannot be written) */
+} OpenMode;
+
 static gboolean
-open_checked (NbCampaign *c, gboolean write, gboolean immutable, gboolean writer_live,
+open_checked (NbCampaign *c, gboolean write, OpenMode mode, gboolean writer_live,
               GError **error)
 {
   gint64 app_id, version;
 
-  if (immutable)
+  if (mode == OPEN_ALONE)
+    {
+      /* SQLite's exclusive mode takes a write lock, so the descriptor is
+       * read-write; query_only and no checkpoint at close keep it a reader. */
+      int rc = sqlite3_open_v2 (c->path, &c->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+                                NULL);
+
+      if (rc != SQLITE_OK)
+        return nbc_sql_error (c, rc, "opening", error);
+      sqlite3_db_config (c->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+      /* Before the first access to the database, or SQLite maps -shm. */
+      if (!nbc_exec (c, "PRAGMA locking_mode = EXCLUSIVE; PRAGMA query_only = ON", "opening",
+                     error) ||
+          !configure (c, error))
+        return FALSE;
+    }
+  else if (mode == OPEN_IMMUTABLE)
     {
       g_autofree char *abs = g_canonicalize_filename (c->path, NULL);
       g_autofree char *uri = g_filename_to_uri (abs, NULL, NULL);
@@ -493,7 +519,7 @@ nb_campaign_open (const char *path, NbCampaignOpenFlags flags, GError **error)
           return NULL;
         }
       c->writer = TRUE;
-      if (!open_checked (c, TRUE, FALSE, FALSE, error))
+      if (!open_checked (c, TRUE, OPEN_SHARED, FALSE, error))
         return NULL;
       return g_steal_pointer (&c);
     }
@@ -504,7 +530,7 @@ nb_campaign_open (const char *path, NbCampaignOpenFlags flags, GError **error)
   if (taken && writable_here (path))
     {
       c->writer = TRUE;
-      if (open_checked (c, TRUE, FALSE, FALSE, &local))
+      if (open_checked (c, TRUE, OPEN_SHARED, FALSE, &local))
         {
           /* Unlocking, not closing: closing another descriptor of the file
            * would drop SQLite's own POSIX locks on it. */
@@ -517,14 +543,19 @@ nb_campaign_open (const char *path, NbCampaignOpenFlags flags, GError **error)
       c->recovered = 0;
     }
   g_clear_error (&local);
-  if (!open_checked (c, FALSE, FALSE, !taken, &local))
+  if (!open_checked (c, FALSE, OPEN_SHARED, !taken, &local))
     {
+      close_db (c);
+      /* No writer is alive (the lock is ours): read alone, writing nothing,
+       * and keep the lock while reading so that none starts under us. */
+      if (taken && open_checked (c, FALSE, OPEN_ALONE, FALSE, NULL))
+        return g_steal_pointer (&c);
+      close_db (c);
       /* A WAL database in a directory that cannot be written: SQLite cannot
        * make its shared-memory file; with no write-ahead frames to read, the
        * file alone is the campaign. */
-      close_db (c);
       if (writable_here (path) || wal_has_frames (path) ||
-          !open_checked (c, FALSE, TRUE, !taken, NULL))
+          !open_checked (c, FALSE, OPEN_IMMUTABLE, !taken, NULL))
         {
           g_propagate_error (error, g_steal_pointer (&local));
           return NULL;
