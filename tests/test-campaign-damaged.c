@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 static char *tmpdir;
+static char *nobody_cli;        /* navbench-cli copied where nobody may run it */
 
 /* A campaign with two clause 5 trials of the simulator. */
 static char *
@@ -84,7 +85,9 @@ run_cli (gboolean as_nobody, char **out, char **err, const char *first, ...)
   va_list ap;
   int status;
 
-  g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
+  /* nobody runs a copy in the scratch directory: the build tree may lie
+   * under a directory only root can enter (a clone in /root, mktemp -d). */
+  g_ptr_array_add (argv, as_nobody ? (gpointer) nobody_cli : (gpointer) g_getenv ("NAVBENCH_CLI"));
   va_start (ap, first);
   for (const char *a = first; a; a = va_arg (ap, const char *))
     g_ptr_array_add (argv, (gpointer) a);
@@ -399,6 +402,15 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   /* nobody reads the read-only campaign: the way to it must be open. */
   g_assert_cmpint (g_chmod (tmpdir, 0755), ==, 0);
+  {
+    g_autofree char *bin = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (g_getenv ("NAVBENCH_CLI"), &bin, &len, NULL));
+    nobody_cli = g_build_filename (tmpdir, "navbench-cli", NULL);
+    g_assert_true (g_file_set_contents (nobody_cli, bin, (gssize) len, NULL));
+    g_assert_cmpint (g_chmod (nobody_cli, 0755), ==, 0);
+  }
   g_test_add_func ("/campaign-damaged/fifo", test_fifo);
   g_test_add_func ("/campaign-damaged/unknown-version", test_unknown_version);
   g_test_add_func ("/campaign-damaged/read-only", test_read_only);
@@ -408,5 +420,6 @@ main (int argc, char **argv)
   status = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);
+  g_free (nobody_cli);
   return status;
 }

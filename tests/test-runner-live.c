@@ -532,8 +532,13 @@ live_run (PlayKind kind, guint clause, guint trials, double drop_at_s)
             continue;
           }
         g_assert_cmpint (tr->outcome, ==, NB_TRIAL_OK);
-        /* Leaving P0 to the rest: the travel time, to a sample. */
-        nb_assert_abs (tr->time_s, TRAVEL_S, 2.5 / RATE_HZ, "trial time from the stream");
+        /* Leaving P0 to the rest: the travel time, to a few samples.  The
+         * samples are stamped as they arrive (GeoCOM answers, NMEA without a
+         * date), and a loaded machine delays the player thread by up to a few
+         * hundred ms (seen: 0.30 s at load 10 on 2 cores), so the bound is
+         * that of a segmentation error, not of the player's timing. */
+        nb_assert_abs (tr->time_s, TRAVEL_S, MAX (2.5 / RATE_HZ, 0.5 * TRAVEL_S),
+                       "trial time from the stream");
         if (clause == 5)
           {
             nb_assert_abs (tr->attained.x_mm, rests[cycle].x_mm, 0.05, "attained x = played");
