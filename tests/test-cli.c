@@ -124,15 +124,9 @@ test_pose_golden (void)
 {
   g_auto (Run) r = cli ("compute", "pose", "--input", "pose-worked.csv", "--command", "0,0,0",
                         NULL);
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "golden", "cli-pose.txt", NULL);
-  g_autofree char *expected = NULL;
-  g_autoptr (GError) error = NULL;
 
   g_assert_cmpint (r.status, ==, 0);
-  if (g_getenv ("NB_REBUILD_GOLDEN"))
-    g_assert_true (g_file_set_contents (path, r.out, -1, NULL));
-  g_assert_true (g_file_get_contents (path, &expected, NULL, &error));
-  g_assert_cmpstr (r.out, ==, expected);
+  nb_test_assert_golden ("cli-pose.txt", r.out);
 }
 
 static void

@@ -5,7 +5,7 @@
  *    itself) agrees with navbench's current position to 1e-9 degree.
  * 2. navbench-cli replay --json of every capture (nmea, and the natnet and
  *    geocom captures written from their protocol documents) equals the
- *    expected file beside it (X.nb.jsonl); NB_REBUILD_EXPECTED=1 rewrites them when a
+ *    expected file beside it (X.nb.jsonl); NB_REBUILD_GOLDEN=1 rewrites them when a
  *    change is intended.
  * 3. The fuzz-case log and a mangled copy of every capture never crash.
  * The captures in tests/captures/nmea are the gpsd logs whose header grants
@@ -351,14 +351,7 @@ check_expected (const char *driver, const char *capture, const char *const *extr
   g_assert_true (WIFEXITED (status));
   if (WEXITSTATUS (status) != 0)
     g_error ("replay %s: exit %d: %s", capture, WEXITSTATUS (status), err);
-  if (g_getenv ("NB_REBUILD_EXPECTED") != NULL)
-    {
-      g_assert_true (g_file_set_contents (expected_path, out, -1, &error));
-      g_test_message ("rebuilt %s", expected_path);
-      return;
-    }
-  if (!g_file_get_contents (expected_path, &expected, NULL, &error))
-    g_error ("%s (run with NB_REBUILD_EXPECTED=1 to create it)", error->message);
+  expected = nb_test_expected_text (expected_path, out);
   got = g_strsplit (out, "\n", -1);
   want = g_strsplit (expected, "\n", -1);
   g_assert_cmpuint (g_strv_length (got), ==, g_strv_length (want));

@@ -29,14 +29,9 @@ mask_test_dates (const char *text)
 static void
 assert_golden (const char *name, const char *unmasked)
 {
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "golden", name, NULL);
-  g_autofree char *expected = NULL;
   g_autofree char *actual = mask_test_dates (unmasked);
 
-  if (g_getenv ("NB_REBUILD_GOLDEN"))
-    g_assert_true (g_file_set_contents (path, actual, -1, NULL));
-  g_assert_true (g_file_get_contents (path, &expected, NULL, NULL));
-  g_assert_cmpstr (actual, ==, expected);
+  nb_test_assert_golden (name, actual);
 }
 
 static void

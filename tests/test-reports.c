@@ -139,18 +139,6 @@ sample_table (void)
 }
 
 static void
-assert_golden (const char *name, const char *actual)
-{
-  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "golden", name, NULL);
-  g_autofree char *expected = NULL;
-
-  if (g_getenv ("NB_REBUILD_GOLDEN"))
-    g_assert_true (g_file_set_contents (path, actual, -1, NULL));
-  g_assert_true (g_file_get_contents (path, &expected, NULL, NULL));
-  g_assert_cmpstr (actual, ==, expected);
-}
-
-static void
 test_table_formats (void)
 {
   g_autoptr (NbTable) t = sample_table ();
@@ -161,9 +149,9 @@ test_table_formats (void)
 
   nb_table_to_json (t, w);
   json = nb_json_writer_finish (g_steal_pointer (&w));
-  assert_golden ("table.csv", csv);
-  assert_golden ("table.md", md);
-  assert_golden ("table.json", json);
+  nb_test_assert_golden ("table.csv", csv);
+  nb_test_assert_golden ("table.md", md);
+  nb_test_assert_golden ("table.json", json);
 
   /* The CSV reads back, through navbench's own reader, to the same doubles. */
   {
