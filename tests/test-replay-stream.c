@@ -157,7 +157,11 @@ test_flat_memory (void)
   g_assert_true (WIFEXITED (small.status) && WEXITSTATUS (small.status) == 0);
   g_assert_true (WIFEXITED (large.status) && WEXITSTATUS (large.status) == 0);
   g_assert_cmpuint (small.fixes_checked, ==, 20);
+  /* The 20 MiB of the issue is for the plain build; AddressSanitizer's
+   * shadow memory and quarantine add their own, the same for both sizes. */
+#ifndef __SANITIZE_ADDRESS__
   g_assert_cmpint (large.max_rss_kib, <, 20 * 1024);
+#endif
   g_assert_cmpint (labs (large.max_rss_kib - small.max_rss_kib), <, 2 * 1024);
 }
 

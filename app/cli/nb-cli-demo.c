@@ -28,7 +28,11 @@ typedef int (*CommandFunc) (int argc, char **argv);
 static int
 step (CommandFunc func, int log_fd, const char *const *args)
 {
-  g_auto (GStrv) argv = g_strdupv ((char **) args);
+  /* The command's option parser removes what it consumed from argv: the
+   * strings are owned by a copy it never sees. */
+  g_auto (GStrv) owned = g_strdupv ((char **) args);
+  guint n = g_strv_length (owned);
+  g_autofree char **argv = g_memdup2 (owned, (n + 1) * sizeof *owned);
   int saved = -1, rc;
 
   fflush (stdout);
@@ -37,7 +41,7 @@ step (CommandFunc func, int log_fd, const char *const *args)
       saved = dup (STDOUT_FILENO);
       dup2 (log_fd, STDOUT_FILENO);
     }
-  rc = func ((int) g_strv_length (argv), argv);
+  rc = func ((int) n, argv);
   fflush (stdout);
   if (saved >= 0)
     {
