@@ -109,6 +109,10 @@ nb_cli_demo (int argc, char **argv)
   {
     g_autofree char *issued = g_strdup_printf ("report.issued=%s", today);
     g_autofree char *received = g_strdup_printf ("item.received=%s", today);
+    /* The simulator needs no calibration: "due" a year on, for the form. */
+    g_autoptr (GDateTime) next_year = g_date_time_add_years (now, 1);
+    g_autofree char *due_date = g_date_time_format (next_year, "%Y-%m-%d");
+    g_autofree char *due = g_strdup_printf ("instrument.calibration_due=%s", due_date);
     const char *const new_campaign[] = {
       "navbench-cli campaign", "new", "--db", db, "--name",
       "Sample robot — ISO 18646-2, the whole plan on the simulator",
@@ -116,12 +120,35 @@ nb_cli_demo (int argc, char **argv)
       "robot.width_mm=730", "robot.length_mm=730", "robot.height_mm=800",
       "robot.rated_load_kg=20", "robot.rated_speed_mm_s=1000",
       "robot.preparation_done=yes",
+      "robot.preparation=the simulator's defaults: nothing to prepare",
+      "robot.battery=simulated: always full", "robot.min_avoidance_distance_mm=100",
       "conditions.environment=indoor", "conditions.temperature_c=20",
       "conditions.humidity_pct=50", "conditions.illuminance_lx=500",
       "conditions.friction_coefficient=0.8", "conditions.surface=simulated floor",
       "conditions.landmarks=none",
       "instrument.kind=laser tracker", "instrument.model=navbench simulated tracker",
       "instrument.accuracy_mm=0.2", "instrument.sample_rate_hz=50",
+      "conditions.operating=normal operating conditions (simulated)",
+      "instrument.angular_accuracy_deg=0.02",
+      "instrument.calibration_certificate=none: the built-in simulator", due,
+      "instrument.registration=the simulator's frame is the test area's",
+      /* The protocol's ISO/IEC 17025 items: a demonstration, said so. */
+      "lab.name=navbench demonstration (not an accredited laboratory)",
+      "lab.address=the computer that ran navbench-cli demo",
+      "test.location=the built-in simulator", "customer.name=demonstration",
+      "customer.address=none", "item.condition=simulated",
+      "method.deviations=none (the robot and the instrument are simulated)",
+      "method.exclusions=none",
+      "signatory.name=nobody: a demonstration is not signed",
+      "signatory.function=none",
+      "obstacle.wooden_wall.material=simulated", "obstacle.wooden_wall.colour=simulated",
+      "obstacle.glass_wall.material=simulated", "obstacle.glass_wall.colour=simulated",
+      "obstacle.wooden_table.material=simulated", "obstacle.wooden_table.colour=simulated",
+      "obstacle.metal_table.material=simulated", "obstacle.metal_table.colour=simulated",
+      "obstacle.large_cylinder.material=simulated",
+      "obstacle.large_cylinder.colour=simulated",
+      "obstacle.small_cylinder.material=simulated",
+      "obstacle.small_cylinder.colour=simulated",
       "operator=navbench-cli demo", "report.id=NB-DEMO", issued, received, NULL
     };
 
