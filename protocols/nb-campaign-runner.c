@@ -1,5 +1,6 @@
 /* nb-campaign-runner.c — the standard's trials driven and recorded (see nb-campaign-runner.h) */
 #include "nb-campaign-runner.h"
+#include "nb-runner-private.h"
 
 #include "nb-angle.h"
 #include "nb-clause.h"
@@ -13,36 +14,11 @@
 #include <string.h>
 
 #define MM_PER_M 1000.0
-/* How the clause's module says its trials run (nb-clause.h): the runner
- * asks the table, never the clause's number. */
-#define RUNS(run, kind) ((run)->r->clause->run == NB_CLAUSE_RUN_##kind)
-#define BASELINE(run) ((run)->r->clause->baseline)
+#define DRIVES(run, member) ((run)->r->clause->runner->member != NULL)
 /* decided: three failed trials in a row mean the robot does not reach its goals. */
 #define MAX_FAILED_IN_A_ROW 3
 /* The poses a rerun computes from LU must be the stored ones to this much. */
 #define POSE_MATCH_MM 1e-6
-
-struct _NbCampaignRunner {
-  char *path;
-  const NbClause *clause;
-  NbCampaignRunnerOptions o;
-  char *config, *route, *who, *robot_name, *obstacle;
-  const NbRobotOps *robot_ops;
-  gpointer robot;
-  NbDevice *device;
-  const NbRunnerRigOps *rig_ops;  /* never NULL (an empty table for a real rig) */
-  gpointer rig;
-  NbPrompts *prompts;             /* never NULL */
-  NbPrompts *own_prompts;         /* the simulation's, when the rig gave none */
-  gboolean operator_driven;
-
-  /* The run in progress (set by run_async, read by the worker). */
-  GMainContext *context;
-  NbRunnerProgressFunc progress;
-  gpointer progress_data;
-  gboolean busy;
-  NbRunnerSummary summary;      /* written by the worker, read after completion */
-};
 
 void
 nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
@@ -69,73 +45,31 @@ nb_runner_summary_clear (NbRunnerSummary *s)
   memset (s, 0, sizeof *s);
 }
 
-/* 7.2: behaviour 1 takes the table 2 obstacles; behaviours 2–4 a cylinder. */
+
+/* The clause's trials can be found in an instrument's stream. */
 static gboolean
-check_avoidance_options (const NbCampaignRunnerOptions *o, GError **error)
+segmentable (const NbClause *clause)
 {
-  NbObstacleShape shape;
-
-  if (o->behaviour > 4)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: 1 (static at P1), 2 (crossing "
-                   "at 90°), 3 (crossing at 45°) or 4 (head-on), 7.2", o->behaviour);
-      return FALSE;
-    }
-  if (o->phase > NB_AVOIDANCE_PHASE_OBSTACLE)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "phase %d: auto, baseline or obstacle",
-                   (int) o->phase);
-      return FALSE;
-    }
-  if (o->obstacle == NULL)
-    return TRUE;
-  if (!nb_obstacle_find (o->obstacle, o->behaviour, &shape))
-    {
-      g_autofree char *known = g_strjoinv (", ", (char **) nb_obstacle_names ());
-
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s' is not in table 2 (%s)",
-                   o->obstacle, known);
-      return FALSE;
-    }
-  if (o->behaviour > 1 && !g_str_has_suffix (shape.name, "cylinder"))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s': behaviours 2 to 4 move a "
-                   "large or a small cylinder (7.2)", o->obstacle);
-      return FALSE;
-    }
-  return TRUE;
+  return clause != NULL && clause->runner != NULL && clause->runner->run_all == NULL &&
+         clause->runner->judge_segmented != NULL;
 }
 
-static gboolean
-check_detection_options (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
-                         GError **error)
+/* "5, 7, 8 and 9": the clauses of the registry that are segmentable. */
+static char *
+segmentable_list (void)
 {
-  NbObstacleShape shape;
-  gboolean min = !isnan (o->min_range_mm), max = !isnan (o->max_range_mm);
+  guint n;
+  const NbClause *const *all = nb_clause_registry (&n);
+  g_autoptr (GPtrArray) numbers = g_ptr_array_new_with_free_func (g_free);
+  GString *out = g_string_new (NULL);
 
-  if (o->obstacle != NULL && !nb_obstacle_find (o->obstacle, 0, &shape))
-    {
-      g_autofree char *known = g_strjoinv (", ", (char **) nb_obstacle_names ());
-
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s' is not in table 2 (%s)",
-                   o->obstacle, known);
-      return FALSE;
-    }
-  if ((min && !(o->min_range_mm > 0.0 && isfinite (o->min_range_mm))) ||
-      (max && !(o->max_range_mm > 0.0 && isfinite (o->max_range_mm))) ||
-      (min && max && !(o->min_range_mm < o->max_range_mm)))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "declared ranges %g to %g mm: 0 < minimum "
-                   "< maximum (6.3)", o->min_range_mm, o->max_range_mm);
-      return FALSE;
-    }
-  if (rig_ops->detect == NULL || rig_ops->set_course == NULL)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig cannot place the obstacles and "
-                   "read the robot's detections (clause 6): record them with campaign import");
-      return FALSE;
-    }
-  return TRUE;
+  for (guint i = 0; i < n; i++)
+    if (segmentable (all[i]))
+      g_ptr_array_add (numbers, g_strdup_printf ("%u", all[i]->number));
+  for (guint i = 0; i < numbers->len; i++)
+    g_string_append_printf (out, "%s%s", i == 0 ? "" : i + 1 == numbers->len ? " and " : ", ",
+                            (char *) g_ptr_array_index (numbers, i));
+  return g_string_free (out, FALSE);
 }
 
 NbCampaignRunner *
@@ -155,11 +89,10 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "ISO 18646-2 (5 to 10)", o->clause);
       return NULL;
     }
-  if (clause->run == NB_CLAUSE_RUN_NONE)
+  if (clause->runner == NULL)
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u (%s) is not run automatically "
-                   "yet: the runner drives clauses 5 to 9 (record other clauses with "
-                   "campaign import)", o->clause, clause->title);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u (%s) is not run automatically yet: "
+                   "record its trials with campaign import", o->clause, clause->title);
       return NULL;
     }
   if (o->config == NULL || *o->config == '\0')
@@ -180,36 +113,19 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
                    "route '%s': clause 8 (8.3) uses the straight route", o->route);
       return NULL;
     }
-  if (clause->run == NB_CLAUSE_RUN_PLACEMENTS && !check_detection_options (o, rig_ops, error))
+  if (clause->runner->check != NULL &&
+      !clause->runner->check (o, rig_ops, robot_ops == NULL, error))
     return NULL;
+  if (robot_ops == NULL && clause->runner->run_all == NULL && !segmentable (clause))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u with an operator-driven robot: "
+                   "its trials cannot be found in the instrument's stream", o->clause);
+      return NULL;
+    }
   if (!nb_clause_takes (clause, NB_CLAUSE_OPT_ROUTE) && o->route != NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "route '%s': clause %u lays out its own "
                    "course (%s), it takes no route", o->route, o->clause, clause->layout);
-      return NULL;
-    }
-  if (nb_clause_takes (clause, NB_CLAUSE_OPT_BEHAVIOUR) && !check_avoidance_options (o, error))
-    return NULL;
-  if (robot_ops == NULL && clause->run == NB_CLAUSE_RUN_PLACEMENTS)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 with an operator-driven robot: "
-                   "the bench cannot read the robot's detections; record them with campaign "
-                   "import");
-      return NULL;
-    }
-  if (clause->baseline && o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL &&
-      robot_ops != NULL)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
-                   "run phase baseline, place the obstacle at its start (7.3 a), then run "
-                   "phase obstacle");
-      return NULL;
-    }
-  if (nb_clause_takes (clause, NB_CLAUSE_OPT_PASSAGE_WIDTH) && !isnan (o->passage_width_mm) &&
-      !(o->passage_width_mm > 0.0 && isfinite (o->passage_width_mm)))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "passage width %g mm: a width is > 0",
-                   o->passage_width_mm);
       return NULL;
     }
   if ((!isnan (o->goal_tolerance_mm) &&
@@ -287,52 +203,10 @@ nb_campaign_runner_free (NbCampaignRunner *r)
 
 /* ------------------------------------------------------------- the run -- */
 
-typedef struct {
-  NbCampaignRunner *r;
-  NbCampaign *campaign;
-  GCancellable *cancellable;
-  NbCampaignConfig config;
-  NbRoute route;
-  guint n_trials;
-  gboolean have_tf;
-  NbRigidTransform tf;
-  double tf_yaw_deg;
-
-  /* The trial in flight. */
-  gint64 trial_id;
-  double t_start;
-  GArray *samples;              /* of NbSample, test-area frame, t ≥ t_start */
-  guint stored;                 /* of samples, handed to the store */
-  gboolean keep;                /* samples are part of a trial (else discarded) */
-  gboolean buffering;           /* operator-driven: kept until the trial is found in them */
-  GArray *carry;                /* operator-driven: samples after a trial's end */
-  GHashTable *placed;           /* clause 6: "obstacle|max|angle" already recorded */
-  gboolean obstacle_placed;     /* operator-driven clause 7: the prompt was answered */
-
-  /* The instrument (nb-device events). */
-  char *lost;                   /* why it is lost now; NULL while it measures */
-  gboolean ended;               /* a recording is over */
-  double last_good_t;           /* device clock: the last usable sample's arrival */
-  /* The trial's measurement quality (recorded with it). */
-  guint64 q_n, q_untracked, q_fix[NB_FIX_TRACKED + 1];
-  double q_t_first, q_t_last, q_rms_sum;
-  guint64 q_rms_n;
-
-  /* Clauses 7, 9. */
-  double width_mm;              /* robot.width_mm */
-  NbCourse course;              /* of the trial to come */
-  double tol_mm, tol_deg;       /* PG reached (7.3 c, 9.3 c) */
-  NbObstacleShape shape;        /* 7 */
-  guint behaviour;
-  gboolean obstacle_phase;      /* the trial to come is with the obstacle */
-  guint base_ok, base_number, obst_counted, obst_number;
-  double clearance_mm;          /* of the trial just judged */
-} Run;
-
 static void
 on_sample (const NbSample *in, gpointer user_data)
 {
-  Run *run = user_data;
+  NbRun *run = user_data;
   NbSample s = *in;
 
   if (run->r->o.on_sample != NULL)
@@ -380,7 +254,7 @@ track_sample (const NbSample *s)
 
 /* One event of the instrument. */
 static gboolean
-take_event (Run *run, NbEvent *e, GError **error)
+take_event (NbRun *run, NbEvent *e, GError **error)
 {
   switch (e->kind)
     {
@@ -393,8 +267,6 @@ take_event (Run *run, NbEvent *e, GError **error)
       break;
     case NB_EVENT_CONNECTED:
       g_clear_pointer (&run->lost, g_free);
-  g_clear_pointer (&run->carry, g_array_unref);
-  g_clear_pointer (&run->placed, g_hash_table_unref);
       break;
     case NB_EVENT_END:
       run->ended = TRUE;
@@ -414,13 +286,13 @@ take_event (Run *run, NbEvent *e, GError **error)
   return TRUE;
 }
 
-static gboolean collect_stored (Run *run, GError **error);
+static gboolean collect_stored (NbRun *run, GError **error);
 
 /* Samples up to the instrument's clock now (a live one: what has arrived,
  * and those still in flight by its latency); those of the trial in flight
  * go to the store at once (committed in its ~100 ms batches). */
-static gboolean
-collect_now (Run *run, GError **error)
+gboolean
+nb_run_collect_now (NbRun *run, GError **error)
 {
   NbCampaignRunner *r = run->r;
   NbDevice *dev = r->device;
@@ -463,7 +335,7 @@ collect_now (Run *run, GError **error)
 
 /* The trial's samples not yet handed to the store. */
 static gboolean
-collect_stored (Run *run, GError **error)
+collect_stored (NbRun *run, GError **error)
 {
   if (!run->keep)
     return TRUE;
@@ -484,7 +356,7 @@ collect_stored (Run *run, GError **error)
 /* After a loss: waits (on the monotonic clock) up to reconnect_s for the
  * instrument to measure again; FALSE with a clear error when it does not. */
 static gboolean
-await_instrument (Run *run, GError **error)
+await_instrument (NbRun *run, GError **error)
 {
   NbCampaignRunner *r = run->r;
   gint64 deadline = g_get_monotonic_time () + (gint64) (r->o.reconnect_s * G_USEC_PER_SEC);
@@ -506,9 +378,7 @@ await_instrument (Run *run, GError **error)
           e.sample.fix != NB_FIX_NONE)
         {
           fresh = TRUE;
-          g_clear_pointer (&run->lost, g_free);
-  g_clear_pointer (&run->carry, g_array_unref);
-  g_clear_pointer (&run->placed, g_hash_table_unref);   /* measuring again */
+          g_clear_pointer (&run->lost, g_free);   /* measuring again */
         }
       if (!take_event (run, &e, error))
         return FALSE;
@@ -530,7 +400,7 @@ await_instrument (Run *run, GError **error)
 
 /* The trial's sample rate and quality, as JSON for the event log. */
 static char *
-quality_json (const Run *run)
+quality_json (const NbRun *run)
 {
   NbDevice *dev = run->r->device;
   GString *j = g_string_new ("{");
@@ -562,7 +432,7 @@ quality_json (const Run *run)
 }
 
 static void
-quality_reset (Run *run)
+quality_reset (NbRun *run)
 {
   run->q_n = run->q_untracked = run->q_rms_n = 0;
   memset (run->q_fix, 0, sizeof run->q_fix);
@@ -570,8 +440,8 @@ quality_reset (Run *run)
   run->q_rms_sum = 0.0;
 }
 
-static gboolean
-send_goal (Run *run, const NbRoutePose *p, GError **error)
+gboolean
+nb_run_send_goal (NbRun *run, const NbRoutePose *p, GError **error)
 {
   NbCampaignRunner *r = run->r;
   double half = p->theta_deg * G_PI / 360.0;
@@ -621,8 +491,8 @@ deliver (gpointer p)
 }
 
 /* Hands ev (and figures, taken) to the caller's main context. */
-static void
-post (Run *run, const NbRunnerEvent *ev, NbConfigResult *figures)
+void
+nb_run_post (NbRun *run, const NbRunnerEvent *ev, NbConfigResult *figures)
 {
   EventBox *b;
 
@@ -659,37 +529,42 @@ post (Run *run, const NbRunnerEvent *ev, NbConfigResult *figures)
 
 /* ------------------------------------------------------- configuration -- */
 
-static gboolean
-same_mm (double a, double b)
+gboolean
+nb_run_same_mm (double a, double b)
 {
   return fabs (a - b) <= POSE_MATCH_MM;
 }
 
-/* The configuration of the options' name: *found, or not (NB_ERROR_NOT_FOUND
- * is an answer here, not a failure). */
-static gboolean
-find_config (Run *run, guint clause, NbCampaignConfig *config, gboolean *found, GError **error)
+gboolean
+nb_run_find_config (NbRun *run, NbCampaignConfig *config, gboolean *found, GError **error)
 {
   g_autoptr (GError) local = NULL;
 
-  *found = nb_campaign_find_config (run->campaign, clause, run->r->o.config, config, &local);
+  *found = nb_campaign_find_config (run->campaign, run->r->clause->number, run->r->o.config,
+                                    config, &local);
   if (*found || g_error_matches (local, NB_ERROR, NB_ERROR_NOT_FOUND))
     return TRUE;
   g_propagate_error (error, g_steal_pointer (&local));
   return FALSE;
 }
 
-/* The configuration to run: found and checked, or created. */
-static gboolean
-resolve_config (Run *run, GError **error)
+gboolean
+nb_run_refuse_relaid (NbRun *run, double lu, GError **error)
+{
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' was "
+               "laid out for another LU than %.0f mm (robot.width_mm changed?): run "
+               "under another name", run->r->path, run->r->clause->number, run->r->o.config, lu);
+  return FALSE;
+}
+
+gboolean
+nb_run_route_config (NbRun *run, gboolean *found, double *lu_mm, GError **error)
 {
   NbCampaignRunner *r = run->r;
   const NbCampaignRunnerOptions *o = &r->o;
   const char *path = r->path;
   NbRouteKind kind = NB_ROUTE_STRAIGHT;
-  const NbRoutePose *target;
   double lu;
-  gboolean found;
 
   if (!nb_campaign_get_lu_mm (run->campaign, &lu, error))
     {
@@ -701,14 +576,15 @@ resolve_config (Run *run, GError **error)
         g_prefix_error (error, "%s: ", path);
       return FALSE;
     }
-  if (!find_config (run, o->clause, &run->config, &found, error))
+  *lu_mm = lu;
+  if (!nb_run_find_config (run, &run->config, found, error))
     return FALSE;
   if (o->route != NULL)
     nb_route_kind_from_string (o->route, &kind);
-  else if (found && run->config.route != NULL &&
+  else if (*found && run->config.route != NULL &&
            !nb_route_kind_from_string (run->config.route, &kind))
     kind = (NbRouteKind) -1;
-  if (found)
+  if (*found)
     {
       if (run->config.route == NULL || (int) kind < 0 ||
           (o->route != NULL && !g_str_equal (o->route, run->config.route)))
@@ -730,27 +606,8 @@ resolve_config (Run *run, GError **error)
   if (!nb_route_make (kind, NB_ROUTE_DEFAULT_LEG_LU * lu, NB_ROUTE_DEFAULT_LEG_LU * lu, FALSE,
                       &run->route, error))
     return FALSE;
-  target = nb_route_target (&run->route);
-  if (found)
-    {
-      gboolean same = RUNS (run, POSE)
-        ? same_mm (run->config.command.x_mm, target->x_mm) &&
-          same_mm (run->config.command.y_mm, target->y_mm) &&
-          same_mm (run->config.command.theta_deg, target->theta_deg)
-        : same_mm (run->config.from_mm[0], run->route.poses[0].x_mm) &&
-          same_mm (run->config.from_mm[1], run->route.poses[0].y_mm) &&
-          same_mm (run->config.to_mm[0], run->route.poses[1].x_mm) &&
-          same_mm (run->config.to_mm[1], run->route.poses[1].y_mm);
-
-      if (!same)
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' was "
-                       "laid out for another LU than %.0f mm (robot.width_mm changed?): run "
-                       "under another name", path, o->clause, o->config, lu);
-          return FALSE;
-        }
-      return TRUE;
-    }
+  if (*found)
+    return TRUE;
   run->config.clause = o->clause;
   run->config.name = g_strdup (o->config);
   run->config.route = g_strdup (nb_route_kind_to_string (kind));
@@ -758,22 +615,13 @@ resolve_config (Run *run, GError **error)
   run->config.parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
                                             "\"clockwise\": false, \"runner\": true}", lu,
                                             NB_ROUTE_DEFAULT_LEG_LU);
-  if (RUNS (run, POSE))
-    run->config.command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
-  else
-    {
-      run->config.from_mm[0] = run->route.poses[0].x_mm;
-      run->config.from_mm[1] = run->route.poses[0].y_mm;
-      run->config.to_mm[0] = run->route.poses[1].x_mm;
-      run->config.to_mm[1] = run->route.poses[1].y_mm;
-    }
-  return nb_campaign_add_config (run->campaign, &run->config, error);
+  return TRUE;
 }
 
-static gboolean
-count_trials (Run *run, GError **error)
+gboolean
+nb_run_count_trials (NbRun *run, GError **error)
 {
-  const NbClause *clause = nb_clause_get (run->r->o.clause);
+  const NbClause *clause = run->r->clause;
   g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
   guint counted = 0;
 
@@ -781,7 +629,7 @@ count_trials (Run *run, GError **error)
     return FALSE;
   g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
   for (guint i = 0; i < trials->len; i++)
-    counted += nb_campaign_trial_counts (run->r->o.clause,
+    counted += nb_campaign_trial_counts (clause->number,
                                          &g_array_index (trials, NbCampaignTrial, i));
   if (run->r->o.trials > 0)
     run->n_trials = run->r->o.trials;
@@ -798,7 +646,12 @@ count_trials (Run *run, GError **error)
   return TRUE;
 }
 
-/* ------------------------------------------------- clauses 7 and 9 -- */
+gboolean
+nb_run_figures (NbRun *run, NbConfigResult *figures, GError **error)
+{
+  memset (figures, 0, sizeof *figures);
+  return nb_config_result_compute (run->campaign, &run->config, figures, error);
+}
 
 static gboolean
 json_number (JsonNode *node, double *out)
@@ -812,9 +665,8 @@ json_number (JsonNode *node, double *out)
   return isfinite (*out);
 }
 
-/* A number of the configuration's parameters (JSON); NaN when absent. */
-static double
-param_number (const char *parameters, const char *key)
+double
+nb_run_param_number (const char *parameters, const char *key)
 {
   g_autoptr (JsonParser) parser = json_parser_new ();
   JsonNode *root;
@@ -827,8 +679,8 @@ param_number (const char *parameters, const char *key)
   return v;
 }
 
-static gboolean
-get_width (Run *run, GError **error)
+gboolean
+nb_run_get_width (NbRun *run, GError **error)
 {
   const char *path = run->r->path;
   g_autoptr (GError) local = NULL;
@@ -850,564 +702,14 @@ get_width (Run *run, GError **error)
   return TRUE;
 }
 
-/* The configuration of clause 7 or 9: found and checked, or created. */
-static gboolean
-resolve_course_config (Run *run, GError **error)
-{
-  NbCampaignRunner *r = run->r;
-  const NbCampaignRunnerOptions *o = &r->o;
-  const char *path = r->path;
-  NbCampaignConfig *c = &run->config;
-  double lu, stored_lu, width = NAN;
-  const char *obstacle = NULL;
-  gboolean found;
-
-  if (!get_width (run, error) || !nb_lu_mm (run->width_mm, &lu, error))
-    return FALSE;
-  if (!find_config (run, o->clause, c, &found, error))
-    return FALSE;
-  if (found)
-    {
-      stored_lu = param_number (c->parameters, "lu_mm");
-      if (!isnan (o->load_kg) && !(c->load_kg == o->load_kg))
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' has "
-                       "load %g kg, not %g kg: run under another name", path, o->clause,
-                       o->config, c->load_kg, o->load_kg);
-          return FALSE;
-        }
-      if (!isnan (stored_lu) && !same_mm (stored_lu, lu))
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' was "
-                       "laid out for LU %.0f mm, not %.0f mm (robot.width_mm changed?): run "
-                       "under another name", path, o->clause, o->config, stored_lu, lu);
-          return FALSE;
-        }
-    }
-  if (nb_clause_takes (run->r->clause, NB_CLAUSE_OPT_PASSAGE_WIDTH))
-    {
-      width = found ? param_number (c->parameters, "passage_width_mm") : NAN;
-      if (found && isnan (width))
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 9 configuration '%s' has no "
-                       "passage_width_mm in its parameters (imported?): run under another "
-                       "name", path, o->config);
-          return FALSE;
-        }
-      if (found && !isnan (o->passage_width_mm) && !same_mm (width, o->passage_width_mm))
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 9 configuration '%s' has a "
-                       "passage %g mm wide, not %g mm: run under another name", path,
-                       o->config, width, o->passage_width_mm);
-          return FALSE;
-        }
-      if (!found)
-        width = isnan (o->passage_width_mm) ? run->width_mm + 200.0 : o->passage_width_mm;
-      if (!nb_course_passage (run->width_mm, width, &run->course, error))
-        return FALSE;
-    }
-  else
-    {
-      guint behaviour = o->behaviour;
-
-      if (found)
-        {
-          char *end = NULL;
-          guint64 b = c->behaviour ? g_ascii_strtoull (c->behaviour, &end, 10) : 0;
-
-          if (c->obstacle == NULL || c->behaviour == NULL || *end != '\0' || b < 1 || b > 4)
-            {
-              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' "
-                           "has no table 2 obstacle and behaviour 1–4 (imported?): run under "
-                           "another name", path, o->config);
-              return FALSE;
-            }
-          if ((o->obstacle != NULL && !g_str_equal (o->obstacle, c->obstacle)) ||
-              (o->behaviour != 0 && o->behaviour != b))
-            {
-              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' is "
-                           "behaviour %s with the %s: run under another name", path, o->config,
-                           c->behaviour, c->obstacle);
-              return FALSE;
-            }
-          behaviour = (guint) b;
-          obstacle = c->obstacle;
-        }
-      else
-        {
-          if (o->obstacle == NULL)
-            {
-              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle: clause 7 needs one of "
-                           "table 2 for a new configuration (7.2)");
-              return FALSE;
-            }
-          obstacle = o->obstacle;
-          behaviour = behaviour == 0 ? 1 : behaviour;
-        }
-      if (!nb_obstacle_find (obstacle, behaviour, &run->shape))
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': "
-                       "obstacle '%s' is not in table 2", path, o->config, obstacle);
-          return FALSE;
-        }
-      run->behaviour = behaviour;
-      /* The baseline's course until the obstacle phase lays out its own. */
-      if (!nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error))
-        return FALSE;
-    }
-  /* The route the runner drives: P0 → PG, heading 0°. */
-  memset (&run->route, 0, sizeof run->route);
-  run->route.kind = NB_ROUTE_STRAIGHT;
-  run->route.n_poses = 2;
-  run->route.poses[0] = (NbRoutePose) { "P0", 0.0, 0.0, 0.0 };
-  run->route.poses[1] = (NbRoutePose) { "PG", run->course.pg[0], run->course.pg[1], 0.0 };
-  if (found)
-    return TRUE;
-  c->clause = o->clause;
-  c->name = g_strdup (o->config);
-  c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
-  if (BASELINE (run))
-    {
-      c->obstacle = g_strdup (obstacle);
-      c->behaviour = g_strdup_printf ("%u", run->behaviour);
-      c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"robot_width_mm\": %.17g, "
-                                       "\"pg_mm\": %.17g, \"p1_mm\": %.17g, "
-                                       "\"obstacle_across_mm\": %.17g, "
-                                       "\"obstacle_along_mm\": %.17g, \"obstacle_round\": %s, "
-                                       "\"obstacle_speed_mm_s\": %.17g, \"runner\": true}",
-                                       lu, run->width_mm, run->course.pg[0], run->course.p1[0],
-                                       run->shape.across_mm, run->shape.along_mm,
-                                       run->shape.round ? "true" : "false",
-                                       NB_OBSTACLE_SPEED_MM_S);
-    }
-  else
-    c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"robot_width_mm\": %.17g, "
-                                     "\"passage_width_mm\": %.17g, \"passage_length_mm\": "
-                                     "%.17g, \"entrance_x_mm\": %.17g, \"pg_mm\": %.17g, "
-                                     "\"runner\": true}", lu, run->width_mm, width,
-                                     run->course.exit_x_mm - run->course.entrance_x_mm,
-                                     run->course.entrance_x_mm, run->course.pg[0]);
-  return nb_campaign_add_config (run->campaign, c, error);
-}
-
-/* 7.3 c), 9.3 c): PG is reached within the clause 5 repeatability. */
-static gboolean
-resolve_tolerance (Run *run, GError **error)
-{
-  const NbCampaignRunnerOptions *o = &run->r->o;
-  g_autoptr (GArray) configs = NULL;
-  const NbCampaignConfig *pick = NULL;
-  NbConfigResult fig;
-
-  run->tol_mm = o->goal_tolerance_mm;
-  run->tol_deg = o->goal_tolerance_deg;
-  if (!isnan (run->tol_mm) && !isnan (run->tol_deg))
-    return TRUE;
-  if ((configs = nb_campaign_list_configs (run->campaign, 5, error)) == NULL)
-    return FALSE;
-  g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
-  /* The straight route with the same load, else any straight one. */
-  for (guint i = 0; i < configs->len; i++)
-    {
-      const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
-
-      if (g_strcmp0 (c->route, "straight") != 0)
-        continue;
-      if (c->load_kg == run->config.load_kg)
-        {
-          pick = c;
-          break;
-        }
-      if (pick == NULL)
-        pick = c;
-    }
-  memset (&fig, 0, sizeof fig);
-  if (pick == NULL || !nb_config_result_compute (run->campaign, pick, &fig, error) ||
-      fig.error != NULL)
-    {
-      if (error == NULL || *error == NULL)
-        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: PG is reached within the clause 5 "
-                     "repeatability (%s): run clause 5 on the straight route first%s%s%s, or "
-                     "give the goal tolerance", run->r->path, run->r->clause->goal_clause,
-                     pick ? " (configuration '" : "", pick ? pick->name : "",
-                     pick ? "' has no figures)" : "");
-      nb_config_result_clear (&fig);
-      return FALSE;
-    }
-  if (isnan (run->tol_mm))
-    run->tol_mm = fig.pose.ap_mm + fig.pose.rp_mm;
-  if (isnan (run->tol_deg))
-    run->tol_deg = fabs (fig.pose.ao_deg) + fig.pose.ro_deg;
-  nb_config_result_clear (&fig);
-  return TRUE;
-}
-
-static gboolean
-count_course_trials (Run *run, GError **error)
-{
-  const NbCampaignRunnerOptions *o = &run->r->o;
-  const NbClause *clause = nb_clause_get (o->clause);
-  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
-  guint counted = 0, base_needed;
-
-  if (trials == NULL)
-    return FALSE;
-  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
-  for (guint i = 0; i < trials->len; i++)
-    {
-      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
-      gboolean base = g_strcmp0 (t->kind, "baseline") == 0;
-
-      if (base)
-        {
-          run->base_number = MAX (run->base_number, t->number);
-          run->base_ok += t->outcome == NB_TRIAL_OK;
-        }
-      else
-        {
-          run->obst_number = MAX (run->obst_number, t->number);
-          run->obst_counted += nb_campaign_trial_counts (o->clause, t);
-        }
-    }
-  counted = run->obst_counted;
-  base_needed = run->base_ok >= NB_AVOIDANCE_TRIALS ? 0 : NB_AVOIDANCE_TRIALS - run->base_ok;
-  if (BASELINE (run) && o->phase == NB_AVOIDANCE_PHASE_BASELINE)
-    {
-      if (o->trials == 0 && base_needed == 0)
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' already "
-                       "has %u successful baseline trials (7.3 takes three); ask for more "
-                       "trials explicitly", run->r->path, o->config, run->base_ok);
-          return FALSE;
-        }
-      run->n_trials = o->trials > 0 ? o->trials : base_needed;
-      return TRUE;
-    }
-  if (o->trials == 0 && counted >= clause->trials)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' already "
-                   "has %u counted trials (ISO 18646-2 %s asks for %u); ask for more trials "
-                   "explicitly", run->r->path, clause->number, o->config, counted,
-                   clause->trials_clause, clause->trials);
-      return FALSE;
-    }
-  run->n_trials = o->trials > 0 ? o->trials : clause->trials - counted;
-  if (BASELINE (run) && o->phase == NB_AVOIDANCE_PHASE_AUTO)
-    run->n_trials += base_needed;
-  if (BASELINE (run) && o->phase == NB_AVOIDANCE_PHASE_OBSTACLE && run->behaviour > 1 &&
-      base_needed > 0)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': behaviour "
-                   "%u starts the obstacle so that it meets the robot at P1 (7.3 b), which "
-                   "needs three successful baseline trials first (phase baseline)",
-                   run->r->path, o->config, run->behaviour);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Clause 7: the course of the next trial (baseline or with the obstacle). */
-static gboolean
-prepare_avoidance_trial (Run *run, GError **error)
-{
-  const NbCampaignRunnerOptions *o = &run->r->o;
-  NbConfigResult fig;
-  double meet_s = NAN;
-
-  run->obstacle_phase = o->phase == NB_AVOIDANCE_PHASE_OBSTACLE ||
-                        (o->phase == NB_AVOIDANCE_PHASE_AUTO &&
-                         run->base_ok >= NB_AVOIDANCE_TRIALS);
-  if (!run->obstacle_phase)
-    return nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error);
-  if (run->course.has_obstacle)
-    return TRUE;
-  /* 7.3 b): the robot passes P1 (half way) at T0/2. */
-  memset (&fig, 0, sizeof fig);
-  if (!nb_config_result_compute (run->campaign, &run->config, &fig, error))
-    {
-      nb_config_result_clear (&fig);
-      return FALSE;
-    }
-  meet_s = fig.error == NULL ? fig.avoidance.t0_s * (run->course.p1[0] / run->course.pg[0]) : NAN;
-  nb_config_result_clear (&fig);
-  if (run->behaviour == 1 && isnan (meet_s))
-    meet_s = 0.0;
-  return nb_course_avoidance (run->width_mm, &run->shape, run->behaviour, meet_s, &run->course,
-                              error);
-}
-
-/* ------------------------------------------------------------ clause 6 -- */
-
-/* Clause 6's configuration: found (its declared ranges) or created. */
-static gboolean
-resolve_detection_config (Run *run, double *min_mm, double *max_mm, GError **error)
-{
-  NbCampaignRunner *r = run->r;
-  const NbCampaignRunnerOptions *o = &r->o;
-  NbCampaignConfig *c = &run->config;
-  gboolean found;
-
-  if (!get_width (run, error))
-    return FALSE;
-  if (!find_config (run, 6, c, &found, error))
-    return FALSE;
-  *min_mm = found ? param_number (c->parameters, "min_range_mm") : o->min_range_mm;
-  *max_mm = found ? param_number (c->parameters, "max_range_mm") : o->max_range_mm;
-  if (found && (isnan (*min_mm) || isnan (*max_mm)))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' has no "
-                   "declared ranges in its parameters (imported?): run under another name",
-                   r->path, o->config);
-      return FALSE;
-    }
-  if (found && ((!isnan (o->min_range_mm) && !same_mm (o->min_range_mm, *min_mm)) ||
-                (!isnan (o->max_range_mm) && !same_mm (o->max_range_mm, *max_mm))))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' declares "
-                   "%g to %g mm: run under another name", r->path, o->config, *min_mm, *max_mm);
-      return FALSE;
-    }
-  if (!found && (isnan (*min_mm) || isnan (*max_mm)))
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 places the obstacles at the "
-                   "minimum and maximum ranges the manufacturer declares (6.3): give both");
-      return FALSE;
-    }
-  memset (&run->route, 0, sizeof run->route);
-  run->route.kind = NB_ROUTE_STRAIGHT;
-  run->route.n_poses = 1;
-  run->route.poses[0] = (NbRoutePose) { "P0", 0.0, 0.0, 0.0 };
-  if (found)
-    return TRUE;
-  c->clause = 6;
-  c->name = g_strdup (o->config);
-  c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
-  c->parameters = g_strdup_printf ("{\"min_range_mm\": %.17g, \"max_range_mm\": %.17g, "
-                                   "\"robot_width_mm\": %.17g, \"range_from\": \"robot centre "
-                                   "to obstacle face\", \"runner\": true}", *min_mm, *max_mm,
-                                   run->width_mm);
-  return nb_campaign_add_config (run->campaign, c, error);
-}
-
-/* The obstacles to place: options.obstacle or table 2's six, none whose
- * placements the configuration holds already. */
-static GPtrArray *
-detection_obstacles (Run *run, guint *next_number, GError **error)
-{
-  const NbCampaignRunnerOptions *o = &run->r->o;
-  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
-  g_autoptr (GPtrArray) list = g_ptr_array_new ();
-  const char *const *names = nb_obstacle_names ();
-  NbObstacleShape shape;
-
-  if (trials == NULL)
-    return NULL;
-  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
-  if (o->obstacle != NULL)
-    {
-      nb_obstacle_find (o->obstacle, 0, &shape);
-      g_ptr_array_add (list, (gpointer) shape.name);    /* the table's own string */
-    }
-  else
-    for (guint i = 0; names[i] != NULL; i++)
-      g_ptr_array_add (list, (gpointer) names[i]);
-  *next_number = 1;
-  for (guint i = 0; i < trials->len; i++)
-    {
-      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
-
-      *next_number = MAX (*next_number, t->number + 1);
-      /* A run stopped part way (Ctrl-C, a crash) goes on with the
-       * placements not yet recorded. */
-      if (nb_campaign_trial_counts (6, t) && t->label != NULL && t->kind != NULL)
-        g_hash_table_add (run->placed, g_strdup_printf ("%s|%s|%.0f", t->label, t->kind,
-                                                        t->angle_deg));
-    }
-  for (guint k = 0; k < list->len; k++)
-    {
-      guint n = 0;
-
-      for (guint d = 0; d < 8; d++)
-        for (guint m = 0; m < 2; m++)
-          {
-            g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
-                                                    (char *) g_ptr_array_index (list, k),
-                                                    m == 0 ? "max" : "min", 45.0 * d);
-
-            n += g_hash_table_contains (run->placed, key);
-          }
-      if (n == 16)
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' "
-                       "already holds the placements of the %s (6.3 places each obstacle "
-                       "once per direction and range): run under another name",
-                       run->r->path, o->config, (char *) g_ptr_array_index (list, k));
-          return NULL;
-        }
-    }
-  return g_steal_pointer (&list);
-}
-
-/* One placement: the obstacle put there, the robot's report read, the
- * trial recorded as import records a detection row. */
-static gboolean
-run_placement (Run *run, guint k, const char *obstacle, double angle, gboolean max_range,
-               double true_mm, guint number, NbTrialOutcome *outcome, GError **error)
-{
-  NbCampaignRunner *r = run->r;
-  NbObstacleShape shape;
-  NbCampaignTrial t;
-  NbRunnerEvent ev;
-  NbConfigResult figures;
-  gboolean detected = FALSE;
-  double measured = NAN;
-
-  nb_obstacle_find (obstacle, 0, &shape);
-  if (!nb_course_detection (run->width_mm, &shape, angle, true_mm, &run->course, error))
-    return FALSE;
-  nb_campaign_trial_init (&t);
-  t.start_time = nb_device_time (r->device);
-  memset (&ev, 0, sizeof ev);
-  ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
-  ev.clause = 6;
-  ev.trial = k;
-  ev.n_trials = run->n_trials;
-  ev.t_s = t.start_time;
-  ev.outcome = NB_TRIAL_RUNNING;
-  ev.command = ev.attained = (NbPose) { NAN, NAN, NAN };
-  ev.d_mm = ev.time_s = ev.clearance_mm = NAN;
-  ev.number = number;
-  ev.obstacle = shape.name;
-  ev.angle_deg = angle;
-  ev.max_range = max_range;
-  ev.true_mm = true_mm;
-  ev.measured_mm = NAN;
-  post (run, &ev, NULL);
-
-  r->rig_ops->set_course (r->rig, &run->course, t.start_time);
-  if (!r->rig_ops->detect (r->rig, angle, &detected, &measured, error))
-    {
-      g_prefix_error (error, "the %s at %g°, %s range: ", obstacle, angle,
-                      max_range ? "max" : "min");
-      return FALSE;
-    }
-  if (!detected)
-    measured = NAN;
-  t.number = number;
-  t.label = g_strdup (shape.name);
-  t.kind = g_strdup (max_range ? "max" : "min");
-  t.angle_deg = angle;
-  t.true_mm = true_mm;
-  t.detected = detected;
-  t.measured_mm = measured;
-  t.outcome = NB_TRIAL_OK;
-  t.end_time = nb_device_time (r->device);
-  if (!nb_campaign_record_trial (run->campaign, run->config.id, &t, error))
-    {
-      nb_campaign_trial_clear (&t);
-      return FALSE;
-    }
-  *outcome = t.outcome;
-  memset (&figures, 0, sizeof figures);
-  if (!nb_config_result_compute (run->campaign, &run->config, &figures, error))
-    {
-      nb_config_result_clear (&figures);
-      nb_campaign_trial_clear (&t);
-      return FALSE;
-    }
-  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
-  ev.trial_id = t.id;
-  ev.seq = t.seq;
-  ev.t_s = t.end_time;
-  ev.outcome = t.outcome;
-  ev.detected = detected;
-  ev.measured_mm = measured;
-  post (run, &ev, &figures);
-  nb_campaign_trial_clear (&t);
-  return TRUE;
-}
-
-/* 6.3: every obstacle at the maximum then the minimum range, on the line
- * of sight and every 45° counter-clockwise round the circle. */
-static gboolean
-run_detection (Run *run, gboolean *cancelled, GError **error)
-{
-  NbCampaignRunner *r = run->r;
-  NbRunnerSummary *sum = &r->summary;
-  g_autoptr (GPtrArray) obstacles = NULL;
-  double min_mm, max_mm;
-  guint number, k = 0;
-
-  if (!resolve_detection_config (run, &min_mm, &max_mm, error) ||
-      (obstacles = detection_obstacles (run, &number, error)) == NULL)
-    return FALSE;
-  run->n_trials = 0;
-  for (guint i = 0; i < obstacles->len; i++)
-    for (guint d = 0; d < 16; d++)
-      {
-        g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
-                                                (char *) g_ptr_array_index (obstacles, i),
-                                                d % 2 == 0 ? "max" : "min", 45.0 * (d / 2));
-
-        run->n_trials += !g_hash_table_contains (run->placed, key);
-      }
-  /* The robot at its start pose, facing along the line of sight. */
-  if (!send_goal (run, &run->route.poses[0], error))
-    {
-      r->robot_ops->stop (r->robot);
-      g_prefix_error (error, "going to P0: ");
-      return FALSE;
-    }
-  for (guint i = 0; i < obstacles->len; i++)
-    for (guint d = 0; d < 8; d++)
-      for (guint m = 0; m < 2; m++)
-        {
-          NbTrialOutcome outcome = NB_TRIAL_RUNNING;
-
-          g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
-                                                  (char *) g_ptr_array_index (obstacles, i),
-                                                  m == 0 ? "max" : "min", 45.0 * d);
-
-          if (g_hash_table_contains (run->placed, key))
-            continue;
-          if (g_cancellable_is_cancelled (run->cancellable))
-            {
-              *cancelled = TRUE;
-              return TRUE;
-            }
-          if (!run_placement (run, ++k, g_ptr_array_index (obstacles, i), 45.0 * d, m == 0,
-                              m == 0 ? max_mm : min_mm, number++, &outcome, error))
-            return FALSE;
-          sum->run++;
-          sum->ok += outcome == NB_TRIAL_OK;
-        }
-  return TRUE;
-}
-
-/* The trial's smallest clearance to the course's obstacle or walls. */
-static double
-min_clearance (const Run *run)
-{
-  double min = INFINITY;
-
-  for (guint i = 0; i < run->samples->len; i++)
-    {
-      const NbSample *s = &g_array_index (run->samples, NbSample, i);
-
-      min = MIN (min, nb_course_clearance_mm (&run->course, s->t_s - run->t_start,
-                                              s->x_m * MM_PER_M, s->y_m * MM_PER_M));
-    }
-  return min;
-}
-
 /* ------------------------------------------------------------- trials -- */
 
 typedef enum { TRIAL_DONE, TRIAL_CANCELLED, TRIAL_STREAM_ENDED } TrialEnd;
 
 /* Waits on the robot's clock for the settled window after arrival (5.2):
  * TRUE with *settled set, or with reason when it never came. */
-static gboolean
-settle (Run *run, double arrival, NbSettleResult *res, gboolean *cancelled, GError **error)
+gboolean
+nb_run_settle (NbRun *run, double arrival, NbSettleResult *res, gboolean *cancelled, GError **error)
 {
   NbCampaignRunner *r = run->r;
   const NbSettleParams *p = &r->o.settle;
@@ -1431,43 +733,80 @@ settle (Run *run, double arrival, NbSettleResult *res, gboolean *cancelled, GErr
       if (res->settled || now >= arrival + p->timeout_s + p->window_s)
         return TRUE;
       r->robot_ops->wait (r->robot, r->o.settle_step_s);
-      if (!collect_now (run, error))
+      if (!nb_run_collect_now (run, error))
         return FALSE;
     }
 }
 
-static double
-path_d_mm (const Run *run, double until)
+void
+nb_run_event_init (NbRun *run, NbRunnerEvent *ev, NbRunnerEventKind kind, guint k)
 {
-  NbSegment seg;
-  NbPathTrial pt;
+  memset (ev, 0, sizeof *ev);
+  ev->kind = kind;
+  ev->clause = run->r->clause->number;
+  ev->trial = k;
+  ev->n_trials = run->n_trials;
+  ev->outcome = NB_TRIAL_RUNNING;
+  ev->command = ev->attained = (NbPose) { NAN, NAN, NAN };
+  ev->d_mm = ev->time_s = ev->clearance_mm = ev->angle_deg = ev->true_mm = NAN;
+  ev->measured_mm = NAN;
+}
 
-  if (!nb_segment_init (&seg, run->config.from_mm[0], run->config.from_mm[1],
-                        run->config.to_mm[0], run->config.to_mm[1], NULL))
-    return NAN;
-  nb_path_trial_init (&pt);
-  for (guint i = 0; i < run->samples->len; i++)
+/* The trial begun in the store: what it stores besides (the clause's). */
+static void
+trial_begun (NbRun *run, NbCampaignTrial *t)
+{
+  t->number = t->seq;
+  /* What import stores: the kind, numbered within it (the clause's). */
+  if (run->trial_kind != NULL)
+    t->kind = g_strdup (run->trial_kind);
+  if (DRIVES (run, begun))
+    run->r->clause->runner->begun (run, t);
+}
+
+/* The trial as stored: the quality in the log, the figures and the event. */
+static gboolean
+trial_recorded (NbRun *run, NbCampaignTrial *t, NbRunnerEvent *ev, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbConfigResult figures;
+
+  /* 5.3, 8.2: the measurement system's rate and quality, with the trial. */
+  {
+    g_autofree char *subject = g_strdup_printf ("clause %u, config '%s', trial %u",
+                                                r->clause->number, r->o.config, t->seq);
+    g_autofree char *quality = quality_json (run);
+
+    if (!nb_campaign_log (run->campaign, "trial measured", subject, NULL, quality, error))
+      return FALSE;
+  }
+  if (!nb_run_figures (run, &figures, error))
     {
-      const NbSample *s = &g_array_index (run->samples, NbSample, i);
-
-      if (s->t_s <= until)
-        nb_path_trial_push (&pt, &seg, s->x_m * MM_PER_M, s->y_m * MM_PER_M);
+      nb_config_result_clear (&figures);
+      return FALSE;
     }
-  return pt.d_mm;
+  ev->kind = NB_RUNNER_EVENT_TRIAL_ENDED;
+  ev->t_s = t->end_time;
+  ev->outcome = t->outcome;
+  ev->reason = t->reason;
+  ev->number = t->number;
+  ev->n_samples = run->stored;
+  if (DRIVES (run, ended))
+    r->clause->runner->ended (run, t, ev);
+  nb_run_post (run, ev, &figures);
+  return TRUE;
 }
 
 /* One trial, begun, driven, measured and ended in the store; FALSE only
  * when the run cannot go on (the store or the instrument failed, or the
  * return to P0 failed). */
 static gboolean
-run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **error)
+run_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **error)
 {
   NbCampaignRunner *r = run->r;
   g_autoptr (GError) goal_error = NULL;
-  g_autofree char *reason = NULL;
   NbCampaignTrial t;
   NbRunnerEvent ev;
-  NbConfigResult figures;
   double arrival = NAN;
   gboolean cancelled = FALSE, ok;
 
@@ -1479,13 +818,13 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
       *end = TRIAL_CANCELLED;
       return TRUE;
     }
-  if (!send_goal (run, &run->route.poses[0], error))
+  if (!nb_run_send_goal (run, &run->route.poses[0], error))
     {
       r->robot_ops->stop (r->robot);
       g_prefix_error (error, "returning to P0 before trial %u: ", k);
       return FALSE;
     }
-  if (!collect_now (run, error))
+  if (!nb_run_collect_now (run, error))
     return FALSE;
   if (run->lost != NULL && !await_instrument (run, error))
     return FALSE;
@@ -1501,12 +840,11 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   run->t_start = nb_device_time (r->device);
   run->clearance_mm = NAN;
   /* 7.3 b): the obstacle is released as the robot gets its goal. */
-  if (RUNS (run, COURSE) && r->rig_ops->set_course != NULL)
+  if (run->has_course && r->rig_ops->set_course != NULL)
     r->rig_ops->set_course (r->rig, &run->course, run->t_start);
   nb_campaign_trial_init (&t);
   t.start_time = run->t_start;
-  if (RUNS (run, POSE))
-    t.command = run->config.command;
+  t.command = run->config.command;      /* clause 5's; NaN for the others */
   if (!nb_campaign_begin_trial (run->campaign, run->config.id, &t, error))
     {
       nb_campaign_trial_clear (&t);
@@ -1514,32 +852,15 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
     }
   run->trial_id = t.id;
   run->keep = TRUE;
-  t.number = t.seq;
-  if (RUNS (run, PATH))
-    t.label = g_strdup_printf ("%u", t.seq);   /* what import stores: the trial's label */
-  if (BASELINE (run))
-    {
-      /* What import stores: the kind, numbered within it. */
-      t.kind = g_strdup (run->obstacle_phase ? "obstacle" : "baseline");
-      t.number = run->obstacle_phase ? run->obst_number + 1 : run->base_number + 1;
-    }
-  memset (&ev, 0, sizeof ev);
-  ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
-  ev.clause = r->o.clause;
-  ev.trial = k;
-  ev.n_trials = run->n_trials;
+  trial_begun (run, &t);
+  nb_run_event_init (run, &ev, NB_RUNNER_EVENT_TRIAL_STARTED, k);
   ev.trial_id = t.id;
   ev.seq = t.seq;
   ev.t_s = run->t_start;
-  ev.outcome = NB_TRIAL_RUNNING;
   ev.command = t.command;
-  ev.attained = (NbPose) { NAN, NAN, NAN };
-  ev.d_mm = NAN;
-  ev.trial_kind = BASELINE (run) ? (run->obstacle_phase ? "obstacle" : "baseline") : NULL;
+  ev.trial_kind = run->trial_kind;
   ev.number = t.number;
-  ev.time_s = NAN;
-  ev.clearance_mm = NAN;
-  post (run, &ev, NULL);
+  nb_run_post (run, &ev, NULL);
 
   ok = TRUE;
   for (guint i = 1; i < run->route.n_poses && ok; i++)
@@ -1549,9 +870,9 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
           cancelled = TRUE;
           break;
         }
-      if (!send_goal (run, &run->route.poses[i], &goal_error))
+      if (!nb_run_send_goal (run, &run->route.poses[i], &goal_error))
         ok = FALSE;
-      if (!collect_now (run, error))
+      if (!nb_run_collect_now (run, error))
         goto store_failed;
     }
   /* A goal that ended (or failed: an interrupted goal does) after the
@@ -1564,144 +885,44 @@ run_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **e
   if (cancelled)
     {
       t.outcome = NB_TRIAL_ABORTED;
-      reason = g_strdup ("cancelled by the operator");
+      t.reason = g_strdup ("cancelled by the operator");
       r->robot_ops->stop (r->robot);
     }
   else if (run->lost != NULL)
     {
       /* Never a measured result: the trial is incomplete, with the reason. */
       t.outcome = NB_TRIAL_INCOMPLETE;
-      reason = g_strdup (run->lost);
+      t.reason = g_strdup (run->lost);
       r->robot_ops->stop (r->robot);
     }
   else if (!ok)
     {
       t.outcome = NB_TRIAL_FAILED;
-      reason = g_strdup (goal_error->message);
+      t.reason = g_strdup (goal_error->message);
       r->robot_ops->stop (r->robot);
     }
-  else if (RUNS (run, POSE))
+  else if (DRIVES (run, judge))
     {
-      NbSettleResult res;
-
-      if (!settle (run, arrival, &res, &cancelled, error))
+      if (!r->clause->runner->judge (run, arrival, &t, &ev, &cancelled, error))
         goto store_failed;
       if (cancelled)
-        {
-          t.outcome = NB_TRIAL_ABORTED;
-          reason = g_strdup ("cancelled by the operator while settling");
-          r->robot_ops->stop (r->robot);
-        }
-      else if (run->lost != NULL && !res.settled)
-        {
-          t.outcome = NB_TRIAL_INCOMPLETE;
-          reason = g_strdup_printf ("while settling at %s: %s",
-                                    nb_route_target (&run->route)->name, run->lost);
-        }
-      else if (!res.settled)
-        {
-          t.outcome = NB_TRIAL_FAILED;
-          reason = g_strdup_printf ("at %s: %s", nb_route_target (&run->route)->name, res.reason);
-        }
-      else
-        {
-          t.outcome = NB_TRIAL_OK;
-          t.attained = (NbPose) { res.x_m * MM_PER_M, res.y_m * MM_PER_M,
-                                  nb_angle_recast_deg (res.heading_deg) };
-        }
-    }
-  else if RUNS (run, COURSE)
-    {
-      NbSettleResult res;
-
-      if (!settle (run, arrival, &res, &cancelled, error))
-        goto store_failed;
-      run->clearance_mm = min_clearance (run);
-      if (cancelled)
-        {
-          t.outcome = NB_TRIAL_ABORTED;
-          reason = g_strdup ("cancelled by the operator while settling");
-          r->robot_ops->stop (r->robot);
-        }
-      else if (run->lost != NULL && !res.settled)
-        {
-          t.outcome = NB_TRIAL_INCOMPLETE;
-          reason = g_strdup_printf ("while settling at PG: %s", run->lost);
-        }
-      else if (run->clearance_mm <= 0.0)
-        {
-          t.outcome = NB_TRIAL_FAILED;
-          reason = g_strdup_printf ("touched %s: clearance %.1f mm", run->r->clause->contact,
-                                    run->clearance_mm);
-        }
-      else if (!res.settled)
-        {
-          t.outcome = NB_TRIAL_FAILED;
-          reason = g_strdup_printf ("at PG: %s", res.reason);
-        }
-      else
-        {
-          const NbRoutePose *pg = &run->route.poses[1];
-          double miss, turn;
-
-          ev.attained = (NbPose) { res.x_m * MM_PER_M, res.y_m * MM_PER_M,
-                                   nb_angle_recast_deg (res.heading_deg) };
-          miss = hypot (ev.attained.x_mm - pg->x_mm, ev.attained.y_mm - pg->y_mm);
-          turn = fabs (nb_angle_recast_deg (ev.attained.theta_deg - pg->theta_deg));
-          if (miss > run->tol_mm || turn > run->tol_deg)
-            {
-              t.outcome = NB_TRIAL_FAILED;
-              reason = g_strdup_printf ("PG not reached: stopped %.1f mm and %.2f° from it, "
-                                        "beyond the clause 5 repeatability (%.1f mm, %.2f°)",
-                                        miss, turn, run->tol_mm, run->tol_deg);
-            }
-          else
-            t.outcome = NB_TRIAL_OK;
-        }
+        r->robot_ops->stop (r->robot);
     }
   else
     t.outcome = NB_TRIAL_OK;
 
-  t.reason = g_steal_pointer (&reason);
   t.end_time = nb_device_time (r->device);
   t.time_s = isnan (arrival) ? NAN : arrival - run->t_start;
   if (!nb_campaign_end_trial (run->campaign, &t, error))
     goto store_failed;
   run->keep = FALSE;
-  /* 5.3, 8.2: the measurement system's rate and quality, with the trial. */
-  {
-    g_autofree char *subject = g_strdup_printf ("clause %u, config '%s', trial %u", r->o.clause,
-                                                r->o.config, t.seq);
-    g_autofree char *quality = quality_json (run);
-
-    if (!nb_campaign_log (run->campaign, "trial measured", subject, NULL, quality, error))
-      {
-        nb_campaign_trial_clear (&t);
-        return FALSE;
-      }
-  }
   *outcome = t.outcome;
   *end = cancelled ? TRIAL_CANCELLED : TRIAL_DONE;
-
-  memset (&figures, 0, sizeof figures);
-  if (!nb_config_result_compute (run->campaign, &run->config, &figures, error))
+  if (!trial_recorded (run, &t, &ev, error))
     {
-      nb_config_result_clear (&figures);
       nb_campaign_trial_clear (&t);
       return FALSE;
     }
-  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
-  ev.t_s = t.end_time;
-  ev.outcome = t.outcome;
-  ev.reason = t.reason;
-  if (!RUNS (run, COURSE))
-    ev.attained = t.outcome == NB_TRIAL_OK && RUNS (run, POSE) ? t.attained
-                                                                : (NbPose) { NAN, NAN, NAN };
-  ev.time_s = RUNS (run, COURSE) ? t.time_s : NAN;
-  ev.clearance_mm = run->clearance_mm;
-  ev.d_mm = RUNS (run, PATH) && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
-  ev.n_samples = run->stored;
-  post (run, &ev, &figures);
   nb_campaign_trial_clear (&t);
   return TRUE;
 
@@ -1716,8 +937,8 @@ store_failed:
 /* ------------------------------------------------ the operator's robot -- */
 
 /* Asks through the rig's prompts, logged in the campaign. */
-static gboolean
-ask (Run *run, NbPromptKind kind, const char *question, const char *proposal, char **answer,
+gboolean
+nb_run_ask (NbRun *run, NbPromptKind kind, const char *question, const char *proposal, char **answer,
      GError **error)
 {
   return nb_prompts_ask_logged (run->r->prompts, run->campaign, kind, question, proposal,
@@ -1726,14 +947,14 @@ ask (Run *run, NbPromptKind kind, const char *question, const char *proposal, ch
 
 /* Waits for the instrument's next events (up to 100 ms) and takes them. */
 static gboolean
-collect_wait (Run *run, GError **error)
+collect_wait (NbRun *run, GError **error)
 {
   NbEvent e;
 
   if (nb_device_next (run->r->device, 100 * G_TIME_SPAN_MILLISECOND, &e) &&
       !take_event (run, &e, error))
     return FALSE;
-  return collect_now (run, error);
+  return nb_run_collect_now (run, error);
 }
 
 /* The operator's trial: the prompt, then the trial found in the stream —
@@ -1741,42 +962,29 @@ collect_wait (Run *run, GError **error)
  * settled at the target (nb-segmentation.h).  The samples from its start to the
  * end of the settled window are the trial's. */
 static gboolean
-run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **error)
+run_operator_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError **error)
 {
   NbCampaignRunner *r = run->r;
   const NbRoutePose *p0 = &run->route.poses[0], *target = nb_route_target (&run->route);
   NbSegmentationParams sp = r->o.segment;
-  g_autofree char *question = NULL, *answer = NULL, *reason = NULL;
+  g_autofree char *question = NULL;
   NbCampaignTrial t;
   NbRunnerEvent ev;
-  NbConfigResult figures;
   NbSegmentation seg;
   double asked;
   gboolean begun = FALSE, cancelled = FALSE;
 
   *end = TRIAL_DONE;
   memset (&seg, 0, sizeof seg);
-  if (BASELINE (run) && run->obstacle_phase && !run->obstacle_placed && !r->o.import_track)
-    {
-      g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
-                                            "the route; 7.3 a), moving ones released as the "
-                                            "robot starts; answer yes when it is in place",
-                                            run->shape.name, run->behaviour, run->course.p1[0]);
-
-      if (!ask (run, NB_PROMPT_CONFIRM, q, NULL, NULL, error))
-        return FALSE;
-      run->obstacle_placed = TRUE;
-    }
   question = g_strdup_printf ("Trial %u/%u of clause %u '%s': bring the robot to %s (%.0f, "
                               "%.0f mm, %.1f°) and let it stand still, then start its route "
-                              "to %s (%.0f, %.0f mm, %.1f°)%s; answer yes when it is at %s",
-                              k, run->n_trials, r->o.clause, r->o.config, p0->name, p0->x_mm,
-                              p0->y_mm, p0->theta_deg, target->name, target->x_mm, target->y_mm,
-                              target->theta_deg,
-                              BASELINE (run) && !run->obstacle_phase
-                              ? " with no obstacle on the course (baseline)" : "",
+                              "to %s (%.0f, %.0f mm, %.1f°)%s%s; answer yes when it is at %s",
+                              k, run->n_trials, r->clause->number, r->o.config, p0->name,
+                              p0->x_mm, p0->y_mm, p0->theta_deg, target->name, target->x_mm,
+                              target->y_mm, target->theta_deg,
+                              run->trial_note ? " " : "", run->trial_note ? run->trial_note : "",
                               p0->name);
-  if (!r->o.import_track && !ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
+  if (!r->o.import_track && !nb_run_ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
     return FALSE;
 
   sp.p0_m[0] = p0->x_mm / MM_PER_M;
@@ -1805,27 +1013,18 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
       if (!begun && seg.state >= NB_SEGMENTATION_MOVING)
         {
           t.start_time = seg.t_start;
-          if (RUNS (run, POSE))
-            t.command = run->config.command;
+          t.command = run->config.command;    /* clause 5's; NaN for the others */
           if (!nb_campaign_begin_trial (run->campaign, run->config.id, &t, error))
             goto failed;
           begun = TRUE;
           run->trial_id = t.id;
-          memset (&ev, 0, sizeof ev);
-          ev.kind = NB_RUNNER_EVENT_TRIAL_STARTED;
-          ev.clause = r->o.clause;
-          ev.trial = k;
-          ev.n_trials = run->n_trials;
+          nb_run_event_init (run, &ev, NB_RUNNER_EVENT_TRIAL_STARTED, k);
           ev.trial_id = t.id;
           ev.seq = t.seq;
           ev.t_s = t.start_time;
-          ev.outcome = NB_TRIAL_RUNNING;
           ev.command = t.command;
-          ev.attained = (NbPose) { NAN, NAN, NAN };
-          ev.d_mm = ev.time_s = ev.clearance_mm = NAN;
-          ev.trial_kind = BASELINE (run) ? (run->obstacle_phase ? "obstacle" : "baseline")
-                                           : NULL;
-          post (run, &ev, NULL);
+          ev.trial_kind = run->trial_kind;
+          nb_run_post (run, &ev, NULL);
         }
       if (seg.state == NB_SEGMENTATION_ARRIVED)
         break;
@@ -1867,16 +1066,7 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
       nb_campaign_trial_clear (&t);
       return FALSE;
     }
-  t.number = t.seq;
-  if (RUNS (run, PATH))
-    t.label = g_strdup_printf ("%u", t.seq);
-  if (BASELINE (run))
-    {
-      t.kind = g_strdup (run->obstacle_phase ? "obstacle" : "baseline");
-      t.number = run->obstacle_phase ? run->obst_number + 1 : run->base_number + 1;
-    }
-  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
-  ev.number = t.number;
+  trial_begun (run, &t);
   run->clearance_mm = NAN;
   if (seg.state == NB_SEGMENTATION_ARRIVED)
     {
@@ -1892,45 +1082,20 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
       run->t_start = seg.t_start;
       t.time_s = seg.t_arrival - seg.t_start;
       t.end_time = seg.attained.t_end;
-      ev.attained = (NbPose) { seg.attained.x_m * MM_PER_M, seg.attained.y_m * MM_PER_M,
-                               nb_angle_recast_deg (seg.attained.heading_deg) };
       t.outcome = NB_TRIAL_OK;
-      if (RUNS (run, POSE))
-        t.attained = ev.attained;
-      if RUNS (run, COURSE)
-        {
-          g_autofree char *q = NULL, *seen = NULL;
-          double miss = hypot (ev.attained.x_mm - target->x_mm, ev.attained.y_mm - target->y_mm);
-          double turn = fabs (nb_angle_recast_deg (ev.attained.theta_deg - target->theta_deg));
+      {
+        NbPose attained = { seg.attained.x_m * MM_PER_M, seg.attained.y_m * MM_PER_M,
+                            nb_angle_recast_deg (seg.attained.heading_deg) };
 
-          run->clearance_mm = min_clearance (run);
-          q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)",
-                               k, run->r->clause->contact, run->clearance_mm);
-          if (r->o.import_track)
-            seen = g_strdup (run->clearance_mm <= 0.0 ? "yes" : "no");
-          else if (!ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no",
-                         &seen, error))
-            goto failed;
-          if (g_str_equal (seen, "yes"))
-            {
-              t.outcome = NB_TRIAL_FAILED;
-              reason = g_strdup_printf ("touched %s (the operator saw it; measured clearance "
-                                        "%.1f mm)", run->r->clause->contact, run->clearance_mm);
-            }
-          else if (isfinite (ev.attained.theta_deg) && (miss > run->tol_mm || turn > run->tol_deg))
-            {
-              t.outcome = NB_TRIAL_FAILED;
-              reason = g_strdup_printf ("PG not reached: stopped %.1f mm and %.2f° from it, "
-                                        "beyond the clause 5 repeatability (%.1f mm, %.2f°)",
-                                        miss, turn, run->tol_mm, run->tol_deg);
-            }
-        }
+        if (!r->clause->runner->judge_segmented (run, k, &attained, &t, &ev, error))
+          goto failed;
+      }
     }
   else
     {
       /* Started, never arrived: cancelled, instrument lost, or too long. */
       t.outcome = cancelled ? NB_TRIAL_ABORTED : run->lost ? NB_TRIAL_INCOMPLETE : NB_TRIAL_FAILED;
-      reason = g_strdup (cancelled ? "cancelled by the operator"
+      t.reason = g_strdup (cancelled ? "cancelled by the operator"
                          : run->lost ? run->lost
                          : "did not settle at the target within the trial timeout");
       t.end_time = nb_device_time (r->device);
@@ -1954,43 +1119,18 @@ run_operator_trial (Run *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, G
   if (!collect_stored (run, error))
     goto failed;
   run->keep = FALSE;
-  t.reason = g_steal_pointer (&reason);
   if (!nb_campaign_end_trial (run->campaign, &t, error))
     goto failed;
-  {
-    g_autofree char *subject = g_strdup_printf ("clause %u, config '%s', trial %u", r->o.clause,
-                                                r->o.config, t.seq);
-    g_autofree char *quality = quality_json (run);
-
-    if (!nb_campaign_log (run->campaign, "trial measured", subject, NULL, quality, error))
-      goto failed;
-  }
   *outcome = t.outcome;
   *end = cancelled ? TRIAL_CANCELLED : TRIAL_DONE;
-  memset (&figures, 0, sizeof figures);
-  if (!nb_config_result_compute (run->campaign, &run->config, &figures, error))
-    {
-      nb_config_result_clear (&figures);
-      nb_campaign_trial_clear (&t);
-      return FALSE;
-    }
-  ev.t_s = t.end_time;
-  ev.outcome = t.outcome;
-  ev.reason = t.reason;
-  if (!RUNS (run, POSE) && !RUNS (run, COURSE))
-    ev.attained = (NbPose) { NAN, NAN, NAN };
-  ev.time_s = RUNS (run, COURSE) ? t.time_s : NAN;
-  ev.clearance_mm = run->clearance_mm;
-  ev.d_mm = RUNS (run, PATH) && t.outcome == NB_TRIAL_OK ? path_d_mm (run, G_MAXDOUBLE) : NAN;
-  ev.n_samples = run->stored;
-  post (run, &ev, &figures);
+  if (!trial_recorded (run, &t, &ev, error))
+    goto failed;
   nb_campaign_trial_clear (&t);
   g_array_set_size (run->samples, 0);
   if (run->carry != NULL)
     {
       g_array_append_vals (run->samples, run->carry->data, run->carry->len);
       g_clear_pointer (&run->carry, g_array_unref);
-  g_clear_pointer (&run->placed, g_hash_table_unref);
     }
   return TRUE;
 
@@ -2001,18 +1141,19 @@ failed:
 }
 
 static void
-run_free (Run *run)
+run_free (NbRun *run)
 {
   nb_campaign_config_clear (&run->config);
   g_clear_pointer (&run->samples, g_array_unref);
   g_clear_pointer (&run->lost, g_free);
   g_clear_pointer (&run->carry, g_array_unref);
-  g_clear_pointer (&run->placed, g_hash_table_unref);
+  if (run->state_free != NULL)
+    g_clear_pointer (&run->state, run->state_free);
   nb_campaign_free (run->campaign);
 }
 
 static gboolean
-run_all (Run *run, GError **error)
+run_all (NbRun *run, GError **error)
 {
   NbCampaignRunner *r = run->r;
   NbRunnerSummary *sum = &r->summary;
@@ -2030,27 +1171,20 @@ run_all (Run *run, GError **error)
     return FALSE;
   if (run->have_tf)
     run->tf_yaw_deg = nb_rigid_yaw_deg (&run->tf);
-  if (RUNS (run, PLACEMENTS))
+  subject = g_strdup_printf ("clause %u, config '%s'", r->clause->number, r->o.config);
+  if (DRIVES (run, run_all))
     {
-      subject = g_strdup_printf ("clause 6, config '%s'", r->o.config);
       if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL,
                             r->robot_name ? r->robot_name : "(unnamed)", error))
         return FALSE;
-      ok = run_detection (run, &cancelled, &local);
+      ok = r->clause->runner->run_all (run, &cancelled, &local);
       goto finish;
     }
-  if RUNS (run, COURSE)
-    {
-      if (!resolve_course_config (run, error) || !count_course_trials (run, error) ||
-          !resolve_tolerance (run, error))
-        return FALSE;
-    }
-  else if (!resolve_config (run, error) || !count_trials (run, error))
+  if (!r->clause->runner->prepare (run, error))
     return FALSE;
   if (r->rig_ops->set_load != NULL)
     r->rig_ops->set_load (r->rig, run->config.load_kg);
 
-  subject = g_strdup_printf ("clause %u, config '%s'", r->o.clause, r->o.config);
   start = g_strdup_printf ("%u trials; robot %s; route %s; load %g kg; instrument %s%s%s, "
                            "latency %g s; frame %s", run->n_trials,
                            r->robot_name ? r->robot_name : "(unnamed)",
@@ -2067,34 +1201,21 @@ run_all (Run *run, GError **error)
     {
       NbTrialOutcome outcome = NB_TRIAL_RUNNING;
       TrialEnd how;
-      gboolean judged;
+      gboolean judged = FALSE;
 
-      if (BASELINE (run) && !prepare_avoidance_trial (run, &local))
+      if (DRIVES (run, next_trial) && !r->clause->runner->next_trial (run, &local))
         {
           ok = FALSE;
           break;
         }
-      /* 7, 9: a failed trial is a result (baseline trials excepted). */
-      judged = RUNS (run, COURSE) && (!BASELINE (run) || run->obstacle_phase);
       if (!(r->operator_driven ? run_operator_trial : run_trial) (run, k, &outcome, &how, &local))
         {
           ok = FALSE;
           break;
         }
-      if (BASELINE (run) && outcome != NB_TRIAL_RUNNING)
-        {
-          if (run->obstacle_phase)
-            run->obst_number++;
-          else
-            {
-              run->base_number++;
-              run->base_ok += outcome == NB_TRIAL_OK;
-              /* Auto: the baseline goes on until three have succeeded. */
-              if (outcome != NB_TRIAL_OK && outcome != NB_TRIAL_INCOMPLETE &&
-                  r->o.phase == NB_AVOIDANCE_PHASE_AUTO)
-                run->n_trials++;
-            }
-        }
+      /* 7, 9: a failed trial is a result (the clause says). */
+      if (DRIVES (run, recorded) && outcome != NB_TRIAL_RUNNING)
+        judged = r->clause->runner->recorded (run, outcome);
       if (how == TRIAL_STREAM_ENDED)
         break;
       if (how == TRIAL_CANCELLED && outcome == NB_TRIAL_RUNNING)
@@ -2173,7 +1294,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
   NbCampaignRunner *r = task_data;
   GError *error = NULL;
   gulong handler = 0;
-  Run run;
+  NbRun run;
 
   if (cancellable != NULL && r->robot_ops->interrupt != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), r, NULL);
@@ -2182,7 +1303,6 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
   run.r = r;
   run.cancellable = cancellable;
   run.samples = g_array_new (FALSE, FALSE, sizeof (NbSample));
-  run.placed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   nb_campaign_config_init (&run.config);
   if (run_all (&run, &error))
     {
@@ -2302,12 +1422,13 @@ nb_campaign_import_track (const char *path, const NbCampaignRunnerOptions *optio
   gboolean ok;
 
   memset (summary, 0, sizeof *summary);
-  if (clause == NULL || (clause->run != NB_CLAUSE_RUN_POSE && clause->run != NB_CLAUSE_RUN_PATH &&
-                         clause->run != NB_CLAUSE_RUN_COURSE))
+  if (!segmentable (clause))
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--track: clauses 5, 7, 8 and 9 have trials "
-                   "along a route to find in a recorded session (not clause %u)", o.clause);
-      /* (the clauses whose table runs a route or a course) */
+      g_autofree char *which = segmentable_list ();
+
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--track: clauses %s have trials "
+                   "along a route to find in a recorded session (not clause %u)", which,
+                   o.clause);
       return FALSE;
     }
   if (!g_file_test (track_path, G_FILE_TEST_IS_REGULAR))

@@ -27,17 +27,6 @@
  * The clauses (ISO 18646-2; decisions where it is silent marked "decided"):
  *  - routes from the campaign's LU (4.5; robot.width_mm must be set), legs of
  *    NB_ROUTE_DEFAULT_LEG_LU, counter-clockwise.
- *  - clause 5 (5.4): each trial starts at P0; the robot is sent to each pose
- *    of the route after P0 in turn; after the last goal has returned the
- *    runner waits on the robot's clock until settle detection (nb-settle.h)
- *    finds the attained pose (decided: no settled window within its timeout
- *    is a failed trial, with settle's reason).  The command pose is the
- *    route's target (nb_route_target).  The trial's samples (from its start
- *    to the settle check that found the window) are stored too; the figures
- *    do not use them.
- *  - clause 8 (8.3): straight route only; the trial's samples from its start
- *    to the robot's arrival at P1 are stored; d_i is computed from them by
- *    campaign results (the segment P0 → P1 is stored in the configuration).
  *  - decided: before every trial the robot is returned to P0 (heading 0°)
  *    by a goal that is not part of the trial and not measured; a failure of
  *    that goal stops the run (no trial is in flight).
@@ -51,60 +40,15 @@
  *    route, load and LU-derived poses, and appends trials.  By default a run
  *    takes the configuration to the clause's trial count (30 counted
  *    trials); options.trials > 0 runs exactly that many more.
- *  - clause 7 (7.3) on the course of core/nb-course.h (P0 → PG 9 LU, the
- *    obstacle of table 2 at/through P1 as behaviour 1–4 moves it).  First
- *    the baseline: trials without obstacle until three have succeeded
- *    (kind "baseline"), then the trials with it (kind "obstacle"): three by
- *    default, the ones 7.3 judges.  Stored as `campaign import` stores
- *    clause 7 rows: kind, number (1, 2, … within the kind), time_s,
- *    outcome ok/failed; the configuration's obstacle and behaviour ("1" …
- *    "4") and, in parameters, the layout.  The obstacle is placed by the
- *    rig (NbRunnerRigOps.set_course: the simulator); a rig that
- *    cannot place it runs phase BASELINE, then, after the operator has
- *    placed it, phase OBSTACLE.
- *  - clause 9 (9.3) on the passage of core/nb-course.h (4 LU long, P0 → PG
- *    8 LU): five trials by default; stored as import stores clause 9 rows
- *    (number, time_s, outcome).  The figure is the mean time of the first
- *    five consecutive successes (nb_metrics_passage): a run with failures
- *    asks for more trials explicitly (options.trials).
- *  - 7 and 9, how a trial is judged: the travel/passage time is from the
- *    trial's start (the goal sent at P0) to the robot's arrival (its goal
- *    returned).  After arrival the attained pose is found by settle
- *    detection as in clause 5; decided: "PG reached within the clause 5
- *    repeatability" (7.3 c, 9.3 c) means within Ap + Rp of PG and |Ao| +
- *    Ro of its heading — the envelope in which clause 5 says the robot
- *    ends — taken from the campaign's clause 5 configuration on the
- *    straight route with the same load (else any straight one), unless
- *    goal_tolerance_mm/deg are given; with neither the run is refused.
- *    Decided: contact is measured, not reported by the robot: the robot is
- *    a disc of diameter robot.width_mm on the tracked point and a trial
- *    touched when its smallest clearance to the obstacle (where the course
- *    puts it at each sample's time) or to the passage's walls over the
- *    trial's samples is ≤ 0 mm (the clearance is in the progress event
- *    and the failed trial's reason).
- *  - 7 and 9, decided: a failed trial is a result, not a fault: it does not
- *    stop the run, except baseline trials, which stop it after three
- *    failures in a row (no T0 can come of them).  Clause 9's passage width
- *    (declared by the manufacturer, 9.2) defaults to robot.width_mm +
- *    200 mm (100 mm each side).
- *  - clause 6 (6.3): the robot is sent to P0 (heading 0°, unmeasured) and
- *    stays there; for each obstacle of table 2 (options.obstacle, else all
- *    six in table order) it is placed at the declared maximum range, then
- *    the minimum, on the line of sight, then on lines turned 45°
- *    counter-clockwise each time round the full circle: 16 placements,
- *    each one trial recorded as import records a detection row (number,
- *    label = obstacle, kind = max|min, angle_deg, true_mm, detected,
- *    measured_mm).  The rig places the obstacle (set_course with a
- *    detection course) and reads the robot's report of it
- *    (NbRunnerRigOps.detect); a rig without detect cannot run it.
- *    Decided: true_mm is the declared range, from the robot's centre to the
- *    obstacle's face (nb-course.h); the declared ranges (min_range_mm,
- *    max_range_mm) are stored in the configuration's parameters; an
- *    obstacle whose placements the configuration already holds is refused
- *    (6.3 places each once).
- *  - clause 10 is refused for now (NB_ERROR_INPUT); a clause
- *    is one run_* function in nb-campaign-runner.c over the same
- *    trial/sample/settle helpers.
+ *  - what a trial of each clause is — its configuration and trial count,
+ *    what comes before each trial, how it is judged and what it stores —
+ *    is the clause's module's (protocols/clauses/nb-clause-*.c, its
+ *    NbClause.runner: nb-runner-private.h); this runner calls those
+ *    methods and never asks which clause it runs.  Clauses 5 and 8 run
+ *    the route of 4.5 (pose at the target; the track for d_i), 7 and 9 the
+ *    courses of core/nb-course.h (nb-clause-course.c), 6 its placements
+ *    round a robot at rest.
+ *  - clause 10 is refused for now (NB_ERROR_INPUT).
  */
 #pragma once
 

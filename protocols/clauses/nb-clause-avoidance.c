@@ -108,6 +108,310 @@ text (GString *out, const NbConfigResult *r)
                           nb_clause_format_figure (c, r->avoidance.delay_ratio, 3));
 }
 
+/* ------------------------------------------------------ the runner -- */
+
+/* 7.3 on the course of core/nb-course.h (P0 → PG 9 LU, the obstacle of
+ * table 2 at/through P1 as behaviour 1–4 moves it).  First the baseline:
+ * trials without obstacle until three have succeeded (kind "baseline"),
+ * then the trials with it (kind "obstacle"): three by default, the ones
+ * 7.3 judges.  Stored as `campaign import` stores clause 7 rows: kind,
+ * number (1, 2, … within the kind), time_s, outcome ok/failed; the
+ * configuration's obstacle and behaviour ("1" … "4") and, in parameters,
+ * the layout.  The obstacle is placed by the rig (set_course: the
+ * simulator); a rig that cannot place it runs phase BASELINE, then, after
+ * the operator has placed it, phase OBSTACLE.  Decided: a failed trial is a
+ * result, except baseline ones, which stop the run after three failures in
+ * a row (no T0 can come of them). */
+typedef struct {
+  NbObstacleShape shape;
+  guint behaviour;
+  gboolean obstacle_phase;      /* the trial to come is with the obstacle */
+  guint base_ok, base_number, obst_counted, obst_number;
+  gboolean obstacle_placed;     /* operator-driven: the prompt was answered */
+} Avoidance;
+
+/* 7.2: behaviour 1 takes the table 2 obstacles; behaviours 2–4 a cylinder. */
+static gboolean
+run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
+           gboolean operator_driven, GError **error)
+{
+  NbObstacleShape shape;
+
+  if (o->behaviour > 4)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: 1 (static at P1), 2 (crossing "
+                   "at 90°), 3 (crossing at 45°) or 4 (head-on), 7.2", o->behaviour);
+      return FALSE;
+    }
+  if (o->phase > NB_AVOIDANCE_PHASE_OBSTACLE)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "phase %d: auto, baseline or obstacle",
+                   (int) o->phase);
+      return FALSE;
+    }
+  if (o->obstacle != NULL && !nb_obstacle_find (o->obstacle, o->behaviour, &shape))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) nb_obstacle_names ());
+
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s' is not in table 2 (%s)",
+                   o->obstacle, known);
+      return FALSE;
+    }
+  if (o->obstacle != NULL && o->behaviour > 1 && !g_str_has_suffix (shape.name, "cylinder"))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s': behaviours 2 to 4 move a "
+                   "large or a small cylinder (7.2)", o->obstacle);
+      return FALSE;
+    }
+  if (o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL && !operator_driven)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
+                   "run phase baseline, place the obstacle at its start (7.3 a), then run "
+                   "phase obstacle");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* The configuration's table 2 obstacle and behaviour: found and checked, or
+ * from the options. */
+static gboolean
+resolve_obstacle (NbRun *run, Avoidance *a, gboolean found, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  const NbCampaignConfig *c = &run->config;
+  const char *path = run->r->path, *obstacle;
+  guint behaviour = o->behaviour;
+
+  if (found)
+    {
+      char *end = NULL;
+      guint64 b = c->behaviour ? g_ascii_strtoull (c->behaviour, &end, 10) : 0;
+
+      if (c->obstacle == NULL || c->behaviour == NULL || *end != '\0' || b < 1 || b > 4)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' "
+                       "has no table 2 obstacle and behaviour 1–4 (imported?): run under "
+                       "another name", path, o->config);
+          return FALSE;
+        }
+      if ((o->obstacle != NULL && !g_str_equal (o->obstacle, c->obstacle)) ||
+          (o->behaviour != 0 && o->behaviour != b))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' is "
+                       "behaviour %s with the %s: run under another name", path, o->config,
+                       c->behaviour, c->obstacle);
+          return FALSE;
+        }
+      behaviour = (guint) b;
+      obstacle = c->obstacle;
+    }
+  else
+    {
+      if (o->obstacle == NULL)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle: clause 7 needs one of "
+                       "table 2 for a new configuration (7.2)");
+          return FALSE;
+        }
+      obstacle = o->obstacle;
+      behaviour = behaviour == 0 ? 1 : behaviour;
+    }
+  if (!nb_obstacle_find (obstacle, behaviour, &a->shape))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': "
+                   "obstacle '%s' is not in table 2", path, o->config, obstacle);
+      return FALSE;
+    }
+  a->behaviour = behaviour;
+  return TRUE;
+}
+
+/* How many trials: the baseline's until three succeeded, then the
+ * obstacle's. */
+static gboolean
+count_trials (NbRun *run, Avoidance *a, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  const NbClause *clause = run->r->clause;
+  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
+  guint base_needed;
+
+  if (trials == NULL)
+    return FALSE;
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      if (g_strcmp0 (t->kind, "baseline") == 0)
+        {
+          a->base_number = MAX (a->base_number, t->number);
+          a->base_ok += t->outcome == NB_TRIAL_OK;
+        }
+      else
+        {
+          a->obst_number = MAX (a->obst_number, t->number);
+          a->obst_counted += nb_campaign_trial_counts (clause->number, t);
+        }
+    }
+  base_needed = a->base_ok >= NB_AVOIDANCE_TRIALS ? 0 : NB_AVOIDANCE_TRIALS - a->base_ok;
+  if (o->phase == NB_AVOIDANCE_PHASE_BASELINE)
+    {
+      if (o->trials == 0 && base_needed == 0)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s' already "
+                       "has %u successful baseline trials (7.3 takes three); ask for more "
+                       "trials explicitly", run->r->path, o->config, a->base_ok);
+          return FALSE;
+        }
+      run->n_trials = o->trials > 0 ? o->trials : base_needed;
+      return TRUE;
+    }
+  if (o->trials == 0 && a->obst_counted >= clause->trials)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' already "
+                   "has %u counted trials (ISO 18646-2 %s asks for %u); ask for more trials "
+                   "explicitly", run->r->path, clause->number, o->config, a->obst_counted,
+                   clause->trials_clause, clause->trials);
+      return FALSE;
+    }
+  run->n_trials = o->trials > 0 ? o->trials : clause->trials - a->obst_counted;
+  if (o->phase == NB_AVOIDANCE_PHASE_AUTO)
+    run->n_trials += base_needed;
+  if (o->phase == NB_AVOIDANCE_PHASE_OBSTACLE && a->behaviour > 1 && base_needed > 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': behaviour "
+                   "%u starts the obstacle so that it meets the robot at P1 (7.3 b), which "
+                   "needs three successful baseline trials first (phase baseline)",
+                   run->r->path, o->config, a->behaviour);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+run_prepare (NbRun *run, GError **error)
+{
+  Avoidance *a = g_new0 (Avoidance, 1);
+  NbCampaignConfig *c = &run->config;
+  gboolean found;
+  double lu;
+
+  run->state = a;
+  run->state_free = g_free;
+  if (!nb_clause_course_config (run, &found, &lu, error) ||
+      !resolve_obstacle (run, a, found, error))
+    return FALSE;
+  /* The baseline's course until the obstacle phase lays out its own. */
+  if (!nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error))
+    return FALSE;
+  nb_clause_course_route (run);
+  if (!found)
+    {
+      c->obstacle = g_strdup (run->r->o.obstacle);
+      c->behaviour = g_strdup_printf ("%u", a->behaviour);
+      c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"robot_width_mm\": %.17g, "
+                                       "\"pg_mm\": %.17g, \"p1_mm\": %.17g, "
+                                       "\"obstacle_across_mm\": %.17g, "
+                                       "\"obstacle_along_mm\": %.17g, \"obstacle_round\": %s, "
+                                       "\"obstacle_speed_mm_s\": %.17g, \"runner\": true}",
+                                       lu, run->width_mm, run->course.pg[0], run->course.p1[0],
+                                       a->shape.across_mm, a->shape.along_mm,
+                                       a->shape.round ? "true" : "false",
+                                       NB_OBSTACLE_SPEED_MM_S);
+      if (!nb_campaign_add_config (run->campaign, c, error))
+        return FALSE;
+    }
+  return count_trials (run, a, error) && nb_clause_course_tolerance (run, error);
+}
+
+/* The course of the next trial (baseline or with the obstacle); with an
+ * operator, the obstacle is placed by hand first (7.3 a). */
+static gboolean
+run_next_trial (NbRun *run, GError **error)
+{
+  Avoidance *a = run->state;
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  NbConfigResult fig;
+  double meet_s = NAN;
+
+  a->obstacle_phase = o->phase == NB_AVOIDANCE_PHASE_OBSTACLE ||
+                      (o->phase == NB_AVOIDANCE_PHASE_AUTO && a->base_ok >= NB_AVOIDANCE_TRIALS);
+  run->trial_kind = a->obstacle_phase ? "obstacle" : "baseline";
+  run->trial_note = a->obstacle_phase ? NULL : "with no obstacle on the course (baseline)";
+  if (!a->obstacle_phase)
+    return nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error);
+  if (!run->course.has_obstacle)
+    {
+      /* 7.3 b): the robot passes P1 (half way) at T0/2. */
+      if (!nb_run_figures (run, &fig, error))
+        {
+          nb_config_result_clear (&fig);
+          return FALSE;
+        }
+      meet_s = fig.error == NULL ? fig.avoidance.t0_s * (run->course.p1[0] / run->course.pg[0])
+                                 : NAN;
+      nb_config_result_clear (&fig);
+      if (a->behaviour == 1 && isnan (meet_s))
+        meet_s = 0.0;
+      if (!nb_course_avoidance (run->width_mm, &a->shape, a->behaviour, meet_s, &run->course,
+                                error))
+        return FALSE;
+    }
+  if (run->r->operator_driven && !a->obstacle_placed && !o->import_track)
+    {
+      g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
+                                            "the route; 7.3 a), moving ones released as the "
+                                            "robot starts; answer yes when it is in place",
+                                            a->shape.name, a->behaviour, run->course.p1[0]);
+
+      if (!nb_run_ask (run, NB_PROMPT_CONFIRM, q, NULL, NULL, error))
+        return FALSE;
+      a->obstacle_placed = TRUE;
+    }
+  return TRUE;
+}
+
+/* What import stores: numbered within the kind. */
+static void
+run_begun (NbRun *run, NbCampaignTrial *t)
+{
+  Avoidance *a = run->state;
+
+  t->number = a->obstacle_phase ? a->obst_number + 1 : a->base_number + 1;
+}
+
+static gboolean
+run_recorded (NbRun *run, NbTrialOutcome outcome)
+{
+  Avoidance *a = run->state;
+
+  if (a->obstacle_phase)
+    {
+      a->obst_number++;
+      return TRUE;
+    }
+  a->base_number++;
+  a->base_ok += outcome == NB_TRIAL_OK;
+  /* Auto: the baseline goes on until three have succeeded. */
+  if (outcome != NB_TRIAL_OK && outcome != NB_TRIAL_INCOMPLETE &&
+      run->r->o.phase == NB_AVOIDANCE_PHASE_AUTO)
+    run->n_trials++;
+  return FALSE;
+}
+
+static const NbClauseRunner runner = {
+  .check = run_check,
+  .prepare = run_prepare,
+  .next_trial = run_next_trial,
+  .begun = run_begun,
+  .judge = nb_clause_course_judge,
+  .judge_segmented = nb_clause_course_judge_segmented,
+  .ended = nb_clause_course_ended,
+  .recorded = run_recorded,
+};
+
 const NbClause nb_clause_avoidance = {
   .number = 7,
   .title = N_("Obstacle avoidance"),
@@ -125,6 +429,7 @@ const NbClause nb_clause_avoidance = {
   .contact = "the obstacle",
   .goal_clause = "7.3 c",
   .baseline = TRUE,
+  .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,
   .check_import = check_import,

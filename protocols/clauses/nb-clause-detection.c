@@ -157,6 +157,313 @@ event_text (const NbRunnerEvent *ev)
                           ev->angle_deg, ev->max_range ? "max" : "min", ev->true_mm);
 }
 
+/* ------------------------------------------------------ the runner -- */
+
+/* 6.3: the robot is sent to P0 (heading 0°, unmeasured) and stays there;
+ * for each obstacle of table 2 (options.obstacle, else all six in table
+ * order) it is placed at the declared maximum range, then the minimum, on
+ * the line of sight, then on lines turned 45° counter-clockwise each time
+ * round the full circle: 16 placements, each one trial recorded as import
+ * records a detection row (number, label = obstacle, kind = max|min,
+ * angle_deg, true_mm, detected, measured_mm).  The rig places the obstacle
+ * (set_course with a detection course) and reads the robot's report of it
+ * (NbRunnerRigOps.detect); a rig without detect cannot run it.  Decided:
+ * true_mm is the declared range, from the robot's centre to the obstacle's
+ * face (nb-course.h); the declared ranges are stored in the
+ * configuration's parameters; an obstacle whose placements the
+ * configuration already holds is refused (6.3 places each once). */
+
+/* The run's state: "obstacle|max|angle" of the placements recorded. */
+static GHashTable *
+placed (NbRun *run)
+{
+  return run->state;
+}
+
+static gboolean
+run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
+           gboolean operator_driven, GError **error)
+{
+  NbObstacleShape shape;
+  gboolean min = !isnan (o->min_range_mm), max = !isnan (o->max_range_mm);
+
+  if (o->obstacle != NULL && !nb_obstacle_find (o->obstacle, 0, &shape))
+    {
+      g_autofree char *known = g_strjoinv (", ", (char **) nb_obstacle_names ());
+
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "obstacle '%s' is not in table 2 (%s)",
+                   o->obstacle, known);
+      return FALSE;
+    }
+  if ((min && !(o->min_range_mm > 0.0 && isfinite (o->min_range_mm))) ||
+      (max && !(o->max_range_mm > 0.0 && isfinite (o->max_range_mm))) ||
+      (min && max && !(o->min_range_mm < o->max_range_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "declared ranges %g to %g mm: 0 < minimum "
+                   "< maximum (6.3)", o->min_range_mm, o->max_range_mm);
+      return FALSE;
+    }
+  if (rig_ops->detect == NULL || rig_ops->set_course == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig cannot place the obstacles and "
+                   "read the robot's detections (clause 6): record them with campaign import");
+      return FALSE;
+    }
+  if (operator_driven)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 with an operator-driven robot: "
+                   "the bench cannot read the robot's detections; record them with campaign "
+                   "import");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* Clause 6's configuration: found (its declared ranges) or created. */
+static gboolean
+resolve_detection_config (NbRun *run, double *min_mm, double *max_mm, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbCampaignRunnerOptions *o = &r->o;
+  NbCampaignConfig *c = &run->config;
+  gboolean found;
+
+  if (!nb_run_get_width (run, error))
+    return FALSE;
+  if (!nb_run_find_config (run, c, &found, error))
+    return FALSE;
+  *min_mm = found ? nb_run_param_number (c->parameters, "min_range_mm") : o->min_range_mm;
+  *max_mm = found ? nb_run_param_number (c->parameters, "max_range_mm") : o->max_range_mm;
+  if (found && (isnan (*min_mm) || isnan (*max_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' has no "
+                   "declared ranges in its parameters (imported?): run under another name",
+                   r->path, o->config);
+      return FALSE;
+    }
+  if (found && ((!isnan (o->min_range_mm) && !nb_run_same_mm (o->min_range_mm, *min_mm)) ||
+                (!isnan (o->max_range_mm) && !nb_run_same_mm (o->max_range_mm, *max_mm))))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' declares "
+                   "%g to %g mm: run under another name", r->path, o->config, *min_mm, *max_mm);
+      return FALSE;
+    }
+  if (!found && (isnan (*min_mm) || isnan (*max_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 places the obstacles at the "
+                   "minimum and maximum ranges the manufacturer declares (6.3): give both");
+      return FALSE;
+    }
+  memset (&run->route, 0, sizeof run->route);
+  run->route.kind = NB_ROUTE_STRAIGHT;
+  run->route.n_poses = 1;
+  run->route.poses[0] = (NbRoutePose) { "P0", 0.0, 0.0, 0.0 };
+  if (found)
+    return TRUE;
+  c->clause = 6;
+  c->name = g_strdup (o->config);
+  c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
+  c->parameters = g_strdup_printf ("{\"min_range_mm\": %.17g, \"max_range_mm\": %.17g, "
+                                   "\"robot_width_mm\": %.17g, \"range_from\": \"robot centre "
+                                   "to obstacle face\", \"runner\": true}", *min_mm, *max_mm,
+                                   run->width_mm);
+  return nb_campaign_add_config (run->campaign, c, error);
+}
+
+/* The obstacles to place: options.obstacle or table 2's six, none whose
+ * placements the configuration holds already. */
+static GPtrArray *
+detection_obstacles (NbRun *run, guint *next_number, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
+  g_autoptr (GPtrArray) list = g_ptr_array_new ();
+  const char *const *names = nb_obstacle_names ();
+  NbObstacleShape shape;
+
+  if (trials == NULL)
+    return NULL;
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  if (o->obstacle != NULL)
+    {
+      nb_obstacle_find (o->obstacle, 0, &shape);
+      g_ptr_array_add (list, (gpointer) shape.name);    /* the table's own string */
+    }
+  else
+    for (guint i = 0; names[i] != NULL; i++)
+      g_ptr_array_add (list, (gpointer) names[i]);
+  *next_number = 1;
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      *next_number = MAX (*next_number, t->number + 1);
+      /* A run stopped part way (Ctrl-C, a crash) goes on with the
+       * placements not yet recorded. */
+      if (nb_campaign_trial_counts (6, t) && t->label != NULL && t->kind != NULL)
+        g_hash_table_add (placed (run), g_strdup_printf ("%s|%s|%.0f", t->label, t->kind,
+                                                        t->angle_deg));
+    }
+  for (guint k = 0; k < list->len; k++)
+    {
+      guint n = 0;
+
+      for (guint d = 0; d < 8; d++)
+        for (guint m = 0; m < 2; m++)
+          {
+            g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
+                                                    (char *) g_ptr_array_index (list, k),
+                                                    m == 0 ? "max" : "min", 45.0 * d);
+
+            n += g_hash_table_contains (placed (run), key);
+          }
+      if (n == 16)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' "
+                       "already holds the placements of the %s (6.3 places each obstacle "
+                       "once per direction and range): run under another name",
+                       run->r->path, o->config, (char *) g_ptr_array_index (list, k));
+          return NULL;
+        }
+    }
+  return g_steal_pointer (&list);
+}
+
+/* One placement: the obstacle put there, the robot's report read, the
+ * trial recorded as import records a detection row. */
+static gboolean
+run_placement (NbRun *run, guint k, const char *obstacle, double angle, gboolean max_range,
+               double true_mm, guint number, NbTrialOutcome *outcome, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbObstacleShape shape;
+  NbCampaignTrial t;
+  NbRunnerEvent ev;
+  NbConfigResult figures;
+  gboolean detected = FALSE;
+  double measured = NAN;
+
+  nb_obstacle_find (obstacle, 0, &shape);
+  if (!nb_course_detection (run->width_mm, &shape, angle, true_mm, &run->course, error))
+    return FALSE;
+  nb_campaign_trial_init (&t);
+  t.start_time = nb_device_time (r->device);
+  nb_run_event_init (run, &ev, NB_RUNNER_EVENT_TRIAL_STARTED, k);
+  ev.t_s = t.start_time;
+  ev.number = number;
+  ev.obstacle = shape.name;
+  ev.angle_deg = angle;
+  ev.max_range = max_range;
+  ev.true_mm = true_mm;
+  ev.measured_mm = NAN;
+  nb_run_post (run, &ev, NULL);
+
+  r->rig_ops->set_course (r->rig, &run->course, t.start_time);
+  if (!r->rig_ops->detect (r->rig, angle, &detected, &measured, error))
+    {
+      g_prefix_error (error, "the %s at %g°, %s range: ", obstacle, angle,
+                      max_range ? "max" : "min");
+      return FALSE;
+    }
+  if (!detected)
+    measured = NAN;
+  t.number = number;
+  t.label = g_strdup (shape.name);
+  t.kind = g_strdup (max_range ? "max" : "min");
+  t.angle_deg = angle;
+  t.true_mm = true_mm;
+  t.detected = detected;
+  t.measured_mm = measured;
+  t.outcome = NB_TRIAL_OK;
+  t.end_time = nb_device_time (r->device);
+  if (!nb_campaign_record_trial (run->campaign, run->config.id, &t, error))
+    {
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  *outcome = t.outcome;
+  if (!nb_run_figures (run, &figures, error))
+    {
+      nb_config_result_clear (&figures);
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
+  ev.trial_id = t.id;
+  ev.seq = t.seq;
+  ev.t_s = t.end_time;
+  ev.outcome = t.outcome;
+  ev.detected = detected;
+  ev.measured_mm = measured;
+  nb_run_post (run, &ev, &figures);
+  nb_campaign_trial_clear (&t);
+  return TRUE;
+}
+
+/* 6.3: every obstacle at the maximum then the minimum range, on the line
+ * of sight and every 45° counter-clockwise round the circle. */
+static gboolean
+run_all (NbRun *run, gboolean *cancelled, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbRunnerSummary *sum = &r->summary;
+  g_autoptr (GPtrArray) obstacles = NULL;
+  double min_mm, max_mm;
+  guint number, k = 0;
+
+  run->state = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  run->state_free = (GDestroyNotify) g_hash_table_unref;
+  if (!resolve_detection_config (run, &min_mm, &max_mm, error) ||
+      (obstacles = detection_obstacles (run, &number, error)) == NULL)
+    return FALSE;
+  run->n_trials = 0;
+  for (guint i = 0; i < obstacles->len; i++)
+    for (guint d = 0; d < 16; d++)
+      {
+        g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
+                                                (char *) g_ptr_array_index (obstacles, i),
+                                                d % 2 == 0 ? "max" : "min", 45.0 * (d / 2));
+
+        run->n_trials += !g_hash_table_contains (placed (run), key);
+      }
+  /* The robot at its start pose, facing along the line of sight. */
+  if (!nb_run_send_goal (run, &run->route.poses[0], error))
+    {
+      r->robot_ops->stop (r->robot);
+      g_prefix_error (error, "going to P0: ");
+      return FALSE;
+    }
+  for (guint i = 0; i < obstacles->len; i++)
+    for (guint d = 0; d < 8; d++)
+      for (guint m = 0; m < 2; m++)
+        {
+          NbTrialOutcome outcome = NB_TRIAL_RUNNING;
+
+          g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
+                                                  (char *) g_ptr_array_index (obstacles, i),
+                                                  m == 0 ? "max" : "min", 45.0 * d);
+
+          if (g_hash_table_contains (placed (run), key))
+            continue;
+          if (g_cancellable_is_cancelled (run->cancellable))
+            {
+              *cancelled = TRUE;
+              return TRUE;
+            }
+          if (!run_placement (run, ++k, g_ptr_array_index (obstacles, i), 45.0 * d, m == 0,
+                              m == 0 ? max_mm : min_mm, number++, &outcome, error))
+            return FALSE;
+          sum->run++;
+          sum->ok += outcome == NB_TRIAL_OK;
+        }
+  return TRUE;
+}
+
+static const NbClauseRunner runner = {
+  .check = run_check,
+  .run_all = run_all,
+};
+
 const NbClause nb_clause_detection = {
   .number = 6,
   .title = N_("Obstacle detection"),
@@ -170,6 +477,7 @@ const NbClause nb_clause_detection = {
   .options = NB_CLAUSE_OPT_OBSTACLE | NB_CLAUSE_OPT_ALL_OBSTACLES | NB_CLAUSE_OPT_RANGES,
   .run = NB_CLAUSE_RUN_PLACEMENTS,
   .layout = "6.3: placements round the robot",
+  .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_ok,
   .check_import = check_import,

@@ -7,6 +7,7 @@
  */
 #include "nb-clause-private.h"
 
+#include "nb-course.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
 
@@ -92,6 +93,91 @@ text (GString *out, const NbConfigResult *r)
                           r->passage.failed_trials);
 }
 
+/* ------------------------------------------------------ the runner -- */
+
+/* 9.2: the passage the manufacturer declares; decided: robot width +
+ * 200 mm when not declared. */
+static gboolean
+run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
+           gboolean operator_driven, GError **error)
+{
+  if (!isnan (o->passage_width_mm) &&
+      !(o->passage_width_mm > 0.0 && isfinite (o->passage_width_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "passage width %g mm: a width is > 0",
+                   o->passage_width_mm);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* 9.3 on the passage of core/nb-course.h (4 LU long, P0 → PG 8 LU): five
+ * trials by default, stored as import stores clause 9 rows (number,
+ * time_s, outcome).  The figure is the mean time of the first five
+ * consecutive successes (nb_metrics_passage): a run with failures asks for
+ * more trials explicitly (options.trials). */
+static gboolean
+run_prepare (NbRun *run, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  NbCampaignConfig *c = &run->config;
+  const char *path = run->r->path;
+  gboolean found;
+  double lu, width;
+
+  if (!nb_clause_course_config (run, &found, &lu, error))
+    return FALSE;
+  width = found ? nb_run_param_number (c->parameters, "passage_width_mm") : NAN;
+  if (found && isnan (width))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 9 configuration '%s' has no "
+                   "passage_width_mm in its parameters (imported?): run under another "
+                   "name", path, o->config);
+      return FALSE;
+    }
+  if (found && !isnan (o->passage_width_mm) && !nb_run_same_mm (width, o->passage_width_mm))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 9 configuration '%s' has a "
+                   "passage %g mm wide, not %g mm: run under another name", path,
+                   o->config, width, o->passage_width_mm);
+      return FALSE;
+    }
+  if (!found)
+    width = isnan (o->passage_width_mm) ? run->width_mm + DEFAULT_CLEARANCE_MM
+                                        : o->passage_width_mm;
+  if (!nb_course_passage (run->width_mm, width, &run->course, error))
+    return FALSE;
+  nb_clause_course_route (run);
+  if (!found)
+    {
+      c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"robot_width_mm\": %.17g, "
+                                       "\"passage_width_mm\": %.17g, \"passage_length_mm\": "
+                                       "%.17g, \"entrance_x_mm\": %.17g, \"pg_mm\": %.17g, "
+                                       "\"runner\": true}", lu, run->width_mm, width,
+                                       run->course.exit_x_mm - run->course.entrance_x_mm,
+                                       run->course.entrance_x_mm, run->course.pg[0]);
+      if (!nb_campaign_add_config (run->campaign, c, error))
+        return FALSE;
+    }
+  return nb_run_count_trials (run, error) && nb_clause_course_tolerance (run, error);
+}
+
+/* 9.3: a failed trial is a result, not a fault. */
+static gboolean
+run_recorded (NbRun *run, NbTrialOutcome outcome)
+{
+  return TRUE;
+}
+
+static const NbClauseRunner runner = {
+  .check = run_check,
+  .prepare = run_prepare,
+  .judge = nb_clause_course_judge,
+  .judge_segmented = nb_clause_course_judge_segmented,
+  .ended = nb_clause_course_ended,
+  .recorded = run_recorded,
+};
+
 const NbClause nb_clause_passage = {
   .number = 9,
   .title = N_("Narrow passage"),
@@ -107,6 +193,7 @@ const NbClause nb_clause_passage = {
   .layout = "9.2: the passage",
   .contact = "a wall of the passage",
   .goal_clause = "9.3 c",
+  .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,
   .check_import = check_import,

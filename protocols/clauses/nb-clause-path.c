@@ -11,6 +11,7 @@
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
+#include "nb-metrics.h"
 #include "nb-route.h"
 
 #include <glib/gi18n-lib.h>
@@ -232,6 +233,83 @@ event_text (const NbRunnerEvent *ev)
                           ev->n_samples);
 }
 
+/* ------------------------------------------------------ the runner -- */
+
+/* 8.3: the straight route only; the trial's samples from its start to the
+ * robot's arrival at P1 are stored; d_i is computed from them by campaign
+ * results (the segment P0 → P1 is stored in the configuration). */
+static gboolean
+run_prepare (NbRun *run, GError **error)
+{
+  const NbRoutePose *p0 = &run->route.poses[0], *p1 = &run->route.poses[1];
+  gboolean found;
+  double lu;
+
+  if (!nb_run_route_config (run, &found, &lu, error))
+    return FALSE;
+  if (found)
+    {
+      if (!(nb_run_same_mm (run->config.from_mm[0], p0->x_mm) &&
+            nb_run_same_mm (run->config.from_mm[1], p0->y_mm) &&
+            nb_run_same_mm (run->config.to_mm[0], p1->x_mm) &&
+            nb_run_same_mm (run->config.to_mm[1], p1->y_mm)))
+        return nb_run_refuse_relaid (run, lu, error);
+    }
+  else
+    {
+      run->config.from_mm[0] = p0->x_mm;
+      run->config.from_mm[1] = p0->y_mm;
+      run->config.to_mm[0] = p1->x_mm;
+      run->config.to_mm[1] = p1->y_mm;
+      if (!nb_campaign_add_config (run->campaign, &run->config, error))
+        return FALSE;
+    }
+  return nb_run_count_trials (run, error);
+}
+
+/* What import stores: the trial's label. */
+static void
+run_begun (NbRun *run, NbCampaignTrial *t)
+{
+  t->label = g_strdup_printf ("%u", t->seq);
+}
+
+/* The operator's trial: the track is all (no pose is judged). */
+static gboolean
+run_judge_segmented (NbRun *run, guint k, const NbPose *attained, NbCampaignTrial *t,
+                     NbRunnerEvent *ev, GError **error)
+{
+  return TRUE;
+}
+
+/* This trial's d_i from its stored samples. */
+static void
+run_ended (NbRun *run, const NbCampaignTrial *t, NbRunnerEvent *ev)
+{
+  NbSegment seg;
+  NbPathTrial pt;
+
+  if (t->outcome != NB_TRIAL_OK ||
+      !nb_segment_init (&seg, run->config.from_mm[0], run->config.from_mm[1],
+                        run->config.to_mm[0], run->config.to_mm[1], NULL))
+    return;
+  nb_path_trial_init (&pt);
+  for (guint i = 0; i < run->samples->len; i++)
+    {
+      const NbSample *s = &g_array_index (run->samples, NbSample, i);
+
+      nb_path_trial_push (&pt, &seg, s->x_m * 1000.0, s->y_m * 1000.0);
+    }
+  ev->d_mm = pt.d_mm;
+}
+
+static const NbClauseRunner runner = {
+  .prepare = run_prepare,
+  .begun = run_begun,
+  .judge_segmented = run_judge_segmented,
+  .ended = run_ended,
+};
+
 const NbClause nb_clause_path = {
   .number = 8,
   .title = N_("Path deviation"),
@@ -245,6 +323,7 @@ const NbClause nb_clause_path = {
   .options = NB_CLAUSE_OPT_ROUTE | NB_CLAUSE_OPT_STRAIGHT_ONLY | NB_CLAUSE_OPT_LOAD |
              NB_CLAUSE_OPT_TRIALS,
   .run = NB_CLAUSE_RUN_PATH,
+  .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_ok,
   .check_import = check_import,

@@ -7,6 +7,7 @@
  */
 #include "nb-clause-private.h"
 
+#include "nb-angle.h"
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
@@ -140,6 +141,88 @@ event_text (const NbRunnerEvent *ev)
                           ev->attained.theta_deg);
 }
 
+/* ------------------------------------------------------ the runner -- */
+
+/* 5.4: each trial starts at P0; the robot is sent to each pose of the
+ * route after P0 in turn; after the last goal has returned the runner
+ * waits on the robot's clock until settle detection (nb-settle.h) finds
+ * the attained pose (decided: no settled window within its timeout is a
+ * failed trial, with settle's reason).  The command pose is the route's
+ * target (nb_route_target). */
+static gboolean
+run_prepare (NbRun *run, GError **error)
+{
+  const NbRoutePose *target;
+  gboolean found;
+  double lu;
+
+  if (!nb_run_route_config (run, &found, &lu, error))
+    return FALSE;
+  target = nb_route_target (&run->route);
+  if (found)
+    {
+      if (!(nb_run_same_mm (run->config.command.x_mm, target->x_mm) &&
+            nb_run_same_mm (run->config.command.y_mm, target->y_mm) &&
+            nb_run_same_mm (run->config.command.theta_deg, target->theta_deg)))
+        return nb_run_refuse_relaid (run, lu, error);
+    }
+  else
+    {
+      run->config.command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
+      if (!nb_campaign_add_config (run->campaign, &run->config, error))
+        return FALSE;
+    }
+  return nb_run_count_trials (run, error);
+}
+
+static gboolean
+run_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunnerEvent *ev,
+           gboolean *cancelled, GError **error)
+{
+  const char *target = nb_route_target (&run->route)->name;
+  NbSettleResult res;
+
+  if (!nb_run_settle (run, arrival, &res, cancelled, error))
+    return FALSE;
+  if (*cancelled)
+    {
+      t->outcome = NB_TRIAL_ABORTED;
+      t->reason = g_strdup ("cancelled by the operator while settling");
+    }
+  else if (run->lost != NULL && !res.settled)
+    {
+      t->outcome = NB_TRIAL_INCOMPLETE;
+      t->reason = g_strdup_printf ("while settling at %s: %s", target, run->lost);
+    }
+  else if (!res.settled)
+    {
+      t->outcome = NB_TRIAL_FAILED;
+      t->reason = g_strdup_printf ("at %s: %s", target, res.reason);
+    }
+  else
+    {
+      t->outcome = NB_TRIAL_OK;
+      t->attained = ev->attained = (NbPose) { res.x_m * 1000.0, res.y_m * 1000.0,
+                                              nb_angle_recast_deg (res.heading_deg) };
+    }
+  return TRUE;
+}
+
+/* The operator's trial: the attained pose is the settled one found. */
+static gboolean
+run_judge_segmented (NbRun *run, guint k, const NbPose *attained, NbCampaignTrial *t,
+                     NbRunnerEvent *ev, GError **error)
+{
+  t->attained = ev->attained = *attained;
+  return TRUE;
+}
+
+static const NbClauseRunner runner = {
+  .prepare = run_prepare,
+  .judge = run_judge,
+  .judge_segmented = run_judge_segmented,
+};
+
 const NbClause nb_clause_pose = {
   .number = 5,
   .title = N_("Pose accuracy and pose repeatability"),
@@ -152,6 +235,7 @@ const NbClause nb_clause_pose = {
   .statistics_of_n = TRUE,
   .options = NB_CLAUSE_OPT_ROUTE | NB_CLAUSE_OPT_LOAD | NB_CLAUSE_OPT_TRIALS,
   .run = NB_CLAUSE_RUN_POSE,
+  .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_ok,
   .check_import = check_import,

@@ -65,3 +65,26 @@ void  nb_clause_course_event_json   (NbJsonWriter *w, const NbRunnerEvent *event
 char *nb_clause_course_event_text   (const NbRunnerEvent *event);
 
 G_END_DECLS
+
+/* The runner's methods the clause modules share (nb-runner-private.h). */
+#include "nb-runner-private.h"
+
+G_BEGIN_DECLS
+
+/* 7, 9 (nb-clause-course.c): the configuration of the course found (its
+ * load and LU checked) or begun (name, clause, load: the caller lays out
+ * its course and parameters and stores it); run->width_mm read. */
+gboolean nb_clause_course_config  (NbRun *run, gboolean *found, double *lu_mm, GError **error);
+/* run->route: P0 → PG of run->course, heading 0°. */
+void     nb_clause_course_route   (NbRun *run);
+/* 7.3 c), 9.3 c): run->tol_mm, tol_deg, given or from clause 5. */
+gboolean nb_clause_course_tolerance (NbRun *run, GError **error);
+/* NbClauseRunner members of a course clause. */
+gboolean nb_clause_course_judge   (NbRun *run, double arrival, NbCampaignTrial *t,
+                                   NbRunnerEvent *ev, gboolean *cancelled, GError **error);
+gboolean nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
+                                           NbCampaignTrial *t, NbRunnerEvent *ev,
+                                           GError **error);
+void     nb_clause_course_ended   (NbRun *run, const NbCampaignTrial *t, NbRunnerEvent *ev);
+
+G_END_DECLS

@@ -41,10 +41,14 @@
  *  - counts (): which stored trials the figures count (the pass rule's
  *    input): ok ones; for the pass/fail clauses 7 and 9 failed ones too.
  *    Aborted and incomplete trials are kept in the file but measure nothing.
- *  - run, layout, contact, goal_clause, baseline: how the campaign runner
- *    drives a trial of the clause (NB_CLAUSE_RUN_NONE: not driven, record
- *    its trials with `campaign import`); the runner's code per kind is in
- *    nb-campaign-runner.c and asks these members, never the number.
+ *  - run, layout, contact, goal_clause, baseline: what the campaign runner
+ *    says of a run of the clause (NB_CLAUSE_RUN_NONE: not driven, record its
+ *    trials with `campaign import`).
+ *  - runner: the clause's trial logic for the campaign runner — its
+ *    configuration, trial count, what comes before each trial, how one is
+ *    judged and what it stores (NbClauseRunner, nb-runner-private.h, the
+ *    module's own code); nb-campaign-runner.c calls it and never asks the
+ *    clause's number.  NULL: not driven.
  *  - check_import (), import (): the options `campaign import` takes for the
  *    clause (checked before the campaign file is opened) and how the rows of
  *    its CSV (the format of `compute <clause>`, drivers/formats/
@@ -150,6 +154,8 @@ typedef struct {
 typedef struct _NbClause NbClause;
 /* nb-campaign-runner.h */
 typedef struct _NbRunnerEvent NbRunnerEvent;
+/* nb-runner-private.h: how the campaign runner drives the clause's trials */
+typedef struct _NbClauseRunner NbClauseRunner;
 
 struct _NbClause {
   /* What the standard says. */
@@ -170,6 +176,9 @@ struct _NbClause {
   const char *contact;          /* COURSE: what a trial may touch ("the obstacle") */
   const char *goal_clause;      /* COURSE: where "PG reached" is asked ("7.3 c") */
   gboolean baseline;            /* COURSE: trials without obstacle first (T0, 7.3) */
+  /* How the campaign runner drives its trials (the clause's module's code;
+   * nb-runner-private.h); NULL: not driven, campaign import records them. */
+  const NbClauseRunner *runner;
 
   gboolean (*configurations) (const NbClauseEnv *env, GArray *out /* of NbCampaignConfig */,
                               GError **error);

@@ -1,0 +1,235 @@
+/* nb-clause-course.c — what the course clauses (7, 9) share in the runner
+ *
+ * 7.3 and 9.3 time a trial from P0 to PG over a course (core/nb-course.h)
+ * and judge it: PG reached within the clause 5 repeatability (7.3 c, 9.3 c)
+ * and no contact with the obstacle or the passage's walls.
+ *
+ * Decided: the travel/passage time is from the trial's start (the goal sent
+ * at P0) to the robot's arrival (its goal returned).  After arrival the
+ * attained pose is found by settle detection as in clause 5; "PG reached
+ * within the clause 5 repeatability" means within Ap + Rp of PG and
+ * |Ao| + Ro of its heading — the envelope in which clause 5 says the robot
+ * ends — taken from the campaign's clause 5 configuration on the straight
+ * route with the same load (else any straight one), unless
+ * goal_tolerance_mm/deg are given; with neither the run is refused.
+ * Decided: contact is measured, not reported by the robot: the robot is a
+ * disc of diameter robot.width_mm on the tracked point and a trial touched
+ * when its smallest clearance to the obstacle (where the course puts it at
+ * each sample's time) or to the passage's walls over the trial's samples is
+ * ≤ 0 mm.  With an operator the operator is asked, the measured clearance
+ * proposed.
+ */
+#include "nb-clause-private.h"
+
+#include "nb-angle.h"
+#include "nb-error.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MM_PER_M 1000.0
+
+gboolean
+nb_clause_course_config (NbRun *run, gboolean *found, double *lu_mm, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  const NbCampaignRunnerOptions *o = &r->o;
+  NbCampaignConfig *c = &run->config;
+  double stored_lu;
+
+  if (!nb_run_get_width (run, error) || !nb_lu_mm (run->width_mm, lu_mm, error))
+    return FALSE;
+  if (!nb_run_find_config (run, c, found, error))
+    return FALSE;
+  run->has_course = TRUE;
+  if (!*found)
+    {
+      c->clause = r->clause->number;
+      c->name = g_strdup (o->config);
+      c->load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
+      return TRUE;
+    }
+  stored_lu = nb_run_param_number (c->parameters, "lu_mm");
+  if (!isnan (o->load_kg) && !(c->load_kg == o->load_kg))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' has "
+                   "load %g kg, not %g kg: run under another name", r->path, o->clause,
+                   o->config, c->load_kg, o->load_kg);
+      return FALSE;
+    }
+  if (!isnan (stored_lu) && !nb_run_same_mm (stored_lu, *lu_mm))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %u configuration '%s' was "
+                   "laid out for LU %.0f mm, not %.0f mm (robot.width_mm changed?): run "
+                   "under another name", r->path, o->clause, o->config, stored_lu, *lu_mm);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+nb_clause_course_route (NbRun *run)
+{
+  /* The route the runner drives: P0 → PG, heading 0°. */
+  memset (&run->route, 0, sizeof run->route);
+  run->route.kind = NB_ROUTE_STRAIGHT;
+  run->route.n_poses = 2;
+  run->route.poses[0] = (NbRoutePose) { "P0", 0.0, 0.0, 0.0 };
+  run->route.poses[1] = (NbRoutePose) { "PG", run->course.pg[0], run->course.pg[1], 0.0 };
+}
+
+gboolean
+nb_clause_course_tolerance (NbRun *run, GError **error)
+{
+  const NbCampaignRunnerOptions *o = &run->r->o;
+  g_autoptr (GArray) configs = NULL;
+  const NbCampaignConfig *pick = NULL;
+  NbConfigResult fig;
+
+  run->tol_mm = o->goal_tolerance_mm;
+  run->tol_deg = o->goal_tolerance_deg;
+  if (!isnan (run->tol_mm) && !isnan (run->tol_deg))
+    return TRUE;
+  if ((configs = nb_campaign_list_configs (run->campaign, 5, error)) == NULL)
+    return FALSE;
+  g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
+  /* The straight route with the same load, else any straight one. */
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+
+      if (g_strcmp0 (c->route, "straight") != 0)
+        continue;
+      if (c->load_kg == run->config.load_kg)
+        {
+          pick = c;
+          break;
+        }
+      if (pick == NULL)
+        pick = c;
+    }
+  memset (&fig, 0, sizeof fig);
+  if (pick == NULL || !nb_config_result_compute (run->campaign, pick, &fig, error) ||
+      fig.error != NULL)
+    {
+      if (error == NULL || *error == NULL)
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: PG is reached within the clause 5 "
+                     "repeatability (%s): run clause 5 on the straight route first%s%s%s, or "
+                     "give the goal tolerance", run->r->path, run->r->clause->goal_clause,
+                     pick ? " (configuration '" : "", pick ? pick->name : "",
+                     pick ? "' has no figures)" : "");
+      nb_config_result_clear (&fig);
+      return FALSE;
+    }
+  if (isnan (run->tol_mm))
+    run->tol_mm = fig.pose.ap_mm + fig.pose.rp_mm;
+  if (isnan (run->tol_deg))
+    run->tol_deg = fabs (fig.pose.ao_deg) + fig.pose.ro_deg;
+  nb_config_result_clear (&fig);
+  return TRUE;
+}
+
+/* The trial's smallest clearance to the course's obstacle or walls. */
+static double
+min_clearance (const NbRun *run)
+{
+  double min = INFINITY;
+
+  for (guint i = 0; i < run->samples->len; i++)
+    {
+      const NbSample *s = &g_array_index (run->samples, NbSample, i);
+
+      min = MIN (min, nb_course_clearance_mm (&run->course, s->t_s - run->t_start,
+                                              s->x_m * MM_PER_M, s->y_m * MM_PER_M));
+    }
+  return min;
+}
+
+/* PG missed beyond the tolerance: the reason (else NULL). */
+static char *
+pg_missed (const NbRun *run, const NbPose *attained)
+{
+  const NbRoutePose *pg = nb_route_target (&run->route);
+  double miss = hypot (attained->x_mm - pg->x_mm, attained->y_mm - pg->y_mm);
+  double turn = fabs (nb_angle_recast_deg (attained->theta_deg - pg->theta_deg));
+
+  if (miss > run->tol_mm || turn > run->tol_deg)
+    return g_strdup_printf ("PG not reached: stopped %.1f mm and %.2f° from it, beyond the "
+                            "clause 5 repeatability (%.1f mm, %.2f°)", miss, turn, run->tol_mm,
+                            run->tol_deg);
+  return NULL;
+}
+
+gboolean
+nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunnerEvent *ev,
+                        gboolean *cancelled, GError **error)
+{
+  NbSettleResult res;
+
+  if (!nb_run_settle (run, arrival, &res, cancelled, error))
+    return FALSE;
+  run->clearance_mm = min_clearance (run);
+  if (*cancelled)
+    {
+      t->outcome = NB_TRIAL_ABORTED;
+      t->reason = g_strdup ("cancelled by the operator while settling");
+    }
+  else if (run->lost != NULL && !res.settled)
+    {
+      t->outcome = NB_TRIAL_INCOMPLETE;
+      t->reason = g_strdup_printf ("while settling at PG: %s", run->lost);
+    }
+  else if (run->clearance_mm <= 0.0)
+    {
+      t->outcome = NB_TRIAL_FAILED;
+      t->reason = g_strdup_printf ("touched %s: clearance %.1f mm", run->r->clause->contact,
+                                   run->clearance_mm);
+    }
+  else if (!res.settled)
+    {
+      t->outcome = NB_TRIAL_FAILED;
+      t->reason = g_strdup_printf ("at PG: %s", res.reason);
+    }
+  else
+    {
+      ev->attained = (NbPose) { res.x_m * MM_PER_M, res.y_m * MM_PER_M,
+                                nb_angle_recast_deg (res.heading_deg) };
+      t->reason = pg_missed (run, &ev->attained);
+      t->outcome = t->reason != NULL ? NB_TRIAL_FAILED : NB_TRIAL_OK;
+    }
+  return TRUE;
+}
+
+gboolean
+nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
+                                  NbCampaignTrial *t, NbRunnerEvent *ev, GError **error)
+{
+  const char *contact = run->r->clause->contact;
+  g_autofree char *q = NULL, *seen = NULL;
+
+  ev->attained = *attained;
+  run->clearance_mm = min_clearance (run);
+  q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)", k,
+                       contact, run->clearance_mm);
+  if (run->r->o.import_track)
+    seen = g_strdup (run->clearance_mm <= 0.0 ? "yes" : "no");
+  else if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no",
+                        &seen, error))
+    return FALSE;
+  if (g_str_equal (seen, "yes"))
+    {
+      t->outcome = NB_TRIAL_FAILED;
+      t->reason = g_strdup_printf ("touched %s (the operator saw it; measured clearance "
+                                   "%.1f mm)", contact, run->clearance_mm);
+    }
+  else if (isfinite (attained->theta_deg) && (t->reason = pg_missed (run, attained)) != NULL)
+    t->outcome = NB_TRIAL_FAILED;
+  return TRUE;
+}
+
+void
+nb_clause_course_ended (NbRun *run, const NbCampaignTrial *t, NbRunnerEvent *ev)
+{
+  ev->time_s = t->time_s;
+  ev->clearance_mm = run->clearance_mm;
+}
