@@ -1,7 +1,5 @@
 #include "nb-conditions.h"
 
-#include <glib/gi18n-lib.h>
-
 #include <math.h>
 
 static const NbConditionRange ranges[] = {
@@ -30,7 +28,7 @@ nb_condition_range (const char *key)
 }
 
 char *
-nb_condition_check (const char *key, double value, gboolean outdoor)
+nb_condition_check (const NbCatalogue *lang, const char *key, double value, gboolean outdoor)
 {
   const NbConditionRange *r = nb_condition_range (key);
   const char *sep = r && r->unit ? " " : "";
@@ -40,7 +38,7 @@ nb_condition_check (const char *key, double value, gboolean outdoor)
   if (r == NULL || outdoor || (value >= r->min && value <= r->max))
     return NULL;
   if (!isfinite (value))
-    return g_strdup_printf (_("%s is not a number"), _(r->name));
-  return g_strdup_printf (_("%s %g%s%s is outside %g–%g%s%s (ISO 18646-2 %s)"), _(r->name), value,
+    return g_strdup_printf (nb_tr (lang, "%s is not a number"), nb_tr (lang, r->name));
+  return g_strdup_printf (nb_tr (lang, "%s %g%s%s is outside %g–%g%s%s (ISO 18646-2 %s)"), nb_tr (lang, r->name), value,
                           sep, unit, r->min, r->max, sep, unit, r->clause);
 }

@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "nb-catalogue.h"
+
 G_BEGIN_DECLS
 
 typedef struct {
@@ -23,8 +25,9 @@ const NbConditionRange *nb_condition_ranges (guint *n);
 const NbConditionRange *nb_condition_range  (const char *key);
 
 /* NULL when value is within its range (or the key has none, or outdoors);
- * else the protocol's flag, e.g. "ambient temperature 34 °C is outside
- * 10–30 °C (ISO 18646-2 4.2)". */
-char *nb_condition_check (const char *key, double value, gboolean outdoor);
+ * else the protocol's flag in lang (NULL: English), e.g. "ambient
+ * temperature 34 °C is outside 10–30 °C (ISO 18646-2 4.2)". */
+char *nb_condition_check (const NbCatalogue *lang, const char *key, double value,
+                          gboolean outdoor);
 
 G_END_DECLS

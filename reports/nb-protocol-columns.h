@@ -3,7 +3,7 @@
  * One place for how the protocol names each clause's figures (ISO 18646-2
  * tables 1, 3, 4, 5 and 6): the report's tables and the desktop app's figures
  * both take their titles and units from here.  title and unit are msgids of
- * the "navbench" domain (translate with _()); a unit may be a symbol (°, %)
+ * the "navbench" domain (translate with nb_tr); a unit may be a symbol (°, %)
  * that translates to itself, or NULL.
  */
 #pragma once

@@ -18,7 +18,6 @@
 #include "nb-course.h"
 #include "nb-protocol-front.h"
 
-#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -71,29 +70,29 @@ tests (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *placed)
 
 /* The prescribed configuration as a person reads it. */
 static char *
-describe (const NbCampaignConfig *p)
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
 {
-  const char *load = prescribed_load_kind (p) ? _("rated load") : _("no load");
+  const char *load = prescribed_load_kind (p) ? nb_tr (lang, "rated load") : nb_tr (lang, "no load");
 
   switch (p->clause)
     {
     case 5:
-      return g_strdup_printf (_("%s route, %s"), _(p->route), load);
+      return g_strdup_printf (nb_tr (lang, "%s route, %s"), nb_tr (lang, p->route), load);
     case 6:
-      return g_strdup (_(p->obstacle));
+      return g_strdup (nb_tr (lang, p->obstacle));
     case 7:
-      return g_strdup_printf (_("behaviour %s, %s"), p->behaviour, _(p->obstacle));
+      return g_strdup_printf (nb_tr (lang, "behaviour %s, %s"), p->behaviour, nb_tr (lang, p->obstacle));
     case 8:
-      return g_strdup_printf (_("straight route, %s"), load);
+      return g_strdup_printf (nb_tr (lang, "straight route, %s"), load);
     case 9:
       return g_strdup (load);
     default:
-      return g_strdup (_("the arena of 10.2"));
+      return g_strdup (nb_tr (lang, "the arena of 10.2"));
     }
 }
 
 void
-nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
+nb_protocol_coverage (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc)
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *exclusions = nb_campaign_get_field (campaign, "method.exclusions", NULL);
@@ -109,10 +108,10 @@ nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
       nb_document_add_warning (doc, error->message);
       return;
     }
-  t = nb_table_new (_("Configurations the standard prescribes and those tested"));
-  nb_table_add_column (t, "clause", _("Clause"), NULL, 0);
-  nb_table_add_column (t, "prescribed", _("Prescribed configuration"), NULL, 0);
-  nb_table_add_column (t, "tested_as", _("Tested as"), NULL, 0);
+  t = nb_table_new (nb_tr (lang, "Configurations the standard prescribes and those tested"));
+  nb_table_add_column (t, "clause", nb_tr (lang, "Clause"), NULL, 0);
+  nb_table_add_column (t, "prescribed", nb_tr (lang, "Prescribed configuration"), NULL, 0);
+  nb_table_add_column (t, "tested_as", nb_tr (lang, "Tested as"), NULL, 0);
   for (guint k = 0; k < n_clauses; k++)
     {
       const NbClause *clause = clauses[k];
@@ -131,7 +130,7 @@ nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
           nb_table_set_text (t, row, 0, number);
           nb_table_set_text (t, row, 1, local->message);
           nb_table_flag_cell (t, row, 1);
-          nb_protocol_missing (doc, local->message, NULL);
+          nb_protocol_missing (doc, lang, local->message, NULL);
           continue;
         }
       /* 6.3: the obstacles placed, over every clause 6 configuration. */
@@ -152,7 +151,7 @@ nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
       for (guint i = 0; i < prescribed->len; i++)
         {
           const NbCampaignConfig *p = &g_array_index (prescribed, NbCampaignConfig, i);
-          g_autofree char *what = describe (p);
+          g_autofree char *what = describe (lang, p);
           GString *as = g_string_new (NULL);
           guint row = nb_table_add_row (t);
 
@@ -169,11 +168,11 @@ nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
             nb_table_set_text (t, row, 2, as->str);
           else
             {
-              g_autofree char *line = g_strdup_printf (_("Clause %s, %s: not tested, and why is "
+              g_autofree char *line = g_strdup_printf (nb_tr (lang, "Clause %s, %s: not tested, and why is "
                                                          "not stated (method.exclusions, ISO/IEC "
                                                          "17025 7.8.2.1 n)"), number, what);
 
-              nb_table_set_text (t, row, 2, _("not tested"));
+              nb_table_set_text (t, row, 2, nb_tr (lang, "not tested"));
               nb_table_flag_cell (t, row, 2);
               untested++;
               if (exclusions == NULL)
@@ -186,12 +185,10 @@ nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
   if (untested > 0)
     {
       g_autofree char *line = exclusions
-        ? g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                        "%u prescribed configuration was not tested: %s",
+        ? g_strdup_printf (nb_ntr (lang, "%u prescribed configuration was not tested: %s",
                                         "%u prescribed configurations were not tested: %s",
                                         untested), untested, exclusions)
-        : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                        "%u prescribed configuration was not tested, and the "
+        : g_strdup_printf (nb_ntr (lang, "%u prescribed configuration was not tested, and the "
                                         "reason is not stated (method.exclusions).",
                                         "%u prescribed configurations were not tested, and the "
                                         "reason is not stated (method.exclusions).",
@@ -200,5 +197,5 @@ nb_protocol_coverage (NbCampaign *campaign, NbDocument *doc)
       nb_document_add_warning (doc, line);
     }
   else
-    nb_document_add_paragraph (doc, _("Every configuration the standard prescribes was tested."));
+    nb_document_add_paragraph (doc, nb_tr (lang, "Every configuration the standard prescribes was tested."));
 }

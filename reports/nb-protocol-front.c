@@ -2,7 +2,6 @@
 
 #include "nb-conditions.h"
 
-#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -121,7 +120,7 @@ run_dates (NbCampaign *campaign)
 }
 
 char *
-nb_protocol_item_value (NbCampaign *campaign, const char *key)
+nb_protocol_item_value (NbCampaign *campaign, const NbCatalogue *lang, const char *key)
 {
   g_autofree char *v = field (campaign, key);
 
@@ -141,50 +140,51 @@ nb_protocol_item_value (NbCampaign *campaign, const char *key)
   if (v == NULL)
     return NULL;
   if (g_str_equal (key, "conditions.environment"))
-    return g_strdup (g_str_equal (v, "outdoor") ? _("outdoors (annex A)") : _("indoors"));
+    return g_strdup (g_str_equal (v, "outdoor") ? nb_tr (lang, "outdoors (annex A)") : nb_tr (lang, "indoors"));
   if (g_str_equal (key, "robot.preparation_done"))
-    return g_strdup (g_str_equal (v, "yes") ? _("yes") : _("no"));
+    return g_strdup (g_str_equal (v, "yes") ? nb_tr (lang, "yes") : nb_tr (lang, "no"));
   return g_steal_pointer (&v);
 }
 
 void
-nb_protocol_missing (NbDocument *doc, const char *label, const char *reference)
+nb_protocol_missing (NbDocument *doc, const NbCatalogue *lang, const char *label,
+                     const char *reference)
 {
   g_autofree char *line = reference
-                          ? g_strdup_printf (_("%s (%s): not stated"), label, reference)
-                          : g_strdup_printf (_("%s: not stated"), label);
+                          ? g_strdup_printf (nb_tr (lang, "%s (%s): not stated"), label, reference)
+                          : g_strdup_printf (nb_tr (lang, "%s: not stated"), label);
 
   nb_document_add_missing (doc, line);
 }
 
 /* A required item left blank reads "not stated", flagged, never a bare "—". */
 static char *
-value_or_flag (NbCampaign *campaign, NbDocument *doc, const NbProtocolItem *it,
-               gboolean *flagged)
+value_or_flag (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc,
+               const NbProtocolItem *it, gboolean *flagged)
 {
-  char *v = nb_protocol_item_value (campaign, it->key);
+  char *v = nb_protocol_item_value (campaign, lang, it->key);
 
   *flagged = FALSE;
   if (v != NULL || !it->required)
     return v;
-  nb_protocol_missing (doc, _(it->label), it->reference);
+  nb_protocol_missing (doc, lang, nb_tr (lang, it->label), it->reference);
   *flagged = TRUE;
-  return g_strdup (_("not stated"));
+  return g_strdup (nb_tr (lang, "not stated"));
 }
 
 static void
-title_item (NbCampaign *campaign, NbDocument *doc, const char *key)
+title_item (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc, const char *key)
 {
   const NbProtocolItem *it = item (key);
   gboolean flagged;
-  g_autofree char *v = value_or_flag (campaign, doc, it, &flagged);
+  g_autofree char *v = value_or_flag (campaign, lang, doc, it, &flagged);
   g_autofree char *shown = flagged ? g_strdup_printf ("⚠ %s", v) : g_strdup (v);
 
-  nb_document_add_title_field (doc, _(it->label), shown);
+  nb_document_add_title_field (doc, nb_tr (lang, it->label), shown);
 }
 
 void
-nb_protocol_front_matter (NbCampaign *campaign, NbDocument *doc)
+nb_protocol_front_matter (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc)
 {
   g_autofree char *name = nb_campaign_get_name (campaign, NULL);
   g_autofree char *id = field (campaign, "report.id");
@@ -197,10 +197,10 @@ nb_protocol_front_matter (NbCampaign *campaign, NbDocument *doc)
 
   /* 7.8.2.1 d: the identifier on every page; a revision is part of it. */
   if (id != NULL)
-    shown_id = revision != NULL ? g_strdup_printf (_("%s, revision %s"), id, revision)
+    shown_id = revision != NULL ? g_strdup_printf (nb_tr (lang, "%s, revision %s"), id, revision)
                                 : g_strdup (id);
   nb_document_set_identifier (doc, shown_id);
-  title_item (campaign, doc, "report.id");
+  title_item (campaign, lang, doc, "report.id");
   /* 7.8.8: an amended report is a new revision saying what it replaces. */
   if (revision != NULL && g_strcmp0 (revision, "1") != 0)
     {
@@ -208,57 +208,58 @@ nb_protocol_front_matter (NbCampaign *campaign, NbDocument *doc)
 
       if (replaces == NULL)
         {
-          nb_protocol_missing (doc, _("What this revision replaces"), R17025 ("7.8.8"));
-          line = g_strdup_printf (_("%s; ⚠ what it replaces is not stated"), revision);
+          nb_protocol_missing (doc, lang, nb_tr (lang, "What this revision replaces"), R17025 ("7.8.8"));
+          line = g_strdup_printf (nb_tr (lang, "%s; ⚠ what it replaces is not stated"), revision);
         }
       else
-        line = g_strdup_printf (_("%s, replaces %s"), revision, replaces);
-      nb_document_add_title_field (doc, _("Revision"), line);
+        line = g_strdup_printf (nb_tr (lang, "%s, replaces %s"), revision, replaces);
+      nb_document_add_title_field (doc, nb_tr (lang, "Revision"), line);
     }
   else
-    nb_document_add_title_field (doc, _("Revision"), _("1 (original issue)"));
-  nb_document_add_title_field (doc, _("Campaign"), name);
-  title_item (campaign, doc, "lab.name");
-  title_item (campaign, doc, "lab.address");
-  title_item (campaign, doc, "test.location");
-  title_item (campaign, doc, "customer.name");
-  title_item (campaign, doc, "customer.address");
+    nb_document_add_title_field (doc, nb_tr (lang, "Revision"), nb_tr (lang, "1 (original issue)"));
+  nb_document_add_title_field (doc, nb_tr (lang, "Campaign"), name);
+  title_item (campaign, lang, doc, "lab.name");
+  title_item (campaign, lang, doc, "lab.address");
+  title_item (campaign, lang, doc, "test.location");
+  title_item (campaign, lang, doc, "customer.name");
+  title_item (campaign, lang, doc, "customer.address");
   /* 7.8.2.1 g: the item, identified unambiguously, and its condition. */
   robot = g_strdup_printf ("%s %s%s%s", maker ? maker : "", model ? model : "",
-                           serial ? _(", s/n ") : "", serial ? serial : "");
+                           serial ? nb_tr (lang, ", s/n ") : "", serial ? serial : "");
   g_strstrip (robot);
   if (maker == NULL || model == NULL || serial == NULL)
     {
-      g_autofree char *shown = g_strdup_printf (_("%s ⚠ (manufacturer, model or serial number "
+      g_autofree char *shown = g_strdup_printf (nb_tr (lang, "%s ⚠ (manufacturer, model or serial number "
                                                   "not stated)"), robot);
 
-      nb_document_add_title_field (doc, _("Robot under test"), shown);
+      nb_document_add_title_field (doc, nb_tr (lang, "Robot under test"), shown);
     }
   else
-    nb_document_add_title_field (doc, _("Robot under test"), robot);
-  title_item (campaign, doc, "item.condition");
-  title_item (campaign, doc, "item.received");
-  title_item (campaign, doc, "test.dates");
-  title_item (campaign, doc, "report.issued");
+    nb_document_add_title_field (doc, nb_tr (lang, "Robot under test"), robot);
+  title_item (campaign, lang, doc, "item.condition");
+  title_item (campaign, lang, doc, "item.received");
+  title_item (campaign, lang, doc, "test.dates");
+  title_item (campaign, lang, doc, "report.issued");
   /* 7.8.2.1 f: the method, as the standard names itself. */
-  nb_document_add_title_field (doc, _("Method"),
-                               _("ISO 18646-2:2024 Robotics — Performance criteria and related "
+  nb_document_add_title_field (doc, nb_tr (lang, "Method"),
+                               nb_tr (lang, "ISO 18646-2:2024 Robotics — Performance criteria and related "
                                  "test methods for service robots — Part 2: Navigation"));
-  title_item (campaign, doc, "method.deviations");
-  title_item (campaign, doc, "operator");
+  title_item (campaign, lang, doc, "method.deviations");
+  title_item (campaign, lang, doc, "operator");
 }
 
 void
-nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm, gboolean *outdoor)
+nb_protocol_clause_4 (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc,
+                      double lu_mm, gboolean *outdoor)
 {
-  NbTable *t = nb_table_new (_("Robot under test, test conditions and measurement system"));
+  NbTable *t = nb_table_new (nb_tr (lang, "Robot under test, test conditions and measurement system"));
   g_autofree char *env = field (campaign, "conditions.environment");
   GPtrArray *warnings = g_ptr_array_new_with_free_func (g_free);
 
   *outdoor = g_strcmp0 (env, "outdoor") == 0;
-  nb_table_add_column (t, "item", _("Item"), NULL, 0);
-  nb_table_add_column (t, "value", _("Value"), NULL, 0);
-  nb_table_add_column (t, "clause", _("Clause"), NULL, 0);
+  nb_table_add_column (t, "item", nb_tr (lang, "Item"), NULL, 0);
+  nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 0);
+  nb_table_add_column (t, "clause", nb_tr (lang, "Clause"), NULL, 0);
   for (guint i = 0; i < G_N_ELEMENTS (items); i++)
     {
       const NbProtocolItem *it = &items[i];
@@ -268,20 +269,20 @@ nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm, gbool
 
       if (it->place != NB_ITEM_CLAUSE_4)
         continue;
-      v = value_or_flag (campaign, doc, it, &flagged);
+      v = value_or_flag (campaign, lang, doc, it, &flagged);
       /* 4.1 before this field existed: the old yes/no, with what is missing. */
       if (flagged && g_str_equal (it->key, "robot.preparation"))
         {
-          g_autofree char *done = nb_protocol_item_value (campaign, "robot.preparation_done");
+          g_autofree char *done = nb_protocol_item_value (campaign, lang, "robot.preparation_done");
 
           if (done != NULL)
             {
               g_free (v);
-              v = g_strdup_printf (_("%s; what was done is not stated"), done);
+              v = g_strdup_printf (nb_tr (lang, "%s; what was done is not stated"), done);
             }
         }
       row = nb_table_add_row (t);
-      nb_table_set_text (t, row, 0, _(it->label));
+      nb_table_set_text (t, row, 0, nb_tr (lang, it->label));
       nb_table_set_text (t, row, 1, v);
       /* The column is narrow: "17025 6.5" for ISO/IEC 17025's clauses. */
       nb_table_set_text (t, row, 2, it->reference && g_str_has_prefix (it->reference, "ISO/IEC ")
@@ -289,11 +290,11 @@ nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm, gbool
       if (flagged)
         nb_table_flag_cell (t, row, 1);
       range = v != NULL && !flagged
-              ? nb_condition_check (it->key, g_ascii_strtod (v, NULL), *outdoor) : NULL;
+              ? nb_condition_check (lang, it->key, g_ascii_strtod (v, NULL), *outdoor) : NULL;
       if (range != NULL)
         {
           nb_table_flag_cell (t, row, 1);
-          g_ptr_array_add (warnings, g_strdup_printf (_("Out of range: %s; the value is "
+          g_ptr_array_add (warnings, g_strdup_printf (nb_tr (lang, "Out of range: %s; the value is "
                                                         "accepted and flagged."), range));
         }
       if (g_str_equal (it->key, "robot.width_mm"))
@@ -301,7 +302,7 @@ nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm, gbool
           g_autofree char *lu = isfinite (lu_mm) ? g_strdup_printf ("%g", lu_mm) : NULL;
 
           row = nb_table_add_row (t);
-          nb_table_set_text (t, row, 0, _("Length unit LU, mm"));
+          nb_table_set_text (t, row, 0, nb_tr (lang, "Length unit LU, mm"));
           nb_table_set_text (t, row, 1, lu);
           nb_table_set_text (t, row, 2, "4.5");
           if (lu == NULL)
@@ -313,33 +314,33 @@ nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm, gbool
   g_ptr_array_unref (warnings);
   nb_document_add_table (doc, t);
   if (*outdoor)
-    nb_document_add_paragraph (doc, _("Outdoor tests (annex A): the environment and the surface "
+    nb_document_add_paragraph (doc, nb_tr (lang, "Outdoor tests (annex A): the environment and the surface "
                                       "are those of normal use; the ranges of 4.2 and 4.3 do not "
                                       "apply (4.4: the characteristics are measured outside the "
                                       "normal conditions of 4.2 and 4.3)."));
 }
 
 void
-nb_protocol_back_matter (NbCampaign *campaign, NbDocument *doc)
+nb_protocol_back_matter (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc)
 {
   g_autofree char *id = field (campaign, "report.id");
-  NbTable *t = nb_table_new (_("Signature block"));
+  NbTable *t = nb_table_new (nb_tr (lang, "Signature block"));
   static const char *const keys[] = { "signatory.name", "signatory.function" };
   g_autofree char *end = NULL;
 
-  nb_document_add_heading (doc, 1, NULL, _("Authorisation"));
+  nb_document_add_heading (doc, 1, NULL, nb_tr (lang, "Authorisation"));
   /* 7.8.2.1 l. */
-  nb_document_add_paragraph (doc, _("The results relate only to the item tested."));
-  nb_table_add_column (t, "item", _("Item"), NULL, 0);
-  nb_table_add_column (t, "value", _("Value"), NULL, 0);
+  nb_document_add_paragraph (doc, nb_tr (lang, "The results relate only to the item tested."));
+  nb_table_add_column (t, "item", nb_tr (lang, "Item"), NULL, 0);
+  nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 0);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       const NbProtocolItem *it = item (keys[i]);
       gboolean flagged;
-      g_autofree char *v = value_or_flag (campaign, doc, it, &flagged);
+      g_autofree char *v = value_or_flag (campaign, lang, doc, it, &flagged);
       guint row = nb_table_add_row (t);
 
-      nb_table_set_text (t, row, 0, _(it->label));
+      nb_table_set_text (t, row, 0, nb_tr (lang, it->label));
       nb_table_set_text (t, row, 1, v);
       if (flagged)
         nb_table_flag_cell (t, row, 1);
@@ -348,15 +349,15 @@ nb_protocol_back_matter (NbCampaign *campaign, NbDocument *doc)
     guint row = nb_table_add_row (t);
 
     /* The signature block: signed on paper or with the lab's signature. */
-    nb_table_set_text (t, row, 0, _("Signature"));
+    nb_table_set_text (t, row, 0, nb_tr (lang, "Signature"));
     nb_table_set_text (t, row, 1, "________________________________");
     row = nb_table_add_row (t);
-    nb_table_set_text (t, row, 0, _("Date"));
+    nb_table_set_text (t, row, 0, nb_tr (lang, "Date"));
     nb_table_set_text (t, row, 1, "________________");
   }
   nb_document_add_table (doc, t);
   /* 7.8.2.1 d: the end of the report is marked. */
-  end = id ? g_strdup_printf (_("— End of test report %s —"), id)
-           : g_strdup (_("— End of test report —"));
+  end = id ? g_strdup_printf (nb_tr (lang, "— End of test report %s —"), id)
+           : g_strdup (nb_tr (lang, "— End of test report —"));
   nb_document_add_paragraph (doc, end);
 }

@@ -12,6 +12,7 @@
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-catalogue.h"
 #include "nb-document.h"
 
 G_BEGIN_DECLS
@@ -34,19 +35,20 @@ const NbProtocolItem *nb_protocol_items (guint *n);
 
 /* The value of a field as the protocol prints it in its language (indoor,
  * yes, an interval of dates), or NULL when unset. */
-char *nb_protocol_item_value (NbCampaign *campaign, const char *key);
+char *nb_protocol_item_value (NbCampaign *campaign, const NbCatalogue *lang, const char *key);
 
 /* Records a required item left blank: the protocol says so in place and
  * `report --check` lists it. */
-void  nb_protocol_missing (NbDocument *doc, const char *label, const char *reference);
+void  nb_protocol_missing (NbDocument *doc, const NbCatalogue *lang, const char *label,
+                           const char *reference);
 
 /* The title page: identifier, laboratory, customer, item, dates, method. */
-void  nb_protocol_front_matter (NbCampaign *campaign, NbDocument *doc);
+void  nb_protocol_front_matter (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc);
 /* Clause 4: the robot, the conditions, the measurement system; *outdoor when
  * annex A applies. */
-void  nb_protocol_clause_4 (NbCampaign *campaign, NbDocument *doc, double lu_mm,
-                            gboolean *outdoor);
+void  nb_protocol_clause_4 (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc,
+                            double lu_mm, gboolean *outdoor);
 /* The statement of 7.8.2.1 l, the authorised signatory and the marked end. */
-void  nb_protocol_back_matter (NbCampaign *campaign, NbDocument *doc);
+void  nb_protocol_back_matter (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc);
 
 G_END_DECLS

@@ -14,64 +14,42 @@
 #include "nb-protocol-front.h"
 #include "nb-table-formats.h"
 
-#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
-#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 /* ------------------------------------------------------------ language -- */
 
-gboolean
-nb_protocol_report_set_language (const char *lang)
+NbPdfWords
+nb_protocol_report_pdf_words (const NbCatalogue *lang)
 {
-  if (g_strcmp0 (lang, "en") != 0 && g_strcmp0 (lang, "ru") != 0)
-    return FALSE;
-  /* gettext honours LANGUAGE only outside the "C" locale: C.UTF-8 is always
-   * there (glibc ≥ 2.35) and keeps numbers, dates and collation neutral. */
-  if (setlocale (LC_MESSAGES, "C.UTF-8") == NULL)
-    setlocale (LC_MESSAGES, "");
-  g_setenv ("LANGUAGE", lang, TRUE);
-  /* A change of LANGUAGE takes effect with the next textdomain call. */
-  textdomain (textdomain (NULL));
-  return TRUE;
-}
+  NbPdfWords words = {
+    .contents_title = nb_tr (lang, "Contents"),
+    .figure_word = nb_tr (lang, "Figure"),
+    .table_word = nb_tr (lang, "Table"),
+    .page_format = nb_tr (lang, "Page %d of %d"),
+  };
 
-void
-nb_protocol_report_bind_catalogue (const char *locale_dir)
-{
-  bindtextdomain (GETTEXT_PACKAGE, locale_dir);
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-}
-
-const NbPdfWords *
-nb_protocol_report_pdf_words (void)
-{
-  static NbPdfWords words;
-
-  words.contents_title = _("Contents");
-  words.figure_word = _("Figure");
-  words.table_word = _("Table");
-  words.page_format = _("Page %d of %d");
-  return &words;
+  return words;
 }
 
 /* ------------------------------------------------------------- helpers -- */
 
-/* The route names of nb-route.c, for the catalogues (tables show _(route)). */
+/* The route names of nb-route.c, for the catalogues (tables show nb_tr (b->lang, route)). */
 static const char *const route_words[] G_GNUC_UNUSED = {
   N_ ("straight"), N_ ("rectangular"), N_ ("combined"),
 };
 
 typedef struct {
   NbCampaign *campaign;
+  const NbCatalogue *lang;      /* the protocol's language */
   NbDocument *doc;
   gboolean outdoor;
   double lu_mm;
 } Build;
 
-static const char *obstacle_title (const char *name);
+static const char *obstacle_title (Build *b, const char *name);
 
 static char *
 field (Build *b, const char *key)
@@ -88,24 +66,25 @@ clause_conditions (Build *b, gboolean speed, gboolean load)
   g_autofree char *rated_load = field (b, "robot.rated_load_kg");
   GString *s = g_string_new (NULL);
 
-  g_string_append_printf (s, _("Friction coefficient of the surface: %s."),
-                          friction ? friction : _("⚠ not stated"));
+  g_string_append_printf (s, nb_tr (b->lang, "Friction coefficient of the surface: %s."),
+                          friction ? friction : nb_tr (b->lang, "⚠ not stated"));
   if (speed)
     {
       g_string_append_c (s, ' ');
-      g_string_append_printf (s, _("Rated speed: %s mm/s."), rated_speed ? rated_speed : _("⚠ not stated"));
+      g_string_append_printf (s, nb_tr (b->lang, "Rated speed: %s mm/s."), rated_speed ? rated_speed : nb_tr (b->lang, "⚠ not stated"));
     }
   if (load)
     {
       g_string_append_c (s, ' ');
-      g_string_append_printf (s, _("Rated load: %s kg."), rated_load ? rated_load : _("⚠ not stated"));
+      g_string_append_printf (s, nb_tr (b->lang, "Rated load: %s kg."), rated_load ? rated_load : nb_tr (b->lang, "⚠ not stated"));
     }
   nb_document_add_paragraph (b->doc, s->str);
   g_string_free (s, TRUE);
 }
 
 static void
-short_series (NbTable *t, guint row, guint column, guint clause, const char *config, guint n)
+short_series (Build *b, NbTable *t, guint row, guint column, guint clause, const char *config,
+              guint n)
 {
   g_autofree char *note = nb_clause_check_trials (nb_clause_get (clause), n);
 
@@ -114,7 +93,7 @@ short_series (NbTable *t, guint row, guint column, guint clause, const char *con
   nb_table_flag_cell (t, row, column);
   {
     /* Russian has three plural forms: «1 попытка», «3 попытки», «5 попыток». */
-    g_autofree char *line = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u trial where the standard asks for %u (%s).",
+    g_autofree char *line = g_strdup_printf (nb_ntr (b->lang, "%s: %u trial where the standard asks for %u (%s).",
                                                        "%s: %u trials where the standard asks for %u (%s).",
                                                        n),
                                              config, n, nb_clause_get (clause)->trials,
@@ -125,15 +104,15 @@ short_series (NbTable *t, guint row, guint column, guint clause, const char *con
 }
 
 static char *
-clause_heading (guint clause)
+clause_heading (Build *b, guint clause)
 {
-  return g_strdup (_(nb_clause_get (clause)->title));
+  return g_strdup (nb_tr (b->lang, nb_clause_get (clause)->title));
 }
 
 static void
 not_tested (Build *b)
 {
-  nb_document_add_paragraph (b->doc, _("This clause was not tested in this campaign."));
+  nb_document_add_paragraph (b->doc, nb_tr (b->lang, "This clause was not tested in this campaign."));
 }
 
 /* A number of a configuration's parameters (the JSON object the runner
@@ -161,9 +140,9 @@ static void
 cell_not_stated (Build *b, NbTable *t, guint row, guint column, const char *what,
                  const char *reference)
 {
-  nb_table_set_text (t, row, column, _("not stated"));
+  nb_table_set_text (t, row, column, nb_tr (b->lang, "not stated"));
   nb_table_flag_cell (t, row, column);
-  nb_protocol_missing (b->doc, what, reference);
+  nb_protocol_missing (b->doc, b->lang, what, reference);
 }
 
 /* 4.4: tests run at the rated load unless a configuration says "no load":
@@ -177,7 +156,7 @@ load_cell (Build *b, NbTable *t, guint row, guint column, const NbCampaignConfig
 
   if (isnan (c->load_kg))
     {
-      g_autofree char *what = g_strdup_printf (_("%s: load"), c->name);
+      g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: load"), c->name);
 
       cell_not_stated (b, t, row, column, what, "4.4");
       return;
@@ -186,9 +165,9 @@ load_cell (Build *b, NbTable *t, guint row, guint column, const NbCampaignConfig
   if (c->load_kg != 0.0 && !(fabs (c->load_kg - rated) <= 1e-9 * MAX (1.0, fabs (rated))))
     {
       g_autofree char *note = isnan (rated)
-        ? g_strdup_printf (_("%s: load %g kg, but the robot's rated load is not stated (4.4)."),
+        ? g_strdup_printf (nb_tr (b->lang, "%s: load %g kg, but the robot's rated load is not stated (4.4)."),
                            c->name, c->load_kg)
-        : g_strdup_printf (_("%s: load %g kg is neither no load nor the robot's rated load "
+        : g_strdup_printf (nb_tr (b->lang, "%s: load %g kg is neither no load nor the robot's rated load "
                              "%g kg (4.4)."), c->name, c->load_kg, rated);
 
       nb_table_flag_cell (t, row, column);
@@ -233,7 +212,7 @@ obstacle_cells (Build *b, NbTable *t, guint row, guint column, const char *obsta
     nb_table_set_text (t, row, column + 1, material);
   else
     {
-      g_autofree char *what = g_strdup_printf (_("Material of the %s"), obstacle_title (obstacle));
+      g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "Material of the %s"), obstacle_title (b, obstacle));
 
       cell_not_stated (b, t, row, column + 1, what, "6.4, 7.4");
     }
@@ -241,18 +220,18 @@ obstacle_cells (Build *b, NbTable *t, guint row, guint column, const char *obsta
     nb_table_set_text (t, row, column + 2, colour);
   else
     {
-      g_autofree char *what = g_strdup_printf (_("Colour of the %s"), obstacle_title (obstacle));
+      g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "Colour of the %s"), obstacle_title (b, obstacle));
 
       cell_not_stated (b, t, row, column + 2, what, "6.4, 7.4");
     }
 }
 
 static void
-add_obstacle_columns (NbTable *t)
+add_obstacle_columns (Build *b, NbTable *t)
 {
-  nb_table_add_column (t, "dimensions_mm", _("Dimensions"), _("mm"), 0);
-  nb_table_add_column (t, "material", _("Material"), NULL, 0);
-  nb_table_add_column (t, "colour", _("Colour"), NULL, 0);
+  nb_table_add_column (t, "dimensions_mm", nb_tr (b->lang, "Dimensions"), nb_tr (b->lang, "mm"), 0);
+  nb_table_add_column (t, "material", nb_tr (b->lang, "Material"), NULL, 0);
+  nb_table_add_column (t, "colour", nb_tr (b->lang, "Colour"), NULL, 0);
 }
 
 /* A configuration's figures, or a visible warning saying why there are none
@@ -265,7 +244,7 @@ figures (Build *b, const NbCampaignConfig *c, NbConfigResult *r)
   if (nb_config_result_compute (b->campaign, c, r, &error) && r->error == NULL)
     return TRUE;
   {
-    g_autofree char *w = g_strdup_printf (_("%s: the figures cannot be computed: %s"), c->name,
+    g_autofree char *w = g_strdup_printf (nb_tr (b->lang, "%s: the figures cannot be computed: %s"), c->name,
                                           r->error ? r->error : error->message);
 
     nb_document_add_warning (b->doc, w);
@@ -280,6 +259,7 @@ typedef struct {
   guint n;
   double *dx, *dy, *delta;      /* attained − command: mm, mm, ° */
   double bx, by, rp, ao, ro;
+  const NbCatalogue *lang;      /* the axes' words, drawn when the PDF is rendered */
 } PoseFigure;
 
 static void
@@ -311,15 +291,15 @@ draw_pose (cairo_t *cr, double w, double h, gpointer data)
   extent *= 1.15;
   /* Left: the attained positions to scale about the command position. */
   nb_plot_begin (&p, cr, 0, 0, w * 0.5, h, -extent, extent, -extent, extent, TRUE,
-                 _("x − x_c, mm"), _("y − y_c, mm"));
+                 nb_tr (f->lang, "x − x_c, mm"), nb_tr (f->lang, "y − y_c, mm"));
   nb_plot_points (&p, f->dx, f->dy, f->n, 1.8, 0.12, 0.32, 0.70);
   nb_plot_circle (&p, f->bx, f->by, f->rp, 0.10, 0.55, 0.15, TRUE);
-  nb_plot_marker (&p, 0, 0, _("command"), 0.75, 0.10, 0.10);
-  nb_plot_marker (&p, f->bx, f->by, _("barycentre"), 0.10, 0.45, 0.10);
+  nb_plot_marker (&p, 0, 0, nb_tr (f->lang, "command"), 0.75, 0.10, 0.10);
+  nb_plot_marker (&p, f->bx, f->by, nb_tr (f->lang, "barycentre"), 0.10, 0.45, 0.10);
   /* Right: the heading deviations δ_j, with Ao and the band Ao ± Ro. */
   dmax = MAX (dmax * 1.2, 1e-3);
   nb_plot_begin (&q, cr, w * 0.52, 0, w * 0.48, h, 0.5, f->n + 0.5, -dmax, dmax, FALSE,
-                 _("trial"), _("δ = recast(o − o_c), °"));
+                 nb_tr (f->lang, "trial"), nb_tr (f->lang, "δ = recast(o − o_c), °"));
   band_y[0] = band_y[1] = f->ao;
   nb_plot_line (&q, band_x, band_y, 2, 1.0, 0.10, 0.45, 0.10);
   band_y[0] = band_y[1] = f->ao + f->ro;
@@ -351,27 +331,27 @@ judged_trials (Build *b, const NbCampaignConfig *c)
 /* The clause's figure columns, titled as the protocol names them (one place:
  * nb-protocol-columns.c). */
 static void
-add_figure_columns (NbTable *t, guint clause)
+add_figure_columns (Build *b, NbTable *t, guint clause)
 {
   guint n;
   const NbProtocolColumn *c = nb_protocol_figure_columns (clause, &n);
 
   for (guint i = 0; i < n; i++)
-    nb_table_add_column (t, c[i].key, _(c[i].title), c[i].unit ? _(c[i].unit) : NULL,
+    nb_table_add_column (t, c[i].key, nb_tr (b->lang, c[i].title), c[i].unit ? nb_tr (b->lang, c[i].unit) : NULL,
                          c[i].decimals);
 }
 
 static void
 clause_5 (Build *b, GArray *configs)
 {
-  NbTable *t = nb_table_new (_("Table 1 — Pose accuracy and pose repeatability"));
+  NbTable *t = nb_table_new (nb_tr (b->lang, "Table 1 — Pose accuracy and pose repeatability"));
 
   nb_table_set_protocol_number (t, 1);
-  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
-  nb_table_add_column (t, "route", _("Route"), NULL, 0);
-  nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
+  nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
+  nb_table_add_column (t, "route", nb_tr (b->lang, "Route"), NULL, 0);
+  nb_table_add_column (t, "load_kg", nb_tr (b->lang, "Load"), nb_tr (b->lang, "kg"), 1);
   nb_table_add_column (t, "n", "n", NULL, 0);
-  add_figure_columns (t, 5);
+  add_figure_columns (b, t, 5);
   nb_document_add_table (b->doc, t);
 
   for (guint i = 0; i < configs->len; i++)
@@ -382,7 +362,7 @@ clause_5 (Build *b, GArray *configs)
       g_autoptr (GError) error = NULL;
 
       nb_table_set_text (t, row, 0, c->name);
-      nb_table_set_text (t, row, 1, c->route ? _(c->route) : NULL);
+      nb_table_set_text (t, row, 1, c->route ? nb_tr (b->lang, c->route) : NULL);
       load_cell (b, t, row, 2, c);
       if (!figures (b, c, &r))
         {
@@ -394,12 +374,13 @@ clause_5 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 5, r.pose.ao_deg);
       nb_table_set_number (t, row, 6, r.pose.rp_mm);
       nb_table_set_number (t, row, 7, r.pose.ro_deg);
-      short_series (t, row, 3, 5, c->name, (guint) r.pose.n);
+      short_series (b, t, row, 3, 5, c->name, (guint) r.pose.n);
 
       /* The scatter behind the figures. */
       {
         g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
         PoseFigure *f = g_new0 (PoseFigure, 1);
+        f->lang = b->lang;
         g_autofree char *caption = NULL;
 
         f->dx = g_new (double, MAX (r.pose.n, 1));
@@ -421,7 +402,7 @@ clause_5 (Build *b, GArray *configs)
         f->rp = r.pose.rp_mm;
         f->ao = r.pose.ao_deg;
         f->ro = r.pose.ro_deg;
-        caption = g_strdup_printf (_("%s: attained positions about the command position with the "
+        caption = g_strdup_printf (nb_tr (b->lang, "%s: attained positions about the command position with the "
                                      "barycentre and the circle of radius Rp (to scale); heading "
                                      "deviations with Ao and Ao ± Ro"), c->name);
         nb_document_add_figure (b->doc, 70, draw_pose, f, pose_figure_free, caption);
@@ -436,9 +417,9 @@ clause_5 (Build *b, GArray *configs)
 /* A table 2 obstacle under the protocol's own name for it (the campaign
  * stores the standard's English key); any other obstacle as it was named. */
 static const char *
-obstacle_title (const char *name)
+obstacle_title (Build *b, const char *name)
 {
-  return name != NULL && g_strv_contains (nb_obstacle_names (), name) ? _(name) : name;
+  return name != NULL && g_strv_contains (nb_obstacle_names (), name) ? nb_tr (b->lang, name) : name;
 }
 
 typedef struct {
@@ -561,20 +542,20 @@ detection_ranges (Build *b, const NbCampaignConfig *c)
     }
   if (isnan (range[0]) || isnan (range[1]))
     {
-      g_autofree char *what = g_strdup_printf (_("%s: declared minimum and maximum detection "
+      g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: declared minimum and maximum detection "
                                                  "range"), c->name);
-      g_autofree char *w = g_strdup_printf (_("%s: the declared minimum and maximum detection "
+      g_autofree char *w = g_strdup_printf (nb_tr (b->lang, "%s: the declared minimum and maximum detection "
                                               "range are not stated (6.1, 6.3)."), c->name);
 
-      nb_protocol_missing (b->doc, what, "6.1, 6.3");
+      nb_protocol_missing (b->doc, b->lang, what, "6.1, 6.3");
       nb_document_add_warning (b->doc, w);
       return;
     }
   {
     g_autofree char *line = g_strdup_printf (from_placements
-      ? _("Declared detection range (6.1, 6.3): minimum %g mm, maximum %g mm (the true distances "
+      ? nb_tr (b->lang, "Declared detection range (6.1, 6.3): minimum %g mm, maximum %g mm (the true distances "
           "of the placements at the minimum and maximum range).")
-      : _("Declared detection range (6.1, 6.3): minimum %g mm, maximum %g mm."), range[0], range[1]);
+      : nb_tr (b->lang, "Declared detection range (6.1, 6.3): minimum %g mm, maximum %g mm."), range[0], range[1]);
 
     nb_document_add_paragraph (b->doc, line);
   }
@@ -584,19 +565,19 @@ detection_ranges (Build *b, const NbCampaignConfig *c)
 static void
 detection_placements (Build *b, const NbCampaignConfig *c)
 {
-  g_autofree char *title = g_strdup_printf (_("Table 3 (placements) — Obstacle detection: %s"),
+  g_autofree char *title = g_strdup_printf (nb_tr (b->lang, "Table 3 (placements) — Obstacle detection: %s"),
                                             c->name);
   NbTable *t = nb_table_new (title);
   g_autoptr (GArray) trials = nb_campaign_list_trials (b->campaign, c->id, NULL);
 
   nb_table_set_protocol_number (t, 3);
-  nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
-  nb_table_add_column (t, "range", _("Range"), NULL, 0);
-  nb_table_add_column (t, "angle_deg", _("Direction"), "°", 0);
-  nb_table_add_column (t, "true_mm", _("True distance"), _("mm"), 1);
-  nb_table_add_column (t, "measured_mm", _("Measured distance"), _("mm"), 1);
-  nb_table_add_column (t, "detected", _("Detected"), NULL, 0);
-  nb_table_add_column (t, "accuracy_pct", _("Accuracy"), "%", 2);
+  nb_table_add_column (t, "obstacle", nb_tr (b->lang, "Obstacle"), NULL, 0);
+  nb_table_add_column (t, "range", nb_tr (b->lang, "Range"), NULL, 0);
+  nb_table_add_column (t, "angle_deg", nb_tr (b->lang, "Direction"), "°", 0);
+  nb_table_add_column (t, "true_mm", nb_tr (b->lang, "True distance"), nb_tr (b->lang, "mm"), 1);
+  nb_table_add_column (t, "measured_mm", nb_tr (b->lang, "Measured distance"), nb_tr (b->lang, "mm"), 1);
+  nb_table_add_column (t, "detected", nb_tr (b->lang, "Detected"), NULL, 0);
+  nb_table_add_column (t, "accuracy_pct", nb_tr (b->lang, "Accuracy"), "%", 2);
   for (guint k = 0; trials && k < trials->len; k++)
     {
       NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
@@ -605,12 +586,12 @@ detection_placements (Build *b, const NbCampaignConfig *c)
       if (!nb_campaign_trial_counts (6, tr))
         continue;
       row = nb_table_add_row (t);
-      nb_table_set_text (t, row, 0, obstacle_title (tr->label));
-      nb_table_set_text (t, row, 1, g_strcmp0 (tr->kind, "max") == 0 ? _("maximum")
-                                    : g_strcmp0 (tr->kind, "min") == 0 ? _("minimum") : tr->kind);
+      nb_table_set_text (t, row, 0, obstacle_title (b, tr->label));
+      nb_table_set_text (t, row, 1, g_strcmp0 (tr->kind, "max") == 0 ? nb_tr (b->lang, "maximum")
+                                    : g_strcmp0 (tr->kind, "min") == 0 ? nb_tr (b->lang, "minimum") : tr->kind);
       nb_table_set_number (t, row, 2, tr->angle_deg);
       nb_table_set_number (t, row, 3, tr->true_mm);
-      nb_table_set_text (t, row, 5, tr->detected ? _("yes") : _("no"));
+      nb_table_set_text (t, row, 5, tr->detected ? nb_tr (b->lang, "yes") : nb_tr (b->lang, "no"));
       if (tr->detected)
         {
           nb_table_set_number (t, row, 4, tr->measured_mm);
@@ -621,7 +602,7 @@ detection_placements (Build *b, const NbCampaignConfig *c)
       else
         nb_table_flag_cell (t, row, 5);
     }
-  nb_table_add_note (t, _("Accuracy of a placement: 100 − 100 · |measured − true| / true (6.4); "
+  nb_table_add_note (t, nb_tr (b->lang, "Accuracy of a placement: 100 − 100 · |measured − true| / true (6.4); "
                           "the mean accuracy is the mean over the detected placements."));
   nb_document_add_table (b->doc, t);
 }
@@ -633,15 +614,15 @@ clause_6 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autofree char *title = g_strdup_printf (_("Table 3 — Obstacle detection: %s"), c->name);
+      g_autofree char *title = g_strdup_printf (nb_tr (b->lang, "Table 3 — Obstacle detection: %s"), c->name);
       NbTable *t = nb_table_new (title);
       PolarFigure *f;
       g_autoptr (GArray) trials = NULL;
 
       nb_table_set_protocol_number (t, 3);
-      nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
-      add_obstacle_columns (t);
-      add_figure_columns (t, 6);
+      nb_table_add_column (t, "obstacle", nb_tr (b->lang, "Obstacle"), NULL, 0);
+      add_obstacle_columns (b, t);
+      add_figure_columns (b, t, 6);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
         continue;
@@ -650,13 +631,13 @@ clause_6 (Build *b, GArray *configs)
           NbObstacleTally *o = &g_array_index (r.detection.obstacles, NbObstacleTally, k);
           guint row = nb_table_add_row (t);
 
-          nb_table_set_text (t, row, 0, obstacle_title (o->obstacle));
+          nb_table_set_text (t, row, 0, obstacle_title (b, o->obstacle));
           obstacle_cells (b, t, row, 1, o->obstacle, 0);
           nb_table_set_number (t, row, 4, o->tally.placements);
           nb_table_set_number (t, row, 5, o->tally.detected);
           nb_table_set_number (t, row, 6, nb_detection_tally_mean_error_pct (&o->tally));
           nb_table_set_number (t, row, 7, nb_detection_tally_mean_accuracy_pct (&o->tally));
-          short_series (t, row, 4, 6, o->obstacle, o->tally.placements);
+          short_series (b, t, row, 4, 6, o->obstacle, o->tally.placements);
           if (o->tally.detected < o->tally.placements)
             nb_table_flag_cell (t, row, 5);
           /* Annex A.5.2: outdoors only the small and large cylinder and the
@@ -664,8 +645,8 @@ clause_6 (Build *b, GArray *configs)
           if (b->outdoor && !nb_obstacle_outdoor (o->obstacle))
             {
               g_autofree char *note = g_strdup_printf (
-                _("%s: not a test obstacle outdoors (annex A.5.2: the small cylinder, the large "
-                  "cylinder and the wooden wall)."), obstacle_title (o->obstacle));
+                nb_tr (b->lang, "%s: not a test obstacle outdoors (annex A.5.2: the small cylinder, the large "
+                  "cylinder and the wooden wall)."), obstacle_title (b, o->obstacle));
 
               nb_table_flag_cell (t, row, 0);
               nb_table_add_note (t, note);
@@ -674,7 +655,7 @@ clause_6 (Build *b, GArray *configs)
       {
         guint row = nb_table_add_row (t);
 
-        nb_table_set_text (t, row, 0, _("all obstacles"));
+        nb_table_set_text (t, row, 0, nb_tr (b->lang, "all obstacles"));
         nb_table_set_number (t, row, 4, r.detection.all.placements);
         nb_table_set_number (t, row, 5, r.detection.all.detected);
         nb_table_set_number (t, row, 6, nb_detection_tally_mean_error_pct (&r.detection.all));
@@ -700,7 +681,7 @@ clause_6 (Build *b, GArray *configs)
           if (o == NULL)
             {
               Polar fresh = { g_strdup (tr->label ? tr->label : ""),
-                              g_strdup (obstacle_title (tr->label ? tr->label : "")) };
+                              g_strdup (obstacle_title (b, tr->label ? tr->label : "")) };
 
               g_array_append_val (f->obstacles, fresh);
               o = &g_array_index (f->obstacles, Polar, f->obstacles->len - 1);
@@ -715,7 +696,7 @@ clause_6 (Build *b, GArray *configs)
         }
       {
         g_autofree char *caption = g_strdup_printf (
-          _("%s: placements per obstacle, seen from the robot looking right; inner ring the "
+          nb_tr (b->lang, "%s: placements per obstacle, seen from the robot looking right; inner ring the "
             "minimum range, outer ring the maximum; ● detected, ✕ missed"), c->name);
 
         nb_document_add_figure (b->doc, 30.0 * ((f->obstacles->len + 2) / 3) + 10, draw_polar, f,
@@ -732,15 +713,15 @@ clause_6 (Build *b, GArray *configs)
 static void
 avoidance_conditions (Build *b, GArray *configs)
 {
-  NbTable *t = nb_table_new (_("Table 4 (conditions) — Obstacles of the avoidance tests"));
+  NbTable *t = nb_table_new (nb_tr (b->lang, "Table 4 (conditions) — Obstacles of the avoidance tests"));
 
   nb_table_set_protocol_number (t, 4);
-  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
-  nb_table_add_column (t, "behaviour", _("Behaviour"), NULL, 0);
-  nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
-  add_obstacle_columns (t);
-  nb_table_add_column (t, "height_mm", _("Height above the floor"), _("mm"), 0);
-  nb_table_add_column (t, "speed_m_s", _("Speed"), _("m/s"), 2);
+  nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
+  nb_table_add_column (t, "behaviour", nb_tr (b->lang, "Behaviour"), NULL, 0);
+  nb_table_add_column (t, "obstacle", nb_tr (b->lang, "Obstacle"), NULL, 0);
+  add_obstacle_columns (b, t);
+  nb_table_add_column (t, "height_mm", nb_tr (b->lang, "Height above the floor"), nb_tr (b->lang, "mm"), 0);
+  nb_table_add_column (t, "speed_m_s", nb_tr (b->lang, "Speed"), nb_tr (b->lang, "m/s"), 2);
   for (guint i = 0; i < configs->len; i++)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
@@ -758,15 +739,15 @@ avoidance_conditions (Build *b, GArray *configs)
         nb_table_set_number (t, row, 1, behaviour);
       else
         {
-          g_autofree char *what = g_strdup_printf (_("%s: behaviour (fig. 8)"), c->name);
+          g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: behaviour (fig. 8)"), c->name);
 
           cell_not_stated (b, t, row, 1, what, "7.2");
         }
       if (c->obstacle)
-        nb_table_set_text (t, row, 2, obstacle_title (c->obstacle));
+        nb_table_set_text (t, row, 2, obstacle_title (b, c->obstacle));
       else
         {
-          g_autofree char *what = g_strdup_printf (_("%s: obstacle (table 2)"), c->name);
+          g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: obstacle (table 2)"), c->name);
 
           cell_not_stated (b, t, row, 2, what, "7.2");
         }
@@ -774,7 +755,7 @@ avoidance_conditions (Build *b, GArray *configs)
       nb_table_set_number (t, row, 6, isnan (height) ? prescribed : height);
       if (!isnan (height) && fabs (height - prescribed) > 10.0)
         {
-          g_autofree char *note = g_strdup_printf (_("%s: the obstacle at %g mm above the floor "
+          g_autofree char *note = g_strdup_printf (nb_tr (b->lang, "%s: the obstacle at %g mm above the floor "
                                                      "where 7.2 prescribes %g mm."), c->name,
                                                    height, prescribed);
 
@@ -785,7 +766,7 @@ avoidance_conditions (Build *b, GArray *configs)
         nb_table_set_number (t, row, 7, 0.0);          /* static at P1 */
       else if (isnan (speed))
         {
-          g_autofree char *what = g_strdup_printf (_("%s: obstacle speed"), c->name);
+          g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: obstacle speed"), c->name);
 
           cell_not_stated (b, t, row, 7, what, "7.2");
         }
@@ -795,7 +776,7 @@ avoidance_conditions (Build *b, GArray *configs)
           /* 7.2: (1.6 ± 0.2) m/s. */
           if (fabs (speed - NB_OBSTACLE_SPEED_MM_S) > 200.0 + 1e-9)
             {
-              g_autofree char *note = g_strdup_printf (_("%s: obstacle speed %.2f m/s outside "
+              g_autofree char *note = g_strdup_printf (nb_tr (b->lang, "%s: obstacle speed %.2f m/s outside "
                                                          "(1.6 ± 0.2) m/s (7.2)."), c->name,
                                                        speed / 1000.0);
 
@@ -806,14 +787,14 @@ avoidance_conditions (Build *b, GArray *configs)
       if (b->outdoor && c->obstacle && !nb_obstacle_outdoor (c->obstacle))
         {
           g_autofree char *note = g_strdup_printf (
-            _("%s: not a test obstacle outdoors (annex A.5.2: the small cylinder, the large "
-              "cylinder and the wooden wall)."), obstacle_title (c->obstacle));
+            nb_tr (b->lang, "%s: not a test obstacle outdoors (annex A.5.2: the small cylinder, the large "
+              "cylinder and the wooden wall)."), obstacle_title (b, c->obstacle));
 
           nb_table_flag_cell (t, row, 2);
           nb_table_add_note (t, note);
         }
     }
-  nb_table_add_note (t, _("Height: where 7.2 puts the obstacle (the large cylinder moving 0.5 m "
+  nb_table_add_note (t, nb_tr (b->lang, "Height: where 7.2 puts the obstacle (the large cylinder moving 0.5 m "
                           "above the floor in behaviours 2–4) unless the configuration states "
                           "it; dimensions as table 2, material and colour as used."));
   nb_document_add_table (b->doc, t);
@@ -822,12 +803,12 @@ avoidance_conditions (Build *b, GArray *configs)
 static void
 clause_7 (Build *b, GArray *configs)
 {
-  NbTable *t = nb_table_new (_("Table 4 — Obstacle avoidance"));
+  NbTable *t = nb_table_new (nb_tr (b->lang, "Table 4 — Obstacle avoidance"));
 
   nb_table_set_protocol_number (t, 4);
-  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
-  nb_table_add_column (t, "obstacle", _("Obstacle"), NULL, 0);
-  add_figure_columns (t, 7);
+  nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
+  nb_table_add_column (t, "obstacle", nb_tr (b->lang, "Obstacle"), NULL, 0);
+  add_figure_columns (b, t, 7);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -836,10 +817,10 @@ clause_7 (Build *b, GArray *configs)
       guint row = nb_table_add_row (t);
 
       nb_table_set_text (t, row, 0, c->name);
-      nb_table_set_text (t, row, 1, obstacle_title (c->obstacle));
+      nb_table_set_text (t, row, 1, obstacle_title (b, c->obstacle));
       if (!figures (b, c, &r))
         continue;
-      nb_table_set_text (t, row, 2, r.avoidance.passed ? _("yes") : _("no"));
+      nb_table_set_text (t, row, 2, r.avoidance.passed ? nb_tr (b->lang, "yes") : nb_tr (b->lang, "no"));
       if (!r.avoidance.passed)
         nb_table_flag_cell (t, row, 2);
       nb_table_set_number (t, row, 3, r.avoidance.t0_s);
@@ -847,10 +828,10 @@ clause_7 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 5, r.avoidance.delay_ratio);
       /* 7.3: three trials with the obstacle; a longer or shorter series is
        * flagged (the first three decide). */
-      short_series (t, row, 2, 7, c->name, judged_trials (b, c));
+      short_series (b, t, row, 2, 7, c->name, judged_trials (b, c));
       nb_config_result_clear (&r);
     }
-  nb_table_add_note (t, _("A configuration is avoided when its first three trials succeed (7.3)."));
+  nb_table_add_note (t, nb_tr (b->lang, "A configuration is avoided when its first three trials succeed (7.3)."));
   avoidance_conditions (b, configs);
 }
 
@@ -861,6 +842,7 @@ typedef struct {
   double length_mm;
   double d_mm;                  /* d = max |d_i| */
   guint d_trial;
+  const NbCatalogue *lang;      /* the axes' words, drawn when the PDF is rendered */
 } PathFigure;
 
 static void
@@ -903,7 +885,7 @@ draw_path (cairo_t *cr, double w, double h, gpointer data)
   NbPlot p;
 
   nb_plot_begin (&p, cr, 0, 0, w, h, 0, f->length_mm, -ymax, ymax, FALSE,
-                 _("distance along P0→P1, mm"), _("deviation (left +), mm"));
+                 nb_tr (f->lang, "distance along P0→P1, mm"), nb_tr (f->lang, "deviation (left +), mm"));
   for (guint i = 0; i + 1 < tracks->len; i += 2)
     {
       GArray *along = g_ptr_array_index (tracks, i), *lateral = g_ptr_array_index (tracks, i + 1);
@@ -925,13 +907,13 @@ draw_path (cairo_t *cr, double w, double h, gpointer data)
 static void
 clause_8 (Build *b, GArray *configs)
 {
-  NbTable *t = nb_table_new (_("Table 5 — Path deviation"));
+  NbTable *t = nb_table_new (nb_tr (b->lang, "Table 5 — Path deviation"));
 
   nb_table_set_protocol_number (t, 5);
-  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
-  nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
+  nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
+  nb_table_add_column (t, "load_kg", nb_tr (b->lang, "Load"), nb_tr (b->lang, "kg"), 1);
   nb_table_add_column (t, "n", "n", NULL, 0);
-  add_figure_columns (t, 8);
+  add_figure_columns (b, t, 8);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -949,7 +931,7 @@ clause_8 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 4, r.path.mean_mm);
       nb_table_set_number (t, row, 5, r.path.mean_abs_mm);
       nb_table_set_number (t, row, 6, r.path.std_mm);
-      short_series (t, row, 2, 8, c->name, (guint) r.path.n);
+      short_series (b, t, row, 2, 8, c->name, (guint) r.path.n);
 
       if (nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1], NULL))
         {
@@ -959,6 +941,7 @@ clause_8 (Build *b, GArray *configs)
           g_autofree char *caption = NULL;
 
           f->s = (GArray *) tracks;
+          f->lang = b->lang;
           f->length_mm = segment.length_mm;
           f->d_mm = r.path.max_mm;
           for (guint k = 0; trials && k < trials->len; k++)
@@ -977,7 +960,7 @@ clause_8 (Build *b, GArray *configs)
               g_ptr_array_add (tracks, pc.along);
               g_ptr_array_add (tracks, pc.lateral);
             }
-          caption = g_strdup_printf (_("%s: lateral deviation of every trial along the commanded "
+          caption = g_strdup_printf (nb_tr (b->lang, "%s: lateral deviation of every trial along the commanded "
                                        "path; d = max |d_i| marked"), c->name);
           nb_document_add_figure (b->doc, 60, draw_path, f, path_figure_free, caption);
         }
@@ -991,13 +974,13 @@ clause_8 (Build *b, GArray *configs)
 static void
 clause_9 (Build *b, GArray *configs)
 {
-  NbTable *t = nb_table_new (_("Table 6 — Narrow passage"));
+  NbTable *t = nb_table_new (nb_tr (b->lang, "Table 6 — Narrow passage"));
 
   nb_table_set_protocol_number (t, 6);
-  nb_table_add_column (t, "config", _("Configuration"), NULL, 0);
-  nb_table_add_column (t, "load_kg", _("Load"), _("kg"), 1);
-  nb_table_add_column (t, "passage_width_mm", _("Declared passage width"), _("mm"), 0);
-  add_figure_columns (t, 9);
+  nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
+  nb_table_add_column (t, "load_kg", nb_tr (b->lang, "Load"), nb_tr (b->lang, "kg"), 1);
+  nb_table_add_column (t, "passage_width_mm", nb_tr (b->lang, "Declared passage width"), nb_tr (b->lang, "mm"), 0);
+  add_figure_columns (b, t, 9);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -1011,7 +994,7 @@ clause_9 (Build *b, GArray *configs)
       /* 9.2: the passage's width is the manufacturer's declaration. */
       if (isnan (width))
         {
-          g_autofree char *what = g_strdup_printf (_("%s: declared passage width"), c->name);
+          g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: declared passage width"), c->name);
 
           cell_not_stated (b, t, row, 2, what, "9.2");
         }
@@ -1019,7 +1002,7 @@ clause_9 (Build *b, GArray *configs)
         nb_table_set_number (t, row, 2, width);
       if (!figures (b, c, &r))
         continue;
-      nb_table_set_text (t, row, 3, r.passage.passed ? _("yes") : _("no"));
+      nb_table_set_text (t, row, 3, r.passage.passed ? nb_tr (b->lang, "yes") : nb_tr (b->lang, "no"));
       if (!r.passage.passed)
         nb_table_flag_cell (t, row, 3);
       nb_table_set_number (t, row, 4, r.passage.mean_time_s);
@@ -1028,10 +1011,10 @@ clause_9 (Build *b, GArray *configs)
         nb_table_flag_cell (t, row, 5);
       /* 9.3: five trials; more (a run of five successes found after
        * failures) or fewer is flagged, never passed silently. */
-      short_series (t, row, 3, 9, c->name, judged_trials (b, c));
+      short_series (b, t, row, 3, 9, c->name, judged_trials (b, c));
       nb_config_result_clear (&r);
     }
-  nb_table_add_note (t, _("The passage time is the mean of five consecutive successful trials (9.3)."));
+  nb_table_add_note (t, nb_tr (b->lang, "The passage time is the mean of five consecutive successful trials (9.3)."));
   clause_conditions (b, FALSE, FALSE);
 }
 
@@ -1040,6 +1023,7 @@ clause_9 (Build *b, GArray *configs)
 typedef struct {
   double truth[4][2];
   GArray *maps;                 /* of double: 8 per trial, A'_1..A'_4 as x, y */
+  const NbCatalogue *lang;      /* the axes' words, drawn when the PDF is rendered */
 } CornerFigure;
 
 #define N_MAPS(f) ((f)->maps->len / 8)
@@ -1074,7 +1058,7 @@ draw_corners (cairo_t *cr, double w, double h, gpointer data)
     }
   /* Left: the arena and the maps to scale; right: each corner's offset. */
   nb_plot_begin (&p, cr, 0, 0, w * 0.5, h, lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo),
-                 lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo), TRUE, _("x, mm"), _("y, mm"));
+                 lo - 0.1 * (hi - lo), hi + 0.1 * (hi - lo), TRUE, nb_tr (f->lang, "x, mm"), nb_tr (f->lang, "y, mm"));
   {
     double x[5], y[5];
 
@@ -1091,7 +1075,7 @@ draw_corners (cairo_t *cr, double w, double h, gpointer data)
   }
   off *= 1.3;
   nb_plot_begin (&q, cr, w * 0.52, 0, w * 0.48, h, -off, off, -off, off, TRUE,
-                 _("x′ − x, mm"), _("y′ − y, mm"));
+                 nb_tr (f->lang, "x′ − x, mm"), nb_tr (f->lang, "y′ − y, mm"));
   for (guint m = 0; m < N_MAPS (f); m++)
     {
       double (*c)[2] = (double (*)[2]) &g_array_index (f->maps, double, 8 * m);
@@ -1123,16 +1107,16 @@ clause_10 (Build *b, GArray *configs)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
-      g_autofree char *title = g_strdup_printf (_("Table 7 — Mapping accuracy: %s"), c->name);
+      g_autofree char *title = g_strdup_printf (nb_tr (b->lang, "Table 7 — Mapping accuracy: %s"), c->name);
       NbTable *t = nb_table_new (title);
       g_autoptr (GArray) trials = NULL;
       CornerFigure *f;
 
       nb_table_set_protocol_number (t, 7);
-      nb_table_add_column (t, "trial", _("Trial"), NULL, 0);
-      nb_table_add_column (t, "dm_mm", _("Deviation Dm"), _("mm"), 2);
-      nb_table_add_column (t, "outcome", _("Map"), NULL, 0);
-      nb_table_add_column (t, "build_time_s", _("Time to build the map"), _("s"), 0);
+      nb_table_add_column (t, "trial", nb_tr (b->lang, "Trial"), NULL, 0);
+      nb_table_add_column (t, "dm_mm", nb_tr (b->lang, "Deviation Dm"), nb_tr (b->lang, "mm"), 2);
+      nb_table_add_column (t, "outcome", nb_tr (b->lang, "Map"), NULL, 0);
+      nb_table_add_column (t, "build_time_s", nb_tr (b->lang, "Time to build the map"), nb_tr (b->lang, "s"), 0);
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
         continue;
@@ -1156,9 +1140,9 @@ clause_10 (Build *b, GArray *configs)
             row = nb_table_add_row (t);
             nb_table_set_text (t, row, 0, name);
             nb_table_set_number (t, row, 1, g_array_index (r.values, double, k));
-            outcome = ok ? g_strdup (_("accepted"))
-                         : tr->reason ? g_strdup_printf (_("failed: %s"), tr->reason)
-                                      : g_strdup (_("failed: defects beyond the accepted range"));
+            outcome = ok ? g_strdup (nb_tr (b->lang, "accepted"))
+                         : tr->reason ? g_strdup_printf (nb_tr (b->lang, "failed: %s"), tr->reason)
+                                      : g_strdup (nb_tr (b->lang, "failed: defects beyond the accepted range"));
             nb_table_set_text (t, row, 2, outcome);
             if (!ok)
               nb_table_flag_cell (t, row, 2);
@@ -1166,7 +1150,7 @@ clause_10 (Build *b, GArray *configs)
               nb_table_set_number (t, row, 3, tr->time_s);
             else
               {
-                g_autofree char *what = g_strdup_printf (_("%s, trial %u: time to build the map"),
+                g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s, trial %u: time to build the map"),
                                                          c->name, tr->number);
 
                 cell_not_stated (b, t, row, 3, what, "10.3 c");
@@ -1177,11 +1161,11 @@ clause_10 (Build *b, GArray *configs)
       {
         guint row = nb_table_add_row (t);
 
-        nb_table_set_text (t, row, 0, _("Mapping accuracy (max Dm)"));
+        nb_table_set_text (t, row, 0, nb_tr (b->lang, "Mapping accuracy (max Dm)"));
         if (r.window != G_MAXUINT)
           {
             g_autofree char *note = g_strdup_printf (
-              _("The mapping accuracy is the largest Dm of three consecutive successful trials "
+              nb_tr (b->lang, "The mapping accuracy is the largest Dm of three consecutive successful trials "
                 "(10.3): trials %u to %u."), g_array_index (r.numbers, guint, r.window),
               g_array_index (r.numbers, guint, r.window + 2));
 
@@ -1190,14 +1174,15 @@ clause_10 (Build *b, GArray *configs)
           }
         else
           {
-            nb_table_set_text (t, row, 1, _("no figure"));
+            nb_table_set_text (t, row, 1, nb_tr (b->lang, "no figure"));
             nb_table_flag_cell (t, row, 1);
-            nb_table_add_note (t, _("No figure: the series has no three consecutive successful "
+            nb_table_add_note (t, nb_tr (b->lang, "No figure: the series has no three consecutive successful "
                                     "trials (10.3)."));
           }
-        short_series (t, row, 0, 10, c->name, r.values->len);
+        short_series (b, t, row, 0, 10, c->name, r.values->len);
       }
       f = g_new0 (CornerFigure, 1);
+      f->lang = b->lang;
       memcpy (f->truth, c->truth_mm, sizeof f->truth);
       f->maps = g_array_new (FALSE, FALSE, sizeof (double));
       for (guint k = 0; trials && k < trials->len; k++)
@@ -1208,10 +1193,10 @@ clause_10 (Build *b, GArray *configs)
             g_array_append_vals (f->maps, tr->corners_mm, 8);
         }
       nb_document_add_figure (b->doc, 70, draw_corners, f, corner_figure_free,
-                              _("The arena's corners A_i and, per trial, the offsets of the map's "
+                              nb_tr (b->lang, "The arena's corners A_i and, per trial, the offsets of the map's "
                                 "corners A′_i (mm)"));
       {
-        g_autofree char *mode = c->parameters ? g_strdup_printf (_("Operating mode: %s."), c->parameters) : NULL;
+        g_autofree char *mode = c->parameters ? g_strdup_printf (nb_tr (b->lang, "Operating mode: %s."), c->parameters) : NULL;
 
         if (mode)
           nb_document_add_paragraph (b->doc, mode);
@@ -1224,31 +1209,31 @@ clause_10 (Build *b, GArray *configs)
 /* ------------------------------------------------------------- build -- */
 
 NbDocument *
-nb_protocol_report_build (NbCampaign *campaign, GError **error)
+nb_protocol_report_build (NbCampaign *campaign, const NbCatalogue *lang, GError **error)
 {
   g_autofree char *name = nb_campaign_get_name (campaign, error);
   g_autoptr (NbDocument) doc = NULL;
-  Build b = { campaign };
+  Build b = { campaign, lang };
 
   if (name == NULL && error != NULL && *error != NULL)
     return NULL;
-  doc = nb_document_new (_("Test protocol — ISO 18646-2:2024 (GOST R 60.6.3.15-2026)"));
+  doc = nb_document_new (nb_tr (lang, "Test protocol — ISO 18646-2:2024 (GOST R 60.6.3.15-2026)"));
   b.doc = doc;
   b.lu_mm = NAN;
   nb_campaign_get_lu_mm (campaign, &b.lu_mm, NULL);
   /* ISO/IEC 17025 7.8.2.1: the laboratory, the customer, the item, the dates. */
-  nb_protocol_front_matter (campaign, doc);
+  nb_protocol_front_matter (campaign, lang, doc);
 
-  nb_document_add_heading (doc, 1, "4", _("Test conditions"));
-  nb_protocol_clause_4 (campaign, doc, b.lu_mm, &b.outdoor);
+  nb_document_add_heading (doc, 1, "4", nb_tr (lang, "Test conditions"));
+  nb_protocol_clause_4 (campaign, lang, doc, b.lu_mm, &b.outdoor);
   /* The configurations ISO 18646-2 prescribes, which were tested, and why
    * not the others. */
-  nb_protocol_coverage (campaign, doc);
+  nb_protocol_coverage (campaign, lang, doc);
 
   for (guint clause = 5; clause <= 10; clause++)
     {
       g_autoptr (GArray) configs = nb_campaign_list_configs (campaign, clause, error);
-      g_autofree char *heading = clause_heading (clause);
+      g_autofree char *heading = clause_heading (&b, clause);
       g_autofree char *number = g_strdup_printf ("%u", clause);
 
       if (configs == NULL)
@@ -1269,14 +1254,14 @@ nb_protocol_report_build (NbCampaign *campaign, GError **error)
         case 10: clause_10 (&b, configs); break;
         }
     }
-  nb_protocol_back_matter (campaign, doc);
+  nb_protocol_back_matter (campaign, lang, doc);
   return g_steal_pointer (&doc);
 }
 
 /* --------------------------------------------------- Markdown and JSON -- */
 
 char *
-nb_protocol_report_markdown (const NbDocument *doc)
+nb_protocol_report_markdown (const NbDocument *doc, const NbCatalogue *lang)
 {
   GString *out = g_string_new (NULL);
   guint figures = 0;
@@ -1313,7 +1298,7 @@ nb_protocol_report_markdown (const NbDocument *doc)
             break;
           }
         case NB_BLOCK_FIGURE:
-          g_string_append_printf (out, "\n*%s %u — %s*\n", nb_protocol_report_pdf_words ()->figure_word,
+          g_string_append_printf (out, "\n*%s %u — %s*\n", nb_tr (lang, "Figure"),
                                   ++figures, b->text);
           break;
         case NB_BLOCK_PAGE_BREAK:
@@ -1370,5 +1355,56 @@ nb_protocol_report_json (const NbDocument *doc)
     }
   nb_json_end_array (w);
   nb_json_end_object (w);
+  return nb_json_writer_finish (g_steal_pointer (&w));
+}
+
+/* ------------------------------------------------------------ tables -- */
+
+/* `export --table N`: a protocol table through the same model as the report,
+ * so CSV, JSON, Markdown and PDF cannot disagree. */
+char *
+nb_protocol_report_table_csv (const NbDocument *doc, guint number)
+{
+  GString *csv = g_string_new (NULL);
+  guint found = 0;
+
+  for (guint i = 0; i < nb_document_n_blocks (doc); i++)
+    {
+      const NbBlock *b = nb_document_block (doc, i);
+      g_autofree char *text = NULL;
+
+      if (b->kind != NB_BLOCK_TABLE || nb_table_protocol_number (b->table) != number)
+        continue;
+      text = nb_table_to_csv (b->table);
+      g_string_append (csv, text);
+      found++;
+    }
+  if (found == 0)
+    {
+      g_string_free (csv, TRUE);
+      return NULL;
+    }
+  return g_string_free (csv, FALSE);
+}
+
+char *
+nb_protocol_report_table_json (const NbDocument *doc, guint number)
+{
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  guint found = 0;
+
+  nb_json_begin_array (w);
+  for (guint i = 0; i < nb_document_n_blocks (doc); i++)
+    {
+      const NbBlock *b = nb_document_block (doc, i);
+
+      if (b->kind != NB_BLOCK_TABLE || nb_table_protocol_number (b->table) != number)
+        continue;
+      nb_table_to_json (b->table, w);
+      found++;
+    }
+  nb_json_end_array (w);
+  if (found == 0)
+    return NULL;
   return nb_json_writer_finish (g_steal_pointer (&w));
 }

@@ -2,32 +2,40 @@
  *
  * Everything ISO 18646-2 clauses 4–10 ask the protocol to state, built once
  * as an NbDocument (headings with clause numbers, the protocol tables as
- * NbTable, plots drawn to scale) and rendered to PDF, Markdown or JSON.  Text
- * goes through gettext (domain "navbench"): the language is the caller's
- * LANGUAGE; see nb_protocol_report_set_language().
+ * NbTable, plots drawn to scale) and rendered to PDF, Markdown or JSON.  The
+ * language is a parameter of every call: a catalogue (nb-catalogue.h, the
+ * "navbench" domain's .mo; NULL for English), so two protocols in two
+ * languages can be built at once on two threads, and nothing here touches
+ * the process's locale.
  */
 #pragma once
 
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-catalogue.h"
 #include "nb-document.h"
 #include "nb-pdf.h"
 
 G_BEGIN_DECLS
 
-/* Selects the protocol's language ("en" or "ru") for this process's
- * following gettext calls; FALSE for an unknown language. */
-gboolean    nb_protocol_report_set_language (const char *lang);
-/* Where the catalogues are: the build tree when run from it, else the
- * installed locale directory. */
-void        nb_protocol_report_bind_catalogue (const char *locale_dir);
-
-NbDocument *nb_protocol_report_build (NbCampaign *campaign, GError **error);
-/* The PDF writer's words in the current language. */
-const NbPdfWords *nb_protocol_report_pdf_words (void);
-/* The document as Markdown (tables via nb-table-formats) or JSON. */
-char       *nb_protocol_report_markdown (const NbDocument *doc);
+/* The protocol in the language of `lang`; its figures draw their axis words
+ * in that language when the PDF is rendered (lang must outlive the
+ * document: catalogues from nb_catalogue_for_language() live as long as the
+ * process). */
+NbDocument *nb_protocol_report_build (NbCampaign *campaign, const NbCatalogue *lang,
+                                      GError **error);
+/* The PDF writer's words in lang. */
+NbPdfWords  nb_protocol_report_pdf_words (const NbCatalogue *lang);
+/* The document as Markdown (tables via nb-table-formats; lang for the
+ * figures' word) or JSON. */
+char       *nb_protocol_report_markdown (const NbDocument *doc, const NbCatalogue *lang);
 char       *nb_protocol_report_json     (const NbDocument *doc);
+/* Protocol table `number` (1, 3–7) as CSV, or as a JSON array of tables:
+ * clauses 6 and 10 have one per configuration, the CSV puts them one after
+ * the other (each with its header).  NULL when the document has none (its
+ * clause was not tested). */
+char       *nb_protocol_report_table_csv  (const NbDocument *doc, guint number);
+char       *nb_protocol_report_table_json (const NbDocument *doc, guint number);
 
 G_END_DECLS

@@ -31,10 +31,10 @@ static char *
 markdown (NbCampaign *c)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbDocument) doc = nb_protocol_report_build (c, &error);
+  g_autoptr (NbDocument) doc = nb_protocol_report_build (c, NULL, &error);
 
   g_assert_no_error (error);
-  return nb_protocol_report_markdown (doc);
+  return nb_protocol_report_markdown (doc, NULL);
 }
 
 /* ------------------------------------------------------------- 10.3 -- */
@@ -228,7 +228,6 @@ main (int argc, char **argv)
 
   g_test_init (&argc, &argv, NULL);
   tmpdir = g_dir_make_tmp ("nb-rules-XXXXXX", NULL);
-  nb_protocol_report_set_language ("en");
   g_test_add_func ("/rules/mapping-three-consecutive", test_mapping_consecutive);
   g_test_add_func ("/rules/series-length-7-9", test_series_length);
   status = g_test_run ();

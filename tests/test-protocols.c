@@ -143,7 +143,7 @@ test_conditions (void)
   g_assert_cmpuint (n, ==, 4);
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *flag = nb_condition_check (cases[i].key, cases[i].value, cases[i].outdoor);
+      g_autofree char *flag = nb_condition_check (NULL, cases[i].key, cases[i].value, cases[i].outdoor);
 
       g_assert_cmpstr (flag, ==, cases[i].flag);
     }

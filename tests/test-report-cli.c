@@ -6,6 +6,13 @@
 #include "nb-test.h"
 #include "nb-test-cli.h"
 
+#include "nb-campaign.h"
+#include "nb-catalogue.h"
+#include "nb-pdf.h"
+#include "nb-protocol-report.h"
+
+#include <pango/pangocairo.h>
+
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
@@ -605,6 +612,116 @@ test_bad_usage (void)
   g_free (nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 2, NULL, "report", "--db", "data/samples/passage.csv", "--format", "md", NULL));
 }
 
+/* The language is a parameter of the report's calls, not the process's
+ * locale: a Russian and an English protocol built and rendered at the same
+ * time on two threads give the bytes each gives alone (Markdown: the golden
+ * files; PDF: the file rendered alone on this thread). */
+typedef struct {
+  const char *lang;
+  guint rounds;
+  char *md;                     /* the last round's; every round must agree */
+  GBytes *pdf;
+  char *failure;
+} Render;
+
+static gboolean
+render_once (const char *lang, const char *pdf_path, char **md, GBytes **pdf, GError **error)
+{
+  g_autofree char *locale_dir = g_test_build_filename (G_TEST_BUILT, "..", "po", NULL);
+  const NbCatalogue *words = nb_catalogue_for_language (locale_dir, lang, error);
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (NbDocument) doc = NULL;
+  g_autofree char *contents = NULL;
+  gsize len;
+  NbPdfWords pdf_words;
+
+  if (words == NULL ||
+      (campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, error)) == NULL ||
+      (doc = nb_protocol_report_build (campaign, words, error)) == NULL)
+    return FALSE;
+  pdf_words = nb_protocol_report_pdf_words (words);
+  if (!nb_pdf_write (doc, &pdf_words, pdf_path, error) ||
+      !g_file_get_contents (pdf_path, &contents, &len, error))
+    return FALSE;
+  *md = nb_protocol_report_markdown (doc, words);
+  /* The one field that is the clock's (cairo 1.16 writes the time of
+   * rendering, to the second), masked at its fixed width. */
+  {
+    static const char key[] = "/CreationDate (D:";
+
+    /* The PDF's streams hold NULs: a byte search, not strstr. */
+    for (gsize at = 0; at + sizeof key < len; at++)
+      if (memcmp (contents + at, key, sizeof key - 1) == 0)
+        for (gsize d = at + sizeof key - 1; d < len && g_ascii_isdigit (contents[d]); d++)
+          contents[d] = '0';
+  }
+  *pdf = g_bytes_new_take (g_steal_pointer (&contents), len);
+  return TRUE;
+}
+
+static gpointer
+render_thread (gpointer data)
+{
+  Render *r = data;
+
+  for (guint k = 0; k < r->rounds && r->failure == NULL; k++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autofree char *path = g_strdup_printf ("%s/thread-%s-%u.pdf", tmpdir, r->lang, k);
+      char *md = NULL;
+      GBytes *pdf = NULL;
+
+      if (!render_once (r->lang, path, &md, &pdf, &error))
+        r->failure = g_strdup_printf ("%s, round %u: %s", r->lang, k, error->message);
+      else if (r->md != NULL && (g_strcmp0 (md, r->md) != 0 || !g_bytes_equal (pdf, r->pdf)))
+        r->failure = g_strdup_printf ("%s, round %u: the %s differs from round %u's", r->lang, k,
+                                      g_strcmp0 (md, r->md) != 0 ? "Markdown" : "PDF", k - 1);
+
+      g_clear_pointer (&r->md, g_free);
+      g_clear_pointer (&r->pdf, g_bytes_unref);
+      r->md = md;
+      r->pdf = pdf;
+      g_unlink (path);
+    }
+  /* Pango's font map is per thread: released with it. */
+  pango_cairo_font_map_set_default (NULL);
+  return NULL;
+}
+
+static void
+test_two_languages_at_once (void)
+{
+  Render alone[2] = { { "ru", 1 }, { "en", 1 } }, together[2] = { { "ru", 2 }, { "en", 2 } };
+  GThread *threads[2];
+
+  for (guint l = 0; l < 2; l++)
+    {
+      render_thread (&alone[l]);
+      g_assert_null (alone[l].failure);
+    }
+  for (guint l = 0; l < 2; l++)
+    threads[l] = g_thread_new (together[l].lang, render_thread, &together[l]);
+  for (guint l = 0; l < 2; l++)
+    g_thread_join (threads[l]);
+  for (guint l = 0; l < 2; l++)
+    {
+      g_autofree char *golden = g_strdup_printf ("report-%s.md", together[l].lang);
+
+      if (together[l].failure != NULL)
+        g_error ("%s", together[l].failure);
+      assert_golden (golden, together[l].md);
+      g_assert_cmpstr (together[l].md, ==, alone[l].md);
+      if (!g_bytes_equal (together[l].pdf, alone[l].pdf))
+        g_error ("%s: the PDF rendered beside the other language differs from the one rendered "
+                 "alone (%" G_GSIZE_FORMAT " and %" G_GSIZE_FORMAT " bytes)", together[l].lang,
+                 g_bytes_get_size (together[l].pdf), g_bytes_get_size (alone[l].pdf));
+      g_free (together[l].md);
+      g_free (alone[l].md);
+      g_bytes_unref (together[l].pdf);
+      g_bytes_unref (alone[l].pdf);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -624,6 +741,7 @@ main (int argc, char **argv)
   g_test_add_func ("/report/clause-items", test_clause_items);
   g_test_add_func ("/report/load-outdoor-flags", test_load_outdoor_flags);
   g_test_add_func ("/report/plural-forms", test_plural_forms);
+  g_test_add_func ("/report/two-languages-at-once", test_two_languages_at_once);
   status = g_test_run ();
   {
     g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);

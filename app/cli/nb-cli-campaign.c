@@ -311,7 +311,7 @@ campaign_info (int argc, char **argv)
 
         if (v == NULL || !nb_parse_double (v, strlen (v), &value))
           continue;
-        flag = nb_condition_check (ranges[i].key, value, g_strcmp0 (env, "outdoor") == 0);
+        flag = nb_condition_check (NULL, ranges[i].key, value, g_strcmp0 (env, "outdoor") == 0);
         if (flag == NULL)
           continue;
         nb_json_string (w, flag);

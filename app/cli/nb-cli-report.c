@@ -23,15 +23,17 @@ locale_dir (void)
   return NB_LOCALEDIR_INSTALLED;
 }
 
-/* The protocol's language from --lang (English by default). */
-static gboolean
-set_language (const char *lang, GError **error)
+/* The protocol's language from --lang (English by default): its catalogue,
+ * a parameter of the report's calls (the process's locale is left alone). */
+static const NbCatalogue *
+catalogue (const char *lang, GError **error)
 {
-  nb_protocol_report_bind_catalogue (locale_dir ());
-  if (nb_protocol_report_set_language (lang ? lang : "en"))
-    return TRUE;
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--lang: '%s' is not ru or en", lang);
-  return FALSE;
+  if (lang != NULL && !nb_catalogue_language_known (lang))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--lang: '%s' is not ru or en", lang);
+      return NULL;
+    }
+  return nb_catalogue_for_language (locale_dir (), lang ? lang : "en", error);
 }
 
 static gboolean
@@ -97,6 +99,7 @@ nb_cli_report (int argc, char **argv)
   g_autoptr (NbCampaign) campaign = NULL;
   g_autoptr (NbDocument) doc = NULL;
   g_autofree char *db = NULL, *format = NULL, *lang = NULL, *out = NULL;
+  const NbCatalogue *words;
   gboolean check = FALSE;
   const GOptionEntry entries[] = {
     { "check", 0, 0, G_OPTION_ARG_NONE, &check, "list what a complete protocol lacks (exit 1 "
@@ -136,21 +139,22 @@ nb_cli_report (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "a PDF report needs -o OUT.pdf");
       return nb_cli_report_error (error);
     }
-  if (!set_language (lang, &error))
+  if ((words = catalogue (lang, &error)) == NULL)
     return nb_cli_report_error (error);
 
   /* The protocol uses the whole file: damage anywhere is refused, not a
    * report with what could be read. */
   campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   if (campaign == NULL || !nb_campaign_verify (campaign, &error) ||
-      (doc = nb_protocol_report_build (campaign, &error)) == NULL)
+      (doc = nb_protocol_report_build (campaign, words, &error)) == NULL)
     return nb_cli_report_error (error);
 
   if (check)
     return check_complete (doc, db, g_str_equal (format, "json"), out);
   if (g_str_equal (format, "pdf"))
     {
-      gboolean written = nb_pdf_write (doc, nb_protocol_report_pdf_words (), out, &error);
+      NbPdfWords pdf_words = nb_protocol_report_pdf_words (words);
+      gboolean written = nb_pdf_write (doc, &pdf_words, out, &error);
 
       /* Pango's, cairo's and fontconfig's process-wide caches, released so
        * LeakSanitizer sees no leak at exit (as tests/test-pdf.c does). */
@@ -161,7 +165,7 @@ nb_cli_report (int argc, char **argv)
     }
   else
     {
-      g_autofree char *text = g_str_equal (format, "md") ? nb_protocol_report_markdown (doc)
+      g_autofree char *text = g_str_equal (format, "md") ? nb_protocol_report_markdown (doc, words)
                                                         : nb_protocol_report_json (doc);
 
       if (!write_text (out, text, &error))
@@ -170,10 +174,9 @@ nb_cli_report (int argc, char **argv)
   return NB_EXIT_OK;
 }
 
-/* `export --table N`: a protocol table through the same model as the report,
- * so CSV, JSON, Markdown and PDF cannot disagree.  Clauses 6 and 10 have a
- * table per configuration: CSV puts them one after the other (each with its
- * header), JSON in an array. */
+/* `export --table N`: a protocol table through the same model as the report
+ * (nb_protocol_report_table_csv, _json), so CSV, JSON, Markdown and PDF
+ * cannot disagree. */
 int
 nb_cli_export_table (const char *db, guint table, const char *format, const char *lang,
                      const char *output)
@@ -181,10 +184,8 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
   g_autoptr (NbDocument) doc = NULL;
-  g_autoptr (GString) csv = g_string_new (NULL);
-  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-  g_autofree char *json = NULL;
-  guint found = 0;
+  g_autofree char *text = NULL;
+  const NbCatalogue *words;
 
   if (table != 1 && (table < 3 || table > 7))
     {
@@ -197,37 +198,24 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format: csv or json for a table");
       return nb_cli_report_error (error);
     }
-  if (!set_language (lang, &error))
+  if ((words = catalogue (lang, &error)) == NULL)
     return nb_cli_report_error (error);
   /* The protocol uses the whole file: damage anywhere is refused, not a
    * report with what could be read. */
   campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   if (campaign == NULL || !nb_campaign_verify (campaign, &error) ||
-      (doc = nb_protocol_report_build (campaign, &error)) == NULL)
+      (doc = nb_protocol_report_build (campaign, words, &error)) == NULL)
     return nb_cli_report_error (error);
 
-  nb_json_begin_array (w);
-  for (guint i = 0; i < nb_document_n_blocks (doc); i++)
-    {
-      const NbBlock *b = nb_document_block (doc, i);
-      g_autofree char *text = NULL;
-
-      if (b->kind != NB_BLOCK_TABLE || nb_table_protocol_number (b->table) != table)
-        continue;
-      text = nb_table_to_csv (b->table);
-      g_string_append (csv, text);
-      nb_table_to_json (b->table, w);
-      found++;
-    }
-  nb_json_end_array (w);
-  json = nb_json_writer_finish (g_steal_pointer (&w));
-  if (found == 0)
+  text = g_str_equal (format, "csv") ? nb_protocol_report_table_csv (doc, table)
+                                     : nb_protocol_report_table_json (doc, table);
+  if (text == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
                    "%s: table %u is empty: its clause was not tested", db, table);
       return nb_cli_report_error (error);
     }
-  if (!write_text (output, g_str_equal (format, "csv") ? csv->str : json, &error))
+  if (!write_text (output, text, &error))
     return nb_cli_report_error (error);
   return NB_EXIT_OK;
 }

@@ -2,6 +2,7 @@
 
 #include "nb-campaign.h"
 #include "nb-conditions.h"
+#include "nb-gui-paths.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
@@ -122,7 +123,8 @@ update_note (Row *row)
       double v = g_ascii_strtod (row->saved, &end);
 
       if (end != row->saved)
-        flag = nb_condition_check (row->field->key, v, outdoor (row->form));
+        flag = nb_condition_check (nb_gui_catalogue (nb_gui_ui_language (), NULL), row->field->key,
+                                   v, outdoor (row->form));
     }
   gtk_widget_remove_css_class (note, "error");
   gtk_widget_remove_css_class (note, "warning");

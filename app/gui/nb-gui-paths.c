@@ -16,6 +16,12 @@ nb_gui_locale_dir (void)
   return from_build_tree () ? NB_LOCALEDIR_BUILD : NB_LOCALEDIR_INSTALLED;
 }
 
+const NbCatalogue *
+nb_gui_catalogue (const char *lang, GError **error)
+{
+  return nb_catalogue_for_language (nb_gui_locale_dir (), lang, error);
+}
+
 const char *
 nb_gui_cli_path (void)
 {

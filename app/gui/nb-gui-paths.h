@@ -8,10 +8,16 @@
 
 #include <gio/gio.h>
 
+#include "nb-catalogue.h"
+
 G_BEGIN_DECLS
 
 const char *nb_gui_locale_dir (void);
-/* navbench-cli, which writes the protocol (nb-window.c says why a process). */
+/* The catalogue of lang ("ru", "en") in nb_gui_locale_dir (): the words the
+ * protocol and the clause 4 flags are written in, whatever the window
+ * speaks; NULL with an error naming the .mo when it cannot be read. */
+const NbCatalogue *nb_gui_catalogue (const char *lang, GError **error);
+/* navbench-cli (the run page's helpers run it). */
 const char *nb_gui_cli_path   (void);
 /* The application's settings (org.navbench.Navbench): from the build tree's
  * compiled schema when run from there. */

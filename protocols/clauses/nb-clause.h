@@ -17,8 +17,9 @@
  *
  *  - number, title, table, trials, trial_word, trials_clause: what the
  *    standard says.  title is the ISO wording and a msgid of the "navbench"
- *    domain (the catalogues hold GOST R 60.6.3.15's wording): translate with
- *    g_dgettext ("navbench", title) or _() in the app.
+ *    domain (the catalogues hold GOST R 60.6.3.15's wording): the report
+ *    translates it with nb_tr (lang, title) (nb-catalogue.h), the app
+ *    with its own catalogue lookup (_ in app/).
  *  - columns / n_columns: the figure columns of its protocol table, in table
  *    order (key = the JSON member of its figures, title/unit msgids as
  *    title).  The report's tables and the app's figures take them from here.
