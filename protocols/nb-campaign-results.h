@@ -37,6 +37,11 @@ typedef struct {
   guint window;                         /* 10: index of the first of the three consecutive
                                          * successful trials of the figure; G_MAXUINT: none */
   double accuracy_mm;                   /* 10 */
+  GArray *headings;                     /* 10: per trial (double), the map's heading against
+                                         * the arena's, ° (nb_map_heading_deg) */
+  double heading_tolerance_deg;         /* 10: a map turned by more is flagged */
+  double defect_range_mm;               /* 10: the experts' accepted defect range (10.2);
+                                         * NaN: not stated */
   NbPassageResult passage;              /* 9 */
 } NbConfigResult;
 

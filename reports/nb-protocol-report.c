@@ -1115,6 +1115,7 @@ clause_10 (Build *b, GArray *configs)
       nb_table_set_protocol_number (t, 7);
       nb_table_add_column (t, "trial", nb_tr (b->lang, "Trial"), NULL, 0);
       nb_table_add_column (t, "dm_mm", nb_tr (b->lang, "Deviation Dm"), nb_tr (b->lang, "mm"), 2);
+      nb_table_add_column (t, "heading_deg", nb_tr (b->lang, "Heading of the map"), nb_tr (b->lang, "°"), 2);
       nb_table_add_column (t, "outcome", nb_tr (b->lang, "Map"), NULL, 0);
       nb_table_add_column (t, "build_time_s", nb_tr (b->lang, "Time to build the map"), nb_tr (b->lang, "s"), 0);
       nb_document_add_table (b->doc, t);
@@ -1140,20 +1141,32 @@ clause_10 (Build *b, GArray *configs)
             row = nb_table_add_row (t);
             nb_table_set_text (t, row, 0, name);
             nb_table_set_number (t, row, 1, g_array_index (r.values, double, k));
+            /* 10.2: a map turned against the arena is flagged (its Dm counts the turn). */
+            nb_table_set_number (t, row, 2, g_array_index (r.headings, double, k));
+            if (fabs (g_array_index (r.headings, double, k)) > r.heading_tolerance_deg)
+              {
+                g_autofree char *note = g_strdup_printf (
+                  nb_tr (b->lang, "Trial %u: the map is turned by %.1f° against the arena (more than %g°)."),
+                  g_array_index (r.numbers, guint, k), g_array_index (r.headings, double, k),
+                  r.heading_tolerance_deg);
+
+                nb_table_flag_cell (t, row, 2);
+                nb_table_add_note (t, note);
+              }
             outcome = ok ? g_strdup (nb_tr (b->lang, "accepted"))
                          : tr->reason ? g_strdup_printf (nb_tr (b->lang, "failed: %s"), tr->reason)
                                       : g_strdup (nb_tr (b->lang, "failed: defects beyond the accepted range"));
-            nb_table_set_text (t, row, 2, outcome);
+            nb_table_set_text (t, row, 3, outcome);
             if (!ok)
-              nb_table_flag_cell (t, row, 2);
+              nb_table_flag_cell (t, row, 3);
             if (isfinite (tr->time_s))
-              nb_table_set_number (t, row, 3, tr->time_s);
+              nb_table_set_number (t, row, 4, tr->time_s);
             else
               {
                 g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s, trial %u: time to build the map"),
                                                          c->name, tr->number);
 
-                cell_not_stated (b, t, row, 3, what, "10.3 c");
+                cell_not_stated (b, t, row, 4, what, "10.3 c");
               }
             k++;
           }
@@ -1181,6 +1194,30 @@ clause_10 (Build *b, GArray *configs)
           }
         short_series (b, t, row, 0, 10, c->name, r.values->len);
       }
+      {
+        g_autofree char *pairing = g_strdup_printf (
+          nb_tr (b->lang, "The map's corners A′_i are paired with the arena's A_i by position, the map "
+            "registered to the arena by its frame (P0's, where mapping starts), not renumbered "
+            "for the smallest Dm; the heading is the map's rotation against the arena, flagged "
+            "beyond %g° (10.2)."), r.heading_tolerance_deg);
+
+        nb_table_add_note (t, pairing);
+      }
+      /* 10.2: the experts' accepted range of defects, which judged each map. */
+      if (isnan (r.defect_range_mm))
+        {
+          nb_table_add_note (t, nb_tr (b->lang, "⚠ The accepted range of defects (10.2) is not stated: no "
+                                  "defect was accepted."));
+          nb_protocol_missing (b->doc, b->lang, nb_tr (b->lang, "Accepted range of map defects"), "10.2");
+        }
+      else
+        {
+          g_autofree char *range = g_strdup_printf (
+            nb_tr (b->lang, "Accepted range of defects declared by the experts (10.2): %g mm (an open contour "
+              "no wider, a shadow no farther from its wall)."), r.defect_range_mm);
+
+          nb_table_add_note (t, range);
+        }
       f = g_new0 (CornerFigure, 1);
       f->lang = b->lang;
       memcpy (f->truth, c->truth_mm, sizeof f->truth);

@@ -7,6 +7,7 @@
 
 #include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -127,6 +128,75 @@ test_import_map (void)
   (void) g1, (void) g2;
 }
 
+/* The member of trial k of clause 10's first configuration in `campaign results --json`. */
+static double
+trial_member (const char *results, guint k, const char *key)
+{
+  g_autoptr (JsonNode) n = parse (results);
+  JsonObject *c10 = json_array_get_object_element (json_object_get_array_member (
+                      json_object_get_object_member (json_node_get_object (n), "clauses"), "10"), 0);
+
+  return json_object_get_double_member (json_array_get_object_element (
+           json_object_get_array_member (c10, "trials"), k), key);
+}
+
+/* 10.2: a map turned 90° about P0 keeps its corners' identity (Dm of the
+ * turn, 3900.8 mm: the smallest-Dm renumbering said 2500) and is flagged by
+ * its heading; the experts' accepted defect range given on import judges
+ * the map (a 700 mm opening accepted within 800 mm), is recorded once
+ * (another one refused) and printed in table 7. */
+static void
+test_turned_and_range (void)
+{
+  g_autofree char *results = NULL, *en = NULL, *ru = NULL, *range = NULL;
+
+  g_free (nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "t90",
+                           "--rotate-deg", "90", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "gap",
+                           "--gap", "2,0.4,0.6,1", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "new", "--db", "t.nbc", "--name", "t", NULL));
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "import", "--db", "t.nbc", "--clause", "8",
+                           "--config", "x", "--input", "none.csv", "--defect-range-mm", "800",
+                           NULL));
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "import", "--db", "t.nbc", "--clause", "10",
+                           "--config", "arena", "--map", "t90.yaml", "--truth", "t90-truth.csv",
+                           "--defect-range-mm", "-1", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "t.nbc", "--clause", "10",
+                           "--config", "arena", "--map", "t90.yaml", "--truth", "t90-truth.csv",
+                           "--defect-range-mm", "800", "--build-time-s", "300", NULL));
+  g_free (nb_test_cli_run (dir, 2, NULL, "campaign", "import", "--db", "t.nbc", "--clause", "10",
+                           "--config", "arena", "--map", "gap.yaml", "--defect-range-mm", "100",
+                           NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "t.nbc", "--clause", "10",
+                           "--config", "arena", "--map", "gap.yaml", "--build-time-s", "280", NULL));
+  results = nb_test_cli_run (dir, 0, NULL, "campaign", "results", "--db", "t.nbc", "--json", NULL);
+  /* P0 at (1, 1) LU, LU 500: ¼ (1000 + 2·√(2500² + 3500²) + 6000) */
+  nb_assert_abs (trial_member (results, 0, "dm_mm"), (7000 + 2 * hypot (2500, 3500)) / 4, 50.0,
+                 "Dm of the map turned 90°");
+  nb_assert_abs (trial_member (results, 0, "heading_deg"), 90.0, 1.0, "heading");
+  nb_assert_abs (trial_member (results, 1, "heading_deg"), 0.0, 1.0, "heading");
+  g_assert_cmpfloat (trial_member (results, 1, "dm_mm"), <, 50.0);
+  range = nb_test_cli_run (dir, 0, NULL, "campaign", "info", "--db", "t.nbc", "--json", NULL);
+  {
+    g_autoptr (JsonNode) n = parse (range);
+
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                       json_node_get_object (n), "fields"), "mapping.accepted_defect_range_mm"),
+                     ==, "800");
+  }
+  en = nb_test_cli_run (dir, 0, NULL, "report", "--db", "t.nbc", "--format", "md", "--lang", "en",
+                        NULL);
+  ru = nb_test_cli_run (dir, 0, NULL, "report", "--db", "t.nbc", "--format", "md", "--lang", "ru",
+                        NULL);
+  /* The opening is accepted within the range: both maps count. */
+  g_assert_null (strstr (en, "failed:"));
+  g_assert_nonnull (strstr (en, "Trial 1: the map is turned by 90."));
+  g_assert_null (strstr (en, "Trial 2: the map is turned"));
+  g_assert_nonnull (strstr (en, "Accepted range of defects declared by the experts (10.2): 800 mm"));
+  g_assert_nonnull (strstr (ru, "Допустимый диапазон дефектов, заявленный экспертами (10.2): 800 мм"));
+  g_assert_nonnull (strstr (ru, "Попытка 1: карта повёрнута на 90."));
+}
+
 /* fuzz-map found a 58 × 58 map whose leak search never ended (the scan
  * jumped back from the last column); it must now finish, whatever it says. */
 static void
@@ -153,6 +223,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   dir = g_dir_make_tmp ("nb-map-import-XXXXXX", NULL);
   g_test_add_func ("/map-import/campaign", test_import_map);
+  g_test_add_func ("/map-import/turned-and-range", test_turned_and_range);
   g_test_add_func ("/map-import/fuzz-regression", test_fuzz_regression);
   status = g_test_run ();
   {

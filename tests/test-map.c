@@ -118,6 +118,54 @@ test_distorted (void)
   g_assert_true (fit->passed);
 }
 
+/* 10.2: corners paired by position in the registered frame (the map frame is
+ * P0's), not by the cyclic shift with the smallest Dm.  A map turned about P0
+ * keeps each corner's identity: Dm is that of the turn (the generator's
+ * own corners, ¼ Σ |A'_i − A_i|) and the heading shows the turn; the old
+ * rule's smallest-Dm renumbering gave 2500 mm for the 90° turn. */
+static void
+test_rotated (void)
+{
+  static const double turns[] = { 90, -90, 180, 60, 2 };
+
+  for (guint k = 0; k < G_N_ELEMENTS (turns); k++)
+    {
+      NbMapGenOptions o;
+      double corners[4][2], truth[4][2], smallest = G_MAXDOUBLE, dm, expected;
+      g_autoptr (NbMapFit) fit = NULL;
+
+      nb_map_gen_options_init (&o);
+      o.rotation_deg = turns[k];
+      o.seed = k + 1;
+      fit = fit_generated (&o, corners, NULL);
+      g_assert_true (nb_arena_corners (o.lu_mm, o.p0_x_lu, o.p0_y_lu, o.p0_theta_deg, truth, NULL));
+      nb_map_fit_match_truth (fit, (const double (*)[2]) truth);
+      dm = nb_metrics_dm ((const double (*)[2]) truth, (const double (*)[2]) fit->corner_mm);
+      expected = nb_metrics_dm ((const double (*)[2]) truth, (const double (*)[2]) corners);
+      nb_assert_abs (corner_error (fit, (const double (*)[2]) corners), 0, 50.0, "corner identity");
+      nb_assert_abs (dm, expected, 50.0, "Dm of the turned map");
+      nb_assert_abs (nb_map_heading_deg ((const double (*)[2]) truth,
+                                         (const double (*)[2]) fit->corner_mm),
+                     turns[k], 1.0, "heading");
+      /* What the smallest-Dm renumbering would have said. */
+      for (guint shift = 0; shift < 4; shift++)
+        {
+          double m[4][2];
+
+          for (guint i = 0; i < 4; i++)
+            memcpy (m[i], fit->corner_mm[(i + shift) % 4], sizeof m[i]);
+          smallest = MIN (smallest, nb_metrics_dm ((const double (*)[2]) truth,
+                                                   (const double (*)[2]) m));
+        }
+      if (turns[k] == 90)
+        {
+          /* P0 at (1, 1) LU, LU 500: A_1 (−500, −500) turns to (500, −500), … */
+          nb_assert_abs (expected, (1000 + 2 * hypot (2500, 3500) + 6000) / 4, 1e-6, "Dm 90°");
+          nb_assert_abs (smallest, 2500, 50.0, "smallest-Dm renumbering");
+        }
+    }
+}
+
 /* A wall seen twice: a shadow inside the arena and one beyond a wall. */
 static void
 test_shadow (void)
@@ -570,6 +618,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/map/clean", test_clean);
   g_test_add_func ("/map/distorted", test_distorted);
+  g_test_add_func ("/map/rotated", test_rotated);
   g_test_add_func ("/map/shadow", test_shadow);
   g_test_add_func ("/map/open-contour", test_open_contour);
   g_test_add_func ("/map/hard-cases", test_hard_cases);

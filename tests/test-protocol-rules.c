@@ -118,8 +118,8 @@ test_mapping_consecutive (void)
   g_assert_cmpuint (r.window, ==, G_MAXUINT);
   nb_config_result_clear (&r);
   md = markdown (c);
-  g_assert_nonnull (strstr (md, "| 2 | 90.00 | **⚠ failed: shadows on wall 2 beyond the accepted "
-                                "range** | 602 |"));
+  g_assert_nonnull (strstr (md, "| 2 | 90.00 | 0.00 | **⚠ failed: shadows on wall 2 beyond the "
+                                "accepted range** | 602 |"));
   /* Four trials where 10.3 asks for three: the series is flagged too. */
   g_assert_nonnull (strstr (md, "| **⚠ Mapping accuracy (max Dm)** | **⚠ no figure** |"));
   g_assert_nonnull (strstr (md, "arena: 4 trials where the standard asks for 3 (10.3)."));

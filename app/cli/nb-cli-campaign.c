@@ -447,6 +447,7 @@ campaign_import (int argc, char **argv)
   g_autofree char *db = NULL, *config_name = NULL, *input = NULL, *truth = NULL;
   g_autofree char *command_text = NULL, *from_text = NULL, *to_text = NULL, *who = NULL;
   g_autofree char *load_text = NULL, *map = NULL, *build_time_text = NULL, *track = NULL;
+  g_autofree char *defect_range_text = NULL;
   g_autofree char *route = NULL, *obstacle = NULL, *behaviour = NULL, *parameters = NULL;
   gint clause_number = 0;
   const GOptionEntry entries[] = {
@@ -465,6 +466,9 @@ campaign_import (int argc, char **argv)
       "clause 10: the robot's map (map_server YAML) instead of --input: one more trial", "MAP.yaml" },
     { "build-time-s", 0, 0, G_OPTION_ARG_STRING, &build_time_text,
       "clause 10, with --map: the time taken to build the map", "S" },
+    { "defect-range-mm", 0, 0, G_OPTION_ARG_STRING, &defect_range_text,
+      "clause 10: the experts' accepted range of map defects (10.2): an open contour no wider, "
+      "a shadow no farther from its wall", "X" },
     { "track", 0, 0, G_OPTION_ARG_FILENAME, &track,
       "clauses 5, 7, 8, 9: a recorded session (t_s, x_mm, y_mm[, theta_deg]) whose trials are "
       "found as a live operator run finds them, instead of --input", "F.csv" },
@@ -491,6 +495,7 @@ campaign_import (int argc, char **argv)
   nb_campaign_config_init (&given);
   in.given = &given;
   in.build_time_s = NAN;
+  in.defect_range_mm = NAN;
   if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error))
     goto out;
   if ((clause = nb_clause_lookup ((guint) clause_number)) == NULL)
@@ -514,6 +519,17 @@ campaign_import (int argc, char **argv)
     {
       if (error == NULL)
         g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--build-time-s must not be negative");
+      goto out;
+    }
+  if (defect_range_text != NULL &&
+      !nb_clause_refuse_option (clause, NB_CLAUSE_OPT_MAP, "--defect-range-mm", &error))
+    goto out;
+  if (defect_range_text != NULL &&
+      (!nb_cli_parse_numbers ("defect-range-mm", defect_range_text, &in.defect_range_mm, 1, "X",
+                              &error) || !(in.defect_range_mm >= 0.0)))
+    {
+      if (error == NULL)
+        g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--defect-range-mm must not be negative");
       goto out;
     }
   /* Only parsing here: which of them the clause needs is its module's to say. */

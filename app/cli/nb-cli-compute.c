@@ -14,6 +14,7 @@
 #include "nb-measurements.h"
 #include "nb-error.h"
 #include "nb-json-writer.h"
+#include "nb-map-fit.h"
 #include "nb-metrics.h"
 #include "nb-table.h"
 #include "nb-unc-iso.h"
@@ -442,7 +443,7 @@ compute_mapping (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) trials = NULL;
   g_autofree char *truth_path = NULL, *map_path = NULL;
-  g_autofree double *dm = NULL;
+  g_autofree double *dm = NULL, *heading = NULL;
   g_autoptr (NbUncBudget) budget = NULL;
   UncOptions unc = { 0 };
   NbUncSetup setup;
@@ -473,9 +474,15 @@ compute_mapping (int argc, char **argv)
     return nb_cli_report_error (error);
 
   dm = g_new (double, MAX (trials->len, 1));
+  heading = g_new (double, MAX (trials->len, 1));
   for (guint i = 0; i < trials->len; i++)
-    dm[i] = nb_metrics_dm ((const double (*)[2]) truth,
-                           (const double (*)[2]) g_array_index (trials, NbMapCorners, i).corner_mm);
+    {
+      dm[i] = nb_metrics_dm ((const double (*)[2]) truth,
+                             (const double (*)[2]) g_array_index (trials, NbMapCorners, i).corner_mm);
+      /* 10.2: the map's heading against the arena (as campaign results gives it) */
+      heading[i] = nb_map_heading_deg ((const double (*)[2]) truth, (const double (*)[2])
+                                       g_array_index (trials, NbMapCorners, i).corner_mm);
+    }
   /* 10.3: the rows of compute are successful maps; the figure is the largest
    * Dm of the first three consecutive ones (NaN: fewer than three). */
   accuracy = nb_mapping_accuracy_mm (dm, NULL, trials->len, NULL);
@@ -503,7 +510,7 @@ compute_mapping (int argc, char **argv)
       for (guint i = 0; i < trials->len; i++)
         numbers[i] = g_array_index (trials, NbMapCorners, i).trial;
       nb_json_begin_object (w);
-      nb_clause_json_mapping (w, numbers, dm, trials->len, accuracy);
+      nb_clause_json_mapping (w, numbers, dm, heading, trials->len, accuracy);
       if (budget != NULL)
         nb_unc_json_budget (w, budget);
       nb_json_end_object (w);

@@ -188,7 +188,8 @@ nb_cli_demo (int argc, char **argv)
                                        map_seed, NULL };
       const char *const import_first[] = { "navbench-cli campaign", "import", "--db", db,
                                            "--clause", "10", "--config", "arena", "--truth",
-                                           truth, "--map", yaml, "--build-time-s", build, NULL };
+                                           truth, "--map", yaml, "--build-time-s", build,
+                                           "--defect-range-mm", "50", NULL };
       const char *const import_next[] = { "navbench-cli campaign", "import", "--db", db,
                                           "--clause", "10", "--config", "arena", "--map", yaml,
                                           "--build-time-s", build, NULL };

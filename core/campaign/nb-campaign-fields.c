@@ -56,6 +56,11 @@ static const NbCampaignField campaign_fields[] = {
   { "robot.battery", NB_FIELD_TEXT, N_("state of the batteries at the tests (4.1)") },
   { "robot.min_avoidance_distance_mm", NB_FIELD_POSITIVE,
     N_("minimum distance to an obstacle declared by the manufacturer, mm (7.1)") },
+  /* 10.2: "the accepted range of defects may be declared by experienced
+   * experts of the application": one range per campaign, each map judged by it. */
+  { "mapping.accepted_defect_range_mm", NB_FIELD_NUMBER,
+    N_("accepted range of map defects declared by the experts, mm: an open contour no wider, "
+       "a shadow no farther from its wall (10.2)") },
   { "conditions.temperature_c", NB_FIELD_NUMBER, N_("ambient temperature, °C (4.2)") },
   { "conditions.humidity_pct", NB_FIELD_PERCENT, N_("relative humidity, %") },
   { "conditions.illuminance_lx", NB_FIELD_NUMBER, N_("illuminance, lx") },

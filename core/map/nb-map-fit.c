@@ -1074,10 +1074,52 @@ nb_map_fit (const NbMap *map, const NbMapFitOptions *options, GError **error)
   return g_steal_pointer (&fit);
 }
 
+/* The rotation about the frame's origin that best turns a onto b (least
+ * squares: atan2 of Σ a×b over Σ a·b), and what is left: Σ |R·a_i − b_i|². */
+static double
+rotation_about_origin (const double a[4][2], const double b[4][2], double *residual)
+{
+  double cross = 0, dot = 0, phi, c, s, r = 0;
+
+  for (int i = 0; i < 4; i++)
+    {
+      cross += a[i][0] * b[i][1] - a[i][1] * b[i][0];
+      dot += a[i][0] * b[i][0] + a[i][1] * b[i][1];
+    }
+  phi = atan2 (cross, dot);
+  c = cos (phi);
+  s = sin (phi);
+  for (int i = 0; i < 4; i++)
+    r += pow (c * a[i][0] - s * a[i][1] - b[i][0], 2) + pow (s * a[i][0] + c * a[i][1] - b[i][1], 2);
+  *residual = r;
+  return phi;
+}
+
+double
+nb_map_heading_deg (const double truth_mm[4][2], const double map_mm[4][2])
+{
+  double a[4][2], b[4][2], ca[2] = { 0, 0 }, cb[2] = { 0, 0 }, residual;
+
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 2; j++)
+      {
+        ca[j] += truth_mm[i][j] / 4.0;
+        cb[j] += map_mm[i][j] / 4.0;
+      }
+  for (int i = 0; i < 4; i++)
+    for (int j = 0; j < 2; j++)
+      {
+        a[i][j] = truth_mm[i][j] - ca[j];
+        b[i][j] = map_mm[i][j] - cb[j];
+      }
+  return rotation_about_origin ((const double (*)[2]) a, (const double (*)[2]) b, &residual)
+         * 180.0 / G_PI;
+}
+
 void
 nb_map_fit_match_truth (NbMapFit *fit, const double truth_mm[4][2])
 {
-  double area = 0, corner[4][2], sigma[4], best_dm = G_MAXDOUBLE;
+  double area = 0, corner[4][2], sigma[4], best_res = G_MAXDOUBLE, best_phi = 0, scale = 0;
   NbMapWall walls[4];
   gboolean reverse;
   guint best = 0;
@@ -1089,9 +1131,20 @@ nb_map_fit_match_truth (NbMapFit *fit, const double truth_mm[4][2])
   memcpy (corner, fit->corner_mm, sizeof corner);
   memcpy (sigma, fit->corner_sigma_mm, sizeof sigma);
   memcpy (walls, fit->walls, sizeof walls);
+  for (int i = 0; i < 4; i++)
+    scale = MAX (scale, hypot (truth_mm[i][0], truth_mm[i][1]));
+  /* ISO 18646-2 10.2: A'_i is the map's image of the arena's corner A_i.
+   * The map is registered to the arena by its frame — P0's, where the robot
+   * starts mapping, the frame the truth is given in — so each numbering of
+   * the map's corners (a cyclic shift in the truth's turning sense) implies
+   * a rotation of the map about P0; the numbering kept is the one that
+   * rotation explains best (the least residual after it), never the one
+   * with the smallest Dm: a map turned by 90° keeps its corners' identity
+   * and its Dm.  Where the map cannot tell (P0 at the arena's centre: every
+   * numbering fits alike), the smallest rotation wins. */
   for (guint shift = 0; shift < 4; shift++)
     {
-      double trial[4][2], dm;
+      double trial[4][2], res, phi;
 
       for (guint k = 0; k < 4; k++)
         {
@@ -1100,10 +1153,12 @@ nb_map_fit_match_truth (NbMapFit *fit, const double truth_mm[4][2])
           trial[k][0] = corner[from][0];
           trial[k][1] = corner[from][1];
         }
-      dm = nb_metrics_dm (truth_mm, (const double (*)[2]) trial);
-      if (dm < best_dm)
+      phi = rotation_about_origin (truth_mm, (const double (*)[2]) trial, &res);
+      if (res < best_res - 1e-9 * scale * scale ||
+          (res < best_res + 1e-9 * scale * scale && fabs (phi) < fabs (best_phi)))
         {
-          best_dm = dm;
+          best_res = MIN (res, best_res);
+          best_phi = phi;
           best = shift;
         }
     }

@@ -17,7 +17,8 @@
  * map's (−x, −y) direction (smallest x + y), as nb_arena_corners() numbers
  * the truth when P0 heads along the arena's first wall.  Wall i runs from
  * corner i to corner i + 1.  nb_map_fit_match_truth() renumbers the corners
- * to a given truth instead (for a surveyed truth in any order).
+ * to a given truth instead (a surveyed truth in any order, the map
+ * registered by P0).
  *
  * Corner uncertainty: propagated from the two wall fits, assuming
  * independent point errors: each wall's offset (σ²/N at its centroid) and
@@ -87,9 +88,19 @@ typedef struct {
 NbMapFit *nb_map_fit             (const NbMap *map, const NbMapFitOptions *options,
                                   GError **error);
 void      nb_map_fit_free        (NbMapFit *fit);
-/* Renumbers corners and walls to pair with truth: the truth's turning sense,
- * and the cyclic shift with the smallest Dm. */
+/* Renumbers corners and walls to pair with truth (ISO 18646-2 10.2: A'_i is
+ * the map's image of A_i): the truth's turning sense, and the cyclic shift
+ * whose rotation of the map about the frame's origin (P0: the map frame is
+ * P0's, as the truth is) explains the map's corners best — by position in
+ * the registered frame, not by the smallest Dm, so a map turned by 90°
+ * about P0 keeps a Dm of the turn.  Ties (P0 at the arena's centre) go to
+ * the smallest rotation. */
 void      nb_map_fit_match_truth (NbMapFit *fit, const double truth_mm[4][2]);
+/* 10.2: the map's heading against the arena's, degrees (−180, 180]: the
+ * rotation that best turns the truth's outline onto the map's, both about
+ * their centroids (a shift of the map does not turn it), corners paired
+ * A_i ↔ A'_i. */
+double    nb_map_heading_deg     (const double truth_mm[4][2], const double map_mm[4][2]);
 
 const char *nb_map_defect_kind_to_string (NbMapDefectKind kind);
 

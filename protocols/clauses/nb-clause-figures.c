@@ -84,8 +84,8 @@ nb_clause_json_passage (NbJsonWriter *w, const NbPassageResult *res)
 }
 
 void
-nb_clause_json_mapping (NbJsonWriter *w, const guint *trials, const double *dm_mm, guint n,
-                     double accuracy_mm)
+nb_clause_json_mapping (NbJsonWriter *w, const guint *trials, const double *dm_mm,
+                        const double *heading_deg, guint n, double accuracy_mm)
 {
   nb_json_key (w, "trials");
   nb_json_begin_array (w);
@@ -94,6 +94,10 @@ nb_clause_json_mapping (NbJsonWriter *w, const guint *trials, const double *dm_m
       nb_json_begin_object (w);
       nb_json_key (w, "trial"); nb_json_int (w, trials[i]);
       nb_json_key (w, "dm_mm"); nb_json_double (w, dm_mm[i]);
+      if (heading_deg != NULL)
+        {
+          nb_json_key (w, "heading_deg"); nb_json_double (w, heading_deg[i]);
+        }
       nb_json_end_object (w);
     }
   nb_json_end_array (w);

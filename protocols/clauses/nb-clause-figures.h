@@ -21,7 +21,8 @@ void nb_clause_json_avoidance (NbJsonWriter *w, const NbAvoidanceResult *res);
 void nb_clause_json_path      (NbJsonWriter *w, const NbPathResult *res, guint64 samples,
                             const char *const *labels, const double *d_mm, guint n);
 void nb_clause_json_passage   (NbJsonWriter *w, const NbPassageResult *res);
-void nb_clause_json_mapping   (NbJsonWriter *w, const guint *trials, const double *dm_mm, guint n,
-                            double accuracy_mm);
+void nb_clause_json_mapping   (NbJsonWriter *w, const guint *trials, const double *dm_mm,
+                               const double *heading_deg /* NULL: not given */, guint n,
+                               double accuracy_mm);
 
 G_END_DECLS

@@ -17,6 +17,11 @@
 #include <math.h>
 #include <string.h>
 
+/* 10.2, decided: a map turned against the arena by more than this is
+ * flagged in table 7 (the standard names no tolerance; 5° moves a corner of
+ * a 7 LU arena of LU 500 mm by up to 216 mm about its centre). */
+#define NB_MAP_HEADING_TOLERANCE_DEG 5.0
+
 static gboolean
 configurations (const NbClauseEnv *env, GArray *out, GError **error)
 {
@@ -29,6 +34,40 @@ configurations (const NbClauseEnv *env, GArray *out, GError **error)
   c->parameters = g_strdup_printf ("{\"lu_mm\": %s, \"arena_lu\": 7, \"column_lu\": 1}",
                                    nb_clause_json_number (lu, env->lu_mm));
   return TRUE;
+}
+
+/* 10.2: the experts' accepted range of defects, one per campaign
+ * (mapping.accepted_defect_range_mm): given on import it is recorded there,
+ * and a different one refused (the maps already judged were judged by the
+ * first); NaN when neither says it. */
+static gboolean
+defect_range (NbCampaign *campaign, const NbClauseImport *in, double *range_mm, GError **error)
+{
+  static const char key[] = "mapping.accepted_defect_range_mm";
+  g_autoptr (GError) local = NULL;
+  g_autofree char *stored = nb_campaign_get_field (campaign, key, &local);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  *range_mm = stored != NULL ? g_ascii_strtod (stored, NULL) : NAN;
+  if (isnan (in->defect_range_mm))
+    return TRUE;
+  if (stored != NULL && *range_mm != in->defect_range_mm)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "--defect-range-mm %g: the campaign's accepted defect range is %s mm, "
+                   "the maps recorded were judged by it (10.2); change it with campaign set %s",
+                   in->defect_range_mm, stored, key);
+      return FALSE;
+    }
+  *range_mm = in->defect_range_mm;
+  return stored != NULL ||
+         nb_campaign_set_field (campaign, key,
+                                g_ascii_dtostr (buf, sizeof buf, in->defect_range_mm), error);
 }
 
 static gboolean
@@ -60,6 +99,8 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
   g_autofree char *subject = NULL;
   NbCampaignConfig config;
   NbCampaignTrial t;
+  NbMapFitOptions options;
+  double range;
   gboolean known, ok;
 
   nb_campaign_config_init (&config);
@@ -87,7 +128,16 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
       nb_campaign_config_clear (&config);
       return FALSE;
     }
-  a = nb_map_analyse (in->map, (const double (*)[2]) config.truth_mm, NULL, error);
+  if (!defect_range (campaign, in, &range, error))
+    {
+      nb_campaign_config_clear (&config);
+      return FALSE;
+    }
+  /* 10.3: a defect within the accepted range does not fail the map; with
+   * none stated, none is accepted (and the protocol says it was not stated). */
+  nb_map_fit_options_init (&options);
+  options.accept_gap_mm = options.accept_shadow_mm = isnan (range) ? 0.0 : range;
+  a = nb_map_analyse (in->map, (const double (*)[2]) config.truth_mm, &options, error);
   existing = a != NULL ? nb_campaign_list_trials (campaign, config.id, error) : NULL;
   if (existing == NULL)
     {
@@ -121,6 +171,11 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
       g_string_append_printf (found, "; walls RMS (mm): %.2f %.2f %.2f %.2f",
                               a->fit->walls[0].residual_mm, a->fit->walls[1].residual_mm,
                               a->fit->walls[2].residual_mm, a->fit->walls[3].residual_mm);
+      g_string_append_printf (found, "; heading %.2f°",
+                              nb_map_heading_deg ((const double (*)[2]) config.truth_mm,
+                                                  (const double (*)[2]) a->fit->corner_mm));
+      g_string_append_printf (found, "; accepted defect range %.0f mm%s",
+                              isnan (range) ? 0.0 : range, isnan (range) ? " (not stated)" : "");
       if (reason->len)
         g_string_append_printf (found, "; defects: %s", reason->str);
       subject = g_strdup_printf ("config '%s', trial %u", in->config, t.number);
@@ -141,9 +196,13 @@ import (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GError 
 
   if (in->map != NULL)
     return import_map (campaign, in, n_trials, error);
+  double range;
+
   trials = nb_measurements_read_map_corners (in->input, error);
   nb_campaign_config_init (&config);
-  ok = trials != NULL && nb_clause_new_config (campaign, 10, in->config, in->given, &config,
+  /* The corners of maps judged elsewhere: the range they were judged by is
+   * recorded all the same (10.2). */
+  ok = trials != NULL && defect_range (campaign, in, &range, error) && nb_clause_new_config (campaign, 10, in->config, in->given, &config,
                                                error);
   for (guint i = 0; ok && i < trials->len; i++)
     {
@@ -169,6 +228,16 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   r->values = g_array_new (FALSE, FALSE, sizeof (double));
   r->numbers = g_array_new (FALSE, FALSE, sizeof (guint));
   r->succeeded = g_array_new (FALSE, FALSE, sizeof (gboolean));
+  r->headings = g_array_new (FALSE, FALSE, sizeof (double));
+  r->heading_tolerance_deg = NB_MAP_HEADING_TOLERANCE_DEG;
+  {
+    g_autofree char *range = nb_campaign_get_field (campaign,
+                                                    "mapping.accepted_defect_range_mm", error);
+
+    if (error != NULL && *error != NULL)
+      return FALSE;
+    r->defect_range_mm = range != NULL ? g_ascii_strtod (range, NULL) : NAN;
+  }
   /* Failed maps count too (nb_clause_counts_judged): they stay in table 7
    * with their reason and break a run of consecutive successes. */
   for (guint i = 0; i < trials->len; i++)
@@ -178,7 +247,13 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
                                  (const double (*)[2]) t->corners_mm);
       gboolean ok = t->outcome == NB_TRIAL_OK;
 
+      /* 10.2: the map's heading against the arena's, its corners paired by
+       * position (nb_map_fit_match_truth); a turned map is flagged. */
+      double heading = nb_map_heading_deg ((const double (*)[2]) c->truth_mm,
+                                           (const double (*)[2]) t->corners_mm);
+
       g_array_append_val (r->values, dm);
+      g_array_append_val (r->headings, heading);
       g_array_append_val (r->numbers, t->number);
       g_array_append_val (r->succeeded, ok);
     }
@@ -195,6 +270,7 @@ static void
 json (NbJsonWriter *w, const NbConfigResult *r)
 {
   nb_clause_json_mapping (w, (const guint *) r->numbers->data, (const double *) r->values->data,
+                          (const double *) r->headings->data,
                           r->values->len, r->accuracy_mm);
 }
 

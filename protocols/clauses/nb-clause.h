@@ -150,6 +150,8 @@ typedef struct {
   gboolean have_truth;          /* 10: --truth given (given->truth_mm) */
   const char *map;              /* 10: the robot's map (map_server YAML) instead of input */
   double build_time_s;          /* 10, with map: NaN when not given */
+  double defect_range_mm;       /* 10: the experts' accepted range of map defects (10.2),
+                                 * NaN when not given */
 } NbClauseImport;
 
 typedef struct _NbClause NbClause;
