@@ -20,6 +20,27 @@ G_BEGIN_DECLS
  * are kept in the file but measure nothing. */
 gboolean nb_campaign_trial_counts (guint clause, const NbCampaignTrial *trial);
 
+/* 7.3 c, 8.3 b, 9.3 c: "PG reached within the clause 5 repeatability"
+ * (nb-clause-goal.c; the functions are in nb-clause.h). */
+typedef struct {
+  char *config;                 /* the clause 5 configuration it comes from; NULL: the
+                                 * operator's tolerance about PG itself */
+  double along_mm, across_mm;   /* clause 5's barycentre − command, in the command's heading */
+  double rp_mm;                 /* Rp */
+  double ao_deg;                /* Ao */
+  double ro_deg;                /* Ro */
+  double load_kg;               /* of that configuration */
+  gboolean given_mm, given_deg; /* the operator gave the position's or the heading's part
+                                 * (about PG itself: offset 0, Ao 0) */
+} NbGoalTolerance;
+
+/* 8.3 b: a trial that ended beyond the tolerance. */
+typedef struct {
+  char *label;
+  double miss_mm;               /* from where clause 5 ends */
+  double turn_deg;              /* NaN: no heading measured */
+} NbGoalMiss;
+
 /* One configuration's figures. */
 typedef struct {
   guint clause;
@@ -43,6 +64,12 @@ typedef struct {
   double defect_range_mm;               /* 10: the experts' accepted defect range (10.2);
                                          * NaN: not stated */
   NbPassageResult passage;              /* 9 */
+  /* 8.3 b (and the rule 7.3 c, 9.3 c state): "the target reached within the
+   * clause 5 repeatability".  goal.rp_mm NaN: no clause 5 figures to judge by. */
+  NbGoalTolerance goal;
+  guint goal_judged;                    /* 8: trials whose end was judged */
+  guint goal_reached;                   /* 8: of them, within the tolerance */
+  GArray *goal_missed;                  /* 8: the others (NbGoalMiss), or NULL */
 } NbConfigResult;
 
 /* Computes result's figures from the counted trials of config.  A failure of

@@ -1143,6 +1143,7 @@ failed:
 static void
 run_free (NbRun *run)
 {
+  nb_goal_tolerance_clear (&run->tol);
   nb_campaign_config_clear (&run->config);
   g_clear_pointer (&run->samples, g_array_unref);
   g_clear_pointer (&run->lost, g_free);
@@ -1304,6 +1305,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
   run.cancellable = cancellable;
   run.samples = g_array_new (FALSE, FALSE, sizeof (NbSample));
   nb_campaign_config_init (&run.config);
+  nb_goal_tolerance_init (&run.tol);
   if (run_all (&run, &error))
     {
       g_cancellable_disconnect (cancellable, handler);

@@ -78,7 +78,7 @@ struct _NbRun {
   double width_mm;              /* robot.width_mm */
   gboolean has_course;          /* the rig lays out course at each trial's start */
   NbCourse course;              /* of the trial to come */
-  double tol_mm, tol_deg;       /* PG reached (7.3 c, 9.3 c) */
+  NbGoalTolerance tol;          /* PG reached (7.3 c, 9.3 c; nb_goal_reached) */
   double clearance_mm;          /* of the trial just judged */
 
   /* The clause's own (its module's); freed with state_free. */

@@ -328,6 +328,111 @@ judged_trials (Build *b, const NbCampaignConfig *c)
   return n;
 }
 
+/* The rule of "the target reached within the clause 5 repeatability"
+ * (nb_goal_reached) as the protocol states it; where: "7.3 c", goal: "PG". */
+static char *
+goal_describe (Build *b, const NbGoalTolerance *tol, const char *where, const char *goal)
+{
+  GString *s;
+
+  if (tol->given_mm && tol->given_deg)
+    return g_strdup_printf (nb_tr (b->lang, "%s reached (%s): within %.2f mm of %s and %.3f° of "
+                                   "its heading, as the operator gave it (not the clause 5 "
+                                   "repeatability)."),
+                            goal, where, tol->rp_mm, goal, tol->ro_deg);
+  s = g_string_new (NULL);
+  g_string_append_printf (s, nb_tr (b->lang, "%s reached (%s): the attained position within Rp = "
+                                    "%.2f mm of %s moved by clause 5's offset of the barycentre "
+                                    "(%.2f mm along, %.2f mm across), the heading within Ro = "
+                                    "±%.3f° of its heading + Ao (%.3f°); from clause 5 "
+                                    "configuration '%s' (load %g kg)."),
+                          goal, where, tol->rp_mm, goal, tol->along_mm, tol->across_mm,
+                          tol->ro_deg, tol->ao_deg, tol->config ? tol->config : "—",
+                          tol->load_kg);
+  if (tol->given_mm)
+    g_string_append_printf (s, " %s", nb_tr (b->lang, "The position's tolerance is the "
+                                             "operator's, about the target itself."));
+  if (tol->given_deg)
+    g_string_append_printf (s, " %s", nb_tr (b->lang, "The heading's tolerance is the "
+                                             "operator's, about the target's heading."));
+  return g_string_free (s, FALSE);
+}
+
+/* 7.3 c, 9.3 c: which tolerance "PG reached within the clause 5
+ * repeatability" was, as the protocol states it: the one the runner logged
+ * for the configuration (its last run), else — trials imported, judged by
+ * the laboratory — what the campaign's clause 5 figures give; NULL when
+ * there are none (the caller flags it). */
+static char *
+goal_rule (Build *b, const NbCampaignConfig *c, const char *where, gboolean *logged)
+{
+  g_autoptr (GArray) events = nb_campaign_list_events (b->campaign, NULL);
+  g_autofree char *subject = g_strdup_printf ("clause %u, config '%s'", c->clause, c->name);
+  NbGoalTolerance tol;
+  char *text = NULL;
+
+  nb_goal_tolerance_init (&tol);
+  *logged = FALSE;
+  for (guint i = events ? events->len : 0; i-- > 0;)
+    {
+      const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+      if (g_strcmp0 (e->what, NB_GOAL_TOLERANCE_EVENT) == 0 &&
+          g_strcmp0 (e->subject, subject) == 0 && nb_goal_tolerance_from_json (e->new_value, &tol))
+        {
+          *logged = TRUE;
+          break;
+        }
+    }
+  if (*logged || nb_goal_tolerance_from_campaign (b->campaign, c->load_kg, &tol, NULL))
+    text = goal_describe (b, &tol, where, "PG");
+  nb_goal_tolerance_clear (&tol);
+  return text;
+}
+
+/* The rule of "PG reached" for each configuration of a course clause, one
+ * note when they all share it. */
+static void
+goal_notes (Build *b, NbTable *t, GArray *configs, const char *where)
+{
+  g_autoptr (GPtrArray) rules = g_ptr_array_new_with_free_func (g_free);
+  gboolean same = TRUE;
+
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
+      gboolean logged;
+      char *rule = goal_rule (b, c, where, &logged);
+      char *line = rule == NULL
+        ? g_strdup_printf (nb_tr (b->lang, "⚠ PG reached (%s): no clause 5 figures on the straight route to "
+                             "judge by; the trials' outcomes are the laboratory's."), where)
+        : logged ? rule
+                 : g_strdup_printf (nb_tr (b->lang, "%s The trials were imported: whether PG was reached is "
+                                      "the laboratory's judgement."), rule);
+
+      if (line != rule)
+        g_free (rule);
+      if (rules->len > 0 && g_strcmp0 (line, g_ptr_array_index (rules, 0)) != 0)
+        same = FALSE;
+      g_ptr_array_add (rules, line);
+    }
+  if (rules->len == 0)
+    return;
+  if (same)
+    {
+      nb_table_add_note (t, g_ptr_array_index (rules, 0));
+      return;
+    }
+  for (guint i = 0; i < rules->len; i++)
+    {
+      g_autofree char *line = g_strdup_printf ("%s: %s",
+                                               g_array_index (configs, NbCampaignConfig, i).name,
+                                               (char *) g_ptr_array_index (rules, i));
+
+      nb_table_add_note (t, line);
+    }
+}
+
 /* The clause's figure columns, titled as the protocol names them (one place:
  * nb-protocol-columns.c). */
 static void
@@ -832,6 +937,7 @@ clause_7 (Build *b, GArray *configs)
       nb_config_result_clear (&r);
     }
   nb_table_add_note (t, nb_tr (b->lang, "A configuration is avoided when its first three trials succeed (7.3)."));
+  goal_notes (b, t, configs, "7.3 c");
   avoidance_conditions (b, configs);
 }
 
@@ -914,6 +1020,7 @@ clause_8 (Build *b, GArray *configs)
   nb_table_add_column (t, "load_kg", nb_tr (b->lang, "Load"), nb_tr (b->lang, "kg"), 1);
   nb_table_add_column (t, "n", "n", NULL, 0);
   add_figure_columns (b, t, 8);
+  nb_table_add_column (t, "goal_reached", nb_tr (b->lang, "P1 reached (8.3 b)"), NULL, 0);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -932,6 +1039,48 @@ clause_8 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 5, r.path.mean_abs_mm);
       nb_table_set_number (t, row, 6, r.path.std_mm);
       short_series (b, t, row, 2, 8, c->name, (guint) r.path.n);
+      /* 8.3 b: every trial's end within the clause 5 repeatability. */
+      if (r.goal.config == NULL && !r.goal.given_mm)
+        {
+          g_autofree char *what = g_strdup_printf (nb_tr (b->lang, "%s: P1 reached within the clause 5 "
+                                                     "repeatability (no clause 5 figures)"),
+                                                   c->name);
+
+          nb_table_set_text (t, row, 7, nb_tr (b->lang, "not checked"));
+          nb_table_flag_cell (t, row, 7);
+          nb_protocol_missing (b->doc, b->lang, what, "8.3 b");
+        }
+      else
+        {
+          g_autofree char *cell = g_strdup_printf (nb_tr (b->lang, "%u of %u"), r.goal_reached, r.goal_judged);
+          g_autofree char *rule = goal_describe (b, &r.goal, "8.3 b", "P1");
+
+          nb_table_set_text (t, row, 7, cell);
+          nb_table_add_note (t, rule);
+          if (r.goal_missed != NULL)
+            {
+              g_autoptr (GString) list = g_string_new (NULL);
+              g_autofree char *note = NULL;
+
+              for (guint k = 0; k < r.goal_missed->len; k++)
+                {
+                  const NbGoalMiss *m = &g_array_index (r.goal_missed, NbGoalMiss, k);
+
+                  if (k > 0)
+                    g_string_append (list, ", ");
+                  if (isnan (m->turn_deg))
+                    g_string_append_printf (list, nb_tr (b->lang, "%s (%.1f mm)"), m->label, m->miss_mm);
+                  else
+                    g_string_append_printf (list, nb_tr (b->lang, "%s (%.1f mm, %.2f°)"), m->label, m->miss_mm,
+                                            m->turn_deg);
+                }
+              note = g_strdup_printf (nb_tr (b->lang, "%s: trials that ended beyond it: %s."), c->name,
+                                      list->str);
+
+              nb_table_flag_cell (t, row, 7);
+              nb_table_add_note (t, note);
+            }
+        }
 
       if (nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1], NULL))
         {
@@ -1015,6 +1164,7 @@ clause_9 (Build *b, GArray *configs)
       nb_config_result_clear (&r);
     }
   nb_table_add_note (t, nb_tr (b->lang, "The passage time is the mean of five consecutive successful trials (9.3)."));
+  goal_notes (b, t, configs, "9.3 c");
   clause_conditions (b, FALSE, FALSE);
 }
 

@@ -221,6 +221,183 @@ test_series_length (void)
   nb_campaign_free (c);
 }
 
+/* ------------------------------------------------ 7.3 c, 8.3 b, 9.3 c -- */
+
+/* Clause 5 on the straight route, no load: four attained poses about
+ * (5003, −2) mm, each 1 mm from it, headings ±0.1°: the barycentre 3 mm
+ * along and 2 mm right of the command, Rp = 1 mm (S_l = 0), Ao = 0,
+ * Ro = 3·√(4·0.01/3) = 0.3464°. */
+static void
+pose_config (NbCampaign *c)
+{
+  static const NbPose attained[] = { { 5004, -2, 0.1 }, { 5002, -2, -0.1 }, { 5003, -1, 0.1 },
+                                     { 5003, -3, -0.1 } };
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+
+  nb_campaign_config_init (&config);
+  config.clause = 5;
+  config.name = g_strdup ("straight-no-load");
+  config.route = g_strdup ("straight");
+  config.load_kg = 0.0;
+  config.command = (NbPose) { 5000, 0, 0 };
+  g_assert_true (nb_campaign_add_config (c, &config, &error));
+  for (guint i = 0; i < G_N_ELEMENTS (attained); i++)
+    {
+      NbCampaignTrial t;
+
+      nb_campaign_trial_init (&t);
+      t.command = config.command;
+      t.attained = attained[i];
+      t.outcome = NB_TRIAL_OK;
+      g_assert_true (nb_campaign_record_trial (c, config.id, &t, &error));
+      nb_campaign_trial_clear (&t);
+    }
+  g_assert_no_error (error);
+  nb_campaign_config_clear (&config);
+}
+
+/* A clause 8 trial along P0 (0, 0) → P1 (5000, 0), its track ending at end. */
+static void
+path_trial (NbCampaign *c, gint64 config, const char *label, double end_x, double end_y)
+{
+  g_autoptr (GError) error = NULL;
+  NbTrackSample s[51];
+  NbCampaignTrial t;
+
+  for (guint i = 0; i <= 50; i++)
+    s[i] = (NbTrackSample) { i * 0.1, end_x * i / 50.0, end_y * i / 50.0, NAN, NAN };
+  nb_campaign_trial_init (&t);
+  t.label = g_strdup (label);
+  g_assert_true (nb_campaign_begin_trial (c, config, &t, &error));
+  g_assert_true (nb_campaign_add_samples (c, t.id, s, G_N_ELEMENTS (s), &error));
+  t.outcome = NB_TRIAL_OK;
+  g_assert_true (nb_campaign_end_trial (c, &t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (&t);
+}
+
+static gint64
+path_config (NbCampaign *c)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+  gint64 id;
+
+  nb_campaign_config_init (&config);
+  config.clause = 8;
+  config.name = g_strdup ("straight-no-load");
+  config.route = g_strdup ("straight");
+  config.load_kg = 0.0;
+  config.from_mm[0] = config.from_mm[1] = 0.0;
+  config.to_mm[0] = 5000.0;
+  config.to_mm[1] = 0.0;
+  g_assert_true (nb_campaign_add_config (c, &config, &error));
+  g_assert_no_error (error);
+  id = config.id;
+  nb_campaign_config_clear (&config);
+  return id;
+}
+
+/* "Within the position and orientation repeatability of clause 5", read
+ * literally: Rp about where clause 5 ends (the target moved by its
+ * barycentre's offset, turning with the target), Ro about its heading + Ao.
+ * The old reading, Ap + Rp = 4.61 mm about PG, took (4497, 2): 3.6 mm from
+ * PG but 7.2 mm from where clause 5 ends. */
+static void
+test_goal_tolerance (void)
+{
+  NbCampaign *c = new_campaign ("goal.nbc");
+  g_autoptr (GError) error = NULL;
+  NbGoalTolerance tol;
+  const NbPose pg = { 4500, 0, 0 }, north = { 0, 4500, 90 };
+  struct { NbPose goal, attained; gboolean reached; double miss; } cases[] = {
+    { pg, { 4503.5, -2, 0 }, TRUE, 0.5 },
+    { pg, { 4503, -2, 0.3 }, TRUE, 0.0 },
+    { pg, { 4497, 2, 0 }, FALSE, hypot (6, 4) },
+    { pg, { 4503, -2, 0.5 }, FALSE, 0.0 },      /* heading beyond Ro */
+    { pg, { 4503, -1.2, NAN }, TRUE, 0.8 },     /* no heading: the position alone */
+    { north, { 2, 4503, 90 }, TRUE, 0.0 },      /* the offset turns with the target */
+    { north, { 3, 4498, 90 }, FALSE, hypot (1, 5) },
+  };
+  g_autofree char *md = NULL, *json = NULL;
+  gint64 path;
+
+  pose_config (c);
+  nb_goal_tolerance_init (&tol);
+  g_assert_true (nb_goal_tolerance_from_campaign (c, 0.0, &tol, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (tol.config, ==, "straight-no-load");
+  nb_assert_abs (tol.along_mm, 3.0, 1e-9, "along");
+  nb_assert_abs (tol.across_mm, -2.0, 1e-9, "across");
+  nb_assert_abs (tol.rp_mm, 1.0, 1e-9, "Rp");
+  nb_assert_abs (tol.ro_deg, 3 * sqrt (0.04 / 3), 1e-9, "Ro");
+  for (guint k = 0; k < G_N_ELEMENTS (cases); k++)
+    {
+      double miss, turn;
+
+      if (nb_goal_reached (&tol, &cases[k].goal, &cases[k].attained, &miss, &turn) !=
+          cases[k].reached)
+        g_error ("case %u: reached %d expected %d (miss %g, turn %g)", k, !cases[k].reached,
+                 cases[k].reached, miss, turn);
+      nb_assert_abs (miss, cases[k].miss, 1e-9, "miss");
+    }
+  /* The runner's log of it reads back. */
+  json = nb_goal_tolerance_to_json (&tol);
+  nb_goal_tolerance_clear (&tol);
+  g_assert_true (nb_goal_tolerance_from_json (json, &tol));
+  nb_assert_abs (tol.across_mm, -2.0, 0.0, "across from JSON");
+  nb_goal_tolerance_clear (&tol);
+
+  /* 8.3 b: the path trials' ends judged by it, in table 5. */
+  path = path_config (c);
+  path_trial (c, path, "a", 5003.2, -2.0);
+  path_trial (c, path, "b", 4980.0, 2.0);
+  /* 9.3 c: what the protocol states: the runner's log, else the rule for imported trials. */
+  timed_trial (c, timed_config (c, 9, "no load"), NULL, 1, 20.0, TRUE);
+  timed_trial (c, timed_config (c, 9, "operator"), NULL, 1, 21.0, TRUE);
+  nb_goal_tolerance_init (&tol);
+  nb_goal_tolerance_given (&tol, 10.0, 1.0);
+  g_free (json);
+  json = nb_goal_tolerance_to_json (&tol);
+  g_assert_true (nb_campaign_log (c, NB_GOAL_TOLERANCE_EVENT, "clause 9, config 'operator'", NULL,
+                                  json, &error));
+  nb_goal_tolerance_clear (&tol);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| **⚠ 1 of 2** |"));
+  g_assert_nonnull (strstr (md, "straight-no-load: trials that ended beyond it: b (23.3 mm)."));
+  g_assert_nonnull (strstr (md, "P1 reached (8.3 b): the attained position within Rp = 1.00 mm of "
+                                "P1 moved by"));
+  g_assert_nonnull (strstr (md, "no load: PG reached (9.3 c): the attained position within Rp = "
+                                "1.00 mm of PG moved by clause 5's offset of the barycentre (3.00 "
+                                "mm along, -2.00 mm across), the heading within Ro = ±0.346° of "
+                                "its heading + Ao (0.000°); from clause 5 configuration "
+                                "'straight-no-load' (load 0 kg)."));
+  g_assert_nonnull (strstr (md, "The trials were imported: whether PG was reached is the "
+                                "laboratory's judgement."));
+  g_assert_nonnull (strstr (md, "operator: PG reached (9.3 c): within 10.00 mm of PG and 1.000° "
+                                "of its heading, as the operator gave it"));
+  nb_campaign_free (c);
+
+  /* No clause 5: 8.3 b cannot be judged, flagged and listed by report --check. */
+  c = new_campaign ("goal-none.nbc");
+  path_trial (c, path_config (c), "a", 5000.0, 0.0);
+  g_free (md);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| **⚠ not checked** |"));
+  {
+    g_autoptr (NbDocument) doc = nb_protocol_report_build (c, NULL, &error);
+    gboolean listed = FALSE;
+
+    g_assert_no_error (error);
+    for (guint i = 0; i < nb_document_n_missing (doc); i++)
+      listed = listed || strstr (nb_document_missing (doc, i), "straight-no-load: P1 reached within "
+                                 "the clause 5 repeatability (no clause 5 figures)") != NULL;
+    g_assert_true (listed);
+  }
+  nb_campaign_free (c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -230,6 +407,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("nb-rules-XXXXXX", NULL);
   g_test_add_func ("/rules/mapping-three-consecutive", test_mapping_consecutive);
   g_test_add_func ("/rules/series-length-7-9", test_series_length);
+  g_test_add_func ("/rules/goal-tolerance", test_goal_tolerance);
   status = g_test_run ();
   {
     g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -5,6 +5,7 @@
  * probability, each verdict against the ground truth), the clause 5
  * tolerance, clause 6's placements and the sensor model, and bad input. */
 #include "nb-campaign-runner.h"
+#include "nb-clause.h"
 #include "nb-error.h"
 #include "nb-runner-sim.h"
 #include "nb-test.h"
@@ -618,7 +619,8 @@ test_clause9_narrow (void)
 }
 
 /* PG within the clause 5 repeatability: taken from the campaign's clause 5
- * straight configuration (Ap + Rp, |Ao| + Ro); a tolerance tighter than
+ * straight configuration (Rp about PG moved by clause 5's barycentre offset,
+ * Ro about its heading + Ao: nb_goal_reached), logged; a tolerance tighter than
  * the base's end-pose error fails every trial as "PG not reached". */
 static void
 test_goal_tolerance (void)
@@ -652,6 +654,31 @@ test_goal_tolerance (void)
   g_assert_cmpuint (w.summary.run, ==, 5);
   g_assert_cmpuint (w.summary.ok, >=, 4);
   watch_clear (&w);
+  /* The tolerance used is logged for the protocol: clause 5's 'pose'. */
+  {
+    g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (db);
+    g_autoptr (GArray) events = nb_campaign_list_events (c, NULL);
+    NbGoalTolerance tol;
+    gboolean found = FALSE;
+
+    nb_goal_tolerance_init (&tol);
+    for (guint i = 0; i < events->len; i++)
+      {
+        const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+        if (g_strcmp0 (e->what, NB_GOAL_TOLERANCE_EVENT) == 0 &&
+            g_strcmp0 (e->subject, "clause 9, config 'p'") == 0)
+          found = nb_goal_tolerance_from_json (e->new_value, &tol);
+      }
+    g_assert_true (found);
+    g_assert_cmpstr (tol.config, ==, "pose");
+    g_assert_false (tol.given_mm || tol.given_deg);
+    /* The base's bias (3, −2) mm carried to PG; Rp of its ±1.2 mm scatter. */
+    nb_assert_abs (tol.along_mm, 3.0, 1.0, "offset along");
+    nb_assert_abs (tol.across_mm, -2.0, 1.0, "offset across");
+    g_assert_cmpfloat (tol.rp_mm, >, 0.5);
+    nb_goal_tolerance_clear (&tol);
+  }
 
   /* 0.5 mm: tighter than the base's 3.6 mm bias. */
   options (&o, 9, "tight");

@@ -9,6 +9,7 @@
 #include "nb-clause-private.h"
 
 #include "nb-campaign-runner.h"
+#include "nb-angle.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
 #include "nb-metrics.h"
@@ -152,6 +153,7 @@ typedef struct {
   NbPathRun *run;
   const char *label;
   gboolean first;
+  NbTrackSample last;           /* 8.3 b: where the trial ended */
 } PathPush;
 
 static gboolean
@@ -164,7 +166,15 @@ push_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **e
       nb_path_run_push (p->run, p->label, p->first, 0, s[i].x_mm, s[i].y_mm);
       p->first = FALSE;
     }
+  if (n > 0)
+    p->last = s[n - 1];
   return TRUE;
+}
+
+static void
+goal_miss_clear (gpointer p)
+{
+  g_free (((NbGoalMiss *) p)->label);
 }
 
 static gboolean
@@ -172,10 +182,23 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
          GError **figures, GError **error)
 {
   NbSegment segment;
+  g_autoptr (GError) no_goal = NULL;
+  NbPose goal;
 
+  nb_goal_tolerance_init (&r->goal);
   if (!nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1],
                         figures))
     return TRUE;
+  /* 8.3 b: "the target is reached when the attained pose is within the
+   * position and orientation repeatability of clause 5": each trial's last
+   * sample against P1, heading along P0 → P1 (nb_goal_reached). */
+  goal = (NbPose) { c->to_mm[0], c->to_mm[1], atan2 (segment.ey, segment.ex) * 180.0 / G_PI };
+  if (!nb_goal_tolerance_from_campaign (campaign, c->load_kg, &r->goal, &no_goal) &&
+      !g_error_matches (no_goal, NB_ERROR, NB_ERROR_NOT_FOUND))
+    {
+      g_propagate_error (error, g_steal_pointer (&no_goal));
+      return FALSE;
+    }
   r->path_run = nb_path_run_new (&segment);
   for (guint i = 0; i < trials->len; i++)
     {
@@ -189,6 +212,26 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
         {
           g_set_error (figures, NB_ERROR, NB_ERROR_INPUT, "trial '%s' has no samples", label);
           return TRUE;
+        }
+      if (no_goal == NULL)
+        {
+          NbPose end = { push.last.x_mm, push.last.y_mm, push.last.theta_deg };
+          double miss, turn;
+
+          r->goal_judged++;
+          if (nb_goal_reached (&r->goal, &goal, &end, &miss, &turn))
+            r->goal_reached++;
+          else
+            {
+              NbGoalMiss m = { g_strdup (label), miss, turn };
+
+              if (r->goal_missed == NULL)
+                {
+                  r->goal_missed = g_array_new (FALSE, FALSE, sizeof (NbGoalMiss));
+                  g_array_set_clear_func (r->goal_missed, goal_miss_clear);
+                }
+              g_array_append_val (r->goal_missed, m);
+            }
         }
     }
   r->d_mm = nb_path_run_finish (r->path_run, NULL, &r->path, figures);

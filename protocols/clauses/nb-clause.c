@@ -55,7 +55,7 @@ static const NbClauseOptionInfo options[] = {
   { NB_CLAUSE_OPT_PASSAGE_WIDTH, "passage-width-mm", "the declared passage width, mm (9.2)",
     "the stored configuration's, else robot width + 200 mm" },
   { NB_CLAUSE_OPT_GOAL_TOLERANCE, "goal-tolerance-mm", "how close to PG is reached "
-    "(7.3 c, 9.3 c)", "clause 5's Ap + Rp and |Ao| + Ro" },
+    "(7.3 c, 9.3 c)", "clause 5's Rp about PG moved by its barycentre's offset, Ro about PG's heading + Ao" },
   { NB_CLAUSE_OPT_STRAIGHT_ONLY, "route", "only the straight route (8.3)", "straight" },
   { NB_CLAUSE_OPT_MAP, "map", "import: the robot's map (map_server YAML), one more trial",
     "--input F.csv" },

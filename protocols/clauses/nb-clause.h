@@ -250,6 +250,34 @@ void nb_config_result_text (GString *out, const NbConfigResult *result);
 void  nb_runner_event_json (NbJsonWriter *w, const NbRunnerEvent *event);
 char *nb_runner_event_text (const NbRunnerEvent *event);
 
+/* 7.3 c, 8.3 b, 9.3 c: "PG reached within the clause 5 repeatability"
+ * (nb-clause-goal.c says how it is read).  The robot has reached PG when its
+ * attained position is within rp_mm of PG moved by (along_mm, across_mm)
+ * along and across PG's heading, and its heading within ro_deg of PG's +
+ * ao_deg. */
+/* (NbGoalTolerance is in nb-campaign-results.h.) */
+
+void     nb_goal_tolerance_init  (NbGoalTolerance *tol);
+void     nb_goal_tolerance_clear (NbGoalTolerance *tol);
+/* The operator's tolerance about PG: mm or deg (NaN: keep what tol has). */
+void     nb_goal_tolerance_given (NbGoalTolerance *tol, double mm, double deg);
+/* From the campaign's clause 5 figures on the straight route, the same load
+ * first; NB_ERROR_NOT_FOUND when there are none. */
+gboolean nb_goal_tolerance_from_campaign (NbCampaign *campaign, double load_kg,
+                                          NbGoalTolerance *tol, GError **error);
+/* Whether attained is within tol of goal; the distance from the expected
+ * position and the heading's deviation from the expected heading (NaN when
+ * attained has no heading: then only the position is judged). */
+gboolean nb_goal_reached (const NbGoalTolerance *tol, const NbPose *goal, const NbPose *attained,
+                          double *miss_mm, double *turn_deg);
+/* What the runner logs of the tolerance it used (the event's new value is
+ * nb_goal_tolerance_to_json; subject "clause N, config 'NAME'"). */
+#define NB_GOAL_TOLERANCE_EVENT "goal tolerance"
+char    *nb_goal_tolerance_to_json   (const NbGoalTolerance *tol);
+/* FALSE (no error) when text is not such a JSON. */
+gboolean nb_goal_tolerance_from_json (const char *text, NbGoalTolerance *tol);
+/* (The protocol states the rule: reports/nb-protocol-report.c, goal_describe.) */
+
 /* A figure for a person: decimals, "—" when undefined; buf ≥ 32 bytes.
  * The one figure printer of every front end. */
 const char *nb_clause_format_figure (char buf[32], double value, int decimals);
