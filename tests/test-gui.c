@@ -8,12 +8,16 @@
  * Stop (win.stop) cancels a run, the trials before kept and the one in flight
  * aborted; clause 7 (behaviour 1, wooden wall: the baseline, then the
  * trials with the obstacle) and clause 9 run with only their own controls
- * shown, their rows and figures equal to the store's; the protocol action
- * writes a PDF.  With NAVBENCH_SCREENSHOT_DIR
+ * shown, their rows and figures equal to the store's; the Protocol page
+ * (win.protocol, then protocol.issue) writes the PDF in Russian and in
+ * English in-process, with the CSV tables, asks before replacing them and
+ * opens the PDF (a viewer of the test's own, the default for PDF here).  With NAVBENCH_SCREENSHOT_DIR
  * set, each page is saved there as PNG (LANG=C.UTF-8 LANGUAGE=ru: in Russian).
  */
 #include "nb-application.h"
 #include "nb-preferences-window.h"
+#include "nb-protocol-page.h"
+#include "nb-protocol-report.h"
 #include "nb-gui-paths.h"
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
@@ -167,6 +171,8 @@ snapshot_page (const char *page, const char *file)
   if (dir == NULL)
     return;
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
+  /* The Protocol page checks the campaign when shown. */
+  iterate_until (idle_window, NULL);
   /* Let the page lay out and draw. */
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
@@ -640,36 +646,148 @@ test_passage (void)
 }
 
 static void
-on_protocol (NbWindow *window, gboolean ok, gpointer user_data)
+on_issued (NbProtocolPage *page, gboolean ok, gpointer user_data)
 {
   *(int *) user_data = ok ? 1 : 2;
 }
 
-static gboolean
-protocol_over (gpointer data)
+static gboolean dialog_shown (gpointer data);
+
+/* win.protocol shows the page; protocol.issue issues; a question (files to
+ * replace) is answered with answer.  1 written, 2 not. */
+static int
+issue_protocol (const char *lang, const char *pdf, const char *answer)
 {
-  return *(int *) data != 0;
+  NbProtocolPage *page = NB_PROTOCOL_PAGE (lookup ("protocol-page"));
+  int outcome = 0;
+  gulong id = g_signal_connect (page, "issued", G_CALLBACK (on_issued), &outcome);
+
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  g_assert_cmpstr (adw_view_stack_get_visible_child_name (ADW_VIEW_STACK (lookup ("pages"))), ==,
+                   "protocol");
+  nb_protocol_page_set_language (page, lang);
+  nb_protocol_page_set_output (page, pdf);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "protocol.issue", NULL));
+  while (outcome == 0)
+    {
+      gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+      while (outcome == 0 && nb_window_get_dialog (fx.window) == NULL)
+        {
+          g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+          g_main_context_iteration (NULL, TRUE);
+        }
+      if (outcome == 0)
+        {
+          g_assert_nonnull (answer);
+          adw_message_dialog_response (nb_window_get_dialog (fx.window), answer);
+        }
+    }
+  g_signal_handler_disconnect (page, id);
+  iterate_until (idle_window, NULL);
+  if (outcome != 1)
+    g_test_message ("protocol: %s", nb_protocol_page_get_status (page));
+  return outcome;
 }
 
+/* The PDF's text, whitespace folded (a title may wrap). */
+static char *
+pdf_text (const char *pdf)
+{
+  const char *argv[] = { "pdftotext", pdf, "-", NULL };
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GRegex) space = g_regex_new ("\\s+", 0, 0, NULL);
+  int status;
+
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_SEARCH_PATH, NULL, NULL, &out,
+                               NULL, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_spawn_check_wait_status (status, NULL));
+  return g_regex_replace_literal (space, out, -1, 0, " ", 0, NULL);
+}
+
+static gboolean
+file_exists (gpointer path)
+{
+  return g_file_test (path, G_FILE_TEST_EXISTS);
+}
+
+/* The protocol in both languages from the page, in-process: the PDF's
+ * title in its language (pdftotext), the CSV tables equal to the report's
+ * (what `export --table N` writes), the PDF opened with the default viewer;
+ * an existing file asked about: kept on Cancel, really replaced on yes. */
 static void
 test_protocol (void)
 {
-  g_autofree char *pdf = g_build_filename (fx.dir, "protocol.pdf", NULL);
-  g_autofree char *bytes = NULL;
-  gsize len = 0;
-  int outcome = 0;
-  gulong id = g_signal_connect (fx.window, "protocol-written", G_CALLBACK (on_protocol), &outcome);
+  static const char *const langs[] = { "ru", "en" };
+  const char *title = "Test protocol — ISO 18646-2:2024 (GOST R 60.6.3.15-2026)";
+  g_autofree char *opened = g_build_filename (fx.dir, "opened", NULL);
 
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "protocol"));
-  nb_window_write_protocol (fx.window, pdf, "ru");
-  iterate_until (protocol_over, &outcome);
-  g_signal_handler_disconnect (fx.window, id);
-  if (outcome != 1)
-    g_test_message ("protocol: %s", nb_window_get_last_message (fx.window));
-  g_assert_cmpint (outcome, ==, 1);
-  g_assert_true (g_file_get_contents (pdf, &bytes, &len, NULL));
-  g_assert_cmpuint (len, >, 4000);
-  g_assert_true (memcmp (bytes, "%PDF-", 5) == 0);
+  for (guint l = 0; l < G_N_ELEMENTS (langs); l++)
+    {
+      g_autofree char *name = g_strdup_printf ("protocol-%s.pdf", langs[l]);
+      g_autofree char *pdf = g_build_filename (fx.dir, name, NULL);
+      g_autofree char *csv1 = g_strdup_printf ("%s/protocol-%s-table-1.csv", fx.dir, langs[l]);
+      g_autoptr (GError) error = NULL;
+      const NbCatalogue *words = nb_gui_catalogue (langs[l], &error);
+      g_autofree char *text = NULL, *bytes = NULL, *csv = NULL;
+      gsize len = 0;
+
+      g_assert_no_error (error);
+      g_unlink (opened);
+      g_assert_cmpint (issue_protocol (langs[l], pdf, NULL), ==, 1);
+      g_assert_true (g_file_get_contents (pdf, &bytes, &len, NULL));
+      g_assert_true (memcmp (bytes, "%PDF-", 5) == 0);
+      text = pdf_text (pdf);
+      if (strstr (text, nb_tr (words, title)) == NULL)
+        g_error ("%s: the PDF's text lacks its title \"%s\"", langs[l], nb_tr (words, title));
+      if (g_str_equal (langs[l], "ru"))
+        g_assert_cmpstr (nb_tr (words, title), !=, title);
+      /* The CSV of table 1 is the report's, in the protocol's language. */
+      {
+        g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+        g_autoptr (NbDocument) doc = NULL;
+        g_autofree char *expected = NULL;
+
+        g_assert_no_error (error);
+        doc = nb_protocol_report_build (c, words, &error);
+        g_assert_no_error (error);
+        expected = nb_protocol_report_table_csv (doc, 1);
+        g_assert_nonnull (expected);
+        g_assert_true (g_file_get_contents (csv1, &csv, NULL, NULL));
+        g_assert_cmpstr (csv, ==, expected);
+      }
+      /* Opened with the default application for PDF (the test's viewer
+       * writes what it was given: GIO hands a local file's path to %u). */
+      iterate_until (file_exists, opened);
+      {
+        g_autofree char *given = NULL;
+
+        iterate_until (idle_window, NULL);
+        g_assert_true (g_file_get_contents (opened, &given, NULL, NULL));
+        g_strstrip (given);
+        g_assert_cmpstr (given, ==, pdf);
+      }
+    }
+  /* The Russian PDF exists: asked; Cancel keeps the file as it was, yes
+   * replaces it. */
+  {
+    g_autofree char *pdf = g_build_filename (fx.dir, "protocol-ru.pdf", NULL);
+    g_autofree char *bytes = NULL, *text = NULL;
+
+    g_assert_true (g_file_set_contents (pdf, "not a protocol", -1, NULL));
+    g_assert_cmpint (issue_protocol ("ru", pdf, "cancel"), ==, 2);
+    g_assert_true (g_file_get_contents (pdf, &bytes, NULL, NULL));
+    g_assert_cmpstr (bytes, ==, "not a protocol");
+    g_clear_pointer (&bytes, g_free);
+    g_assert_cmpint (issue_protocol ("ru", pdf, "yes"), ==, 1);
+    g_assert_true (g_file_get_contents (pdf, &bytes, NULL, NULL));
+    g_assert_true (memcmp (bytes, "%PDF-", 5) == 0);
+    text = pdf_text (pdf);
+    g_assert_nonnull (strstr (text, "Протокол испытаний"));
+  }
 }
 
 static GtkWindow *
@@ -941,7 +1059,6 @@ window_drop_target (void)
   return NULL;
 }
 
-static gboolean dialog_shown (gpointer data);
 static gboolean trial_started (gpointer data);
 
 /* Another campaign, dropped on the window: nothing of the first stays on
@@ -988,8 +1105,12 @@ test_other_campaign (void)
                                       "page (it gives LU, ISO 18646-2 4.5).")));
 
   g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  gtk_widget_activate_action (lookup ("protocol-page"), "protocol.issue", NULL);
   iterate_until (dialog_shown, NULL);
+  g_assert_cmpstr (adw_message_dialog_get_heading (nb_window_get_dialog (fx.window)), ==,
+                   _("The Campaign Has No Trials"));
   adw_message_dialog_response (nb_window_get_dialog (fx.window), "cancel");
+  iterate_until (idle_window, NULL);
 
   /* Replaced: a new campaign, no model; the old file in the trash. */
   nb_window_open_campaign (fx.window, fx.db);
@@ -1023,7 +1144,8 @@ test_protocol_mid_run (void)
   start_run ("gui-mid", 3, 20);
   iterate_until (trial_started, GUINT_TO_POINTER (1));
   g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
-  g_assert_cmpstr (nb_window_get_last_message (fx.window), ==,
+  gtk_widget_activate_action (lookup ("protocol-page"), "protocol.issue", NULL);
+  g_assert_cmpstr (nb_protocol_page_get_status (NB_PROTOCOL_PAGE (lookup ("protocol-page"))), ==,
                    _("The protocol is issued when the run has ended: the trial in flight is not "
                      "in the campaign yet."));
   g_assert_null (nb_window_get_dialog (fx.window));
@@ -1046,7 +1168,7 @@ static void
 test_screenshots (void)
 {
   static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
-  static const char *const pages[] = { "campaign", "trials" };
+  static const char *const pages[] = { "campaign", "trials", "protocol" };
   const char *lang = nb_gui_ui_language ();
   AdwStyleManager *style = adw_style_manager_get_default ();
 
@@ -1156,7 +1278,30 @@ main (int argc, char **argv)
     /* The trash (New over an existing file) in the test's directory. */
     g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
 
+    g_autofree char *config = g_build_filename (fx.dir, "xdg-config", NULL);
+    g_autofree char *apps = g_build_filename (data, "applications", NULL);
+    g_autofree char *viewer = g_build_filename (fx.dir, "viewer.sh", NULL);
+    g_autofree char *script = g_strdup_printf ("#!/bin/sh\nprintf '%%s\\n' \"$1\" > '%s/opened.part' && "
+                                               "mv '%s/opened.part' '%s/opened'\n",
+                                               fx.dir, fx.dir, fx.dir);
+    g_autofree char *entry = g_strdup_printf ("[Desktop Entry]\nType=Application\n"
+                                              "Name=navbench test viewer\nExec=%s %%u\n"
+                                              "MimeType=application/pdf;\nNoDisplay=true\n",
+                                              viewer);
+    g_autofree char *desktop = g_build_filename (apps, "nb-test-viewer.desktop", NULL);
+    g_autofree char *list = g_build_filename (config, "mimeapps.list", NULL);
+
     g_setenv ("XDG_DATA_HOME", data, TRUE);
+    /* The protocol is opened with the default application for PDF: here a
+     * viewer that writes down the file it was given. */
+    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+    g_assert_cmpint (g_mkdir_with_parents (apps, 0700), ==, 0);
+    g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (viewer, script, -1, NULL));
+    g_assert_cmpint (g_chmod (viewer, 0700), ==, 0);
+    g_assert_true (g_file_set_contents (desktop, entry, -1, NULL));
+    g_assert_true (g_file_set_contents (list, "[Default Applications]\n"
+                                        "application/pdf=nb-test-viewer.desktop\n", -1, NULL));
   }
   gtk_test_init (&argc, &argv, NULL);
   /* The window's words in the environment's language (LANGUAGE=ru for the

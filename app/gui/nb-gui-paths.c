@@ -22,12 +22,6 @@ nb_gui_catalogue (const char *lang, GError **error)
   return nb_catalogue_for_language (nb_gui_locale_dir (), lang, error);
 }
 
-const char *
-nb_gui_cli_path (void)
-{
-  return from_build_tree () ? NB_CLI_BUILD : NB_CLI_INSTALLED;
-}
-
 GSettings *
 nb_gui_settings_new (void)
 {
@@ -66,4 +60,13 @@ nb_gui_ui_language (void)
   const char *lang = C_("ui-language", "en");
 
   return g_str_equal (lang, "ru") ? "ru" : "en";
+}
+
+const char *
+nb_gui_protocol_language (GSettings *settings)
+{
+  g_autofree char *lang = g_settings_get_string (settings, "protocol-language");
+
+  return g_str_equal (lang, "ru") ? "ru" : g_str_equal (lang, "en") ? "en"
+                                                                   : nb_gui_ui_language ();
 }

@@ -1,5 +1,5 @@
 /* nb-gui-paths.h — where the application finds its catalogues, settings
- * schema, help and navbench-cli
+ * schema and help
  *
  * Run from the build tree (tests, development) the build tree's files are
  * used, else the installed ones — the same rule as navbench-cli's.
@@ -17,8 +17,6 @@ const char *nb_gui_locale_dir (void);
  * protocol and the clause 4 flags are written in, whatever the window
  * speaks; NULL with an error naming the .mo when it cannot be read. */
 const NbCatalogue *nb_gui_catalogue (const char *lang, GError **error);
-/* navbench-cli (the run page's helpers run it). */
-const char *nb_gui_cli_path   (void);
 /* The application's settings (org.navbench.Navbench): from the build tree's
  * compiled schema when run from there. */
 GSettings  *nb_gui_settings_new (void);
@@ -28,5 +26,8 @@ char       *nb_gui_help_uri (void);
  * not the environment's wish (LANG=ru_RU with no Russian catalogue reached
  * is an English window). */
 const char *nb_gui_ui_language (void);
+/* The protocol's language the pages preselect, "ru" or "en": the
+ * preference (protocol-language), else the window's language. */
+const char *nb_gui_protocol_language (GSettings *settings);
 
 G_END_DECLS

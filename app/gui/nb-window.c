@@ -5,6 +5,7 @@
 #include "nb-campaign-form.h"
 #include "nb-gui-paths.h"
 #include "nb-io-queue.h"
+#include "nb-protocol-page.h"
 #include "nb-trials-page.h"
 
 #include <glib/gi18n.h>
@@ -23,19 +24,19 @@ struct _NbWindow {
   GtkWidget *stop_button;
 
   GtkWidget *form, *trials;
+  GtkWidget *protocol;          /* nb-protocol-page: the PDF and CSV written in-process */
   GSettings *settings;
   NbIoQueue *queue;
   char *path;
   char *last_message;
   AdwMessageDialog *dialog;     /* the question shown now, or NULL */
-  guint protocols;              /* protocol subprocesses running */
   guint inhibit;                /* the suspend inhibitor while a run goes on */
   gboolean closing;             /* closing was confirmed: goes when the run has ended */
 };
 
 G_DEFINE_FINAL_TYPE (NbWindow, nb_window, ADW_TYPE_APPLICATION_WINDOW)
 
-enum { SIGNAL_CAMPAIGN_LOADED, SIGNAL_PROTOCOL_WRITTEN, N_SIGNALS };
+enum { SIGNAL_CAMPAIGN_LOADED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 void
@@ -136,7 +137,8 @@ ask (NbWindow *window, const char *heading, const char *body, const char *yes,
 AdwMessageDialog *
 nb_window_get_dialog (NbWindow *window)
 {
-  return window->dialog;
+  return window->dialog ? window->dialog
+                        : nb_protocol_page_get_dialog (NB_PROTOCOL_PAGE (window->protocol));
 }
 
 /* ------------------------------------------------------------- recent -- */
@@ -244,6 +246,7 @@ open_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
   /* The pages' loads queue behind this job. */
   nb_campaign_form_set_campaign (NB_CAMPAIGN_FORM (window->form), job->path);
   nb_trials_page_set_campaign (NB_TRIALS_PAGE (window->trials), job->path);
+  nb_protocol_page_set_campaign (NB_PROTOCOL_PAGE (window->protocol), job->path);
   nb_window_toast (window, job->create ? _("Campaign created.") : _("Campaign opened."));
   remember_recent (window, job->path);
   update_actions (window);
@@ -334,73 +337,7 @@ nb_window_new_campaign (NbWindow *window, const char *path)
 const char *
 nb_window_protocol_language (NbWindow *window)
 {
-  g_autofree char *lang = g_settings_get_string (window->settings, "protocol-language");
-
-  return g_str_equal (lang, "ru") ? "ru" : g_str_equal (lang, "en") ? "en"
-                                                                   : nb_gui_ui_language ();
-}
-
-/* The protocol is navbench-cli report in a process of its own: the report
- * picks its language with the process-wide LANGUAGE (setenv, not safe
- * beside the GTK thread's getenv) and the PDF is written off the GTK thread;
- * the code is the CLI's, so the two cannot disagree. */
-static void
-on_protocol_done (GObject *source, GAsyncResult *result, gpointer user_data)
-{
-  GSubprocess *process = G_SUBPROCESS (source);
-  NbWindow *window = user_data;
-  g_autoptr (GError) error = NULL;
-  g_autofree char *out = NULL, *err = NULL;
-  const char *pdf = g_object_get_data (G_OBJECT (process), "nb-pdf");
-  gboolean ok = g_subprocess_communicate_utf8_finish (process, result, &out, &err, &error) &&
-                g_subprocess_get_if_exited (process) && g_subprocess_get_exit_status (process) == 0;
-
-  window->protocols--;
-  if (ok)
-    {
-      g_autofree char *text = g_strdup_printf (_("Protocol written to %s."), pdf);
-
-      nb_window_toast (window, text);
-    }
-  else
-    {
-      g_autofree char *text = NULL;
-
-      if (error == NULL && err != NULL)
-        g_strstrip (err);
-      text = g_strdup_printf (_("The protocol could not be written: %s"),
-                              error ? error->message : err && err[0] ? err : "?");
-      nb_window_toast (window, text);
-    }
-  g_signal_emit (window, signals[SIGNAL_PROTOCOL_WRITTEN], 0, ok);
-  g_object_unref (window);
-}
-
-void
-nb_window_write_protocol (NbWindow *window, const char *pdf_path, const char *lang)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GSubprocess) process = NULL;
-
-  if (window->path == NULL)
-    return;
-  process = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                              &error, nb_gui_cli_path (), "report", "--db", window->path,
-                              "--lang", lang, "-o", pdf_path, NULL);
-  if (process == NULL)
-    {
-      g_autofree char *text = g_strdup_printf (_("The protocol could not be written: %s"),
-                                               error->message);
-
-      nb_window_toast (window, text);
-      g_signal_emit (window, signals[SIGNAL_PROTOCOL_WRITTEN], 0, FALSE);
-      return;
-    }
-  g_object_set_data_full (G_OBJECT (process), "nb-pdf", g_strdup (pdf_path), g_free);
-  window->protocols++;
-  nb_window_toast (window, _("Writing the protocol…"));
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, on_protocol_done,
-                                       g_object_ref (window));
+  return nb_gui_protocol_language (window->settings);
 }
 
 /* ------------------------------------------------------ file choosers -- */
@@ -447,18 +384,6 @@ on_open_response (GtkNativeDialog *dialog, int response, gpointer user_data)
 }
 
 static void
-on_protocol_response (GtkNativeDialog *dialog, int response, gpointer user_data)
-{
-  NbWindow *window = user_data;
-  g_autofree char *path = response == GTK_RESPONSE_ACCEPT ? chosen_path (dialog) : NULL;
-  const char *lang = gtk_file_chooser_get_choice (GTK_FILE_CHOOSER (dialog), "lang");
-
-  if (path != NULL)
-    nb_window_write_protocol (window, path, lang ? lang : nb_window_protocol_language (window));
-  g_object_unref (dialog);
-}
-
-static void
 action_new (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   GtkFileChooserNative *dialog =
@@ -489,85 +414,12 @@ action_open_recent (GSimpleAction *action, GVariant *param, gpointer user_data)
   nb_window_open_campaign (user_data, g_variant_get_string (param, NULL));
 }
 
-static void
-show_protocol_chooser (NbWindow *window)
-{
-  GtkFileChooserNative *dialog =
-    gtk_file_chooser_native_new (_("Export the Test Protocol"), GTK_WINDOW (window),
-                                 GTK_FILE_CHOOSER_ACTION_SAVE, _("_Export"), _("_Cancel"));
-  const char *ids[] = { "ru", "en", NULL };
-  const char *labels[] = { _("Russian"), _("English"), NULL };
-  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autofree char *base = g_path_get_basename (window->path);
-  g_autofree char *name = NULL;
-
-  if (g_str_has_suffix (base, ".nbc"))
-    base[strlen (base) - 4] = '\0';
-  name = g_strconcat (base, "-protocol.pdf", NULL);
-  gtk_file_filter_set_name (filter, "PDF");
-  gtk_file_filter_add_mime_type (filter, "application/pdf");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (dialog), filter);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (dialog), name);
-  gtk_file_chooser_add_choice (GTK_FILE_CHOOSER (dialog), "lang", _("Language"), ids, labels);
-  gtk_file_chooser_set_choice (GTK_FILE_CHOOSER (dialog), "lang",
-                               nb_window_protocol_language (window));
-  g_object_set_data (G_OBJECT (window), "nb-protocol-chooser", dialog);
-  g_signal_connect (dialog, "response", G_CALLBACK (on_protocol_response), window);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (dialog));
-}
-
-static void
-on_empty_answer (NbWindow *window, gboolean yes, gpointer data)
-{
-  if (yes)
-    show_protocol_chooser (window);
-}
-
-/* How many trials the campaign holds, for the question before a protocol
- * of an empty campaign. */
-static gpointer
-count_work (gpointer data, GError **error)
-{
-  g_autoptr (NbCampaign) campaign = nb_campaign_open (data, NB_CAMPAIGN_OPEN_READ_ONLY, error);
-  NbCampaignCounts counts = { 0 };
-
-  if (campaign == NULL || !nb_campaign_get_counts (campaign, &counts, error) ||
-      !nb_campaign_close (g_steal_pointer (&campaign), error))
-    return NULL;
-  return g_memdup2 (&counts, sizeof counts);
-}
-
-static void
-count_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
-{
-  NbWindow *window = NB_WINDOW (owner);
-  const NbCampaignCounts *counts = *result;
-
-  if (error != NULL)
-    nb_window_toast (window, error->message);
-  else if (counts->trials == 0)
-    ask (window, _("The Campaign Has No Trials"),
-         _("Every clause of the protocol would say “not tested”. Export it all the same?"),
-         _("_Export Anyway"), FALSE, on_empty_answer, NULL, NULL);
-  else
-    show_protocol_chooser (window);
-}
-
+/* The protocol is issued from its page (nb-protocol-page: a run, an empty
+ * campaign and files to replace are its questions). */
 static void
 action_protocol (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
-  NbWindow *window = user_data;
-
-  if (window->path == NULL)
-    return;
-  if (is_running (window))
-    {
-      nb_window_toast (window, _("The protocol is issued when the run has ended: the trial in "
-                                 "flight is not in the campaign yet."));
-      return;
-    }
-  nb_io_queue_push (window->queue, G_OBJECT (window), count_work, count_done,
-                    g_strdup (window->path), g_free, g_free);
+  adw_view_stack_set_visible_child_name (NB_WINDOW (user_data)->stack, "protocol");
 }
 
 /* ---------------------------------------------------------------- run -- */
@@ -713,7 +565,8 @@ nb_window_get_campaign_path (NbWindow *window)
 guint
 nb_window_get_pending (NbWindow *window)
 {
-  return nb_io_queue_pending (window->queue) + window->protocols;
+  return nb_io_queue_pending (window->queue) +
+         nb_protocol_page_get_pending (NB_PROTOCOL_PAGE (window->protocol));
 }
 
 static void
@@ -748,6 +601,9 @@ nb_window_init (NbWindow *window)
   g_signal_connect_object (window->trials, "notify::running", G_CALLBACK (on_running), window, 0);
   add_page (window, window->form, "campaign", C_("page", "_Campaign"), "document-properties-symbolic");
   add_page (window, window->trials, "trials", C_("page", "_Trials"), "view-list-symbolic");
+  window->protocol = nb_protocol_page_new ();
+  g_object_bind_property (window->trials, "running", window->protocol, "running", G_BINDING_SYNC_CREATE);
+  add_page (window, window->protocol, "protocol", C_("page", "_Protocol"), "x-office-document-symbolic");
 
   gtk_window_set_default_size (GTK_WINDOW (window),
                                g_settings_get_int (window->settings, "window-width"),
@@ -808,9 +664,6 @@ nb_window_class_init (NbWindowClass *klass)
   signals[SIGNAL_CAMPAIGN_LOADED] = g_signal_new ("campaign-loaded", G_TYPE_FROM_CLASS (klass),
                                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
-  signals[SIGNAL_PROTOCOL_WRITTEN] = g_signal_new ("protocol-written", G_TYPE_FROM_CLASS (klass),
-                                                   G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
-                                                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
 }
 
 NbWindow *

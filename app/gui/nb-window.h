@@ -1,15 +1,16 @@
 /* nb-window.h — navbench's main window: a campaign's pages under a header bar
  *
  * An AdwApplicationWindow from nb-window.ui: the view switcher over the
- * pages (Campaign, Trials), the primary menu, Stop always in the header bar,
- * messages as toasts.  Actions (win.*): new, open, open-recent (s), protocol,
- * run, stop.  A campaign file dropped on the window is opened.  Closing the
+ * pages (Campaign, Trials, Protocol), the primary menu, Stop always in the header bar,
+ * messages as toasts.  Actions (win.*): new, open, open-recent (s), protocol
+ * (shows the Protocol page: nb-protocol-page.h issues it), run, stop.  A campaign file dropped on the window is opened.  Closing the
  * window during a run asks; confirmed, the run is stopped, the trial in
  * flight recorded aborted, then the window goes.
  *
  * Widgets that tests and tools reach are named (gtk_widget_set_name) and
  * found with nb_window_lookup: "pages" (the AdwViewStack), "header-stop",
- * "campaign-form", "trials-page", the form's editors by field key, the
+ * "campaign-form", "trials-page", "protocol-page" (and its widgets, see
+ * nb-protocol-page.h), the form's editors by field key, the
  * Trials page's "run-clause", "run-config", "run-route", "run-load",
  * "run-trials", "run-plot", "trial-list", "run-status" and "figure-*".
  */
@@ -28,11 +29,7 @@ void        nb_window_open_campaign (NbWindow *window, const char *path);
 /* Creates a campaign named after the file and opens it; an existing file
  * (the file chooser asked "Replace?") is moved to the trash first. */
 void        nb_window_new_campaign  (NbWindow *window, const char *path);
-/* Writes the campaign's test protocol (lang "ru" or "en") as a PDF, with
- * navbench-cli report in a subprocess; the outcome is a toast and
- * "protocol-written" (gboolean ok). */
-void        nb_window_write_protocol (NbWindow *window, const char *pdf_path, const char *lang);
-/* The language the protocol dialog preselects: the preference, else the
+/* The language the Protocol page preselects: the preference, else the
  * window's language (nb_gui_ui_language). */
 const char *nb_window_protocol_language (NbWindow *window);
 
@@ -41,11 +38,12 @@ void        nb_window_toast (NbWindow *window, const char *text);
 const char *nb_window_get_last_message (NbWindow *window);
 
 const char *nb_window_get_campaign_path (NbWindow *window);
-/* Campaign I/O and protocol jobs not yet done. */
+/* Campaign I/O and the Protocol page's workers not yet done. */
 guint       nb_window_get_pending (NbWindow *window);
 GtkWidget  *nb_window_lookup (NbWindow *window, const char *name);
 /* The dialog the window shows now (an AdwMessageDialog: the question before
- * closing during a run, before a protocol of an empty campaign, ...), or
+ * closing during a run; the Protocol page's: before a protocol of an empty
+ * campaign, before replacing files), or
  * NULL; tests answer it with adw_message_dialog_response. */
 AdwMessageDialog *nb_window_get_dialog (NbWindow *window);
 
