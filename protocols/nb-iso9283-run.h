@@ -18,6 +18,7 @@
 
 #include <glib.h>
 
+#include "nb-campaign.h"
 #include "nb-device.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283.h"
@@ -44,7 +45,8 @@ gboolean nb_iso9283_pose_run   (const NbArmModel *model, const NbIso9283Cube *cu
 void     nb_iso9283_pose_run_clear (NbIso9283PoseRun *run);
 
 /* The demonstration error model of the simulated arm (encoder offsets, link
- * length errors, backlash, noise, an underdamped servo with its dwell):
+ * length errors, backlash, noise, an underdamped servo with its dwell, the
+ * joints' compliance under load, a thermal drift, a 0.4 % slow speed):
  * what docs/iso9283.md's examples and the CLI's --robot sim use. */
 void     nb_iso9283_sim_errors (NbSimArm *arm);
 
@@ -85,5 +87,74 @@ typedef struct {
 gboolean nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error);
 /* A sample's pose in the ISO 9283 form (mm; a, b, c of its quaternion). */
 void     nb_iso9283_sample_pose (const NbSample *sample, NbPose6 *pose);
+
+/* ------------------------------------------------ the rig and the plan -- */
+
+/* What a campaign run of the ISO 9283 plan drives and measures with: the
+ * arm's model and cube, the robot (ops + handle), the in-process simulated
+ * arm and its 1 kHz tracker when there is one (sim, tracker; NULL over
+ * HTTP), the arm whose geometry the measurement sees (truth: the simulated
+ * arm itself, or the served arm's error model), and the measure function
+ * of the rest poses. */
+typedef struct {
+  NbArmModel model;
+  NbIso9283Cube cube;
+  double q[NB_ISO9283_POSES][NB_ARM_JOINTS];
+  const NbRobotOps *ops;
+  gpointer robot;
+  NbSimArm *sim;
+  NbSimTracker *tracker;
+  NbSimArm *truth;
+  NbIso9283MeasureFunc measure;
+  gpointer measure_data;
+  const char *robot_name;       /* "sim" or the URL */
+  const char *measurement;
+  double rated_load_kg;         /* 6.6: the manufacturer's rated load */
+  double rated_speed_mm_s;      /* 6.7: the rated path velocity (100 %) */
+  double band_mm;               /* 7.4: the limit band's radius */
+  /* The servo of the simulated arm as the rig found it (a path switches it
+   * off: the controller interpolates the path, no point-to-point dwell). */
+  double settle_omega_rad_s, settle_zeta, settle_dwell_s;
+  double speed_pct;             /* of the configuration being run */
+  double load_kg;
+  guint goals;
+  gboolean keep_stream;         /* the tracker's samples kept across goals (a path) */
+  /* The tracker's callback while it is off the arm. */
+  void (*off_advance) (gpointer, double, const double *, double, const double *);
+  gpointer off_advance_data;
+} NbIso9283Rig;
+
+/* Sets the rig for a configuration: the simulated arm's speed (100/speed
+ * slower), the load (rated or 10 % of rated_load_kg on the true arm).
+ * NB_ERROR_INPUT over HTTP for a speed other than 100 %. */
+gboolean nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load,
+                                   GError **error);
+/* One joint goal; measured: the attained pose after it.  The tracker's
+ * samples of the goal stay in rig->tracker (cleared before each goal). */
+gboolean nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean measured,
+                              NbPose6 *attained, GError **error);
+/* The robot's clock: the simulated arm's, else the monotonic clock (s). */
+double   nb_iso9283_rig_clock (const NbIso9283Rig *rig);
+/* The servo on (as found) or off (paths). */
+void     nb_iso9283_rig_servo (NbIso9283Rig *rig, gboolean on);
+/* The tracker on the arm or off it (unmeasured motion of a long run). */
+void     nb_iso9283_rig_tracker (NbIso9283Rig *rig, gboolean on);
+
+/* What the runner says as it goes (NULL: nothing). */
+typedef void (*NbIso9283RunSay) (gpointer data, const char *config, guint cycle, guint of,
+                                 const char *what);
+
+/* Runs every in-scope configuration of the file's ISO 9283 plan that is not
+ * complete (only: that one), cycle after cycle from the next one not
+ * stored, each cycle committed when it ends: a run killed resumes at the
+ * next cycle.  A characteristic that needs the stream (7.4, 8) is left
+ * (said, not failed) when the rig has no in-process arm.  *ran counts the
+ * cycles run. */
+gboolean nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const char *only,
+                              NbIso9283RunSay say, gpointer say_data, guint *ran,
+                              GError **error);
+/* The plan made when the file has none (*made). */
+gboolean nb_iso9283_plan_ensure (NbCampaign *campaign, double drift_s, gboolean *made,
+                                 GError **error);
 
 G_END_DECLS

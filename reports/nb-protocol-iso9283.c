@@ -1,6 +1,10 @@
 #include "nb-protocol-iso9283.h"
 
+#include "nb-campaign-iso9283.h"
+#include "nb-clause-9283.h"
 #include "nb-error.h"
+
+#include <math.h>
 
 #include <string.h>
 
@@ -188,5 +192,213 @@ nb_protocol_iso9283_add_pose (NbDocument *doc, const char *lang, const NbIso9283
   nb_table_add_note (t, w[W_NOTE_RP]);
   nb_table_add_note (t, w[W_NOTE_FORMULAS]);
   nb_document_add_table (doc, t);
+  return TRUE;
+}
+
+static const char *const sim_measurement[2][2] = {
+  { "simulated laser tracker, 1 kHz, 6-DoF probe",
+    "имитатор лазерного трекера, 1 кГц, 6 степеней свободы" },
+  { "simulated laser tracker on the joints the robot reports",
+    "имитатор лазерного трекера по положениям шарниров, сообщаемым роботом" },
+};
+
+const char *
+nb_protocol_iso9283_sim_measurement (gboolean served)
+{
+  return sim_measurement[served ? 1 : 0][0];
+}
+
+const char *
+nb_protocol_iso9283_measurement (const char *stored, const char *lang)
+{
+  for (guint i = 0; stored != NULL && i < 2; i++)
+    if (g_str_equal (stored, sim_measurement[i][0]))
+      return sim_measurement[i][lang_index (lang)];
+  return stored ? stored : "";
+}
+
+/* --------------------------------------------------------- the plan -- */
+
+static const char *
+unit_words (const char *unit, gboolean ru)
+{
+  static const char *const pairs[][2] = {
+    { "mm", "мм" }, { "s", "с" }, { "mm/s", "мм/с" }, { "°", "°" }, { "%", "%" },
+    { "mm/N", "мм/Н" }, { "N", "Н" },
+  };
+
+  for (guint i = 0; unit != NULL && i < G_N_ELEMENTS (pairs); i++)
+    if (g_str_equal (unit, pairs[i][0]))
+      return pairs[i][ru];
+  return unit ? unit : "";
+}
+
+static const char *
+load_words (const char *load, gboolean ru)
+{
+  return words[ru][g_strcmp0 (load, "10%") == 0 ? W_LOAD_10 : W_LOAD_RATED];
+}
+
+static gboolean
+add_config (NbDocument *doc, gboolean ru, NbCampaign *campaign, const NbClause9283 *clause,
+            const NbIso9283PlanEntry *e, GError **error)
+{
+  NbClause9283Figures f;
+  g_autoptr (GPtrArray) trials = NULL;
+  g_autofree char *head = NULL, *title = NULL;
+  const NbIso9283Trial *first;
+  NbTable *t;
+
+  if (!nb_clause_9283_compute (campaign, e, &f, error))
+    return FALSE;
+  /* The conditions of the first cycle (robot, measurement, the load in kg). */
+  if ((trials = nb_campaign_iso9283_trials (campaign, e->config, error)) == NULL)
+    {
+      nb_clause_9283_figures_clear (&f);
+      return FALSE;
+    }
+  first = trials->len ? trials->pdata[0] : NULL;
+  {
+    GString *h = g_string_new (NULL);
+
+    g_string_append_printf (h, ru ? "Конфигурация %s: %.0f %% номинальной скорости, %s; циклов %u из %u"
+                                  : "Configuration %s: %.0f %% of the rated velocity, %s; %u of %u cycles",
+                            e->config, e->speed_pct, load_words (e->load, ru), f.cycles, e->cycles);
+    if (first != NULL)
+      g_string_append_printf (h, ru ? "; робот: %s; средство измерений: %s" : "; robot: %s; measurement: %s",
+                              first->robot, nb_protocol_iso9283_measurement (first->measurement,
+                                                                             ru ? "ru" : "en"));
+    if ((ru ? f.note_ru : f.note) != NULL)
+      g_string_append_printf (h, "; %s", ru ? f.note_ru : f.note);
+    g_string_append_c (h, '.');
+    head = g_string_free (h, FALSE);
+  }
+  nb_document_add_paragraph (doc, head);
+  if (!e->in_scope)
+    {
+      g_autofree char *why = g_strdup_printf (ru ? "Вне области испытаний: %s." : "Out of scope: %s.",
+                                              e->reason ? e->reason : "");
+
+      nb_document_add_paragraph (doc, why);
+      nb_clause_9283_figures_clear (&f);
+      return TRUE;
+    }
+  if (f.error)
+    {
+      g_autofree char *why = g_strdup_printf (ru ? "Характеристики не вычислены: %s."
+                                                 : "The figures cannot be computed: %s.", f.error);
+
+      nb_document_add_warning (doc, why);
+      nb_clause_9283_figures_clear (&f);
+      return TRUE;
+    }
+  if (f.cycles < e->cycles)
+    nb_document_add_warning (doc, ru ? "Циклов меньше, чем требует стандарт (6.9)."
+                                     : "Fewer cycles than the standard asks for (6.9).");
+  title = g_strdup_printf ("%s (%s): %s", ru ? clause->title_ru : clause->title, clause->clause,
+                           e->config);
+  t = nb_table_new (title);
+  nb_table_add_column (t, "figure", ru ? "характеристика" : "figure", NULL, 0);
+  nb_table_add_column (t, "unit", ru ? "ед." : "unit", NULL, 0);
+  for (guint r = 0; r < f.n_rows; r++)
+    nb_table_add_column (t, f.labels[r], f.labels[r], NULL, 4);
+  for (guint k = 0; k < clause->n_columns; k++)
+    {
+      const NbClause9283Column *c = &clause->columns[k];
+      guint row = nb_table_add_row (t);
+
+      nb_table_set_text (t, row, 0, ru ? c->title_ru : c->title);
+      nb_table_set_text (t, row, 1, unit_words (c->unit, ru));
+      for (guint r = 0; r < f.n_rows; r++)
+        {
+          double v = f.values[r * clause->n_columns + k];
+          char buf[32];
+
+          if (isfinite (v))
+            {
+              g_snprintf (buf, sizeof buf, "%.*f", (int) c->decimals, v);
+              nb_table_set_text (t, row, 2 + r, buf);
+            }
+          else
+            nb_table_set_text (t, row, 2 + r, "—");
+        }
+    }
+  nb_document_add_table (doc, t);
+  nb_clause_9283_figures_clear (&f);
+  return TRUE;
+}
+
+gboolean
+nb_protocol_iso9283_add_plan (NbDocument *doc, const char *lang, NbCampaign *campaign,
+                              GError **error)
+{
+  gboolean ru = lang_index (lang) == 1;
+  g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (campaign, error);
+  const NbClause9283 *const *reg;
+  guint n_reg;
+  NbTable *t;
+
+  if (plan == NULL)
+    return FALSE;
+  if (plan->len == 0)
+    return TRUE;
+  nb_document_add_heading (doc, 1, NULL, ru ? "План испытаний по ГОСТ Р ИСО 9283"
+                                            : "The ISO 9283 test plan");
+  t = nb_table_new (ru ? "Конфигурации плана и их состояние" : "The plan's configurations and their state");
+  nb_table_add_column (t, "config", ru ? "конфигурация" : "configuration", NULL, 0);
+  nb_table_add_column (t, "clause", ru ? "пункт" : "clause", NULL, 0);
+  nb_table_add_column (t, "speed", ru ? "скорость" : "velocity", "%", 0);
+  nb_table_add_column (t, "load", ru ? "нагрузка" : "load", NULL, 0);
+  nb_table_add_column (t, "cycles", ru ? "циклы" : "cycles", NULL, 0);
+  nb_table_add_column (t, "state", ru ? "состояние" : "state", NULL, 0);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+      g_autofree char *count = NULL;
+      guint n;
+      guint row = nb_table_add_row (t);
+
+      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, error))
+        {
+          nb_table_free (t);
+          return FALSE;
+        }
+      count = g_strdup_printf ("%u/%u", n, e->cycles);
+      nb_table_set_text (t, row, 0, e->config);
+      nb_table_set_text (t, row, 1, clause ? clause->clause : "?");
+      nb_table_set_number (t, row, 2, e->speed_pct);
+      nb_table_set_text (t, row, 3, g_strcmp0 (e->load, "10%") == 0 ? "10 %" : (ru ? "номинальная" : "rated"));
+      nb_table_set_text (t, row, 4, count);
+      nb_table_set_text (t, row, 5, !e->in_scope ? (ru ? "вне области" : "out of scope")
+                                    : n == 0 ? (ru ? "не начата" : "not started")
+                                    : n < e->cycles ? (ru ? "начата" : "in progress")
+                                    : (ru ? "выполнена" : "complete"));
+    }
+  nb_document_add_table (doc, t);
+  reg = nb_clause_9283_registry (&n_reg);
+  for (guint k = 0; k < n_reg; k++)
+    {
+      gboolean headed = FALSE;
+
+      for (guint i = 0; i < plan->len; i++)
+        {
+          const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+          guint n;
+
+          if (!g_str_equal (e->characteristic, reg[k]->key))
+            continue;
+          if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, error))
+            return FALSE;
+          /* A configuration not started says nothing beyond the plan's table. */
+          if (n == 0 && e->in_scope)
+            continue;
+          if (!headed)
+            nb_document_add_heading (doc, 1, reg[k]->clause, ru ? reg[k]->title_ru : reg[k]->title);
+          headed = TRUE;
+          if (!add_config (doc, ru, campaign, reg[k], e, error))
+            return FALSE;
+        }
+    }
   return TRUE;
 }

@@ -12,6 +12,7 @@
 
 #include <glib.h>
 
+#include "nb-campaign.h"
 #include "nb-document.h"
 #include "nb-iso9283.h"
 #include "nb-pdf.h"
@@ -35,6 +36,19 @@ typedef struct {
 /* FALSE (NB_ERROR_INPUT) for a language other than en and ru. */
 gboolean nb_protocol_iso9283_add_pose (NbDocument *doc, const char *lang,
                                        const NbIso9283PoseSection *section, GError **error);
+/* The ISO 9283 plan of a campaign file: the plan's table (configuration,
+ * speed, load, cycles recorded of the standard's, state or the reason it is
+ * out of scope), then per characteristic (clause module, registry order)
+ * and configuration its conditions and its figures, recomputed from the
+ * stored cycles, in the words of ISO 9283 or ГОСТ Р ИСО 9283. */
+gboolean nb_protocol_iso9283_add_plan (NbDocument *doc, const char *lang, NbCampaign *campaign,
+                                       GError **error);
+/* The words of the simulated tracker as a run stores them (English): in
+ * process (served FALSE) or watching the served arm's reported joints. */
+const char *nb_protocol_iso9283_sim_measurement (gboolean served);
+/* A stored measurement in the language: the simulated tracker's words
+ * translated, any other (a live instrument's "DRIVER URL") as it is. */
+const char *nb_protocol_iso9283_measurement (const char *stored, const char *lang);
 /* The document's title in the language. */
 const char *nb_protocol_iso9283_title (const char *lang);
 /* The PDF's own words in the language. */

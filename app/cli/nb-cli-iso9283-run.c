@@ -11,13 +11,18 @@
  * measured by that live 6-DoF instrument through NbDevice instead: the
  * mean of its poses over a window after each goal (nb_iso9283_measure_device).
  * --output DIR writes each pose's attained poses
- * as DIR/P1.csv … P5.csv, the table `compute iso9283 pose` reads.
- * Not yet in the campaign file: see docs/iso9283.md.
+ * as DIR/P1.csv … P5.csv, the table `compute iso9283 pose` reads;
+ * --db F --config NAME records the run.
+ *
+ * --db F --all runs the file's ISO 9283 plan instead (nb_iso9283_run_plan:
+ * every characteristic's clause module, cycle by cycle, resumed after a
+ * kill), and `campaign plan --standard iso9283` shows it (docs/iso9283.md).
  */
 #include "nb-cli.h"
 
 #include "nb-arm-file.h"
 #include "nb-campaign-iso9283.h"
+#include "nb-clause-9283.h"
 #include "nb-error.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283-run.h"
@@ -74,10 +79,8 @@ robot_words (gboolean ru, gboolean over_http)
 static const char *
 measurement_words (gboolean ru, gboolean over_http)
 {
-  return over_http ? (ru ? "имитатор лазерного трекера по положениям шарниров, сообщаемым роботом"
-                         : "simulated laser tracker on the joints the robot reports")
-                   : (ru ? "имитатор лазерного трекера, 1 кГц, 6 степеней свободы"
-                         : "simulated laser tracker, 1 kHz, 6-DoF probe");
+  return nb_protocol_iso9283_measurement (nb_protocol_iso9283_sim_measurement (over_http),
+                                          ru ? "ru" : "en");
 }
 
 static gboolean
@@ -159,6 +162,8 @@ write_report (const char *path, const char *lang, const char *db, const NbIso928
       for (guint i = 0; i < runs->len; i++)
         if (!add_section (doc, lang, runs->pdata[i], error))
           return FALSE;
+      if (!nb_protocol_iso9283_add_plan (doc, lang, c, error))
+        return FALSE;
     }
   else
     {
@@ -182,6 +187,225 @@ write_report (const char *path, const char *lang, const char *db, const NbIso928
   return nb_pdf_write (doc, nb_protocol_iso9283_pdf_words (lang), path, error);
 }
 
+/* ------------------------------------------------- --all: the plan -- */
+
+typedef struct {
+  gboolean json;
+  GHashTable *ran;              /* the configurations a cycle ran of */
+} Say;
+
+static void
+say_cycle (gpointer data, const char *config, guint cycle, guint of, const char *what)
+{
+  Say *s = data;
+  g_autofree char *line = NULL;
+
+  if (what == NULL)
+    g_hash_table_add (s->ran, g_strdup (config));
+  if (s->json)
+    return;
+  if (what != NULL)
+    line = g_strdup_printf ("%s: %u/%u cycles, %s\n", config, cycle, of, what);
+  else if (cycle == of)
+    line = g_strdup_printf ("%s: %u/%u cycles, complete\n", config, cycle, of);
+  if (line != NULL)
+    nb_cli_write (line, NULL);
+}
+
+/* The rated load the campaign declares (robot.rated_load_kg), else the
+ * option's, else the iiwa 7's 7 kg (KUKA's rated payload of the LBR iiwa 7 R800). */
+static double
+rated_load (NbCampaign *c, double option)
+{
+  g_autofree char *text = NULL;
+
+  if (!isnan (option))
+    return option;
+  text = nb_campaign_get_field (c, "robot.rated_load_kg", NULL);
+  if (text != NULL && g_ascii_strtod (text, NULL) > 0)
+    return g_ascii_strtod (text, NULL);
+  return 7.0;
+}
+
+typedef struct {
+  const char *db, *only, *robot_text, *instrument, *instrument_words, *url;
+  char **settings;
+  double window, guard, rated_load_kg, rated_speed, band, drift_h;
+  gint seed;
+  gboolean json;
+} AllOptions;
+
+static int
+run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube,
+         const double q[NB_ISO9283_POSES][NB_ARM_JOINTS])
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (o->db, 0, &error);
+  gboolean over_http = o->robot_text != NULL && !g_str_equal (o->robot_text, "sim");
+  NbIso9283Rig rig;
+  NbSimArm arm, truth;
+  NbSimTracker tracker;
+  NbIso9283SimMeasure sm = { &tracker, 0.2 };
+  NbIso9283StateMeasure hm = { 0 };
+  NbIso9283DeviceMeasure dm = { 0 };
+  g_autoptr (NbHttpRobot) http = NULL;
+  g_autoptr (NbDevice) dev = NULL;
+  g_autoptr (GHashTable) ran_configs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                               NULL);
+  Say say = { o->json, ran_configs };
+  gboolean made, ok;
+  guint ran = 0;
+
+  if (c == NULL || !nb_iso9283_plan_ensure (c, o->drift_h * 3600.0, &made, &error))
+    return nb_cli_report_error (error);
+  memset (&rig, 0, sizeof rig);
+  rig.model = *model;
+  rig.cube = *cube;
+  memcpy (rig.q, q, sizeof rig.q);
+  rig.rated_load_kg = rated_load (c, o->rated_load_kg);
+  rig.rated_speed_mm_s = o->rated_speed;
+  rig.band_mm = o->band;
+  nb_sim_arm_init (&truth, model, (guint32) o->seed);
+  nb_iso9283_sim_errors (&truth);
+  if (!over_http)
+    {
+      nb_sim_arm_init (&arm, model, (guint32) o->seed);
+      nb_iso9283_sim_errors (&arm);
+      nb_sim_tracker_init (&tracker, &arm, 1000, 0.005, 0.002, (guint32) o->seed + 1);
+      rig.ops = nb_sim_arm_ops ();
+      rig.robot = &arm;
+      rig.sim = &arm;
+      rig.truth = &arm;
+      rig.tracker = &tracker;
+      rig.measure = nb_iso9283_measure_sim;
+      rig.measure_data = &sm;
+      rig.robot_name = "sim";
+      rig.measurement = measurement_words (FALSE, FALSE);
+    }
+  else
+    {
+      if ((http = nb_http_robot_new (o->robot_text, NULL, 120, &error)) == NULL)
+        goto fail;
+      rig.ops = nb_http_robot_ops ();
+      rig.robot = http;
+      rig.truth = &truth;
+      rig.robot_name = o->robot_text;
+      if (o->instrument != NULL)
+        {
+          dm = (NbIso9283DeviceMeasure) { NULL, o->guard, o->window, 2.0, 0.5, 0 };
+          if ((dev = nb_device_new (o->instrument, &error)) == NULL ||
+              !nb_device_configure (dev, "url", o->url, &error) ||
+              (o->settings != NULL && !nb_device_apply_settings (dev, o->settings, &error)) ||
+              !nb_device_start (dev, &error))
+            goto fail;
+          dm.device = dev;
+          rig.measure = nb_iso9283_measure_device;
+          rig.measure_data = &dm;
+          rig.measurement = o->instrument_words;
+          /* The instrument sees the served arm itself: no model load on it. */
+          rig.truth = NULL;
+        }
+      else
+        {
+          hm = (NbIso9283StateMeasure) { http, &truth, g_rand_new_with_seed ((guint32) o->seed + 1),
+                                         0.005, 0.002 };
+          rig.measure = nb_iso9283_measure_state;
+          rig.measure_data = &hm;
+          rig.measurement = measurement_words (FALSE, TRUE);
+        }
+    }
+  ok = nb_iso9283_run_plan (c, &rig, o->only, say_cycle, &say, &ran, &error);
+  if (dev != NULL)
+    nb_device_stop (dev);
+  if (hm.rand)
+    g_rand_free (hm.rand);
+  if (!over_http)
+    {
+      nb_sim_tracker_clear (&tracker);
+      nb_sim_arm_clear (&arm);
+    }
+  nb_sim_arm_clear (&truth);
+  if (!ok)
+    return nb_cli_report_error (error);
+  if (o->json)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+      g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (c, &error);
+      g_autofree char *text = NULL;
+
+      if (plan == NULL)
+        return nb_cli_report_error (error);
+      nb_json_begin_object (w);
+      nb_json_key (w, "standard"); nb_json_string (w, "iso9283");
+      nb_json_key (w, "plan_made"); nb_json_bool (w, made);
+      nb_json_key (w, "cycles_run"); nb_json_int (w, ran);
+      nb_json_key (w, "goals"); nb_json_int (w, rig.goals);
+      /* The figures of every configuration with cycles, from the file. */
+      nb_json_key (w, "configs");
+      nb_json_begin_array (w);
+      for (guint i = 0; i < plan->len; i++)
+        {
+          const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+          const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+          NbClause9283Figures f;
+          guint n;
+
+          if (!nb_campaign_iso9283_count_trials (c, e->config, &n, &error))
+            return nb_cli_report_error (error);
+          if (n == 0 || clause == NULL)
+            continue;
+          if (!nb_clause_9283_compute (c, e, &f, &error))
+            return nb_cli_report_error (error);
+          nb_json_begin_object (w);
+          nb_json_key (w, "config"); nb_json_string (w, e->config);
+          nb_json_key (w, "characteristic"); nb_json_string (w, e->characteristic);
+          nb_json_key (w, "clause"); nb_json_string (w, clause->clause);
+          nb_json_key (w, "of"); nb_json_int (w, e->cycles);
+          nb_clause_9283_figures_json (w, clause, &f);
+          nb_json_end_object (w);
+          nb_clause_9283_figures_clear (&f);
+        }
+      nb_json_end_array (w);
+      nb_json_end_object (w);
+      text = nb_json_writer_finish (g_steal_pointer (&w));
+      if (!nb_campaign_close (g_steal_pointer (&c), &error) || !nb_cli_write (text, &error))
+        return nb_cli_report_error (error);
+    }
+  else
+    {
+      g_autoptr (GString) out = g_string_new (NULL);
+      g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (c, &error);
+
+      if (plan == NULL)
+        return nb_cli_report_error (error);
+      /* The figures of the configurations this run worked on, a line each. */
+      for (guint i = 0; i < plan->len; i++)
+        {
+          const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+          const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+          NbClause9283Figures f;
+          g_autofree char *text = NULL;
+
+          if (clause == NULL || !g_hash_table_contains (say.ran, e->config))
+            continue;
+          if (!nb_clause_9283_compute (c, e, &f, &error))
+            return nb_cli_report_error (error);
+          text = nb_clause_9283_figures_text (clause, &f);
+          g_string_append_printf (out, "%s (%s): %s\n", e->config, clause->clause, text);
+          nb_clause_9283_figures_clear (&f);
+        }
+      g_string_append_printf (out, "The ISO 9283 plan: %u cycles run (%u goals); see campaign "
+                              "plan --standard iso9283 --db %s\n", ran, rig.goals, o->db);
+      if (!nb_campaign_close (g_steal_pointer (&c), &error) || !nb_cli_write (out->str, &error))
+        return nb_cli_report_error (error);
+    }
+  return NB_EXIT_OK;
+
+fail:
+  nb_sim_arm_clear (&truth);
+  return nb_cli_report_error (error);
+}
+
 int
 nb_cli_iso9283_run (int argc, char **argv)
 {
@@ -195,7 +419,9 @@ nb_cli_iso9283_run (int argc, char **argv)
   double window = 0.1, guard = 0.05;
   gint plane = 1, cycles = 30, seed = 1;
   double speed = 100, max_edge = 600;
-  gboolean json = FALSE;
+  double rated_load_kg = NAN, rated_speed = 250, band = 0.1, drift_h = 8;
+  g_autofree char *only = NULL;
+  gboolean json = FALSE, all = FALSE;
   const GOptionEntry entries[] = {
     { "standard", 0, 0, G_OPTION_ARG_STRING, &standard, "iso9283", "S" },
     { "robot", 0, 0, G_OPTION_ARG_STRING, &robot_text,
@@ -212,7 +438,7 @@ nb_cli_iso9283_run (int argc, char **argv)
     { "cycles", 0, 0, G_OPTION_ARG_INT, &cycles, "cycles (30, as 7.2 asks)", "N" },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed,
       "% of rated speed: 100, 50 or 10 (the simulated arm only)", "PCT" },
-    { "load", 0, 0, G_OPTION_ARG_STRING, &load, "rated or 10% (recorded; no load model yet)",
+    { "load", 0, 0, G_OPTION_ARG_STRING, &load, "rated or 10% of --rated-load-kg",
       "L" },
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "the simulator's and tracker's seed (1)", "S" },
     { "output", 0, 0, G_OPTION_ARG_FILENAME, &output,
@@ -237,6 +463,18 @@ nb_cli_iso9283_run (int argc, char **argv)
     { "guard", 0, 0, G_OPTION_ARG_DOUBLE, &guard,
       "with --instrument: the poses let go first after each goal, s (0.05)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
+    { "all", 0, 0, G_OPTION_ARG_NONE, &all,
+      "with --db: every configuration of the file's ISO 9283 plan not complete, from the next "
+      "cycle not recorded (the plan is made on the first use)", NULL },
+    { "only", 0, 0, G_OPTION_ARG_STRING, &only, "with --all: only this configuration", "CONFIG" },
+    { "rated-load-kg", 0, 0, G_OPTION_ARG_DOUBLE, &rated_load_kg,
+      "the rated load (6.6; default robot.rated_load_kg, else 7 kg)", "KG" },
+    { "rated-speed", 0, 0, G_OPTION_ARG_DOUBLE, &rated_speed,
+      "with --all: the rated path velocity, 100 % (250 mm/s)", "MM_S" },
+    { "band", 0, 0, G_OPTION_ARG_DOUBLE, &band,
+      "with --all: the limit band of 7.4, mm (0.1)", "MM" },
+    { "drift-hours", 0, 0, G_OPTION_ARG_DOUBLE, &drift_h,
+      "with --all, when the plan is made: the drift run's length (8 h, 7.6)", "H" },
     { NULL }
   };
   double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
@@ -278,7 +516,25 @@ nb_cli_iso9283_run (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--lang is en or ru, not '%s'", lang);
       return nb_cli_report_error (error);
     }
-  if ((db == NULL) != (config == NULL))
+  if (all && (db == NULL || config != NULL || output != NULL))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--all runs the plan of the campaign file: "
+                   "it needs --db F and takes no --config or --output");
+      return nb_cli_report_error (error);
+    }
+  if (!all && only != NULL)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--only goes with --all");
+      return nb_cli_report_error (error);
+    }
+  if (!(rated_speed > 0 && rated_speed <= 10000) || !(band > 0 && band <= 100) ||
+      !(drift_h > 0 && drift_h <= 1000) || (!isnan (rated_load_kg) && !(rated_load_kg >= 0)))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--rated-speed is in (0, 10000] mm/s, --band "
+                   "in (0, 100] mm, --drift-hours in (0, 1000], --rated-load-kg ≥ 0");
+      return nb_cli_report_error (error);
+    }
+  if (!all && (db == NULL) != (config == NULL))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F and --config NAME go together");
       return nb_cli_report_error (error);
@@ -317,6 +573,22 @@ nb_cli_iso9283_run (int argc, char **argv)
       !nb_iso9283_cube_fit (&model, centre, (guint) plane, abc, max_edge, seed_q, &cube, q, &error))
     return nb_cli_report_error (error);
 
+  if (all)
+    {
+      AllOptions o = {
+        .db = db, .only = only, .robot_text = robot_text, .instrument = instrument,
+        .instrument_words = instrument_words, .url = url, .settings = settings, .window = window,
+        .guard = guard, .rated_load_kg = rated_load_kg, .rated_speed = rated_speed, .band = band,
+        .drift_h = drift_h, .seed = seed, .json = json,
+      };
+      int rc = run_all (&o, &model, &cube, (const double (*)[NB_ARM_JOINTS]) q);
+
+      if (rc == NB_EXIT_OK && report != NULL &&
+          !write_report (report, lang ? lang : "en", db, NULL, &cube, over_http, robot_text, speed,
+                         load, instrument_words, &error))
+        return nb_cli_report_error (error);
+      return rc;
+    }
   if (!over_http)
     {
       NbSimArm arm;
@@ -325,6 +597,9 @@ nb_cli_iso9283_run (int argc, char **argv)
 
       nb_sim_arm_init (&arm, &model, (guint32) seed);
       nb_iso9283_sim_errors (&arm);
+      /* 6.6: the load deflects the simulated arm. */
+      arm.payload_kg = (isnan (rated_load_kg) ? 7.0 : rated_load_kg) *
+                       (load && g_str_equal (load, "10%") ? 0.1 : 1.0);
       arm.slow_factor = 100.0 / speed;
       nb_sim_tracker_init (&tracker, &arm, 1000, 0.005, 0.002, (guint32) seed + 1);
       ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
@@ -357,6 +632,8 @@ nb_cli_iso9283_run (int argc, char **argv)
         return nb_cli_report_error (error);
       nb_sim_arm_init (&truth, &model, (guint32) seed);
       nb_iso9283_sim_errors (&truth);
+      truth.payload_kg = (isnan (rated_load_kg) ? 7.0 : rated_load_kg) *
+                         (load && g_str_equal (load, "10%") ? 0.1 : 1.0);
       m.rand = g_rand_new_with_seed ((guint32) seed + 1);
       ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
                                 nb_http_robot_ops (), http, nb_iso9283_measure_state, &m, &run,
@@ -457,4 +734,138 @@ nb_cli_iso9283_run (int argc, char **argv)
     }
   nb_iso9283_pose_run_clear (&run);
   return status;
+}
+
+/* ------------------------------------ campaign plan --standard iso9283 -- */
+
+int
+nb_cli_iso9283_plan (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = NULL;
+  g_autoptr (GArray) plan = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  g_autoptr (NbJsonWriter) w = NULL;
+  g_autofree char *standard = NULL, *db = NULL, *exclude = NULL, *include = NULL;
+  g_autofree char *reason = NULL, *who = NULL;
+  double drift_h = 8;
+  gboolean json = FALSE, made = FALSE;
+  const NbIso9283PlanEntry *next = NULL;
+  const GOptionEntry entries[] = {
+    { "standard", 0, 0, G_OPTION_ARG_STRING, &standard, "iso9283", "S" },
+    { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "the plan as one JSON object", NULL },
+    { "exclude", 0, 0, G_OPTION_ARG_STRING, &exclude,
+      "take a configuration out of scope (with --reason)", "CONFIG" },
+    { "include", 0, 0, G_OPTION_ARG_STRING, &include, "bring it back in scope", "CONFIG" },
+    { "reason", 0, 0, G_OPTION_ARG_STRING, &reason, "why it is out of scope", "TEXT" },
+    { "who", 0, 0, G_OPTION_ARG_STRING, &who, "who the event log names", "W" },
+    { "drift-hours", 0, 0, G_OPTION_ARG_DOUBLE, &drift_h,
+      "when the plan is made: the drift run's length (8 h, 7.6)", "H" },
+    { NULL }
+  };
+
+  g_option_context_set_summary (context,
+    "The ISO 9283 plan of a campaign file: every characteristic's configurations (rated\n"
+    "load at 100, 50 and 10 % of the rated velocity, 10 % of the rated load at 100 %;\n"
+    "drift at 100 %, rated load), made on the first use and stored, each with its\n"
+    "cycles recorded of the standard's (6.9) and its state, and what\n"
+    "'campaign run --standard iso9283 --db F --all' runs next.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error))
+    return nb_cli_report_error (error);
+  if (db == NULL || !(drift_h > 0 && drift_h <= 1000) ||
+      (exclude != NULL && reason == NULL) || (exclude != NULL && include != NULL))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F is required; --exclude needs "
+                   "--reason TEXT (and not --include); --drift-hours is in (0, 1000]");
+      return nb_cli_report_error (error);
+    }
+  if ((campaign = nb_campaign_open (db, 0, &error)) == NULL)
+    return nb_cli_report_error (error);
+  if (who)
+    nb_campaign_set_who (campaign, who);
+  if (!nb_iso9283_plan_ensure (campaign, drift_h * 3600.0, &made, &error) ||
+      (exclude && !nb_campaign_iso9283_plan_set_scope (campaign, exclude, FALSE, reason, &error)) ||
+      (include && !nb_campaign_iso9283_plan_set_scope (campaign, include, TRUE, NULL, &error)) ||
+      (plan = nb_campaign_iso9283_plan_list (campaign, &error)) == NULL)
+    return nb_cli_report_error (error);
+  if (json)
+    {
+      w = nb_json_writer_new ();
+      nb_json_begin_object (w);
+      nb_json_key (w, "standard"); nb_json_string (w, "iso9283");
+      nb_json_key (w, "made"); nb_json_bool (w, made);
+      nb_json_key (w, "configs");
+      nb_json_begin_array (w);
+    }
+  else
+    g_string_append_printf (out, "%-14s %-26s %-6s %-6s %-8s %s\n", "clause", "configuration",
+                            "speed", "load", "cycles", "state");
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+      const char *state;
+      guint n;
+
+      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, &error))
+        return nb_cli_report_error (error);
+      state = !e->in_scope ? "out of scope" : n == 0 ? "not started"
+              : n < e->cycles ? "in progress" : "complete";
+      if (next == NULL && e->in_scope && n < e->cycles)
+        next = e;
+      if (json)
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "config"); nb_json_string (w, e->config);
+          nb_json_key (w, "characteristic"); nb_json_string (w, e->characteristic);
+          nb_json_key (w, "clause"); nb_json_string (w, clause ? clause->clause : "?");
+          nb_json_key (w, "speed_pct"); nb_json_double (w, e->speed_pct);
+          nb_json_key (w, "load"); nb_json_string (w, e->load);
+          nb_json_key (w, "state"); nb_json_string (w, state);
+          nb_json_key (w, "cycles"); nb_json_int (w, n);
+          nb_json_key (w, "of"); nb_json_int (w, e->cycles);
+          nb_json_key (w, "stream"); nb_json_bool (w, clause && clause->stream);
+          nb_json_key (w, "reason");
+          if (e->reason)
+            nb_json_string (w, e->reason);
+          else
+            nb_json_null (w);
+          nb_json_end_object (w);
+        }
+      else
+        {
+          g_autofree char *count = g_strdup_printf ("%u/%u", n, e->cycles);
+          g_autofree char *speed = g_strdup_printf ("%.0f %%", e->speed_pct);
+
+          g_string_append_printf (out, "%-14s %-26s %-6s %-6s %-8s %s%s%s\n",
+                                  clause ? clause->clause : "?", e->config, speed, e->load, count,
+                                  state, e->reason ? ": " : "", e->reason ? e->reason : "");
+        }
+    }
+  if (json)
+    {
+      nb_json_end_array (w);
+      nb_json_key (w, "next");
+      if (next)
+        nb_json_string (w, next->config);
+      else
+        nb_json_null (w);
+      nb_json_end_object (w);
+      {
+        g_autofree char *text = nb_json_writer_finish (g_steal_pointer (&w));
+
+        g_string_append (out, text);
+      }
+    }
+  else if (next)
+    g_string_append_printf (out, "next: '%s' (campaign run --standard iso9283 --db %s --all)\n",
+                            next->config, db);
+  else
+    g_string_append (out, "next: nothing is left\n");
+  if (!nb_campaign_close (g_steal_pointer (&campaign), &error) || !nb_cli_write (out->str, &error))
+    return nb_cli_report_error (error);
+  return NB_EXIT_OK;
 }

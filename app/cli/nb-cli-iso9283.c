@@ -1,6 +1,6 @@
 /* navbench-cli compute iso9283 — the characteristics of ISO 9283:1998 from CSV
  *
- * pose (7.2 AP, RP), distance (7.4 AD, RD), stabilisation (7.5, 7.6), path
+ * pose (7.2 AP, RP), distance (7.3 AD, RD), stabilisation (7.4, 7.5), path
  * (8.2 AT, 8.3 RT, 8.6 AV, RV, FV) and corner (8.5 CR, CO), with the
  * conventions of the ISO 18646-2 commands: --input F.csv (- for stdin),
  * --json for one JSON object, the first bad row "FILE:LINE: reason" and
@@ -183,7 +183,7 @@ iso_distance (int argc, char **argv)
   NbIso9283Distance r;
 
   g_option_context_set_summary (context,
-    "Distance accuracy and repeatability, ISO 9283 7.4: AD_P = D̄ − D_c, AD_x/y/z,\n"
+    "Distance accuracy and repeatability, ISO 9283 7.3: AD_P = D̄ − D_c, AD_x/y/z,\n"
     "AD_a/b/c and RD = ±3·S_D, RD_x/y/z, RD_a/b/c between two command poses.\n\n"
     "Columns: one cycle a row, x1_mm, y1_mm, z1_mm, a1_deg, b1_deg, c1_deg (the pose\n"
     "attained for --command1) and x2_mm … c2_deg (for --command2). At least 2 cycles;\n"
@@ -219,7 +219,7 @@ iso_distance (int argc, char **argv)
     }
   else
     {
-      g_autoptr (NbTable) t = nb_table_new ("ISO 9283 7.4 — distance accuracy and repeatability");
+      g_autoptr (NbTable) t = nb_table_new ("ISO 9283 7.3 — distance accuracy and repeatability");
       guint row;
 
       nb_table_add_column (t, "n", "n", NULL, 0);
@@ -263,7 +263,7 @@ iso_stabilisation (int argc, char **argv)
   };
 
   g_option_context_set_summary (context,
-    "Pose stabilisation time and pose overshoot, ISO 9283 7.5 and 7.6, from the\n"
+    "Pose stabilisation time and pose overshoot, ISO 9283 7.4 and 7.5, from the\n"
     "measurement stream at its full rate: per cycle the time from the first crossing\n"
     "into the limit band to the instant from which the position stays in it, and the\n"
     "largest excursion beyond the attained pose along the approach direction; the\n"
@@ -338,7 +338,7 @@ iso_stabilisation (int argc, char **argv)
     }
   else
     {
-      g_autoptr (NbTable) t = nb_table_new ("ISO 9283 7.5, 7.6 — pose stabilisation time and "
+      g_autoptr (NbTable) t = nb_table_new ("ISO 9283 7.4, 7.5 — pose stabilisation time and "
                                             "overshoot");
       for (guint j = 0; j <= cycles->len; j++)
         {
@@ -638,8 +638,8 @@ iso_corner (int argc, char **argv)
 
 static const NbCliCommand iso9283_commands[] = {
   { "pose", iso_pose, "7.2: pose accuracy and repeatability (AP, RP)" },
-  { "distance", iso_distance, "7.4: distance accuracy and repeatability (AD, RD)" },
-  { "stabilisation", iso_stabilisation, "7.5, 7.6: pose stabilisation time and overshoot" },
+  { "distance", iso_distance, "7.3: distance accuracy and repeatability (AD, RD)" },
+  { "stabilisation", iso_stabilisation, "7.4, 7.5: pose stabilisation time and overshoot" },
   { "path", iso_path, "8.2, 8.3, 8.6: path accuracy and repeatability (AT, RT; AV, RV, FV)" },
   { "corner", iso_corner, "8.5: corner deviations (CR, CO)" },
 };

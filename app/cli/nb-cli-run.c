@@ -731,6 +731,10 @@ nb_cli_import_track (const char *db, guint clause, const char *config, const cha
 int
 nb_cli_campaign_plan (int argc, char **argv)
 {
+  /* campaign plan --standard iso9283: ISO 9283's plan (nb-cli-iso9283-run.c). */
+  if (wants_iso9283 (argc, argv))
+    return nb_cli_iso9283_plan (argc, argv);
+
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;

@@ -30,6 +30,7 @@ int nb_cli_compute_ape (int argc, char **argv);   /* nb-cli-traj.c */
 int nb_cli_compute_rpe (int argc, char **argv);
 int nb_cli_compute_iso9283 (int argc, char **argv);   /* nb-cli-iso9283.c */
 int nb_cli_iso9283_run (int argc, char **argv);        /* nb-cli-iso9283-run.c */
+int nb_cli_iso9283_plan (int argc, char **argv);       /* nb-cli-iso9283-run.c */
 int nb_cli_campaign (int argc, char **argv);
 int nb_cli_export (int argc, char **argv);
 int nb_cli_report (int argc, char **argv);

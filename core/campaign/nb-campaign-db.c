@@ -115,6 +115,33 @@ const char *const nbc_migrations[] = {
   "  reason TEXT,\n"
   "  created TEXT NOT NULL,\n"
   "  UNIQUE (clause, config));\n",
+
+  /* 4 → 5: ISO 9283 as a plan with trials (nb-campaign-iso9283.h): the
+   * configurations of its characteristics (speed × load, cycles) with their
+   * scope, and one row per measured cycle (its command and attained poses or
+   * its stream, packed doubles), each committed when the cycle ends, so a
+   * run killed resumes at the next cycle. */
+  "CREATE TABLE iso9283_plan (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  characteristic TEXT NOT NULL,\n"
+  "  config TEXT NOT NULL UNIQUE,\n"
+  "  speed_pct REAL NOT NULL CHECK (speed_pct > 0 AND speed_pct <= 100),\n"
+  "  load TEXT NOT NULL CHECK (load IN ('rated', '10%')),\n"
+  "  cycles INTEGER NOT NULL CHECK (cycles > 0),\n"
+  "  duration_s REAL,\n"
+  "  in_scope INTEGER NOT NULL DEFAULT 1 CHECK (in_scope IN (0, 1)),\n"
+  "  reason TEXT,\n"
+  "  created TEXT NOT NULL);\n"
+  "CREATE TABLE iso9283_trial (\n"
+  "  id INTEGER PRIMARY KEY,\n"
+  "  config TEXT NOT NULL REFERENCES iso9283_plan (config),\n"
+  "  cycle INTEGER NOT NULL CHECK (cycle >= 1),\n"
+  "  robot TEXT NOT NULL, measurement TEXT NOT NULL,\n"
+  "  setup TEXT NOT NULL,\n"
+  "  t_s REAL,\n"
+  "  command BLOB NOT NULL, data BLOB NOT NULL,\n"
+  "  created TEXT NOT NULL,\n"
+  "  UNIQUE (config, cycle));\n",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (nbc_migrations) == NB_CAMPAIGN_SCHEMA_VERSION);

@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 
 /* The schema this navbench writes; files up to it are read (older ones are
  * migrated forward when opened for writing). */
-#define NB_CAMPAIGN_SCHEMA_VERSION 4
+#define NB_CAMPAIGN_SCHEMA_VERSION 5
 /* PRAGMA application_id of a navbench campaign: "NBCP". */
 #define NB_CAMPAIGN_APPLICATION_ID 0x4E424350
 

@@ -175,7 +175,7 @@ nb_iso9283_pose (const NbPose6 *command, const NbPose6 *attained, gsize n,
   return TRUE;
 }
 
-/* ------------------------------------------------------------ 7.3 -- */
+/* ------------------------------------------------------------ 7.2 -- */
 
 gboolean
 nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gsize *n,
@@ -187,7 +187,7 @@ nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gs
   if (n_paths < 2)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                   "ISO 9283 7.3 compares at least 2 approach paths (the standard uses 3), got %u",
+                   "ISO 9283 7.2 compares at least 2 approach paths (the standard uses 3), got %u",
                    n_paths);
       return FALSE;
     }
@@ -212,7 +212,7 @@ nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gs
         }
       centred_means (command, attained[h], n[h], &c[h]);
     }
-  /* 7.3: the largest distance between the barycentres of any two paths h, k;
+  /* 7.2: the largest distance between the barycentres of any two paths h, k;
    * the largest |ā_h − ā_k| (both means are recast differences to a_c). */
   for (guint h = 0; h < n_paths; h++)
     for (guint k = h + 1; k < n_paths; k++)
@@ -229,7 +229,7 @@ nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gs
   return TRUE;
 }
 
-/* ------------------------------------------------------------ 7.4 -- */
+/* ------------------------------------------------------------ 7.3 -- */
 
 gboolean
 nb_iso9283_distance (const NbPose6 *c1, const NbPose6 *c2, const NbPose6 *first,
@@ -243,7 +243,7 @@ nb_iso9283_distance (const NbPose6 *c1, const NbPose6 *c2, const NbPose6 *first,
   if (n < 2)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                   "ISO 9283 7.4 needs at least 2 cycles (the standard asks for 30), got %"
+                   "ISO 9283 7.3 needs at least 2 cycles (the standard asks for 30), got %"
                    G_GSIZE_FORMAT, n);
       return FALSE;
     }
@@ -304,7 +304,7 @@ nb_iso9283_distance (const NbPose6 *c1, const NbPose6 *c2, const NbPose6 *first,
         }
     }
   r->d_mean_mm = sum_d / (double) n;
-  /* 7.4.2: AD_P = D̄ − D_c; AD_x = D̄_x − D_cx; AD_a = D̄_a − D_ca. */
+  /* 7.3.2: AD_P = D̄ − D_c; AD_x = D̄_x − D_cx; AD_a = D̄_a − D_ca. */
   r->ad_mm = r->d_mean_mm - r->d_command_mm;
   for (int k = 0; k < 3; k++)
     {
@@ -326,7 +326,7 @@ nb_iso9283_distance (const NbPose6 *c1, const NbPose6 *c2, const NbPose6 *first,
         }
     }
 #undef CYCLE_VALUES
-  /* 7.4.3: RD = ±3·S_D, S_D with n − 1. */
+  /* 7.3.3: RD = ±3·S_D, S_D with n − 1. */
   r->rd_mm = 3.0 * sqrt (ss / (double) (n - 1));
   for (int k = 0; k < 3; k++)
     {
@@ -336,7 +336,7 @@ nb_iso9283_distance (const NbPose6 *c1, const NbPose6 *c2, const NbPose6 *first,
   return TRUE;
 }
 
-/* ------------------------------------------------------- 7.5, 7.6 -- */
+/* ------------------------------------------------------- 7.4, 7.5 -- */
 
 gboolean
 nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double tail_s,
@@ -358,7 +358,7 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
   if (n < 2)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                   "ISO 9283 7.5 needs the stream of the approach, got %" G_GSIZE_FORMAT
+                   "ISO 9283 7.4 needs the stream of the approach, got %" G_GSIZE_FORMAT
                    " sample(s)", n);
       return FALSE;
     }
@@ -443,7 +443,7 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
       if (norm3 (d) > band_mm)
         stable = i + 1;
       if (entry != G_MAXSIZE)
-        r->overshoot_mm = MAX (r->overshoot_mm, dot3 (d, u));   /* 7.6: beyond the pose */
+        r->overshoot_mm = MAX (r->overshoot_mm, dot3 (d, u));   /* 7.5: beyond the pose */
     }
   for (int k = 0; k < 3; k++)
     r->attained_mm[k] = p0[k] + att[k];
@@ -462,7 +462,7 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
                    "stabilised", tail_s, band_mm);
       return FALSE;
     }
-  /* 7.5: from the first entry into the band to the instant from which the
+  /* 7.4: from the first entry into the band to the instant from which the
    * position stays in it (the sample after the last one outside). */
   r->t_entry_s = t_entry;
   r->t_stable_s = MAX (s[MAX (stable, entry)].t_s, t_entry);
@@ -470,7 +470,7 @@ nb_iso9283_settling (const NbIso9283Sample *s, gsize n, double band_mm, double t
   return TRUE;
 }
 
-/* ------------------------------------------------------------ 7.7 -- */
+/* ------------------------------------------------------------ 7.6 -- */
 
 void
 nb_iso9283_drift (const NbIso9283Pose *first, const NbIso9283Pose *last, NbIso9283Drift *r)

@@ -41,11 +41,11 @@ typedef struct {
 gboolean nb_iso9283_pose (const NbPose6 *command, const NbPose6 *attained, gsize n,
                           NbIso9283Pose *result, GError **error);
 
-/* ------------------------------------------------------------ 7.3 vAP -- */
+/* ------------------------------------------------------------ 7.2 vAP -- */
 
 typedef struct {
-  double vap_mm;                /* 7.3 vAP_P: largest distance between the barycentres */
-  double vap_abc_deg[3];        /* 7.3 vAP_a, vAP_b, vAP_c: largest |ā_h − ā_k| */
+  double vap_mm;                /* 7.2 vAP_P: largest distance between the barycentres */
+  double vap_abc_deg[3];        /* 7.2 vAP_a, vAP_b, vAP_c: largest |ā_h − ā_k| */
 } NbIso9283Vap;
 
 /* The attained poses of one command pose approached along n_paths (3 in the
@@ -53,18 +53,18 @@ typedef struct {
 gboolean nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gsize *n,
                          guint n_paths, NbIso9283Vap *result, GError **error);
 
-/* -------------------------------------------------------- 7.4 AD, RD -- */
+/* -------------------------------------------------------- 7.3 AD, RD -- */
 
 typedef struct {
   guint64 n;
   double d_command_mm;          /* D_c = |P_c1 − P_c2| */
   double d_mean_mm;             /* D̄ */
-  double ad_mm;                 /* 7.4.2 AD_P = D̄ − D_c */
-  double ad_xyz_mm[3];          /* 7.4.2 AD_x = D̄_x − D_cx, … */
-  double ad_abc_deg[3];         /* 7.4.2 AD_a = D̄_a − D_ca, … */
-  double rd_mm;                 /* 7.4.3 RD = ±3·S_D (the magnitude) */
-  double rd_xyz_mm[3];          /* 7.4.3 RD_x, RD_y, RD_z */
-  double rd_abc_deg[3];         /* 7.4.3 RD_a, RD_b, RD_c */
+  double ad_mm;                 /* 7.3.2 AD_P = D̄ − D_c */
+  double ad_xyz_mm[3];          /* 7.3.2 AD_x = D̄_x − D_cx, … */
+  double ad_abc_deg[3];         /* 7.3.2 AD_a = D̄_a − D_ca, … */
+  double rd_mm;                 /* 7.3.3 RD = ±3·S_D (the magnitude) */
+  double rd_xyz_mm[3];          /* 7.3.3 RD_x, RD_y, RD_z */
+  double rd_abc_deg[3];         /* 7.3.3 RD_a, RD_b, RD_c */
 } NbIso9283Distance;
 
 /* n ≥ 2 pairs: cycle j attained first[j] for command c1 and second[j] for c2. */
@@ -72,7 +72,7 @@ gboolean nb_iso9283_distance (const NbPose6 *c1, const NbPose6 *c2, const NbPose
                               const NbPose6 *second, gsize n, NbIso9283Distance *result,
                               GError **error);
 
-/* ---------------------------------- 7.5 stabilisation, 7.6 overshoot -- */
+/* ---------------------------------- 7.4 stabilisation, 7.5 overshoot -- */
 
 /* One sample of the measured stream: time and position. */
 typedef struct {
@@ -84,8 +84,8 @@ typedef struct {
   double attained_mm[3];        /* the attained (stabilised) position */
   double t_entry_s;             /* the first crossing into the limit band */
   double t_stable_s;            /* from when the position stays in the band */
-  double stabilisation_s;       /* 7.5 t = t_stable − t_entry */
-  double overshoot_mm;          /* 7.6 OV_j: largest D after entry (≥ 0) */
+  double stabilisation_s;       /* 7.4 t = t_stable − t_entry */
+  double overshoot_mm;          /* 7.5 OV_j: largest D after entry (≥ 0) */
 } NbIso9283Settling;
 
 /* samples in time order over one approach and stop; the attained position
@@ -98,11 +98,11 @@ typedef struct {
 gboolean nb_iso9283_settling (const NbIso9283Sample *samples, gsize n, double band_mm,
                               double tail_s, NbIso9283Settling *result, GError **error);
 
-/* -------------------------------------------------------- 7.7 drift -- */
+/* -------------------------------------------------------- 7.6 drift -- */
 
 typedef struct {
-  double dap_mm;                /* 7.7 dAP = |AP_t=1 − AP_t=T| */
-  double drp_mm;                /* 7.7 dRP = |RP_t=1 − RP_t=T| */
+  double dap_mm;                /* 7.6 dAP = |AP_t=1 − AP_t=T| */
+  double drp_mm;                /* 7.6 dRP = |RP_t=1 − RP_t=T| */
   double dap_abc_deg[3];
   double drp_abc_deg[3];
 } NbIso9283Drift;

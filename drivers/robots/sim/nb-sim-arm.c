@@ -34,8 +34,38 @@ nb_sim_arm_true_pose (const NbSimArm *arm, const double q[NB_ARM_JOINTS], double
   double qt[NB_ARM_JOINTS];
 
   for (int i = 0; i < NB_ARM_JOINTS; i++)
-    qt[i] = q[i] + arm->joint_offset_rad[i];
+    {
+      qt[i] = q[i] + arm->joint_offset_rad[i];
+      if (arm->drift_tau_s > 0)
+        qt[i] += arm->drift_rad[i] * -expm1 (-arm->clock_s / arm->drift_tau_s);
+    }
   nb_arm_fk (&arm->truth, qt, pose);
+  if (arm->payload_kg > 0 || arm->tcp_force_n[0] != 0 || arm->tcp_force_n[1] != 0 ||
+      arm->tcp_force_n[2] != 0)
+    {
+      /* The load at the TCP: τ_j = F·∂p/∂q_j with F = (0, 0, −m·g) + the
+       * external force, ∂p/∂q_j by a forward difference; the joints give
+       * way by c_j·τ_j. */
+      const double h = 1e-7;
+      const double F[3] = { arm->tcp_force_n[0], arm->tcp_force_n[1],
+                            arm->tcp_force_n[2] - arm->payload_kg * 9.80665 };
+      double qd[NB_ARM_JOINTS], T[16];
+
+      memcpy (qd, qt, sizeof qd);
+      for (int i = 0; i < NB_ARM_JOINTS; i++)
+        {
+          double tau;
+
+          if (arm->compliance_rad_per_nm[i] == 0)
+            continue;
+          qt[i] += h;
+          nb_arm_fk (&arm->truth, qt, T);
+          qt[i] -= h;
+          tau = (F[0] * (T[3] - pose[3]) + F[1] * (T[7] - pose[7]) + F[2] * (T[11] - pose[11])) / h;
+          qd[i] += arm->compliance_rad_per_nm[i] * tau;
+        }
+      nb_arm_fk (&arm->truth, qd, pose);
+    }
 }
 
 void
@@ -138,7 +168,9 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
     {
       const NbArmJoint *j = &arm->model.joint[i];
       double delta = target[i] - arm->q[i];
-      double dir = delta > 0 ? 1.0 : delta < 0 ? -1.0 : 0.0;
+      /* A joint sent where it already is (to within the servo's residual
+       * ring, ~1e-9 rad) does not move, so it does not reverse. */
+      double dir = delta > 1e-9 ? 1.0 : delta < -1e-9 ? -1.0 : 0.0;
 
       if (j->has_velocity_limits && j->max_velocity > 0)
         duration = MAX (duration, fabs (delta) / j->max_velocity);
@@ -154,10 +186,11 @@ move_to_joints (gpointer robot, const double target[NB_ARM_JOINTS], GError **err
 
       memcpy (target_q, arm->q, sizeof target_q);
       memcpy (arm->q, q0, sizeof q0);
-      servo_move (arm, q0, target_q, duration * arm->slow_factor, arm->settle_dwell_s);
+      servo_move (arm, q0, target_q, duration * arm->slow_factor / (1 + arm->speed_error),
+                  arm->settle_dwell_s);
       return TRUE;
     }
-  advance_from (arm, q0, duration * arm->slow_factor);
+  advance_from (arm, q0, duration * arm->slow_factor / (1 + arm->speed_error));
   return TRUE;
 }
 

@@ -49,6 +49,19 @@ typedef struct {
   double settle_zeta;
   double settle_dwell_s;
   NbArmModel truth;             /* the model with the link errors (nb_sim_arm_set_errors) */
+  /* Load (ISO 9283 6.6): payload_kg at the TCP deflects the joints, each by
+   * compliance_rad_per_nm · its torque τ_j = F·∂p_TCP/∂q_j, F = (0, 0, −m·g)
+   * + tcp_force_n, so the TCP gives way in proportion to the load (and by
+   * how the pose levers it).
+   * Drift (7.6): the encoder offsets grow as the arm warms up,
+   * drift_rad · (1 − e^(−t/drift_tau_s)) on the virtual clock.  speed_error:
+   * the ramps run (1 + speed_error) times as fast as commanded (8.6). */
+  double payload_kg;
+  double tcp_force_n[3];        /* an external force at the TCP, base frame (ISO 9283 10) */
+  double compliance_rad_per_nm[NB_ARM_JOINTS];
+  double drift_rad[NB_ARM_JOINTS];
+  double drift_tau_s;
+  double speed_error;
 } NbSimArm;
 
 void  nb_sim_arm_init  (NbSimArm *arm, const NbArmModel *model, guint32 seed);

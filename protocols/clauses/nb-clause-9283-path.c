@@ -1,0 +1,485 @@
+/* nb-clause-9283-path.c — ISO 9283 8.2 path accuracy AT, 8.3 path repeatability RT,
+ * 8.6 path velocity AV, RV, FV; and 8.5 corner deviations CR, CO
+ *
+ * The command paths of 6.8 as read in docs/iso9283.md: the diagonal P2 → P4
+ * of the measurement plane, a large circle about P1 in the plane (radius
+ * 40 % of the cube's edge) and a small one (10 % of the large), each from
+ * the point on the plane's first edge direction, counter-clockwise about
+ * the plane's normal, the cube's orientation held; ten cycles (6.9).  The
+ * corner: P2 → P3 → P4, the corner at P3 (a right angle in the plane),
+ * three cycles.  The path is sent as joint points every ≈ 2 mm (IK), each
+ * timed for the path velocity v_c = speed × the rated path velocity (on the
+ * simulated arm: the goal's duration stretched to its length / v_c, never
+ * below the joints' limits); the tracker's stream of the cycle at its full
+ * rate is stored (t, x, y, z, a, b, c) and the figures come from it.
+ */
+#include "nb-clause-9283.h"
+
+#include "nb-error.h"
+#include "nb-sim-tracker.h"
+
+#include <math.h>
+#include <string.h>
+
+#define STEP_MM 2.0
+#define POINTS 10       /* m, the calculated points (8.2) */
+#define REACH_MM 10.0
+/* 8.6, read in docs/iso9283.md: the velocity samples over 10 ms (every 10th
+ * sample of the 1 kHz stream): over 1 ms a 5 µm tracker's noise alone would
+ * make |Δp|/Δt fluctuate by ~7 mm/s and bias it (+8 % at 25 mm/s), more
+ * than the fluctuation FV is to measure. */
+#define VELOCITY_EVERY 10
+
+static const NbClause9283Column path_columns[] = {
+  { "at_mm", "AT_P", "AT_P", "mm", 3 },
+  { "rt_mm", "RT_P", "RT_P", "mm", 3 },
+  { "at_a_deg", "AT_a", "AT_a", "°", 4 },
+  { "at_b_deg", "AT_b", "AT_b", "°", 4 },
+  { "at_c_deg", "AT_c", "AT_c", "°", 4 },
+  { "rt_a_deg", "RT_a", "RT_a", "°", 4 },
+  { "v_mean_mm_s", "v̄", "v̄", "mm/s", 2 },
+  { "av_pct", "AV", "AV", "%", 2 },
+  { "rv_mm_s", "RV (±)", "RV (±)", "mm/s", 3 },
+  { "fv_mm_s", "FV", "FV", "mm/s", 3 },
+};
+
+/* The plane's two edge directions and its normal, from P2, P3, P5. */
+static void
+plane_axes (const NbIso9283Cube *cube, double e1[3], double e2[3], double n[3])
+{
+  double l1 = 0, l2 = 0, ln;
+
+  for (int k = 0; k < 3; k++)
+    {
+      e1[k] = cube->p_mm[2][k] - cube->p_mm[1][k];
+      e2[k] = cube->p_mm[4][k] - cube->p_mm[1][k];
+      l1 += e1[k] * e1[k];
+      l2 += e2[k] * e2[k];
+    }
+  for (int k = 0; k < 3; k++)
+    e1[k] /= sqrt (l1), e2[k] /= sqrt (l2);
+  n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+  n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+  n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+  ln = sqrt (n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+  for (int k = 0; k < 3; k++)
+    n[k] /= ln;
+}
+
+/* The joint points of the points pts[0..n) (IK, each from the one before)
+ * and each one's duration at v_c. */
+static gboolean
+add_points (NbIso9283Rig *rig, NbClause9283Goals *c, const double (*pts)[3], guint n,
+            const double seed[NB_ARM_JOINTS], GError **error)
+{
+  double q_prev[NB_ARM_JOINTS];
+
+  memcpy (q_prev, seed, sizeof q_prev);
+  if (c->segment_s == NULL)
+    c->segment_s = g_array_new (FALSE, FALSE, sizeof (double));
+  for (guint i = 0; i < n; i++)
+    {
+      double T[16], q[NB_ARM_JOINTS], len = 0;
+
+      nb_iso9283_cube_target (&rig->cube, pts[i], T);
+      if (!nb_arm_ik (&rig->model, T, q_prev, q, error))
+        {
+          g_prefix_error (error, "the path's point %u (%.1f, %.1f, %.1f mm): ", i + 1,
+                          pts[i][0], pts[i][1], pts[i][2]);
+          return FALSE;
+        }
+      if (i == 0)
+        {
+          c->pre = g_array_new (FALSE, FALSE, sizeof (double));
+          g_array_append_vals (c->pre, q, NB_ARM_JOINTS);
+        }
+      else
+        {
+          for (int k = 0; k < 3; k++)
+            len += (pts[i][k] - pts[i - 1][k]) * (pts[i][k] - pts[i - 1][k]);
+          len = sqrt (len);
+          nb_clause_9283_add_goal (c, q, FALSE);
+          g_array_append_val (c->segment_s, len);
+        }
+      memcpy (q_prev, q, sizeof q_prev);
+    }
+  for (guint i = 0; i < c->segment_s->len; i++)
+    g_array_index (c->segment_s, double, i) /= c->v_command_mm_s;
+  return TRUE;
+}
+
+/* Points every ≤ STEP_MM along the command path. */
+static double (*sample_path (const NbIso9283Path *path, guint *n, GError **error))[3]
+{
+  double length, (*pts)[3];
+  guint steps;
+
+  if (!nb_iso9283_path_length (path, &length, error))
+    return NULL;
+  steps = (guint) ceil (length / STEP_MM);
+  pts = g_malloc (sizeof (double[3]) * (steps + 1));
+  for (guint i = 0; i <= steps; i++)
+    {
+      double t[3];
+
+      nb_iso9283_path_point (path, length * i / steps, pts[i], t);
+    }
+  *n = steps + 1;
+  return pts;
+}
+
+static gboolean
+path_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
+              NbClause9283Goals *c, GError **error)
+{
+  const NbIso9283Cube *cube = &rig->cube;
+  NbIso9283Path *p = &c->path;
+  g_autofree double (*pts)[3] = NULL;
+  double e1[3], e2[3], n[3];
+  guint np;
+
+  memset (p, 0, sizeof *p);
+  memcpy (p->abc_deg, cube->abc_deg, sizeof p->abc_deg);
+  c->v_command_mm_s = rig->rated_speed_mm_s * e->speed_pct / 100.0;
+  if (g_str_equal (clause->key, "path-line"))
+    {
+      p->kind = NB_ISO9283_LINE;
+      memcpy (p->start_mm, cube->p_mm[1], sizeof p->start_mm);
+      memcpy (p->end_mm, cube->p_mm[3], sizeof p->end_mm);
+    }
+  else
+    {
+      double r = 0.4 * cube->edge_mm * (g_str_equal (clause->key, "path-small-circle") ? 0.1 : 1);
+
+      plane_axes (cube, e1, e2, n);
+      p->kind = NB_ISO9283_CIRCLE;
+      memcpy (p->centre_mm, cube->p_mm[0], sizeof p->centre_mm);
+      memcpy (p->normal, n, sizeof p->normal);
+      for (int k = 0; k < 3; k++)
+        p->start_mm[k] = cube->p_mm[0][k] + r * e1[k];
+    }
+  if ((pts = sample_path (p, &np, error)) == NULL ||
+      !add_points (rig, c, (const double (*)[3]) pts, np, rig->q[0], error))
+    return FALSE;
+  return nb_clause_9283_check (rig, c, error);
+}
+
+/* The cycle: to the start (unmeasured), then the path's goals timed at v_c
+ * with the stream kept; the track (t from the start, pose) into data. */
+static gboolean
+track_cycle (NbIso9283Rig *rig, NbClause9283Goals *c, NbIso9283Trial *t, GError **error)
+{
+  const NbSimTracker *tr = rig->tracker;
+  double t0, slow = rig->sim ? rig->sim->slow_factor : 1;
+  gboolean ok = TRUE;
+
+  if (tr == NULL || rig->sim == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "8.2 needs the tracker's stream");
+      return FALSE;
+    }
+  nb_iso9283_rig_servo (rig, FALSE);
+  nb_iso9283_rig_tracker (rig, FALSE);
+  if (!nb_iso9283_rig_goal (rig, &g_array_index (c->pre, double, 0), FALSE, NULL, error))
+    return FALSE;
+  nb_iso9283_rig_tracker (rig, TRUE);
+  g_array_set_size (tr->t_s, 0);
+  g_array_set_size (tr->pose, 0);
+  rig->keep_stream = TRUE;
+  t0 = nb_iso9283_rig_clock (rig);
+  for (guint k = 0; ok && k < c->segment_s->len; k++)
+    {
+      const double *q = &g_array_index (c->goals, double, k * NB_ARM_JOINTS);
+      const double *from = k == 0 ? &g_array_index (c->pre, double, 0)
+                                  : &g_array_index (c->goals, double, (k - 1) * NB_ARM_JOINTS);
+      double nominal = 0;
+
+      /* The joints' own time for the step; stretched to the step at v_c. */
+      for (int j = 0; j < NB_ARM_JOINTS; j++)
+        if (rig->model.joint[j].has_velocity_limits && rig->model.joint[j].max_velocity > 0)
+          nominal = MAX (nominal, fabs (q[j] - from[j]) / rig->model.joint[j].max_velocity);
+      rig->sim->slow_factor = nominal > 0 ? MAX (1.0, g_array_index (c->segment_s, double, k) /
+                                                      nominal) : 1.0;
+      ok = nb_iso9283_rig_goal (rig, q, FALSE, NULL, error);
+    }
+  rig->keep_stream = FALSE;
+  rig->sim->slow_factor = slow;
+  nb_iso9283_rig_servo (rig, TRUE);
+  for (guint i = 0; ok && i < tr->t_s->len; i++)
+    {
+      const NbPose6 *p = &g_array_index (tr->pose, NbPose6, i);
+      const double s[7] = { g_array_index (tr->t_s, double, i) - t0, p->x_mm, p->y_mm, p->z_mm,
+                            p->a_deg, p->b_deg, p->c_deg };
+
+      g_array_append_vals (t->data, s, 7);
+    }
+  return ok;
+}
+
+static gboolean
+path_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
+            NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
+{
+  const NbIso9283Path *p = &c->path;
+  const double head[1] = { p->kind == NB_ISO9283_LINE ? 0 : 1 };
+
+  if (!track_cycle (rig, c, t, error))
+    return FALSE;
+  g_array_append_vals (t->command, head, 1);
+  g_array_append_vals (t->command, p->start_mm, 3);
+  g_array_append_vals (t->command, p->end_mm, 3);
+  g_array_append_vals (t->command, p->centre_mm, 3);
+  g_array_append_vals (t->command, p->normal, 3);
+  g_array_append_vals (t->command, p->abc_deg, 3);
+  g_array_append_vals (t->command, &c->v_command_mm_s, 1);
+  return TRUE;
+}
+
+/* The stored tracks as the core reads them (pointers into the trials). */
+static gboolean
+tracks_of (GPtrArray *trials, NbIso9283Track *tracks, double **t_s, NbPose6 **poses,
+           GError **error)
+{
+  for (guint j = 0; j < trials->len; j++)
+    {
+      const NbIso9283Trial *t = trials->pdata[j];
+      gsize n = t->data->len / 7;
+
+      if (t->data->len % 7 != 0 || n < 2)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no track", t->cycle);
+          return FALSE;
+        }
+      t_s[j] = g_new (double, n);
+      poses[j] = g_new (NbPose6, n);
+      for (gsize i = 0; i < n; i++)
+        {
+          const double *r = &g_array_index (t->data, double, i * 7);
+
+          t_s[j][i] = r[0];
+          poses[j][i] = (NbPose6) { r[1], r[2], r[3], r[4], r[5], r[6] };
+        }
+      tracks[j] = (NbIso9283Track) { t_s[j], poses[j], n };
+    }
+  return TRUE;
+}
+
+static void
+free_tracks (guint n, double **t_s, NbPose6 **poses)
+{
+  for (guint j = 0; j < n; j++)
+    {
+      g_free (t_s[j]);
+      g_free (poses[j]);
+    }
+}
+
+static gboolean
+path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
+              NbClause9283Figures *f, GError **error)
+{
+  guint n = trials->len;
+  g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
+  g_autofree double **t_s = g_new0 (double *, n);
+  g_autofree NbPose6 **poses = g_new0 (NbPose6 *, n);
+  g_autofree const double **v = g_new0 (const double *, n);
+  g_autofree gsize *m = g_new0 (gsize, n);
+  g_autoptr (GPtrArray) speeds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
+  const NbIso9283Trial *first = trials->pdata[0];
+  const double *h = (const double *) first->command->data;
+  NbIso9283Path path;
+  NbIso9283PathResult r;
+  NbIso9283Velocity vr;
+  double length, v_c;
+  gboolean ok;
+
+  if (first->command->len != 17)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no command path",
+                   first->cycle);
+      return FALSE;
+    }
+  memset (&path, 0, sizeof path);
+  path.kind = h[0] == 0 ? NB_ISO9283_LINE : NB_ISO9283_CIRCLE;
+  memcpy (path.start_mm, h + 1, sizeof path.start_mm);
+  memcpy (path.end_mm, h + 4, sizeof path.end_mm);
+  memcpy (path.centre_mm, h + 7, sizeof path.centre_mm);
+  memcpy (path.normal, h + 10, sizeof path.normal);
+  memcpy (path.abc_deg, h + 13, sizeof path.abc_deg);
+  v_c = h[16];
+  ok = tracks_of (trials, tracks, t_s, poses, error) &&
+       nb_iso9283_path_length (&path, &length, error) &&
+       nb_iso9283_path (&path, tracks, n, POINTS, REACH_MM, &r, error);
+  for (guint j = 0; ok && j < n; j++)
+    {
+      g_autofree double *ts = g_new (double, tracks[j].n / VELOCITY_EVERY + 1);
+      g_autofree NbPose6 *ps = g_new (NbPose6, tracks[j].n / VELOCITY_EVERY + 1);
+      NbIso9283Track every = { ts, ps, 0 };
+      GArray *a;
+
+      for (gsize i = 0; i < tracks[j].n; i += VELOCITY_EVERY, every.n++)
+        {
+          ts[every.n] = tracks[j].t_s[i];
+          ps[every.n] = tracks[j].pose[i];
+        }
+      a = nb_iso9283_track_speeds (&path, &every, length / (POINTS + 1.0),
+                                   length * POINTS / (POINTS + 1.0), error);
+
+      if ((ok = a != NULL))
+        {
+          g_ptr_array_add (speeds, a);
+          v[j] = (const double *) a->data;
+          m[j] = a->len;
+        }
+    }
+  ok = ok && nb_iso9283_velocity (v_c, v, m, n, &vr, error);
+  free_tracks (n, t_s, poses);
+  if (!ok)
+    return FALSE;
+  nb_clause_9283_figures_alloc (f, clause, 1);
+  f->labels[0] = g_strdup (path.kind == NB_ISO9283_LINE ? "P2–P4" : "P1");
+  f->values[0] = r.at_mm;
+  f->values[1] = r.rt_mm;
+  memcpy (&f->values[2], r.at_abc_deg, sizeof r.at_abc_deg);
+  f->values[5] = r.rt_abc_deg[0];
+  f->values[6] = vr.v_mean_mm_s;
+  f->values[7] = vr.av_pct;
+  f->values[8] = vr.rv_mm_s;
+  f->values[9] = vr.fv_mm_s;
+  f->note = g_strdup_printf ("L = %.1f mm, v_c = %.1f mm/s, m = %u", length, v_c, POINTS);
+  f->note_ru = g_strdup_printf ("L = %.1f мм, v_c = %.1f мм/с, m = %u", length, v_c, POINTS);
+  return TRUE;
+}
+
+#define PATH_MODULE(sym, k, words, words_ru)                                             \
+  const NbClause9283 sym = {                                                             \
+    .key = k,                                                                            \
+    .clause = "8.2, 8.3, 8.6",                                                           \
+    .title = words,                                                                      \
+    .title_ru = words_ru,                                                                \
+    .cycles = 10,                                                                        \
+    .speeds = NB_9283_ALL_SPEEDS,                                                        \
+    .stream = TRUE,                                                                      \
+    .sim_only = NB_CLAUSE_9283_STREAM_ONLY,                                              \
+    .columns = path_columns,                                                             \
+    .n_columns = G_N_ELEMENTS (path_columns),                                            \
+    .prepare = path_prepare,                                                             \
+    .run_cycle = path_cycle,                                                             \
+    .compute = path_compute,                                                             \
+  }
+
+PATH_MODULE (nb_clause_9283_path_line, "path-line",
+             "Path accuracy, repeatability and velocity: straight line",
+             "Точность и повторяемость траектории, скорость по траектории: прямая");
+PATH_MODULE (nb_clause_9283_path_large_circle, "path-large-circle",
+             "Path accuracy, repeatability and velocity: large circle",
+             "Точность и повторяемость траектории, скорость по траектории: большая окружность");
+PATH_MODULE (nb_clause_9283_path_small_circle, "path-small-circle",
+             "Path accuracy, repeatability and velocity: small circle",
+             "Точность и повторяемость траектории, скорость по траектории: малая окружность");
+
+/* ------------------------------------------------------- 8.5 corners -- */
+
+static const NbClause9283Column corner_columns[] = {
+  { "cr_mm", "CR (max)", "CR (макс.)", "mm", 3 },
+  { "co_mm", "CO (max)", "CO (макс.)", "mm", 3 },
+  { "cr_mean_mm", "CR (mean)", "CR (сред.)", "mm", 3 },
+  { "co_mean_mm", "CO (mean)", "CO (сред.)", "mm", 3 },
+};
+
+static gboolean
+corner_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
+                NbClause9283Goals *c, GError **error)
+{
+  const NbIso9283Cube *cube = &rig->cube;
+  g_autofree double (*pts)[3] = NULL;
+  guint n1, n2, np;
+
+  memcpy (c->corner_mm[0], cube->p_mm[1], sizeof c->corner_mm[0]);
+  memcpy (c->corner_mm[1], cube->p_mm[2], sizeof c->corner_mm[1]);
+  memcpy (c->corner_mm[2], cube->p_mm[3], sizeof c->corner_mm[2]);
+  c->v_command_mm_s = rig->rated_speed_mm_s * e->speed_pct / 100.0;
+  {
+    double l1 = 0, l2 = 0;
+
+    for (int k = 0; k < 3; k++)
+      {
+        l1 += pow (c->corner_mm[1][k] - c->corner_mm[0][k], 2);
+        l2 += pow (c->corner_mm[2][k] - c->corner_mm[1][k], 2);
+      }
+    n1 = (guint) ceil (sqrt (l1) / STEP_MM);
+    n2 = (guint) ceil (sqrt (l2) / STEP_MM);
+  }
+  np = n1 + n2 + 1;
+  pts = g_malloc (sizeof (double[3]) * (np));
+  for (guint i = 0; i <= n1; i++)
+    for (int k = 0; k < 3; k++)
+      pts[i][k] = c->corner_mm[0][k] + (c->corner_mm[1][k] - c->corner_mm[0][k]) * i / n1;
+  for (guint i = 1; i <= n2; i++)
+    for (int k = 0; k < 3; k++)
+      pts[n1 + i][k] = c->corner_mm[1][k] + (c->corner_mm[2][k] - c->corner_mm[1][k]) * i / n2;
+  if (!add_points (rig, c, (const double (*)[3]) pts, np, rig->q[1], error))
+    return FALSE;
+  return nb_clause_9283_check (rig, c, error);
+}
+
+static gboolean
+corner_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
+              NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
+{
+  if (!track_cycle (rig, c, t, error))
+    return FALSE;
+  g_array_append_vals (t->command, c->corner_mm, 9);
+  g_array_append_vals (t->command, &c->v_command_mm_s, 1);
+  return TRUE;
+}
+
+static gboolean
+corner_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
+                NbClause9283Figures *f, GError **error)
+{
+  guint n = trials->len;
+  g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
+  g_autofree double **t_s = g_new0 (double *, n);
+  g_autofree NbPose6 **poses = g_new0 (NbPose6 *, n);
+  const NbIso9283Trial *first = trials->pdata[0];
+  const double *h = (const double *) first->command->data;
+  NbIso9283Corner r;
+  gboolean ok;
+
+  if (first->command->len != 10)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no corner", first->cycle);
+      return FALSE;
+    }
+  ok = tracks_of (trials, tracks, t_s, poses, error) &&
+       nb_iso9283_corner (h, h + 3, h + 6, tracks, n, &r, error);
+  free_tracks (n, t_s, poses);
+  if (!ok)
+    return FALSE;
+  nb_clause_9283_figures_alloc (f, clause, 1);
+  f->labels[0] = g_strdup ("P3");
+  f->values[0] = r.cr_mm;
+  f->values[1] = r.co_mm;
+  f->values[2] = r.cr_mean_mm;
+  f->values[3] = r.co_mean_mm;
+  f->note = g_strdup_printf ("P2 → P3 → P4, v_c = %.1f mm/s", h[9]);
+  f->note_ru = g_strdup_printf ("P2 → P3 → P4, v_c = %.1f мм/с", h[9]);
+  return TRUE;
+}
+
+const NbClause9283 nb_clause_9283_corner = {
+  .key = "corner",
+  .clause = "8.5",
+  .title = "Corner deviations",
+  .title_ru = "Отклонения на углах",
+  .cycles = 3,
+  .speeds = NB_9283_ALL_SPEEDS,
+  .stream = TRUE,
+  .sim_only = NB_CLAUSE_9283_STREAM_ONLY,
+  .columns = corner_columns,
+  .n_columns = G_N_ELEMENTS (corner_columns),
+  .prepare = corner_prepare,
+  .run_cycle = corner_cycle,
+  .compute = corner_compute,
+};

@@ -1,0 +1,170 @@
+/* nb-clause-9283.h — ISO 9283's characteristics as clause modules: their method table
+ *
+ * ARCHITECTURE: "Each clause of a standard (ISO 18646-2 clauses 5–10, ISO
+ * 9283's characteristics) is one module in protocols/ with a method table
+ * … and a registry lists them, like drivers."  ISO 18646-2's table
+ * (nb-clause.h) is shaped by its 2-D trials (NbCampaignTrial, NbConfigResult);
+ * ISO 9283 measures 6-DoF poses and 1 kHz streams of a manipulator, so its
+ * modules have this table of the same design, beside it: one file per
+ * characteristic group in protocols/clauses/nb-clause-9283-*.c exporting a
+ * `const NbClause9283`, listed in nb_clause_9283_registry().  The runner
+ * (nb-iso9283-run.h), the plan, `campaign plan|run --standard iso9283` and
+ * the protocol's ISO 9283 section iterate the registry and ask the table.
+ *
+ *  - key: the characteristic as the plan stores it ("pose", "vap", …);
+ *    clause: where ISO 9283:1998 defines it; title / title_ru: its name in
+ *    ISO 9283 and in ГОСТ Р ИСО 9283 (the words of the protocol).
+ *  - cycles: how many the standard asks for (6.9); for drift the groups of
+ *    measurements over the run (duration_s).
+ *  - speeds: which configurations the plan holds (6.6, 6.7, read in
+ *    docs/iso9283.md): NB_9283_ALL_SPEEDS — 100 %, 50 %, 10 % of rated
+ *    speed at rated load and 100 % at 10 % of it; NB_9283_RATED_ONLY —
+ *    100 % speed, rated load.
+ *  - stream: a cycle needs the tracker's stream at its full rate (7.4, 7.5,
+ *    8); sim_only: why the characteristic runs on the in-process simulated
+ *    arm only (the stream, a force applied at the TCP), NULL: on any rig.
+ *  - prepare (): the joint points of the configuration's cycle (IK of its
+ *    command poses or of its path), checked against the soft ranges before
+ *    anything moves; run_cycle (): one cycle on the rig, its command and
+ *    measurements into a trial (recorded by the runner when it ends).
+ *  - columns / compute (): the figures of a configuration from its stored
+ *    trials, as a table of rows (a test pose, the path) × columns (key =
+ *    the JSON member, the words in both languages, unit, decimals).
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-campaign-iso9283.h"
+#include "nb-iso9283-run.h"
+#include "nb-json-writer.h"
+
+G_BEGIN_DECLS
+
+typedef enum {
+  NB_9283_ALL_SPEEDS,
+  NB_9283_RATED_ONLY,
+} NbClause9283Speeds;
+
+typedef struct {
+  const char *key;              /* the figures' JSON member */
+  const char *title;            /* ISO 9283's symbol or words */
+  const char *title_ru;
+  const char *unit;             /* "mm", "°", "s", "%", "mm/s" or NULL */
+  guint decimals;
+} NbClause9283Column;
+
+/* A configuration's figures: n_rows × clause->n_columns values (NaN:
+ * undefined), the row labels ("P1", "line"), and the cycles counted. */
+typedef struct {
+  guint n_rows;
+  char **labels;                /* n_rows */
+  double *values;               /* row-major */
+  guint cycles;
+  char *note;                   /* what the reader should know (band, v_c); NULL */
+  char *note_ru;                /* the same in Russian */
+  char *error;                  /* cannot be computed: why (then no rows) */
+} NbClause9283Figures;
+
+void nb_clause_9283_figures_clear (NbClause9283Figures *figures);
+
+typedef struct _NbClause9283 NbClause9283;
+typedef struct _NbClause9283Goals NbClause9283Goals;
+
+struct _NbClause9283 {
+  const char *key;
+  const char *clause;
+  const char *title;
+  const char *title_ru;
+  guint cycles;
+  NbClause9283Speeds speeds;
+  gboolean stream;
+  /* Why it runs on the in-process simulated arm only (NULL: on any rig). */
+  const char *sim_only;
+  const NbClause9283Column *columns;
+  guint n_columns;
+
+  /* The cycle's goals for this rig (joint points, checked); owned by the
+   * cycle state, freed by the runner. */
+  gboolean (*prepare)   (const NbClause9283 *clause, NbIso9283Rig *rig,
+                         const NbIso9283PlanEntry *entry, NbClause9283Goals *cycle,
+                         GError **error);
+  /* One cycle: trial->command and trial->data filled, trial->setup the
+   * JSON of what the figures need besides (band, v_c, the path). */
+  gboolean (*run_cycle) (const NbClause9283 *clause, NbIso9283Rig *rig,
+                         const NbIso9283PlanEntry *entry, NbClause9283Goals *cycle,
+                         guint number, NbIso9283Trial *trial, GError **error);
+  /* The figures from the configuration's stored trials (in cycle order). */
+  gboolean (*compute)   (const NbClause9283 *clause, const NbIso9283PlanEntry *entry,
+                         GPtrArray *trials, NbClause9283Figures *figures, GError **error);
+};
+
+/* What a configuration's cycles share: the goals prepare() made. */
+struct _NbClause9283Goals {
+  GArray *goals;                /* of double[NB_ARM_JOINTS]: the cycle's joint points */
+  GArray *measured;             /* of gboolean: measured after goal k */
+  GArray *pre;                  /* of double[NB_ARM_JOINTS]: to the cycle's start, unmeasured */
+  NbPose6 command[16];
+  guint n_command;
+  NbIso9283Path path;           /* path, corner: the command path */
+  double corner_mm[3][3];       /* corner: start, K, end */
+  double v_command_mm_s;        /* path: v_c */
+  GArray *segment_s;            /* path: each goal's commanded duration (double) */
+  double interval_s;            /* drift: between the groups */
+  double t_next_s;              /* drift: when the next group is measured */
+};
+
+/* The clause modules in ISO 9283's clause order; *n set. */
+const NbClause9283 *const *nb_clause_9283_registry (guint *n);
+/* NULL for a key no module has. */
+const NbClause9283 *nb_clause_9283_lookup (const char *key);
+
+/* The configurations the standard prescribes, every module's, in clause
+ * order (of NbIso9283PlanEntry, cleared with the array); drift_s the drift
+ * run's length (6.9: 8 h). */
+GArray *nb_clause_9283_plan (double drift_s);
+
+/* The figures of one configuration from the file (its trials read). */
+gboolean nb_clause_9283_compute (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
+                                 NbClause9283Figures *figures, GError **error);
+/* The figures as JSON (the members of the object begun: cycles, rows[] of
+ * {label, key: value…}, note, error) and as a person reads them. */
+void  nb_clause_9283_figures_json (NbJsonWriter *w, const NbClause9283 *clause,
+                                   const NbClause9283Figures *figures);
+char *nb_clause_9283_figures_text (const NbClause9283 *clause,
+                                   const NbClause9283Figures *figures);
+
+/* Shared by the modules (nb-clause-9283.c). */
+void nb_clause_9283_figures_alloc (NbClause9283Figures *f, const NbClause9283 *clause,
+                                   guint n_rows);
+void nb_clause_9283_pack_pose (GArray *v, const NbPose6 *p);
+/* The k-th pose of a packed array (6 doubles each); FALSE past the end. */
+gboolean nb_clause_9283_unpack_pose (const GArray *v, guint k, NbPose6 *p);
+void nb_clause_9283_goals_clear (NbClause9283Goals *cycle);
+/* Every goal of the cycle (and the way to its start) inside the soft
+ * ranges, before anything moves; the error names the goal. */
+gboolean nb_clause_9283_check (const NbIso9283Rig *rig, const NbClause9283Goals *cycle,
+                               GError **error);
+/* Appends the joints of a goal (measured or not) to the cycle. */
+void nb_clause_9283_add_goal (NbClause9283Goals *cycle, const double q[NB_ARM_JOINTS],
+                              gboolean measured);
+/* The command pose of P<i+1> (the cube's position, its orientation). */
+void nb_clause_9283_command (const NbIso9283Rig *rig, guint i, NbPose6 *p);
+
+extern const NbClause9283 nb_clause_9283_pose;
+extern const NbClause9283 nb_clause_9283_vap;
+extern const NbClause9283 nb_clause_9283_distance;
+extern const NbClause9283 nb_clause_9283_stabilisation;
+extern const NbClause9283 nb_clause_9283_drift;
+extern const NbClause9283 nb_clause_9283_path_line;
+extern const NbClause9283 nb_clause_9283_path_large_circle;
+extern const NbClause9283 nb_clause_9283_path_small_circle;
+extern const NbClause9283 nb_clause_9283_corner;
+extern const NbClause9283 nb_clause_9283_positioning;
+extern const NbClause9283 nb_clause_9283_compliance;
+
+/* The reason of the stream characteristics' sim_only. */
+#define NB_CLAUSE_9283_STREAM_ONLY "it needs the tracker's stream at its full rate, which only " \
+  "the in-process simulated arm gives here"
+
+G_END_DECLS

@@ -1,0 +1,939 @@
+/* test-iso9283-campaign — the ISO 9283 plan run by the campaign path recovers the simulated
+ * arm's injected errors
+ *
+ * Each characteristic's clause module (protocols/clauses/nb-clause-9283-*.c)
+ * runs its configuration on the simulated arm (the demonstration error
+ * model: encoder offsets, link length errors, joint compliance under the
+ * load, thermal drift, a 0.4 % slow speed, the underdamped servo) watched
+ * by the simulated tracker at 1 kHz, through nb_iso9283_run_plan into a
+ * campaign file; the figures are computed from what the file holds
+ * (nb_clause_9283_compute) and compared with what the error model predicts,
+ * computed here another way: the true kinematics (with the load's
+ * deflection and the drift at the measurement's time) at the commanded
+ * joints, the backlash replayed goal by goal (vAP), the servo's closed-form
+ * ramp response (7.4, 7.5), a noise-free true track through the same joint
+ * points (AT, CR, CO), and the estimators' own distributions over the
+ * tracker's and the joints' noise by Monte Carlo (RP, RD, FV).
+ */
+#include "nb-clause-9283.h"
+#include "nb-iso9283-run.h"
+
+#include "nb-arm-file.h"
+#include "nb-campaign-iso9283.h"
+#include "nb-error.h"
+#include "nb-test-tmp.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char *tmp_dir;
+static NbArmModel model;
+static NbIso9283Cube cube;
+static double cube_q[5][NB_ARM_JOINTS];
+
+#define TRACKER_MM 0.005
+#define RATED_KG 7.0
+
+/* ------------------------------------------------------------ the rig -- */
+
+typedef struct {
+  NbSimArm arm;
+  NbSimTracker tracker;
+  NbIso9283SimMeasure measure;
+  NbIso9283Rig rig;
+  NbCampaign *campaign;
+} Bench;
+
+/* The demonstration error model, then the test's changes (noise, backlash,
+ * drift) before the tracker is put on. */
+static void
+bench_init (Bench *b, const char *name, guint32 seed, double noise_rad, double backlash_rad,
+            gboolean drift)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, name, NULL);
+  g_autoptr (GError) error = NULL;
+  gboolean made;
+
+  memset (b, 0, sizeof *b);
+  nb_sim_arm_init (&b->arm, &model, seed);
+  nb_iso9283_sim_errors (&b->arm);
+  b->arm.noise_rad = noise_rad;
+  b->arm.backlash_rad = backlash_rad;
+  if (!drift)
+    b->arm.drift_tau_s = 0;
+  nb_sim_tracker_init (&b->tracker, &b->arm, 1000, TRACKER_MM, 0.002, seed + 1);
+  b->measure = (NbIso9283SimMeasure) { &b->tracker, 0.2 };
+  b->rig.model = model;
+  b->rig.cube = cube;
+  memcpy (b->rig.q, cube_q, sizeof cube_q);
+  b->rig.ops = nb_sim_arm_ops ();
+  b->rig.robot = &b->arm;
+  b->rig.sim = &b->arm;
+  b->rig.truth = &b->arm;
+  b->rig.tracker = &b->tracker;
+  b->rig.measure = nb_iso9283_measure_sim;
+  b->rig.measure_data = &b->measure;
+  b->rig.robot_name = "sim";
+  b->rig.measurement = "simulated tracker";
+  b->rig.rated_load_kg = RATED_KG;
+  b->rig.rated_speed_mm_s = 250;
+  b->rig.band_mm = 0.1;
+  b->campaign = nb_campaign_create (path, name, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_iso9283_plan_ensure (b->campaign, 2 * 3600.0, &made, &error));
+  g_assert_no_error (error);
+  g_assert_true (made);
+}
+
+static void
+bench_clear (Bench *b)
+{
+  g_assert_true (nb_campaign_close (b->campaign, NULL));
+  nb_sim_tracker_clear (&b->tracker);
+  nb_sim_arm_clear (&b->arm);
+}
+
+static void
+bench_run (Bench *b, const char *config)
+{
+  g_autoptr (GError) error = NULL;
+  guint ran;
+
+  g_assert_true (nb_iso9283_run_plan (b->campaign, &b->rig, config, NULL, NULL, &ran, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (ran, >, 0);
+}
+
+static void
+entry_of (NbCampaign *c, const char *config, NbIso9283PlanEntry *out, GArray **keep)
+{
+  g_autoptr (GError) error = NULL;
+
+  *keep = nb_campaign_iso9283_plan_list (c, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < (*keep)->len; i++)
+    if (g_str_equal (g_array_index (*keep, NbIso9283PlanEntry, i).config, config))
+      {
+        *out = g_array_index (*keep, NbIso9283PlanEntry, i);
+        return;
+      }
+  g_assert_not_reached ();
+}
+
+/* The figures of a configuration from the file. */
+static void
+figures (Bench *b, const char *config, const NbClause9283 **clause, NbClause9283Figures *f)
+{
+  g_autoptr (GArray) keep = NULL;
+  g_autoptr (GError) error = NULL;
+  NbIso9283PlanEntry e;
+
+  entry_of (b->campaign, config, &e, &keep);
+  *clause = nb_clause_9283_lookup (e.characteristic);
+  g_assert_true (nb_clause_9283_compute (b->campaign, &e, f, &error));
+  g_assert_no_error (error);
+  if (f->error)
+    g_error ("%s: %s", config, f->error);
+  g_assert_cmpuint (f->cycles, ==, e.cycles);
+}
+
+static double
+fig (const NbClause9283 *clause, const NbClause9283Figures *f, guint row, const char *key)
+{
+  for (guint k = 0; k < clause->n_columns; k++)
+    if (g_str_equal (clause->columns[k].key, key))
+      return f->values[row * clause->n_columns + k];
+  g_assert_not_reached ();
+  return NAN;
+}
+
+/* ------------------------------------------------------ the predictions -- */
+
+static void
+true_mm (const NbSimArm *truth, const double q[NB_ARM_JOINTS], double p[3])
+{
+  double T[16];
+
+  nb_sim_arm_true_pose (truth, q, T);
+  p[0] = T[3] * 1000, p[1] = T[7] * 1000, p[2] = T[11] * 1000;
+}
+
+static double
+dist3 (const double a[3], const double b[3])
+{
+  return sqrt ((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) +
+               (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+static double
+gauss (GRand *r, double sigma)
+{
+  double u = g_rand_double_range (r, 1e-300, 1.0), v = g_rand_double (r);
+
+  return sigma * sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+quantile (double *v, guint n, double p)
+{
+  qsort (v, n, sizeof *v, cmp_double);
+  return v[(guint) CLAMP (p * (n - 1) + 0.5, 0, n - 1)];
+}
+
+/* The true arm of the error model with a load and no drift (a copy). */
+static void
+truth_init (NbSimArm *t, double payload_kg)
+{
+  nb_sim_arm_init (t, &model, 1);
+  nb_iso9283_sim_errors (t);
+  t->payload_kg = payload_kg;
+  t->drift_tau_s = 0;
+}
+
+/* ---------------------------------------------------------------- plan -- */
+
+static void
+test_plan (void)
+{
+  Bench b;
+  g_autoptr (GArray) plan = NULL;
+  g_autoptr (GError) error = NULL;
+  const char *const keys[] = { "pose", "vap", "distance", "stabilisation", "drift", "path-line",
+                               "path-large-circle", "path-small-circle", "corner", "positioning",
+                               "compliance" };
+  const guint cycles[] = { 30, 30, 30, 3, 9, 10, 10, 10, 3, 3, 3 };
+  gboolean made;
+  guint k = 0;
+
+  bench_init (&b, "plan.nbc", 1, 0, 0, FALSE);
+  plan = nb_campaign_iso9283_plan_list (b.campaign, &error);
+  g_assert_no_error (error);
+  /* Eight characteristics × (rated at 100, 50, 10 %; 10 % load at 100 %); drift, the
+   * minimum positioning time and the static compliance once. */
+  g_assert_cmpuint (plan->len, ==, 8 * 4 + 3);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      guint n = g_str_equal (keys[i], "drift") || g_str_equal (keys[i], "compliance") ||
+                g_str_equal (keys[i], "positioning") ? 1 : 4;
+
+      for (guint j = 0; j < n; j++, k++)
+        {
+          const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, k);
+          const double speeds[] = { 100, 50, 10, 100 };
+
+          g_assert_cmpstr (e->characteristic, ==, keys[i]);
+          g_assert_cmpuint (e->cycles, ==, cycles[i]);
+          g_assert_cmpfloat (e->speed_pct, ==, speeds[j]);
+          g_assert_cmpstr (e->load, ==, j == 3 ? "10%" : "rated");
+          g_assert_true (e->in_scope);
+          g_assert_nonnull (nb_clause_9283_lookup (e->characteristic));
+        }
+    }
+  g_assert_cmpfloat (g_array_index (plan, NbIso9283PlanEntry, 16).duration_s, ==, 7200);
+  /* Made once. */
+  g_assert_true (nb_iso9283_plan_ensure (b.campaign, 3600, &made, &error));
+  g_assert_false (made);
+  /* Out of scope with its reason; the runner leaves it. */
+  g_assert_true (nb_campaign_iso9283_plan_set_scope (b.campaign, "pose-rated-10", FALSE,
+                                                     "not declared", &error));
+  g_assert_false (nb_campaign_iso9283_plan_set_scope (b.campaign, "nope", FALSE, "x", &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  bench_clear (&b);
+}
+
+/* ------------------------------------------------- 7.2 AP, RP and load -- */
+
+static void
+test_pose_and_load (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures rated, light;
+  NbSimArm t_rated, t_light;
+
+  /* No joint noise, no backlash: AP is the true arm's error at the commanded joints. */
+  bench_init (&b, "pose.nbc", 3, 0, 0, FALSE);
+  bench_run (&b, "pose-rated-100");
+  bench_run (&b, "pose-10pct-100");
+  figures (&b, "pose-rated-100", &clause, &rated);
+  figures (&b, "pose-10pct-100", &clause, &light);
+  truth_init (&t_rated, RATED_KG);
+  truth_init (&t_light, 0.1 * RATED_KG);
+  for (guint i = 0; i < 5; i++)
+    {
+      double pr[3], pl[3];
+
+      true_mm (&t_rated, cube_q[i], pr);
+      true_mm (&t_light, cube_q[i], pl);
+      g_test_message ("P%u: AP %.4f mm rated (model %.4f), %.4f mm at 10 %% load (model %.4f)",
+                      i + 1, fig (clause, &rated, i, "ap_mm"), dist3 (pr, cube.p_mm[i]),
+                      fig (clause, &light, i, "ap_mm"), dist3 (pl, cube.p_mm[i]));
+      nb_assert_abs (fig (clause, &rated, i, "ap_mm"), dist3 (pr, cube.p_mm[i]), 0.002,
+                     "AP rated load");
+      nb_assert_abs (fig (clause, &light, i, "ap_mm"), dist3 (pl, cube.p_mm[i]), 0.002,
+                     "AP 10 % load");
+      nb_assert_abs (fig (clause, &rated, i, "ap_z_mm"), pr[2] - cube.p_mm[i][2], 0.002, "AP_z");
+      /* 6.6: the load's deflection, measurably (the TCP sags: z lower). */
+      g_assert_cmpfloat (dist3 (pr, pl), >, 0.1);
+      g_assert_cmpfloat (fig (clause, &rated, i, "ap_z_mm"), <,
+                         fig (clause, &light, i, "ap_z_mm") - 0.05);
+    }
+  nb_clause_9283_figures_clear (&rated);
+  nb_clause_9283_figures_clear (&light);
+  nb_sim_arm_clear (&t_rated);
+  nb_sim_arm_clear (&t_light);
+  bench_clear (&b);
+
+  /* RP with the joints' noise: within the central 99.8 % of the
+   * estimator's distribution over 1000 simulated 30-cycle campaigns (each
+   * goal's uniform joint noise through the true arm, the tracker's mean of
+   * 200 samples). */
+  bench_init (&b, "pose-rp.nbc", 5, 1e-5, 0, FALSE);
+  bench_run (&b, "pose-rated-50");
+  figures (&b, "pose-rated-50", &clause, &rated);
+  truth_init (&t_rated, RATED_KG);
+  {
+    g_autoptr (GRand) r = g_rand_new_with_seed (77);
+    const guint reps = 1000;
+    g_autofree double *rp = g_new (double, reps);
+
+    for (guint i = 0; i < 5; i++)
+      {
+        double lo, hi;
+
+        for (guint m = 0; m < reps; m++)
+          {
+            NbPose6 a[30];
+            NbPose6 c = { cube.p_mm[i][0], cube.p_mm[i][1], cube.p_mm[i][2], 180, 0, 180 };
+            NbIso9283Pose res;
+
+            for (guint j = 0; j < 30; j++)
+              {
+                double q[NB_ARM_JOINTS], p[3];
+
+                for (int k = 0; k < NB_ARM_JOINTS; k++)
+                  q[k] = cube_q[i][k] + g_rand_double_range (r, -1, 1) * sqrt (3.0) * 1e-5;
+                true_mm (&t_rated, q, p);
+                a[j] = (NbPose6) { p[0] + gauss (r, TRACKER_MM / sqrt (200)),
+                                   p[1] + gauss (r, TRACKER_MM / sqrt (200)),
+                                   p[2] + gauss (r, TRACKER_MM / sqrt (200)), 180, 0, 180 };
+              }
+            g_assert_true (nb_iso9283_pose (&c, a, 30, &res, NULL));
+            rp[m] = res.rp_mm;
+          }
+        lo = quantile (rp, reps, 0.001);
+        hi = quantile (rp, reps, 0.999);
+        g_test_message ("P%u: RP %.4f mm (99.8 %%: %.4f … %.4f)", i + 1,
+                        fig (clause, &rated, i, "rp_mm"), lo, hi);
+        g_assert_cmpfloat (fig (clause, &rated, i, "rp_mm"), >=, lo);
+        g_assert_cmpfloat (fig (clause, &rated, i, "rp_mm"), <=, hi);
+      }
+  }
+  nb_clause_9283_figures_clear (&rated);
+  nb_sim_arm_clear (&t_rated);
+  bench_clear (&b);
+}
+
+/* ----------------------------------------------------------- 7.2 vAP -- */
+
+/* The backlash of the simulated arm, replayed: a joint that reverses
+ * falls short by it (nb-sim-arm.c's model). */
+static void
+replay_goal (const double target[NB_ARM_JOINTS], double q[NB_ARM_JOINTS],
+             double last_dir[NB_ARM_JOINTS], double backlash)
+{
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    {
+      double d = target[j] - q[j], dir = d > 1e-9 ? 1 : d < -1e-9 ? -1 : 0;
+
+      q[j] = target[j] - (dir != 0 && dir != last_dir[j] ? dir * backlash : 0);
+      if (dir != 0)
+        last_dir[j] = dir;
+    }
+}
+
+static void
+test_vap (void)
+{
+  const double backlash = 3e-5;
+  Bench b;
+  const NbClause9283 *clause = &nb_clause_9283_vap, *c2;
+  NbClause9283Goals goals;
+  NbClause9283Figures f;
+  g_autoptr (GArray) keep = NULL;
+  g_autoptr (GError) error = NULL;
+  NbIso9283PlanEntry e;
+  double q[NB_ARM_JOINTS] = { 0 }, last[NB_ARM_JOINTS] = { 0 }, bary[3][3][3] = { { { 0 } } };
+  NbSimArm truth;
+
+  bench_init (&b, "vap.nbc", 7, 0, backlash, FALSE);
+  bench_run (&b, "vap-rated-100");
+  figures (&b, "vap-rated-100", &c2, &f);
+  g_assert_true (c2 == clause);
+  /* The same goals as the module sends them, replayed from the arm's start. */
+  entry_of (b.campaign, "vap-rated-100", &e, &keep);
+  memset (&goals, 0, sizeof goals);
+  g_assert_true (clause->prepare (clause, &b.rig, &e, &goals, &error));
+  g_assert_no_error (error);
+  g_assert_null (goals.pre);
+  g_assert_cmpuint (goals.measured->len, ==, 18);
+  truth_init (&truth, RATED_KG);
+  for (guint cyc = 0; cyc < 30; cyc++)
+    for (guint k = 0; k < 18; k++)
+      {
+        double p[3];
+
+        replay_goal (&g_array_index (goals.goals, double, k * NB_ARM_JOINTS), q, last, backlash);
+        if (!g_array_index (goals.measured, gboolean, k))
+          continue;
+        true_mm (&truth, q, p);
+        for (int a = 0; a < 3; a++)
+          bary[k / 6][(k % 6) / 2][a] += p[a] / 30;
+      }
+  for (guint i = 0; i < 3; i++)
+    {
+      double vap = 0;
+
+      for (guint h = 0; h < 3; h++)
+        for (guint k = h + 1; k < 3; k++)
+          vap = MAX (vap, dist3 (bary[i][h], bary[i][k]));
+      g_test_message ("%s: vAP %.4f mm (model %.4f)", f.labels[i], fig (clause, &f, i, "vap_mm"),
+                      vap);
+      g_assert_cmpfloat (vap, >, 0.005);
+      nb_assert_abs (fig (clause, &f, i, "vap_mm"), vap, 0.003, "vAP against the backlash");
+    }
+  nb_clause_9283_goals_clear (&goals);
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+/* ------------------------------------------------------- 7.3 AD and RD -- */
+
+static void
+test_distance (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth;
+  double p2[3], p4[3], ad;
+  g_autoptr (GRand) r = g_rand_new_with_seed (91);
+  const guint reps = 2000;
+  g_autofree double *rd = g_new (double, reps);
+  double lo, hi;
+
+  bench_init (&b, "distance.nbc", 9, 0, 0, FALSE);
+  bench_run (&b, "distance-rated-10");
+  figures (&b, "distance-rated-10", &clause, &f);
+  truth_init (&truth, RATED_KG);
+  true_mm (&truth, cube_q[1], p2);
+  true_mm (&truth, cube_q[3], p4);
+  ad = dist3 (p2, p4) - dist3 (cube.p_mm[1], cube.p_mm[3]);
+  g_test_message ("AD %.4f mm (model %.4f), RD %.5f mm", fig (clause, &f, 0, "ad_mm"), ad,
+                  fig (clause, &f, 0, "rd_mm"));
+  g_assert_cmpfloat (fabs (ad), >, 0.05);
+  nb_assert_abs (fig (clause, &f, 0, "ad_mm"), ad, 0.002, "AD against the true arm");
+  /* RD of the tracker's noise alone (the joints here have none): the
+   * estimator over 2000 campaigns of 30 cycles, each pose the mean of 200
+   * samples. */
+  for (guint m = 0; m < reps; m++)
+    {
+      double d[30], mean = 0, ss = 0;
+
+      for (guint j = 0; j < 30; j++)
+        {
+          double a[3], c[3];
+
+          for (int k = 0; k < 3; k++)
+            {
+              a[k] = p2[k] + gauss (r, TRACKER_MM / sqrt (200));
+              c[k] = p4[k] + gauss (r, TRACKER_MM / sqrt (200));
+            }
+          d[j] = dist3 (a, c);
+          mean += d[j] / 30;
+        }
+      for (guint j = 0; j < 30; j++)
+        ss += (d[j] - mean) * (d[j] - mean);
+      rd[m] = 3 * sqrt (ss / 29);
+    }
+  lo = quantile (rd, reps, 0.001);
+  hi = quantile (rd, reps, 0.999);
+  g_test_message ("RD %.5f mm (99.8 %%: %.5f … %.5f)", fig (clause, &f, 0, "rd_mm"), lo, hi);
+  g_assert_cmpfloat (fig (clause, &f, 0, "rd_mm"), >=, lo);
+  g_assert_cmpfloat (fig (clause, &f, 0, "rd_mm"), <=, hi);
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+/* ------------------------------------------ 7.4 stabilisation, 7.5 OV -- */
+
+/* The servo's closed form (as test-sim-arm-iso9283 derives it):
+ * ẍ = ω²(r − x) − 2ζω·ẋ on the ramp q0 → q1 over T, then held. */
+static double
+servo_closed_form (double q0, double q1, double T, double w, double z, double t)
+{
+  double s = z * w, wd = w * sqrt (1 - z * z), v = (q1 - q0) / T, ess = 2 * z * v / w;
+  double B = (v - s * ess) / wd, e, de, tau, f, df;
+
+  if (t < 0)
+    return q0;
+  if (t < T)
+    return q0 + v * t - (ess + exp (-s * t) * (-ess * cos (wd * t) + B * sin (wd * t)));
+  f = -ess * cos (wd * T) + B * sin (wd * T);
+  df = ess * wd * sin (wd * T) + B * wd * cos (wd * T);
+  e = ess + exp (-s * T) * f;
+  de = exp (-s * T) * (df - s * f) - v;
+  tau = t - T;
+  return q1 - exp (-s * tau) * (e * cos (wd * tau) + (de + s * e) / wd * sin (wd * tau));
+}
+
+static void
+test_stabilisation (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth;
+  NbIso9283Settling rm;
+  double ramp = 0;
+  guint n;
+  g_autofree NbIso9283Sample *stream = NULL;
+  g_autoptr (GError) error = NULL;
+
+  bench_init (&b, "stabilisation.nbc", 11, 0, 0, FALSE);
+  bench_run (&b, "stabilisation-rated-50");
+  figures (&b, "stabilisation-rated-50", &clause, &f);
+  /* The ramp P2 → P1 at 50 %: the slowest joint's time, twice, 0.4 % slower. */
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    ramp = MAX (ramp, fabs (cube_q[0][j] - cube_q[1][j]) / model.joint[j].max_velocity);
+  ramp *= 2.0 / (1 - 0.004);
+  truth_init (&truth, RATED_KG);
+  n = (guint) ((ramp + 1.2) * 1000);
+  stream = g_new (NbIso9283Sample, n);
+  for (guint i = 0; i < n; i++)
+    {
+      double q[NB_ARM_JOINTS], t = i / 1000.0;
+
+      for (int j = 0; j < NB_ARM_JOINTS; j++)
+        q[j] = servo_closed_form (cube_q[1][j], cube_q[0][j], ramp, b.arm.settle_omega_rad_s,
+                                  b.arm.settle_zeta, t);
+      stream[i].t_s = t;
+      true_mm (&truth, q, stream[i].p_mm);
+    }
+  g_assert_true (nb_iso9283_settling (stream, n, 0.1, 0.2, &rm, &error));
+  g_assert_no_error (error);
+  g_test_message ("t %.4f s (closed form %.4f s), OV %.4f mm (%.4f)",
+                  fig (clause, &f, 0, "stabilisation_s"), rm.stabilisation_s,
+                  fig (clause, &f, 0, "overshoot_mm"), rm.overshoot_mm);
+  g_assert_cmpfloat (rm.stabilisation_s, >, 0.1);
+  g_assert_cmpfloat (rm.overshoot_mm, >, 0.5);
+  nb_assert_abs (fig (clause, &f, 0, "stabilisation_s"), rm.stabilisation_s, 0.005,
+                 "stabilisation time");
+  nb_assert_abs (fig (clause, &f, 0, "overshoot_mm"), rm.overshoot_mm,
+                 0.01 * rm.overshoot_mm + 0.005, "overshoot");
+  /* The three cycles are the same approach: the mean is the maximum's. */
+  nb_assert_abs (fig (clause, &f, 0, "stabilisation_mean_s"), rm.stabilisation_s, 0.005, "mean");
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+/* ----------------------------------------------------------- 7.6 drift -- */
+
+static void
+test_drift (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth;
+  g_autoptr (GPtrArray) trials = NULL;
+  g_autoptr (GError) error = NULL;
+  double ap[2];
+
+  bench_init (&b, "drift.nbc", 13, 0, 0, TRUE);
+  bench_run (&b, "drift-rated-100");
+  figures (&b, "drift-rated-100", &clause, &f);
+  trials = nb_campaign_iso9283_trials (b.campaign, "drift-rated-100", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (trials->len, ==, 9);
+  truth_init (&truth, RATED_KG);
+  truth.drift_tau_s = b.arm.drift_tau_s;
+  /* Each group's AP: the mean error of the true arm over its ten P1
+   * arrivals, evenly spread from the group's start to its end. */
+  for (guint g = 0; g < 2; g++)
+    {
+      const NbIso9283Trial *t = trials->pdata[g == 0 ? 0 : trials->len - 1];
+      double t0 = g_array_index (t->command, double, 6), t1 = t->t_s, e[3] = { 0 };
+
+      for (guint k = 1; k <= 10; k++)
+        {
+          double p[3];
+
+          truth.clock_s = t0 + (t1 - t0) * k / 10.0;
+          true_mm (&truth, cube_q[0], p);
+          for (int a = 0; a < 3; a++)
+            e[a] += (p[a] - cube.p_mm[0][a]) / 10;
+        }
+      ap[g] = sqrt (e[0] * e[0] + e[1] * e[1] + e[2] * e[2]);
+    }
+  g_test_message ("dAP %.4f mm (model %.4f: AP %.4f → %.4f mm over %s)",
+                  fig (clause, &f, 0, "dap_mm"), fabs (ap[1] - ap[0]), ap[0], ap[1], f.note);
+  g_assert_cmpfloat (fabs (ap[1] - ap[0]), >, 0.01);
+  nb_assert_abs (fig (clause, &f, 0, "dap_mm"), fabs (ap[1] - ap[0]), 0.002, "dAP");
+  /* No joint noise: dRP is the tracker's noise alone. */
+  g_assert_cmpfloat (fig (clause, &f, 0, "drp_mm"), <, 0.003);
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+/* ------------------------------------------ 8.2, 8.3, 8.5, 8.6 paths -- */
+
+/* The true track through the cycle's joint points, noise-free, joint-linear
+ * between them (the simulated arm's motion without its servo), densely. */
+static NbPose6 *
+truth_track (const NbClause9283Goals *g, const NbSimArm *truth, gsize *n)
+{
+  guint goals = g->goals->len / NB_ARM_JOINTS, sub = 20;
+  NbPose6 *out = g_new (NbPose6, (gsize) goals * sub + 1);
+  const double *from = &g_array_index (g->pre, double, 0);
+
+  *n = 0;
+  for (guint k = 0; k < goals; k++)
+    {
+      const double *to = &g_array_index (g->goals, double, k * NB_ARM_JOINTS);
+
+      for (guint s = k == 0 ? 0 : 1; s <= sub; s++)
+        {
+          double q[NB_ARM_JOINTS], p[3];
+
+          for (int j = 0; j < NB_ARM_JOINTS; j++)
+            q[j] = from[j] + (to[j] - from[j]) * s / sub;
+          true_mm (truth, q, p);
+          out[(*n)++] = (NbPose6) { p[0], p[1], p[2], 180, 0, 180 };
+        }
+      from = to;
+    }
+  return out;
+}
+
+static void
+prepared (Bench *b, const char *config, NbClause9283Goals *g)
+{
+  g_autoptr (GArray) keep = NULL;
+  g_autoptr (GError) error = NULL;
+  NbIso9283PlanEntry e;
+
+  entry_of (b->campaign, config, &e, &keep);
+  memset (g, 0, sizeof *g);
+  g_assert_true (nb_clause_9283_lookup (e.characteristic)->prepare (
+    nb_clause_9283_lookup (e.characteristic), &b->rig, &e, g, &error));
+  g_assert_no_error (error);
+}
+
+static void
+test_path (void)
+{
+  const char *const configs[] = { "path-line-rated-100", "path-large-circle-rated-100" };
+  Bench b;
+  NbSimArm truth;
+
+  bench_init (&b, "path.nbc", 15, 0, 0, FALSE);
+  truth_init (&truth, RATED_KG);
+  for (guint c = 0; c < G_N_ELEMENTS (configs); c++)
+    {
+      const NbClause9283 *clause;
+      NbClause9283Figures f;
+      NbClause9283Goals g;
+      NbIso9283PathResult r;
+      g_autofree NbPose6 *tt = NULL;
+      g_autoptr (GError) error = NULL;
+      gsize n;
+
+      bench_run (&b, configs[c]);
+      figures (&b, configs[c], &clause, &f);
+      prepared (&b, configs[c], &g);
+      tt = truth_track (&g, &truth, &n);
+      {
+        NbIso9283Track two[2] = { { NULL, tt, n }, { NULL, tt, n } };
+
+        g_assert_true (nb_iso9283_path (&g.path, two, 2, 10, 10, &r, &error));
+        g_assert_no_error (error);
+      }
+      g_test_message ("%s: AT %.4f mm (model %.4f), RT %.4f mm, AV %.3f %%, FV %.3f mm/s",
+                      configs[c], fig (clause, &f, 0, "at_mm"), r.at_mm,
+                      fig (clause, &f, 0, "rt_mm"), fig (clause, &f, 0, "av_pct"),
+                      fig (clause, &f, 0, "fv_mm_s"));
+      g_assert_cmpfloat (r.at_mm, >, 0.1);
+      nb_assert_abs (fig (clause, &f, 0, "at_mm"), r.at_mm, 0.01, "AT against the true arm");
+      /* No joint noise: RT is the tracker's (σ 5 µm, interpolated). */
+      g_assert_cmpfloat (fig (clause, &f, 0, "rt_mm"), <, 0.03);
+      /* 8.6: the arm runs 0.4 % slow over each goal's commanded time, and
+       * the true path is longer or shorter than the command (its geometry
+       * and the load's deflection: the line's AD). */
+      {
+        double l_true = 0, l_cmd, av;
+
+        for (gsize i = 1; i < n; i++)
+          {
+            const double a[3] = { tt[i].x_mm, tt[i].y_mm, tt[i].z_mm };
+            const double z[3] = { tt[i - 1].x_mm, tt[i - 1].y_mm, tt[i - 1].z_mm };
+
+            l_true += dist3 (a, z);
+          }
+        g_assert_true (nb_iso9283_path_length (&g.path, &l_cmd, NULL));
+        av = ((1 - 0.004) * l_true / l_cmd - 1) * 100;
+        g_test_message ("AV %.3f %% (model %.3f %%: L %.3f mm, true %.3f mm)",
+                        fig (clause, &f, 0, "av_pct"), av, l_cmd, l_true);
+        nb_assert_abs (fig (clause, &f, 0, "av_pct"), av, 0.02, "AV against the speed error");
+      }
+      if (c == 0)
+        {
+          /* FV of the tracker's noise on the 10 ms velocity samples of a
+           * straight line at 249 mm/s (the samples in the measured 9/11 of
+           * it): the estimator over 1000 simulated ten-cycle runs. */
+          g_autoptr (GRand) rr = g_rand_new_with_seed (5);
+          double step = 250 * (1 - 0.004) * 0.01, length;
+          guint k, reps = 1000;
+          g_autofree double *fv = g_new (double, reps);
+          double lo, hi;
+
+          g_assert_true (nb_iso9283_path_length (&g.path, &length, NULL));
+          k = (guint) floor (length * 9 / 11 / step) - 1;
+          for (guint m = 0; m < reps; m++)
+            {
+              double worst = 0;
+
+              for (guint cyc = 0; cyc < 10; cyc++)
+                {
+                  double prev[3] = { 0 }, vmin = INFINITY, vmax = 0;
+
+                  for (guint i = 0; i <= k; i++)
+                    {
+                      double p[3] = { i * step + gauss (rr, TRACKER_MM), gauss (rr, TRACKER_MM),
+                                      gauss (rr, TRACKER_MM) };
+
+                      if (i > 0)
+                        {
+                          double v = dist3 (p, prev) / 0.01;
+
+                          vmin = MIN (vmin, v);
+                          vmax = MAX (vmax, v);
+                        }
+                      memcpy (prev, p, sizeof prev);
+                    }
+                  worst = MAX (worst, vmax - vmin);
+                }
+              fv[m] = worst;
+            }
+          lo = quantile (fv, reps, 0.001);
+          hi = quantile (fv, reps, 0.999);
+          g_test_message ("FV %.3f mm/s (99.8 %%: %.3f … %.3f)", fig (clause, &f, 0, "fv_mm_s"),
+                          lo, hi);
+          g_assert_cmpfloat (fig (clause, &f, 0, "fv_mm_s"), >=, lo);
+          g_assert_cmpfloat (fig (clause, &f, 0, "fv_mm_s"), <=, hi);
+          g_assert_cmpfloat (fig (clause, &f, 0, "rv_mm_s"), <, 0.2);
+        }
+      nb_clause_9283_goals_clear (&g);
+      nb_clause_9283_figures_clear (&f);
+    }
+  /* 8.5: the corner P3 of P2 → P3 → P4. */
+  {
+    const NbClause9283 *clause;
+    NbClause9283Figures f;
+    NbClause9283Goals g;
+    NbIso9283Corner r;
+    g_autofree NbPose6 *tt = NULL;
+    g_autoptr (GError) error = NULL;
+    gsize n;
+
+    bench_run (&b, "corner-rated-10");
+    figures (&b, "corner-rated-10", &clause, &f);
+    prepared (&b, "corner-rated-10", &g);
+    tt = truth_track (&g, &truth, &n);
+    {
+      NbIso9283Track one[1] = { { NULL, tt, n } };
+
+      g_assert_true (nb_iso9283_corner (g.corner_mm[0], g.corner_mm[1], g.corner_mm[2], one, 1,
+                                        &r, &error));
+      g_assert_no_error (error);
+    }
+    g_test_message ("CR %.4f mm (model %.4f), CO %.4f mm (model %.4f)",
+                    fig (clause, &f, 0, "cr_mm"), r.cr_mm, fig (clause, &f, 0, "co_mm"), r.co_mm);
+    g_assert_cmpfloat (r.cr_mm, >, 0.1);
+    nb_assert_abs (fig (clause, &f, 0, "cr_mean_mm"), r.cr_mm, 0.015, "CR against the true arm");
+    /* CO is a largest deviation: over noisy samples it exceeds the noise-free
+     * one by 2–3 σ of the tracker. */
+    nb_assert_abs (fig (clause, &f, 0, "co_mean_mm"), r.co_mm + 2 * TRACKER_MM, 0.012,
+                   "CO against the true arm");
+    nb_clause_9283_goals_clear (&g);
+    nb_clause_9283_figures_clear (&f);
+  }
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+/* ---------------------------------------- 9 minimum positioning time -- */
+
+static void
+test_positioning (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbClause9283Goals g;
+  NbSimArm truth;
+
+  bench_init (&b, "positioning.nbc", 19, 0, 0, FALSE);
+  bench_run (&b, "positioning-rated-100");
+  figures (&b, "positioning-rated-100", &clause, &f);
+  prepared (&b, "positioning-rated-100", &g);
+  truth_init (&truth, RATED_KG);
+  g_assert_cmpuint (f.n_rows, ==, g.n_command);
+  g_assert_cmpuint (f.n_rows, >=, 4);
+  for (guint i = 0; i < f.n_rows; i++)
+    {
+      const double *to = &g_array_index (g.goals, double, (2 * i + 1) * NB_ARM_JOINTS);
+      double ramp = 0;
+      guint n;
+      g_autofree NbIso9283Sample *stream = NULL;
+      g_autoptr (GError) error = NULL;
+      NbIso9283Settling rm, wide, narrow;
+
+      for (int j = 0; j < NB_ARM_JOINTS; j++)
+        ramp = MAX (ramp, fabs (to[j] - cube_q[0][j]) / model.joint[j].max_velocity);
+      ramp /= 1 - 0.004;
+      n = (guint) ((ramp + 1.2) * 1000);
+      stream = g_new (NbIso9283Sample, n);
+      for (guint k = 0; k < n; k++)
+        {
+          double q[NB_ARM_JOINTS], t = k / 1000.0;
+
+          for (int j = 0; j < NB_ARM_JOINTS; j++)
+            q[j] = servo_closed_form (cube_q[0][j], to[j], ramp, b.arm.settle_omega_rad_s,
+                                      b.arm.settle_zeta, t);
+          stream[k].t_s = t;
+          true_mm (&truth, q, stream[k].p_mm);
+        }
+      /* The tracker's noise (σ 5 µm per axis) moves the band's edge as the
+       * stream sees it by up to ~3σ: where a ring's peak grazes the band the
+       * last exit jumps by half a period.  The time must lie between the
+       * closed form's with the band 15 µm wider and 15 µm narrower. */
+      g_assert_true (nb_iso9283_settling (stream, n, 0.1, 0.2, &rm, &error));
+      g_assert_true (nb_iso9283_settling (stream, n, 0.1 + 3 * TRACKER_MM, 0.2, &wide, &error));
+      g_assert_true (nb_iso9283_settling (stream, n, 0.1 - 3 * TRACKER_MM, 0.2, &narrow, &error));
+      g_assert_no_error (error);
+      g_test_message ("%s: t_pos %.4f s (closed form %.4f s, %.4f … %.4f s)", f.labels[i],
+                      fig (clause, &f, i, "positioning_s"), rm.t_stable_s, wide.t_stable_s,
+                      narrow.t_stable_s);
+      g_assert_cmpfloat (fig (clause, &f, i, "positioning_s"), >=, wide.t_stable_s - 0.005);
+      g_assert_cmpfloat (fig (clause, &f, i, "positioning_s"), <=, narrow.t_stable_s + 0.005);
+      if (i > 0)
+        g_assert_cmpfloat (fig (clause, &f, i, "positioning_s"), >,
+                           fig (clause, &f, i - 1, "positioning_s") - 0.1);
+    }
+  nb_clause_9283_goals_clear (&g);
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+/* ------------------------------------------------ 10 static compliance -- */
+
+static void
+test_compliance (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth;
+  double qt[NB_ARM_JOINTS], J[3][NB_ARM_JOINTS], p0[3];
+
+  bench_init (&b, "compliance.nbc", 17, 0, 0, FALSE);
+  bench_run (&b, "compliance-rated-100");
+  figures (&b, "compliance-rated-100", &clause, &f);
+  /* The model's compliance along each axis: u·J·C·Jᵀ·u, J the true arm's
+   * position Jacobian at P1 (m/rad), C its joints' compliance. */
+  truth_init (&truth, 0);
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    qt[j] = cube_q[0][j] + truth.joint_offset_rad[j];
+  {
+    double T[16];
+
+    nb_arm_fk (&truth.truth, qt, T);
+    p0[0] = T[3], p0[1] = T[7], p0[2] = T[11];
+    for (int j = 0; j < NB_ARM_JOINTS; j++)
+      {
+        double q[NB_ARM_JOINTS];
+
+        memcpy (q, qt, sizeof q);
+        q[j] += 1e-6;
+        nb_arm_fk (&truth.truth, q, T);
+        J[0][j] = (T[3] - p0[0]) / 1e-6;
+        J[1][j] = (T[7] - p0[1]) / 1e-6;
+        J[2][j] = (T[11] - p0[2]) / 1e-6;
+      }
+  }
+  for (guint d = 0; d < 6; d++)
+    {
+      guint a = d / 2;
+      double c = 0;
+
+      for (int j = 0; j < NB_ARM_JOINTS; j++)
+        c += J[a][j] * truth.compliance_rad_per_nm[j] * J[a][j];
+      c *= 1000;        /* mm/N */
+      g_test_message ("%s: %.6f mm/N (model %.6f), %.4f mm at %.1f N", f.labels[d],
+                      fig (clause, &f, d, "compliance_mm_n"), c,
+                      fig (clause, &f, d, "displacement_mm"), fig (clause, &f, d, "force_n"));
+      g_assert_cmpfloat (c, >, 1e-4);
+      nb_assert_rel (fig (clause, &f, d, "compliance_mm_n"), c, 0.02, "compliance");
+      nb_assert_rel (fig (clause, &f, d, "displacement_mm"), c * RATED_KG * 9.80665, 0.03,
+                     "displacement at the rated force");
+    }
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+  bench_clear (&b);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "robots",
+                                           "iiwa7", NULL);
+  const double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
+  const double seed[NB_ARM_JOINTS] = { 0, 0.6, 0, -1.2, 0, 1.0, 0 };
+  g_autoptr (GError) error = NULL;
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = nb_test_make_dir ();
+  g_assert_true (nb_arm_model_load (dir, &model, &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_iso9283_cube_fit (&model, centre, 1, abc, 600, seed, &cube, cube_q, &error));
+  g_assert_no_error (error);
+  g_test_add_func ("/iso9283-campaign/plan", test_plan);
+  g_test_add_func ("/iso9283-campaign/pose-and-load", test_pose_and_load);
+  g_test_add_func ("/iso9283-campaign/vap", test_vap);
+  g_test_add_func ("/iso9283-campaign/distance", test_distance);
+  g_test_add_func ("/iso9283-campaign/stabilisation", test_stabilisation);
+  g_test_add_func ("/iso9283-campaign/drift", test_drift);
+  g_test_add_func ("/iso9283-campaign/path", test_path);
+  g_test_add_func ("/iso9283-campaign/positioning", test_positioning);
+  g_test_add_func ("/iso9283-campaign/compliance", test_compliance);
+  rc = g_test_run ();
+  nb_test_remove_dir (tmp_dir);
+  g_free (tmp_dir);
+  return rc;
+}
