@@ -351,28 +351,13 @@ campaign_info (int argc, char **argv)
       json_string_or_null (w, "obstacle", c->obstacle);
       json_string_or_null (w, "behaviour", c->behaviour);
       json_string_or_null (w, "parameters", c->parameters);
-      if (c->clause == 5)
-        {
-          nb_json_key (w, "command");
-          nb_json_begin_array (w);
-          nb_json_double (w, c->command.x_mm);
-          nb_json_double (w, c->command.y_mm);
-          nb_json_double (w, c->command.theta_deg);
-          nb_json_end_array (w);
-        }
-      if (c->clause == 8)
-        {
-          nb_json_key (w, "from_mm");
-          nb_json_begin_array (w);
-          nb_json_double (w, c->from_mm[0]);
-          nb_json_double (w, c->from_mm[1]);
-          nb_json_end_array (w);
-          nb_json_key (w, "to_mm");
-          nb_json_begin_array (w);
-          nb_json_double (w, c->to_mm[0]);
-          nb_json_double (w, c->to_mm[1]);
-          nb_json_end_array (w);
-        }
+      /* The clause's own members (5: command; 8: from_mm, to_mm). */
+      {
+        const NbClause *clause = nb_clause_lookup (c->clause);
+
+        if (clause != NULL && clause->config_json != NULL)
+          clause->config_json (w, c);
+      }
       nb_json_key (w, "trials"); nb_json_int (w, trials->len);
       nb_json_key (w, "outcomes");
       nb_json_begin_object (w);
@@ -637,8 +622,6 @@ campaign_results (int argc, char **argv)
 typedef struct {
   FILE *out;
   gboolean failed;
-  const char *prefix;                   /* clause 8: the config and path columns */
-  const char *label;
 } CsvOut;
 
 static void
@@ -669,18 +652,18 @@ csv_header (CsvOut *o, const char *const *names)
     csv_text (o, names[i], names[i + 1] == NULL);
 }
 
+/* A row of the clause's measurement table (NbClause.export_trial). */
 static gboolean
-export_path_block (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
+export_row (const NbClauseCell *cells, guint n, gpointer data, GError **error)
 {
-  CsvOut *o = user_data;
+  CsvOut *o = data;
 
-  for (gsize i = 0; i < n; i++)
+  for (guint i = 0; i < n; i++)
     {
-      fputs (o->prefix, o->out);
-      csv_text (o, o->label, FALSE);
-      csv_number (o, s[i].t_s, FALSE);
-      csv_number (o, s[i].x_mm, FALSE);
-      csv_number (o, s[i].y_mm, TRUE);
+      if (cells[i].text != NULL)
+        csv_text (o, cells[i].text, i + 1 == n);
+      else
+        csv_number (o, cells[i].number, i + 1 == n);
     }
   return TRUE;
 }
@@ -690,10 +673,13 @@ export_config (NbCampaign *campaign, const NbCampaignConfig *c, gboolean truth, 
                GError **error)
 {
   g_autoptr (GArray) trials = nb_campaign_list_trials (campaign, c->id, error);
+  const NbClause *clause = nb_clause_lookup (c->clause);
 
   if (trials == NULL)
     return FALSE;
-  if (c->clause == 10 && truth)
+  /* --truth: the arena's corners A1..A4 (10.2), an option of clause 10's
+   * export only (the CLI's spelling; the rows are the configuration's). */
+  if (truth)
     {
       for (guint k = 0; k < 4; k++)
         {
@@ -708,90 +694,12 @@ export_config (NbCampaign *campaign, const NbCampaignConfig *c, gboolean truth, 
     {
       NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
 
-      if (!nb_campaign_trial_counts (c->clause, t))
-        continue;
-      switch (c->clause)
-        {
-        case 5:
-          csv_text (o, c->name, FALSE);
-          csv_number (o, c->command.x_mm, FALSE);
-          csv_number (o, c->command.y_mm, FALSE);
-          csv_number (o, c->command.theta_deg, FALSE);
-          csv_number (o, t->number, FALSE);
-          csv_number (o, t->attained.x_mm, FALSE);
-          csv_number (o, t->attained.y_mm, FALSE);
-          csv_number (o, t->attained.theta_deg, TRUE);
-          break;
-        case 6:
-          csv_text (o, c->name, FALSE);
-          csv_text (o, t->label ? t->label : "", FALSE);
-          csv_number (o, t->angle_deg, FALSE);
-          csv_text (o, t->kind ? t->kind : "", FALSE);
-          csv_number (o, t->true_mm, FALSE);
-          csv_number (o, t->measured_mm, FALSE);
-          fputs (t->detected ? "1\n" : "0\n", o->out);
-          break;
-        case 7:
-        case 9:
-          csv_text (o, c->name, FALSE);
-          if (c->clause == 7)
-            csv_text (o, t->kind ? t->kind : "obstacle", FALSE);
-          csv_number (o, t->number, FALSE);
-          csv_number (o, t->time_s, FALSE);
-          fputs (t->outcome == NB_TRIAL_OK ? "1\n" : "0\n", o->out);
-          break;
-        case 8:
-          {
-            g_autoptr (GString) prefix = g_string_new (NULL);
-            char buf[40];
-
-            {
-              /* config and the commanded segment, the same on every row */
-              g_autofree char *name = NULL;
-              size_t need = csv_write (NULL, 0, c->name, strlen (c->name));
-
-              name = g_malloc (need + 1);
-              csv_write (name, need, c->name, strlen (c->name));
-              name[need] = '\0';
-              g_string_append_printf (prefix, "%s,", name);
-            }
-            for (guint k = 0; k < 4; k++)
-              g_string_append_printf (prefix, "%s,",
-                                      nb_json_format_double (buf, sizeof buf,
-                                                             k < 2 ? c->from_mm[k]
-                                                                   : c->to_mm[k - 2]));
-            o->prefix = prefix->str;
-            o->label = t->label ? t->label : "";
-            if (!nb_campaign_foreach_samples (campaign, t->id, export_path_block, o, error))
-              return FALSE;
-            o->prefix = NULL;
-            break;
-          }
-        case 10:
-          for (guint k = 0; k < 4; k++)
-            {
-              csv_text (o, c->name, FALSE);
-              csv_number (o, t->number, FALSE);
-              csv_number (o, k + 1, FALSE);
-              csv_number (o, t->corners_mm[k][0], FALSE);
-              csv_number (o, t->corners_mm[k][1], TRUE);
-            }
-          break;
-        }
+      if (nb_campaign_trial_counts (c->clause, t) &&
+          !clause->export_trial (campaign, c, t, export_row, o, error))
+        return FALSE;
     }
   return TRUE;
 }
-
-static const char *const export_columns[][10] = {
-  [5] = { "config", "command_x_mm", "command_y_mm", "command_theta_deg", "trial", "x_mm", "y_mm",
-          "theta_deg", NULL },
-  [6] = { "config", "obstacle", "angle_deg", "range", "true_mm", "measured_mm", "detected", NULL },
-  [7] = { "config", "kind", "trial", "time_s", "success", NULL },
-  [8] = { "config", "from_x_mm", "from_y_mm", "to_x_mm", "to_y_mm", "trial", "t_s", "x_mm",
-          "y_mm" },
-  [9] = { "config", "trial", "time_s", "success", NULL },
-  [10] = { "config", "trial", "corner", "x_mm", "y_mm", NULL },
-};
 
 static const char *const truth_columns[] = { "config", "corner", "x_mm", "y_mm", NULL };
 
@@ -822,7 +730,7 @@ nb_cli_export (int argc, char **argv)
       "write to F (complete or not at all) instead of stdout", "F" },
     { NULL }
   };
-  CsvOut o = { NULL, FALSE, NULL, NULL };
+  CsvOut o = { NULL, FALSE };
   guint written = 0;
 
   g_option_context_set_summary (context,
@@ -876,7 +784,7 @@ nb_cli_export (int argc, char **argv)
     }
   else
     o.out = stdout;
-  csv_header (&o, truth ? truth_columns : export_columns[clause]);
+  csv_header (&o, truth ? truth_columns : nb_clause_lookup ((guint) clause)->export_columns);
   for (guint i = 0; i < configs->len; i++)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);

@@ -412,6 +412,25 @@ static const NbClauseRunner runner = {
   .recorded = run_recorded,
 };
 
+/* ------------------------------------------------------------- export -- */
+
+/* campaign export --trials 7: the baseline and obstacle trials' times (7.3). */
+static const char *const export_columns[] = {
+  "config", "kind", "trial", "time_s", "success", NULL
+};
+
+static gboolean
+export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignTrial *t,
+              NbClauseExportRow row, gpointer data, GError **error)
+{
+  const NbClauseCell cells[] = {
+    { c->name, 0 }, { t->kind ? t->kind : "obstacle", 0 }, { NULL, t->number },
+    { NULL, t->time_s }, { t->outcome == NB_TRIAL_OK ? "1" : "0", 0 },
+  };
+
+  return row (cells, G_N_ELEMENTS (cells), data, error);
+}
+
 const NbClause nb_clause_avoidance = {
   .number = 7,
   .title = N_("Obstacle avoidance"),
@@ -439,4 +458,6 @@ const NbClause nb_clause_avoidance = {
   .text = text,
   .event_json = nb_clause_course_event_json,
   .event_text = nb_clause_course_event_text,
+  .export_columns = export_columns,
+  .export_trial = export_trial,
 };

@@ -464,6 +464,26 @@ static const NbClauseRunner runner = {
   .run_all = run_all,
 };
 
+/* ------------------------------------------------------------- export -- */
+
+/* campaign export --trials 6: every placement (6.3) and what was measured. */
+static const char *const export_columns[] = {
+  "config", "obstacle", "angle_deg", "range", "true_mm", "measured_mm", "detected", NULL
+};
+
+static gboolean
+export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignTrial *t,
+              NbClauseExportRow row, gpointer data, GError **error)
+{
+  const NbClauseCell cells[] = {
+    { c->name, 0 }, { t->label ? t->label : "", 0 }, { NULL, t->angle_deg },
+    { t->kind ? t->kind : "", 0 }, { NULL, t->true_mm }, { NULL, t->measured_mm },
+    { t->detected ? "1" : "0", 0 },
+  };
+
+  return row (cells, G_N_ELEMENTS (cells), data, error);
+}
+
 const NbClause nb_clause_detection = {
   .number = 6,
   .title = N_("Obstacle detection"),
@@ -487,4 +507,6 @@ const NbClause nb_clause_detection = {
   .text = text,
   .event_json = event_json,
   .event_text = event_text,
+  .export_columns = export_columns,
+  .export_trial = export_trial,
 };

@@ -283,6 +283,28 @@ text (GString *out, const NbConfigResult *r)
                           nb_clause_format_figure (a, r->accuracy_mm, 2));
 }
 
+/* ------------------------------------------------------------- export -- */
+
+/* campaign export --trials 10: the map's corners A'1..A'4 of each trial (10.3). */
+static const char *const export_columns[] = { "config", "trial", "corner", "x_mm", "y_mm", NULL };
+
+static gboolean
+export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignTrial *t,
+              NbClauseExportRow row, gpointer data, GError **error)
+{
+  for (guint k = 0; k < 4; k++)
+    {
+      const NbClauseCell cells[] = {
+        { c->name, 0 }, { NULL, t->number }, { NULL, k + 1 }, { NULL, t->corners_mm[k][0] },
+        { NULL, t->corners_mm[k][1] },
+      };
+
+      if (!row (cells, G_N_ELEMENTS (cells), data, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 const NbClause nb_clause_mapping = {
   .number = 10,
   .title = N_("Mapping accuracy"),
@@ -299,4 +321,6 @@ const NbClause nb_clause_mapping = {
   .compute = compute,
   .json = json,
   .text = text,
+  .export_columns = export_columns,
+  .export_trial = export_trial,
 };

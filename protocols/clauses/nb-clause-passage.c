@@ -178,6 +178,23 @@ static const NbClauseRunner runner = {
   .recorded = run_recorded,
 };
 
+/* ------------------------------------------------------------- export -- */
+
+/* campaign export --trials 9: each trial's passage time and outcome (9.3). */
+static const char *const export_columns[] = { "config", "trial", "time_s", "success", NULL };
+
+static gboolean
+export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignTrial *t,
+              NbClauseExportRow row, gpointer data, GError **error)
+{
+  const NbClauseCell cells[] = {
+    { c->name, 0 }, { NULL, t->number }, { NULL, t->time_s },
+    { t->outcome == NB_TRIAL_OK ? "1" : "0", 0 },
+  };
+
+  return row (cells, G_N_ELEMENTS (cells), data, error);
+}
+
 const NbClause nb_clause_passage = {
   .number = 9,
   .title = N_("Narrow passage"),
@@ -203,4 +220,6 @@ const NbClause nb_clause_passage = {
   .text = text,
   .event_json = nb_clause_course_event_json,
   .event_text = nb_clause_course_event_text,
+  .export_columns = export_columns,
+  .export_trial = export_trial,
 };

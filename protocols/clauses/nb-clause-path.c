@@ -353,6 +353,65 @@ static const NbClauseRunner runner = {
   .ended = run_ended,
 };
 
+/* ------------------------------------------------------------- export -- */
+
+/* campaign export --trials 8: the commanded segment and every sample of each
+ * trial's track (8.3: d_i is computed from them). */
+static const char *const export_columns[] = {
+  "config", "from_x_mm", "from_y_mm", "to_x_mm", "to_y_mm", "trial", "t_s", "x_mm", "y_mm", NULL
+};
+
+typedef struct {
+  const NbCampaignConfig *config;
+  const NbCampaignTrial *trial;
+  NbClauseExportRow row;
+  gpointer data;
+} ExportTrack;
+
+static gboolean
+export_samples (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
+{
+  ExportTrack *x = user_data;
+  const NbCampaignConfig *c = x->config;
+
+  for (gsize i = 0; i < n; i++)
+    {
+      const NbClauseCell cells[] = {
+        { c->name, 0 }, { NULL, c->from_mm[0] }, { NULL, c->from_mm[1] }, { NULL, c->to_mm[0] },
+        { NULL, c->to_mm[1] }, { x->trial->label ? x->trial->label : "", 0 }, { NULL, s[i].t_s },
+        { NULL, s[i].x_mm }, { NULL, s[i].y_mm },
+      };
+
+      if (!x->row (cells, G_N_ELEMENTS (cells), x->data, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignTrial *t,
+              NbClauseExportRow row, gpointer data, GError **error)
+{
+  ExportTrack x = { c, t, row, data };
+
+  return nb_campaign_foreach_samples (campaign, t->id, export_samples, &x, error);
+}
+
+static void
+config_json (NbJsonWriter *w, const NbCampaignConfig *c)
+{
+  nb_json_key (w, "from_mm");
+  nb_json_begin_array (w);
+  nb_json_double (w, c->from_mm[0]);
+  nb_json_double (w, c->from_mm[1]);
+  nb_json_end_array (w);
+  nb_json_key (w, "to_mm");
+  nb_json_begin_array (w);
+  nb_json_double (w, c->to_mm[0]);
+  nb_json_double (w, c->to_mm[1]);
+  nb_json_end_array (w);
+}
+
 const NbClause nb_clause_path = {
   .number = 8,
   .title = N_("Path deviation"),
@@ -376,4 +435,7 @@ const NbClause nb_clause_path = {
   .text = text,
   .event_json = event_json,
   .event_text = event_text,
+  .export_columns = export_columns,
+  .export_trial = export_trial,
+  .config_json = config_json,
 };

@@ -223,6 +223,38 @@ static const NbClauseRunner runner = {
   .judge_segmented = run_judge_segmented,
 };
 
+/* ------------------------------------------------------------- export -- */
+
+/* campaign export --trials 5: the command and each attained pose (5.5). */
+static const char *const export_columns[] = {
+  "config", "command_x_mm", "command_y_mm", "command_theta_deg", "trial", "x_mm", "y_mm",
+  "theta_deg", NULL
+};
+
+static gboolean
+export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignTrial *t,
+              NbClauseExportRow row, gpointer data, GError **error)
+{
+  const NbClauseCell cells[] = {
+    { c->name, 0 }, { NULL, c->command.x_mm }, { NULL, c->command.y_mm },
+    { NULL, c->command.theta_deg }, { NULL, t->number }, { NULL, t->attained.x_mm },
+    { NULL, t->attained.y_mm }, { NULL, t->attained.theta_deg },
+  };
+
+  return row (cells, G_N_ELEMENTS (cells), data, error);
+}
+
+static void
+config_json (NbJsonWriter *w, const NbCampaignConfig *c)
+{
+  nb_json_key (w, "command");
+  nb_json_begin_array (w);
+  nb_json_double (w, c->command.x_mm);
+  nb_json_double (w, c->command.y_mm);
+  nb_json_double (w, c->command.theta_deg);
+  nb_json_end_array (w);
+}
+
 const NbClause nb_clause_pose = {
   .number = 5,
   .title = N_("Pose accuracy and pose repeatability"),
@@ -245,4 +277,7 @@ const NbClause nb_clause_pose = {
   .text = text,
   .event_json = event_json,
   .event_text = event_text,
+  .export_columns = export_columns,
+  .export_trial = export_trial,
+  .config_json = config_json,
 };

@@ -69,6 +69,14 @@
  *  - event_json (), event_text (): a runner's trial-ended event, the
  *    clause's part of `campaign run --json` lines and of its text lines
  *    (nb_runner_event_json / _text in nb-runner-events.h).
+ *  - export_columns, export_trial (): the clause's measurement table as
+ *    `campaign export --trials N` writes it (the columns, NULL-terminated,
+ *    and the rows of one counted trial, cell by cell through row), from
+ *    which every figure of `campaign results` can be recomputed outside
+ *    navbench.  The front end only formats the cells.
+ *  - config_json (): what a configuration of the clause holds beside the
+ *    members every configuration has (5: the command pose; 8: the commanded
+ *    segment), for `campaign info --json`; NULL: nothing more.
  */
 #pragma once
 
@@ -154,6 +162,17 @@ typedef struct {
                                  * NaN when not given */
 } NbClauseImport;
 
+/* A cell of an exported measurement table: text when text is set, else a
+ * number (NaN: empty). */
+typedef struct {
+  const char *text;
+  double number;
+} NbClauseCell;
+
+/* One row of an export; FALSE (with error) stops it. */
+typedef gboolean (*NbClauseExportRow) (const NbClauseCell *cells, guint n_cells, gpointer data,
+                                       GError **error);
+
 typedef struct _NbClause NbClause;
 /* nb-campaign-runner.h */
 typedef struct _NbRunnerEvent NbRunnerEvent;
@@ -198,6 +217,12 @@ struct _NbClause {
    * what a person reads of the trial (NULL: nothing to say). */
   void     (*event_json)     (NbJsonWriter *w, const NbRunnerEvent *event);
   char    *(*event_text)     (const NbRunnerEvent *event);
+  /* campaign export --trials N, campaign info (the contract above). */
+  const char *const *export_columns;
+  gboolean (*export_trial)   (NbCampaign *campaign, const NbCampaignConfig *config,
+                              const NbCampaignTrial *trial, NbClauseExportRow row, gpointer data,
+                              GError **error);
+  void     (*config_json)    (NbJsonWriter *w, const NbCampaignConfig *config);
 };
 
 /* The clauses in number order; *n_clauses set. */
