@@ -8,6 +8,9 @@
  * limits.  NB_NUMBER_TEST_SCALE multiplies the random counts (default 1:
  * 2·10⁶ doubles formatted, 4·10⁶ decimals parsed).
  */
+/* _DEFAULT_SOURCE: MAP_ANONYMOUS for the guard page. */
+#define _DEFAULT_SOURCE 1
+
 #include "nb-number.h"
 #include "nb-test.h"
 
@@ -16,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 static guint64 rng_state = G_GUINT64_CONSTANT (0x9e3779b97f4a7c15);
 
@@ -355,6 +360,64 @@ test_parse_forms (void)
   g_assert_cmpfloat (v, ==, 12.75);
 }
 
+/* nb_parse_double_prefix, what the line readers call on a whole buffer:
+ * the number ends at the first byte that cannot continue it (the value as
+ * strtod reads it), and nothing at or beyond end is read — a number that
+ * ends at a page followed by an unmapped one (the end of a mapped file). */
+static void
+test_parse_prefix (void)
+{
+  const char seps[] = { ' ', '\t', ',', '\r', '\n', ';', 'x' };
+  long page = sysconf (_SC_PAGESIZE);
+  char *map = mmap (NULL, 2 * (gsize) page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+                    -1, 0);
+  const char *ends[] = { "123456789.123456789", "1234567", "12345678", "0.000200000",
+                         "-1.5e-3", "7", "99999999999999999999.5", "0.1000000000000000055511151231257827021181583404541015625" };
+  char buf[160];
+  double v, want;
+
+  for (guint64 i = 0; i < 400000 * scale (); i++)
+    {
+      gsize len;
+      const char *stop;
+      char sep = seps[rng () % G_N_ELEMENTS (seps)];
+
+      random_decimal (buf, sizeof buf - 24);
+      len = strlen (buf);
+      want = strtod (buf, NULL);
+      /* a separator, then more that looks like a number */
+      snprintf (buf + len, sizeof buf - len, "%c12345678901234567", sep);
+      stop = nb_parse_double_prefix (buf, buf + strlen (buf), &v);
+      if (!isfinite (want))
+        {
+          if (stop != NULL)
+            g_error ("'%s' is beyond the doubles, parsed as %a", buf, v);
+          continue;
+        }
+      if (stop != buf + len)
+        g_error ("'%s': stopped at %td, not at %zu", buf, stop == NULL ? -1 : stop - buf, len);
+      if (!same (v, want))
+        g_error ("'%s' parsed as %a, strtod gives %a", buf, v, want);
+    }
+  g_assert_nonnull (nb_parse_double_prefix ("12.75,99", "12.75,99" + 8, &v));
+  g_assert_null (nb_parse_double_prefix ("1e,5", "1e,5" + 4, &v));
+  g_assert_null (nb_parse_double_prefix ("-.", "-." + 2, &v));
+  g_assert_null (nb_parse_double_prefix ("", "", &v));
+
+  g_assert_true (map != MAP_FAILED);
+  g_assert_cmpint (mprotect (map + page, (gsize) page, PROT_NONE), ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    {
+      gsize len = strlen (ends[i]);
+      char *at = map + page - len;
+
+      memcpy (at, ends[i], len);
+      g_assert_true (nb_parse_double_prefix (at, map + page, &v) == map + page);
+      g_assert_true (same (v, strtod (ends[i], NULL)));
+    }
+  munmap (map, 2 * (gsize) page);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -365,5 +428,6 @@ main (int argc, char **argv)
   g_test_add_func ("/number/parse/forms", test_parse_forms);
   g_test_add_func ("/number/parse/hard", test_parse_hard);
   g_test_add_func ("/number/parse/random", test_parse_random);
+  g_test_add_func ("/number/parse/prefix", test_parse_prefix);
   return g_test_run ();
 }

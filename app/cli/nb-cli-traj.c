@@ -81,6 +81,61 @@ read_traj (const char *option, const char *path, NbTrajFormat format, GPtrArray 
   return traj;
 }
 
+typedef struct {
+  const char *option, *path;
+  NbTrajFormat format;
+  GPtrArray *warnings;
+  NbTraj *traj;
+  GError *error;
+} TrajJob;
+
+static gpointer
+read_traj_job (gpointer data)
+{
+  TrajJob *j = data;
+
+  j->traj = read_traj (j->option, j->path, j->format, j->warnings, &j->error);
+  return NULL;
+}
+
+/* Both tracks at once, the estimate on a thread of its own: reading and
+ * parsing the two files is most of a large compute ape (issue 20).  Errors
+ * and warnings come out in the order ref, est, as when read one by one. */
+static gboolean
+read_both (const char *ref_path, const char *est_path, NbTrajFormat format,
+           GPtrArray *warnings, NbTraj **ref, NbTraj **est, GError **error)
+{
+  TrajJob jobs[2] = {
+    { "ref", ref_path, format, g_ptr_array_new_with_free_func (g_free), NULL, NULL },
+    { "est", est_path, format, g_ptr_array_new_with_free_func (g_free), NULL, NULL },
+  };
+  GThread *thread = g_thread_try_new ("read-est", read_traj_job, &jobs[1], NULL);
+  gboolean ok;
+
+  read_traj_job (&jobs[0]);
+  if (thread != NULL)
+    g_thread_join (thread);
+  else
+    read_traj_job (&jobs[1]);
+  for (int k = 0; k < 2; k++)
+    {
+      for (guint i = 0; i < jobs[k].warnings->len; i++)
+        g_ptr_array_add (warnings, g_strdup (jobs[k].warnings->pdata[i]));
+      g_ptr_array_unref (jobs[k].warnings);
+    }
+  ok = jobs[0].traj != NULL && jobs[1].traj != NULL;
+  if (!ok)
+    {
+      g_propagate_error (error, jobs[0].error != NULL ? jobs[0].error : jobs[1].error);
+      g_clear_error (jobs[0].error != NULL ? &jobs[1].error : &jobs[0].error);
+      g_clear_pointer (&jobs[0].traj, nb_traj_free);
+      g_clear_pointer (&jobs[1].traj, nb_traj_free);
+    }
+  *ref = jobs[0].traj;
+  *est = jobs[1].traj;
+  return ok;
+}
+
 static void
 json_drops (NbJsonWriter *w, const char *key, const NbDropCount *c, gboolean interpolated)
 {
@@ -258,8 +313,7 @@ run (gboolean rpe, int argc, char **argv)
       align = NB_ALIGN_GIVEN;
     }
 
-  if ((ref = read_traj ("ref", o.ref_path, format, warnings, &error)) == NULL ||
-      (est = read_traj ("est", o.est_path, format, warnings, &error)) == NULL)
+  if (!read_both (o.ref_path, o.est_path, format, warnings, &ref, &est, &error))
     goto fail;
   if (nb_relation_uses_rotation (rel) && (!ref->has_orientation || !est->has_orientation))
     {

@@ -404,8 +404,11 @@ parse_exact (const char *digits, const char *end, uint64_t candidate)
     }
 }
 
-gboolean
-nb_parse_double (const char *s, gsize len, double *out)
+/* Any number of digits, strictly: s[0..len) must be one number (no spaces).
+ * The rare path of nb_parse_double_prefix (more than 19 significant
+ * digits); it was the only one before and stays the reference. */
+static gboolean
+parse_general (const char *s, gsize len, double *out)
 {
   const char *p, *end, *digits;
   uint64_t w = 0, bits, bits_up;
@@ -413,7 +416,6 @@ nb_parse_double (const char *s, gsize len, double *out)
   gboolean negative = FALSE, truncated = FALSE, ok;
   double value;
 
-  trim (&s, &len);
   p = s;
   end = s + len;
   if (p == end)
@@ -502,6 +504,267 @@ nb_parse_double (const char *s, gsize len, double *out)
   value = double_from_bits (bits);
   *out = negative ? -value : value;
   return TRUE;
+}
+
+/* Eight ASCII digits at once (SWAR): the eight bytes at p as one
+ * little-endian word, its first character in the lowest byte. */
+static inline uint64_t
+load8 (const char *p)
+{
+  uint64_t v;
+
+  memcpy (&v, p, sizeof v);
+#if G_BYTE_ORDER == G_BIG_ENDIAN
+  v = GUINT64_SWAP_LE_BE (v);
+#endif
+  return v;
+}
+
+/* The value of eight digits: pairs, then quadruples, then the eight, by
+ * three multiplications instead of eight (the first digit is the lowest
+ * byte, so each step puts the earlier group's value times 10^k on top). */
+static inline uint32_t
+eight_digits (uint64_t v)
+{
+  const uint64_t mask = G_GUINT64_CONSTANT (0x000000FF000000FF);
+  const uint64_t mul1 = 100 + (G_GUINT64_CONSTANT (1000000) << 32);
+  const uint64_t mul2 = 1 + (G_GUINT64_CONSTANT (10000) << 32);
+
+  v -= G_GUINT64_CONSTANT (0x3030303030303030);
+  v = v * 10 + (v >> 8);
+  v = ((v & mask) * mul1 + ((v >> 16) & mask) * mul2) >> 32;
+  return (uint32_t) v;
+}
+
+/* One bit (0x80) in each byte of v that is not '0'…'9'.  A carry from one
+ * byte's sum runs only into the bytes after it, so the lowest flagged byte
+ * — the first non-digit, all that is used — is always right. */
+static inline uint64_t
+non_digit_bytes (uint64_t v)
+{
+  uint64_t x = v ^ G_GUINT64_CONSTANT (0x3030303030303030);   /* digits → 0…9 */
+
+  return ((x + G_GUINT64_CONSTANT (0x7676767676767676)) | x) &
+         G_GUINT64_CONSTANT (0x8080808080808080);
+}
+
+static const uint64_t pow10_u64[] = {
+  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
+};
+
+/* The value of the first n (0…7) digits of the word v. */
+static inline uint64_t
+digits_value (uint64_t v, int n)
+{
+  if (n == 0)
+    return 0;
+  /* Shifted up to the word's end behind '0's: the same eight-digit sum. */
+  return eight_digits ((v << (64 - 8 * n)) | (G_GUINT64_CONSTANT (0x3030303030303030) >> (8 * n)));
+}
+
+/* Digits from p on into *w (w·10^n + their value), a word of eight bytes at
+ * a time while eight remain before end; a run of fewer than eight in a word
+ * is shifted up behind '0's and converted the same way.  Returns the first
+ * byte that is not a digit. */
+static inline const char *
+scan_run (const char *p, const char *end, uint64_t *w)
+{
+  uint64_t v = *w;
+
+  while (end - p >= 8)
+    {
+      uint64_t chunk = load8 (p), stop = non_digit_bytes (chunk);
+      int n;
+
+      if (stop == 0)
+        {
+          v = v * 100000000 + eight_digits (chunk);
+          p += 8;
+          continue;
+        }
+      n = __builtin_ctzll (stop) >> 3;
+      v = v * pow10_u64[n] + digits_value (chunk, n);
+      p += n;
+      *w = v;
+      return p;
+    }
+  while (p < end && is_digit (*p))
+    v = v * 10 + (uint64_t) (*p++ - '0');
+  *w = v;
+  return p;
+}
+
+/* Everything nb_parse_double_prefix's fast path leaves: any number of
+ * integer digits, an exponent, more than 19 significant digits, the last
+ * bytes before end. */
+static G_GNUC_NO_INLINE const char *
+parse_prefix_slow (const char *s, const char *end, double *out)
+{
+  const char *p = s, *digits, *stop;
+  uint64_t w = 0, bits, head;
+  int64_t exp10 = 0;
+  gsize nd;
+  gboolean negative = FALSE;
+  double value;
+
+  if (p < end && (*p == '+' || *p == '-'))
+    negative = *p++ == '-';
+  digits = p;
+  if (G_LIKELY (end - p >= 17) && (head = non_digit_bytes (load8 (p))) != 0)
+    {
+      /* The usual measurement: fewer than eight integer digits, a point,
+       * the fraction; the integer part is one word, the fraction's first
+       * eight digits the next (17 bytes: 7 digits, '.', 8 digits, 1 more). */
+      int n1 = __builtin_ctzll (head) >> 3;
+
+      w = digits_value (load8 (p), n1);
+      p += n1;
+      nd = (gsize) n1;
+      if (*p == '.')
+        {
+          const char *frac = ++p;
+          uint64_t chunk = load8 (p), mask = non_digit_bytes (chunk);
+
+          if (mask != 0)
+            {
+              int n2 = __builtin_ctzll (mask) >> 3;
+
+              w = w * pow10_u64[n2] + digits_value (chunk, n2);
+              p += n2;
+            }
+          else
+            {
+              w = w * 100000000 + eight_digits (chunk);
+              p = scan_run (p + 8, end, &w);
+            }
+          exp10 = -(int64_t) (p - frac);
+          nd += (gsize) (p - frac);
+        }
+    }
+  else
+    {
+      p = scan_run (p, end, &w);
+      nd = (gsize) (p - digits);
+      if (p < end && *p == '.')
+        {
+          const char *frac = ++p;
+
+          p = scan_run (p, end, &w);
+          exp10 = -(int64_t) (p - frac);
+          nd += (gsize) (p - frac);
+        }
+    }
+  if (nd == 0)
+    return NULL;
+  stop = p;
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      gboolean exp_negative = FALSE;
+      const char *e_digits;
+      int64_t e = 0;
+
+      p++;
+      if (p < end && (*p == '+' || *p == '-'))
+        exp_negative = *p++ == '-';
+      e_digits = p;
+      for (; p < end && is_digit (*p); p++)
+        if (e < 100000)
+          e = e * 10 + (*p - '0');
+      if (p == e_digits)
+        return NULL;
+      exp10 += exp_negative ? -e : e;
+    }
+  if (nd > 19)
+    {
+      /* Leading zeros added nothing to w; only significant digits count. */
+      for (const char *z = digits; z < stop && (*z == '0' || *z == '.'); z++)
+        nd -= *z == '0';
+      if (nd > 19)
+        return parse_general (s, (gsize) (p - s), out) ? p : NULL;
+    }
+
+  /* Clinger's fast path: an exact mantissa below 2^53 and an exact power of
+   * ten make one IEEE operation, which is correctly rounded. */
+  if (w <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
+    {
+      value = (double) w;
+      value = exp10 < 0 ? value / pow10_exact[-exp10] : value * pow10_exact[exp10];
+      *out = negative ? -value : value;
+      return p;
+    }
+  if (!eisel_lemire (w, (int) exp10, &bits))
+    bits = parse_exact (digits, p, bits);
+  if ((bits >> MANTISSA_BITS) >= INFINITE_POWER)
+    return NULL;
+  value = double_from_bits (bits);
+  *out = negative ? -value : value;
+  return p;
+}
+
+/* The shape of nearly every number in a measurement file, "[-]I.F" with
+ * up to 7 integer digits and up to 15 digits in all, in as few
+ * instructions as can be: a word for the integer part, one or two for the
+ * fraction, and Clinger's one division (the mantissa below 10^15 < 2^53
+ * and the power of ten exact).  A small function with few live values:
+ * the call costs little; all else goes to parse_prefix_slow. */
+const char *
+nb_parse_double_prefix (const char *s, const char *end, double *out)
+{
+  const char *p = s, *frac, *q;
+  uint64_t a, c, mask, w;
+  int n1, n2;
+  double value;
+
+  if (G_UNLIKELY (end - s < 26))
+    return parse_prefix_slow (s, end, out);
+  p += *p == '-' || *p == '+';
+  a = load8 (p);
+  if ((mask = non_digit_bytes (a)) == 0)
+    return parse_prefix_slow (s, end, out);
+  n1 = __builtin_ctzll (mask) >> 3;
+  if (p[n1] != '.')
+    {
+      /* An integer of up to 7 digits. */
+      if (n1 == 0 || (p[n1] | 0x20) == 'e')
+        return parse_prefix_slow (s, end, out);
+      value = (double) digits_value (a, n1);
+      *out = *s == '-' ? -value : value;
+      return p + n1;
+    }
+  frac = p + n1 + 1;
+  c = load8 (frac);
+  w = digits_value (a, n1);
+  if ((mask = non_digit_bytes (c)) != 0)
+    {
+      n2 = __builtin_ctzll (mask) >> 3;
+      w = w * pow10_u64[n2] + digits_value (c, n2);
+    }
+  else
+    {
+      /* Eight fraction digits, then up to seven more. */
+      uint64_t d = load8 (frac + 8);
+
+      if ((mask = non_digit_bytes (d)) == 0)
+        return parse_prefix_slow (s, end, out);
+      n2 = __builtin_ctzll (mask) >> 3;
+      w = (w * 100000000 + eight_digits (c)) * pow10_u64[n2] + digits_value (d, n2);
+      n2 += 8;
+    }
+  q = frac + n2;
+  /* 15 digits at most: w < 10^15 < 2^53 is exact as a double (and no
+   * product above wrapped). */
+  if (n1 + n2 == 0 || n1 + n2 > 15 || (*q | 0x20) == 'e')
+    return parse_prefix_slow (s, end, out);
+  value = (double) w / pow10_exact[n2];
+  *out = *s == '-' ? -value : value;
+  return q;
+}
+
+gboolean
+nb_parse_double (const char *s, gsize len, double *out)
+{
+  trim (&s, &len);
+  return len > 0 && nb_parse_double_prefix (s, s + len, out) == s + len;
 }
 
 gboolean

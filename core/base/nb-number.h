@@ -23,6 +23,14 @@ G_BEGIN_DECLS
 
 /* TRUE and *out set when s[0..len) is a finite decimal number. */
 gboolean nb_parse_double (const char *s, gsize len, double *out);
+/* The number that starts at s (a sign, a digit or '.', no space before
+ * it), parsed as nb_parse_double does, up to the first byte that cannot
+ * continue it; never reads at or beyond end.  Returns that byte's address
+ * (the caller checks it is a separator), or NULL when no finite number
+ * starts at s ("", "-", ".", "1e", "1e999").  Up to 19 significant digits
+ * take no loop per digit: eight at a time as one word, then one
+ * multiplication (Clinger) or Eisel–Lemire. */
+const char *nb_parse_double_prefix (const char *s, const char *end, double *out);
 /* TRUE and *out set when s[0..len) is a decimal integer in [0, G_MAXUINT]. */
 gboolean nb_parse_uint   (const char *s, gsize len, guint *out);
 /* The shortest round-trip decimal of v into buf (NB_DOUBLE_BUF_SIZE bytes),

@@ -495,6 +495,23 @@ quote_value (const char *s, gsize len)
   return g_strdup_printf ("'%s%s'", escaped, len > 40 ? "…" : "");
 }
 
+/* The field's number, parsed where it lies: the field ends in a NUL inside
+ * the buffer, so the parser may look at whole words up to the buffer's end
+ * (and stops at the NUL at the latest); only spaces may follow it. */
+static gboolean
+field_double (const NbCsvReader *r, const char *s, gsize len, double *out)
+{
+  const char *end = s + len, *q;
+
+  while (s < end && (*s == ' ' || *s == '\t'))
+    s++;
+  if (s == end || (q = nb_parse_double_prefix (s, r->buf + r->end, out)) == NULL || q > end)
+    return FALSE;
+  while (q < end && (*q == ' ' || *q == '\t'))
+    q++;
+  return q == end;
+}
+
 gboolean
 nb_csv_reader_get_double_or_empty (NbCsvReader *r, const NbCsvColumn *column, double *out,
                                    gboolean *present, GError **error)
@@ -510,7 +527,7 @@ nb_csv_reader_get_double_or_empty (NbCsvReader *r, const NbCsvColumn *column, do
       *present = FALSE;
       return TRUE;
     }
-  if (!nb_parse_double (s, len, out))
+  if (!field_double (r, s, len, out))
     {
       g_autofree char *q = quote_value (s, len);
 
@@ -530,7 +547,7 @@ nb_csv_reader_get_double (NbCsvReader *r, const NbCsvColumn *column, double *out
   const char *s = nb_csv_reader_field (r, column, &len);
 
   /* The hot path of every table: parse first, explain only on failure. */
-  if (G_LIKELY (nb_parse_double (s, len, out)))
+  if (G_LIKELY (field_double (r, s, len, out)))
     return TRUE;
   if (len == 0 || strspn (s, " \t") == len)
     nb_csv_reader_set_error (r, error, "column '%s' is empty", column->name);
