@@ -4,9 +4,13 @@
  * sp_last_error_message().  TCP and UDP are GIO sockets, waited on with
  * g_socket_condition_timed_wait so no call blocks beyond its timeout.
  */
+/* _GNU_SOURCE: memmem. */
+#define _GNU_SOURCE 1
+
 #include "nb-transport.h"
 
 #include "nb-error.h"
+#include "nb-number.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -22,7 +26,24 @@ struct _NbTransport {
   struct sp_port *port;
   GSocket *socket;          /* UDP, or the TCP connection's socket */
   GSocketConnection *connection;
+
+  /* A file's header lines, read to look for a Delay-Cookie and handed out
+   * before the rest of the file. */
+  guint8 *pending;
+  gsize pending_len, pending_pos;
+  /* gpsfake's Delay-Cookie: the capture after its header comments is cut at
+   * each occurrence of cookie; each piece is one write (never merged with
+   * the next), and the next starts delay_us after it ended. */
+  char *cookie;
+  gsize cookie_len;
+  gint64 delay_us, next_piece_us;
+  gboolean in_piece, source_eof;
+  guint8 *cbuf;
+  gsize cstart, cend;
 };
+
+#define HEADER_MAX_BYTES (64 * 1024)
+#define COOKIE_BUFFER_BYTES (64 * 1024)
 
 void
 nb_transport_options_init (NbTransportOptions *options)
@@ -238,6 +259,158 @@ udp_open (NbTransport *t, const char *rest, GError **error)
   return TRUE;
 }
 
+/* --------------------------------------------------- file, gpsfake -- */
+
+/* "# Delay-Cookie: C D" (gpsd's gpsfake/gps/fake.py, TestLoad): after the
+ * "Delay-Cookie:" word, the delimiter C and the delay D in seconds, nothing
+ * else.  Returns FALSE with an error naming the line otherwise. */
+static gboolean
+parse_delay_cookie (NbTransport *t, const char *line, gsize len, guint line_no,
+                    GError **error)
+{
+  g_autofree char *text = g_strndup (line, len);
+  g_auto (GStrv) words = NULL;
+  const char *w[3] = { NULL };
+  guint n = 0;
+  double delay;
+
+  g_strstrip (text);
+  words = g_strsplit_set (text + (text[0] == '#'), " \t", -1);
+  for (guint i = 0; words[i] != NULL; i++)
+    if (words[i][0] != '\0')
+      {
+        if (n < G_N_ELEMENTS (w))
+          w[n] = words[i];
+        n++;
+      }
+  if (n != 3 || !g_str_equal (w[0], "Delay-Cookie:") ||
+      !nb_parse_double (w[2], strlen (w[2]), &delay) || delay < 0 || delay > 3600)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "%s:%u: bad Delay-Cookie line '%s': it reads '# Delay-Cookie: C D', C the "
+                   "delimiter, D the seconds after each piece (0 to 3600)", t->name, line_no,
+                   text);
+      return FALSE;
+    }
+  t->cookie = g_strdup (w[1]);
+  t->cookie_len = strlen (w[1]);
+  t->delay_us = (gint64) (delay * 1e6 + 0.5);
+  return TRUE;
+}
+
+/* Reads the lines of the file's header (those starting with '#') and the
+ * line after them into t->pending; a Delay-Cookie among them turns cookie
+ * mode on, and only what follows the header is then handed out, as gpsfake
+ * sends text[commentlen:].  Works on pipes too: nothing is read twice. */
+static gboolean
+file_read_header (NbTransport *t, GError **error)
+{
+  gsize header_end = 0, cap = 4096;
+  guint line_no = 0;
+
+  t->pending = g_malloc (cap);
+  for (;;)
+    {
+      gsize start = t->pending_len;
+      int c;
+
+      while ((c = getc (t->file)) != EOF)
+        {
+          if (t->pending_len == cap)
+            t->pending = g_realloc (t->pending, cap *= 2);
+          t->pending[t->pending_len++] = (guint8) c;
+          if (c == '\n' || t->pending_len - start > HEADER_MAX_BYTES)
+            break;
+        }
+      if (t->pending_len == start)
+        break;                                  /* end of the file */
+      line_no++;
+      if (t->pending[start] != '#' || t->pending_len > HEADER_MAX_BYTES)
+        break;                                  /* the first line of data */
+      header_end = t->pending_len;
+      if (g_strstr_len ((const char *) t->pending + start, (gssize) (t->pending_len - start),
+                        "Delay-Cookie:") != NULL &&
+          !parse_delay_cookie (t, (const char *) t->pending + start, t->pending_len - start,
+                               line_no, error))
+        return FALSE;
+    }
+  if (ferror (t->file))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+      return FALSE;
+    }
+  if (t->cookie != NULL)
+    {
+      /* The cookie splitter reads from its own buffer, the line after the
+       * header first. */
+      t->cbuf = g_malloc (COOKIE_BUFFER_BYTES);
+      t->cend = t->pending_len - header_end;
+      memcpy (t->cbuf, t->pending + header_end, t->cend);
+      g_clear_pointer (&t->pending, g_free);
+      t->pending_len = 0;
+    }
+  return TRUE;
+}
+
+/* The next bytes of the current piece (never past its end), after waiting
+ * for the piece's time when a new one starts. */
+static gssize
+cookie_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GError **error)
+{
+  const guint8 *at;
+  gsize avail, n;
+
+  if (!t->in_piece)
+    {
+      gint64 now = g_get_monotonic_time ();
+
+      if (now < t->next_piece_us)
+        {
+          g_usleep ((gulong) MIN (t->next_piece_us - now, (gint64) timeout_ms * 1000));
+          if (g_get_monotonic_time () < t->next_piece_us)
+            return 0;
+        }
+      t->in_piece = TRUE;
+    }
+  if (!t->source_eof && t->cend - t->cstart < COOKIE_BUFFER_BYTES / 2)
+    {
+      size_t got;
+
+      memmove (t->cbuf, t->cbuf + t->cstart, t->cend - t->cstart);
+      t->cend -= t->cstart;
+      t->cstart = 0;
+      got = fread (t->cbuf + t->cend, 1, COOKIE_BUFFER_BYTES - t->cend, t->file);
+      if (got == 0 && ferror (t->file))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+          return -1;
+        }
+      t->cend += got;
+      t->source_eof = got == 0 || feof (t->file);
+    }
+  avail = t->cend - t->cstart;
+  at = memmem (t->cbuf + t->cstart, avail, t->cookie, t->cookie_len);
+  if (at != NULL)
+    n = (gsize) (at - (t->cbuf + t->cstart));
+  else if (t->source_eof)
+    n = avail;
+  else
+    n = avail - MIN (avail, t->cookie_len - 1);   /* may be a cookie's start */
+  n = MIN (n, len);
+  memcpy (buf, t->cbuf + t->cstart, n);
+  t->cstart += n;
+  if (at != NULL && t->cbuf + t->cstart == at)
+    {
+      /* The piece is written: the cookie goes, the delay runs. */
+      t->cstart += t->cookie_len;
+      t->in_piece = FALSE;
+      t->next_piece_us = g_get_monotonic_time () + t->delay_us;
+    }
+  else if (n == 0 && t->source_eof && t->cstart == t->cend)
+    t->at_end = TRUE;
+  return (gssize) n;
+}
+
 /* ------------------------------------------------------------ public -- */
 
 NbTransport *
@@ -278,7 +451,7 @@ nb_transport_open (const NbTransportOptions *o, GError **error)
 
             g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", path, g_strerror (saved));
           }
-        ok = t->file != NULL;
+        ok = t->file != NULL && file_read_header (t, error);
       }
       break;
     }
@@ -292,7 +465,18 @@ nb_transport_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GEr
     {
     case NB_TRANSPORT_FILE:
       {
-        size_t n = fread (buf, 1, len, t->file);
+        size_t n;
+
+        if (t->cookie != NULL)
+          return cookie_read (t, buf, len, timeout_ms, error);
+        if (t->pending_pos < t->pending_len)
+          {
+            n = MIN (len, t->pending_len - t->pending_pos);
+            memcpy (buf, t->pending + t->pending_pos, n);
+            t->pending_pos += n;
+            return (gssize) n;
+          }
+        n = fread (buf, 1, len, t->file);
 
         if (n == 0)
           {
@@ -430,6 +614,9 @@ nb_transport_close (NbTransport *t)
     return;
   if (t->file != NULL)
     fclose (t->file);
+  g_free (t->pending);
+  g_free (t->cookie);
+  g_free (t->cbuf);
   if (t->port != NULL)
     {
       sp_close (t->port);
