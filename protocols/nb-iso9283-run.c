@@ -391,9 +391,11 @@ setup_json (const NbIso9283Rig *rig)
 
 static gboolean
 run_entry (NbCampaign *campaign, NbIso9283Rig *rig, const NbClause9283 *clause,
-           const NbIso9283PlanEntry *e, guint done, NbIso9283RunSay say, gpointer say_data,
-           guint *ran, GError **error)
+           const NbIso9283PlanEntry *e, GPtrArray *stored, NbIso9283RunSay say,
+           gpointer say_data, guint *ran, GError **error)
 {
+  const NbIso9283Trial *last = stored->len ? stored->pdata[stored->len - 1] : NULL;
+  guint done = stored->len;
   NbClause9283Goals cyc;
   g_autofree char *setup = NULL;
   gboolean ok = TRUE;
@@ -407,6 +409,12 @@ run_entry (NbCampaign *campaign, NbIso9283Rig *rig, const NbClause9283 *clause,
       return FALSE;
     }
   setup = setup_json (rig);
+  /* Resumed: the simulated arm's clock goes on from the last cycle's end
+   * (its drift with it), and the module takes what it needs of the cycles. */
+  if (last != NULL && rig->sim != NULL && isfinite (last->t_s) && rig->sim->clock_s < last->t_s)
+    rig->sim->clock_s = last->t_s;
+  if (last != NULL && clause->resume != NULL)
+    clause->resume (clause, &cyc, last);
   /* To the cycle's start, unmeasured. */
   nb_iso9283_rig_tracker (rig, FALSE);
   for (guint k = 0; ok && cyc.pre && k < cyc.pre->len / NB_ARM_JOINTS; k++)
@@ -496,7 +504,7 @@ nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const char *only,
                  "run at the controller's speed (only 100 % over HTTP)");
           continue;
         }
-      if (!run_entry (campaign, rig, clause, e, trials->len, say, say_data, ran, error))
+      if (!run_entry (campaign, rig, clause, e, trials, say, say_data, ran, error))
         return FALSE;
     }
   if (!found)

@@ -7,7 +7,8 @@
  * and the last group (docs/iso9283.md).  Between the groups the arm keeps
  * cycling unmeasured (the simulated one without its tracker and servo
  * model, which only the measured cycles need).  A run resumed after a kill
- * keeps the interval from where it resumes.
+ * measures its next group an interval after the last stored one began (on
+ * the simulated arm, whose clock goes on from the last cycle's end).
  */
 #include "nb-clause-9283.h"
 
@@ -92,6 +93,14 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
   return TRUE;
 }
 
+/* The next group is due an interval after the last one stored began. */
+static void
+resume (const NbClause9283 *clause, NbClause9283Goals *c, const NbIso9283Trial *last)
+{
+  if (last->command->len == 7)
+    c->t_next_s = g_array_index (last->command, double, 6) + c->interval_s;
+}
+
 static gboolean
 group_pose (const NbIso9283Trial *t, NbIso9283Pose *r, GError **error)
 {
@@ -154,5 +163,6 @@ const NbClause9283 nb_clause_9283_drift = {
   .n_columns = G_N_ELEMENTS (columns),
   .prepare = prepare,
   .run_cycle = run_cycle,
+  .resume = resume,
   .compute = compute,
 };

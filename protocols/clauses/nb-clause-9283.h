@@ -94,6 +94,11 @@ struct _NbClause9283 {
   gboolean (*run_cycle) (const NbClause9283 *clause, NbIso9283Rig *rig,
                          const NbIso9283PlanEntry *entry, NbClause9283Goals *cycle,
                          guint number, NbIso9283Trial *trial, GError **error);
+  /* Resuming after the cycles stored (last: the last of them): what the
+   * next cycle must know of them (drift: when the next group is due).
+   * NULL: nothing. */
+  void     (*resume)    (const NbClause9283 *clause, NbClause9283Goals *cycle,
+                         const NbIso9283Trial *last);
   /* The figures from the configuration's stored trials (in cycle order). */
   gboolean (*compute)   (const NbClause9283 *clause, const NbIso9283PlanEntry *entry,
                          GPtrArray *trials, NbClause9283Figures *figures, GError **error);
