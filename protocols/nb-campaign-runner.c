@@ -30,6 +30,7 @@ nb_campaign_runner_options_init (NbCampaignRunnerOptions *o)
   o->passage_width_mm = NAN;
   o->goal_tolerance_mm = NAN;
   o->goal_tolerance_deg = NAN;
+  o->defect_range_mm = NAN;
   o->min_range_mm = NAN;
   o->max_range_mm = NAN;
   o->loss_timeout_s = 1.0;
@@ -172,6 +173,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
   r->o.who = r->who = g_strdup (o->who);
   r->o.robot_name = r->robot_name = g_strdup (o->robot_name);
   r->o.obstacle = r->obstacle = g_strdup (o->obstacle);
+  r->o.map_dir = r->map_dir = g_strdup (o->map_dir);
   r->robot_ops = robot_ops;
   r->operator_driven = robot_ops == NULL;
   r->prompts = rig->prompts;
@@ -195,6 +197,7 @@ nb_campaign_runner_free (NbCampaignRunner *r)
   g_free (r->who);
   g_free (r->robot_name);
   g_free (r->obstacle);
+  g_free (r->map_dir);
   nb_prompts_free (r->own_prompts);
   nb_runner_summary_clear (&r->summary);
   g_clear_pointer (&r->context, g_main_context_unref);
@@ -749,7 +752,7 @@ nb_run_event_init (NbRun *run, NbRunnerEvent *ev, NbRunnerEventKind kind, guint 
   ev->outcome = NB_TRIAL_RUNNING;
   ev->command = ev->attained = (NbPose) { NAN, NAN, NAN };
   ev->d_mm = ev->time_s = ev->clearance_mm = ev->angle_deg = ev->true_mm = NAN;
-  ev->measured_mm = NAN;
+  ev->measured_mm = ev->dm_mm = NAN;
 }
 
 /* The trial begun in the store: what it stores besides (the clause's). */

@@ -48,7 +48,9 @@
  *    the route of 4.5 (pose at the target; the track for d_i), 7 and 9 the
  *    courses of core/nb-course.h (nb-clause-course.c), 6 its placements
  *    round a robot at rest.
- *  - clause 10 is refused for now (NB_ERROR_INPUT).
+ *  - clause 10 (10.3): each trial a map of the 7 LU arena — the simulator
+ *    builds it (nb-runner-sim.h), a real robot's is asked for by a prompt
+ *    (its map_server YAML and build time); see nb-clause-mapping.c.
  */
 #pragma once
 
@@ -88,6 +90,17 @@ typedef struct {
    * cannot be had. */
   gboolean (*detect)   (gpointer rig, double bearing_deg, gboolean *detected,
                         double *measured_mm, GError **error);
+  /* Clause 10: the corners A_1..A_4 of the 7 LU arena in the test-area
+   * frame (P0's, where the robot starts mapping), as the rig laid it out
+   * (a real one's are surveyed: the operator gives them). */
+  void     (*arena)    (gpointer rig, double lu_mm, double truth_mm[4][2]);
+  /* Clause 10: the robot maps the arena for its trial `trial` (from 1): the
+   * map written as map_server YAML + image into dir (made if missing) as
+   * NAME.yaml, its path and how long the mapping took (s).  A real robot
+   * saves its own map: the operator gives its file. */
+  gboolean (*build_map) (gpointer rig, double lu_mm, guint trial, const char *dir,
+                         const char *name, char **yaml_path, double *build_time_s,
+                         GError **error);
 } NbRunnerRigOps;
 
 /* What a run drives and measures with.  The instrument is an NbDevice —
@@ -139,6 +152,14 @@ typedef struct {
   /* Clauses 7, 9: how close to PG is "reached"; NaN: from clause 5 */
   double goal_tolerance_mm;
   double goal_tolerance_deg;
+  /* Clause 10: the experts' accepted range of map defects (10.2), recorded
+   * as the campaign's mapping.accepted_defect_range_mm (a different one
+   * than recorded is refused); NaN: the recorded one, else none accepted
+   * (0 mm, the protocol says it was not stated). */
+  double defect_range_mm;
+  /* Clause 10: where a rig that builds maps (the simulator) writes them;
+   * NULL: beside the campaign file, F-maps/. */
+  const char *map_dir;
   /* The instrument: a trial with no usable sample for loss_timeout_s (the
    * link fell silent, the tracker lost the prism) ends incomplete; the run
    * waits up to reconnect_s for the instrument to come back, then goes on
@@ -196,6 +217,8 @@ typedef struct _NbRunnerEvent {
   double true_mm;
   gboolean detected;
   double measured_mm;         /* NaN when not detected */
+  /* Clause 10 (TRIAL_ENDED; time_s above is the map's build time): */
+  double dm_mm;               /* the map's Dm (10.2); NaN when not analysed */
 } NbRunnerEvent;
 
 typedef void (*NbRunnerProgressFunc) (const NbRunnerEvent *event, gpointer user_data);

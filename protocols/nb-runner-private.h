@@ -22,7 +22,7 @@ struct _NbCampaignRunner {
   char *path;
   const NbClause *clause;
   NbCampaignRunnerOptions o;
-  char *config, *route, *who, *robot_name, *obstacle;
+  char *config, *route, *who, *robot_name, *obstacle, *map_dir;
   const NbRobotOps *robot_ops;    /* NULL: the operator drives the robot */
   gpointer robot;
   NbDevice *device;

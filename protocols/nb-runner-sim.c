@@ -3,10 +3,23 @@
 
 #include "nb-angle.h"
 #include "nb-error.h"
+#include "nb-map-file.h"
+#include "nb-map-gen.h"
 #include "sim-robot.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+
+/* The mapping model (nb-runner-sim.h). */
+#define MAP_SHIFT_SIGMA_MM 10.0
+#define MAP_TURN_SIGMA_DEG 0.2
+#define MAP_SCALE_SIGMA 0.001
+#define MAP_NOISE_CELLS 0.3
+#define MAP_COVERAGE_M2_S 0.25
+#define MAP_TIME_SIGMA 0.05
+#define MAP_SHADOW_OFFSET_MM 180.0
 
 struct _NbRunnerSim {
   NbSimBase base;
@@ -136,10 +149,70 @@ sim_detect (gpointer p, double bearing, gboolean *detected, double *measured_mm,
   return TRUE;
 }
 
+/* 10.2: the arena as the simulated test area lays it out. */
+static void
+sim_arena (gpointer p, double lu_mm, double truth_mm[4][2])
+{
+  /* P0 (1 LU, 1 LU) facing along the first wall: the layout always exists. */
+  nb_arena_corners (lu_mm, 1.0, 1.0, 0.0, truth_mm, NULL);
+}
+
+static double
+gauss (GRand *rand)
+{
+  /* Box–Muller on the seeded generator: reproducible across platforms. */
+  double u1 = g_rand_double (rand), u2 = g_rand_double (rand);
+
+  return sqrt (-2.0 * log (1.0 - u1)) * cos (2.0 * G_PI * u2);
+}
+
+/* The robot's map of trial `trial`: the model's errors drawn from (seed,
+ * trial), the map written where the operator would find it. */
+static gboolean
+sim_build_map (gpointer p, double lu_mm, guint trial, const char *dir, const char *name,
+               char **yaml_path, double *build_time_s, GError **error)
+{
+  NbRunnerSim *sim = p;
+  g_autoptr (GRand) rand = g_rand_new_with_seed (sim->o.seed * 1000003u + trial);
+  g_autoptr (NbMap) map = NULL;
+  double corners[4][2], lu_m = lu_mm / 1000.0;
+  NbMapGenOptions g;
+
+  nb_map_gen_options_init (&g);
+  g.lu_mm = lu_mm;
+  g.tx_mm = MAP_SHIFT_SIGMA_MM * gauss (rand);
+  g.ty_mm = MAP_SHIFT_SIGMA_MM * gauss (rand);
+  g.rotation_deg = MAP_TURN_SIGMA_DEG * gauss (rand);
+  g.scale = 1.0 + MAP_SCALE_SIGMA * gauss (rand);
+  g.noise_cells = MAP_NOISE_CELLS;
+  g.seed = g_rand_int (rand);
+  if (trial >= 1 && trial <= 32 && (sim->o.map_shadow_trials & (1u << (trial - 1))) != 0)
+    {
+      g.shadow = TRUE;
+      g.shadow_wall = 0;
+      g.shadow_offset_mm = MAP_SHADOW_OFFSET_MM;
+      g.shadow_from = 0.2;
+      g.shadow_to = 0.7;
+    }
+  *build_time_s = 49.0 * lu_m * lu_m / MAP_COVERAGE_M2_S * (1.0 + MAP_TIME_SIGMA * gauss (rand));
+  if ((map = nb_map_generate (&g, corners, error)) == NULL)
+    return FALSE;
+  if (g_mkdir_with_parents (dir, 0755) != 0)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: %s", dir, g_strerror (errno));
+      return FALSE;
+    }
+  if (!nb_map_write (map, dir, name, NB_MAP_IMAGE_PGM, error))
+    return FALSE;
+  *yaml_path = g_strdup_printf ("%s/%s.yaml", dir, name);
+  return TRUE;
+}
+
 const NbRunnerRigOps *
 nb_runner_sim_rig_ops (void)
 {
-  static const NbRunnerRigOps ops = { sim_set_load, sim_set_course, sim_detect };
+  static const NbRunnerRigOps ops = { sim_set_load, sim_set_course, sim_detect, sim_arena,
+                                      sim_build_map };
 
   return &ops;
 }
@@ -152,4 +225,5 @@ nb_runner_sim_rig (NbRunnerSim *sim, NbRunnerRig *rig)
   rig->device = sim->device;
   rig->rig_ops = nb_runner_sim_rig_ops ();
   rig->rig = sim;
+  rig->prompts = NULL;          /* the simulation answers */
 }

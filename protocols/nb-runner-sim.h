@@ -11,6 +11,13 @@
  * obstacle's course, the base's range sensor) are NbRunnerRigOps.  The tracker sees the base through an optional instrument
  * frame (instrument = frame · test area), so a stored registration that is
  * that frame's inverse maps its samples back to the test area.
+ *
+ * Clause 10: the arena is laid out with P0 at (1 LU, 1 LU) from A_1, facing
+ * along the first wall (nb_arena_corners); the robot's map of trial k is
+ * nb_map_generate's arena with the errors of the mapping model drawn from
+ * (seed, k) — a shift of σ 10 mm each way, a turn of σ 0.2°, a scale error
+ * of σ 0.1 %, rough walls (σ 0.3 cell), 50 mm cells — and its build time
+ * (decided) the arena's 49 LU² covered at 0.25 m²/s, ±5 % (σ).
  */
 #pragma once
 
@@ -35,6 +42,10 @@ typedef struct {
   double noise_deg;             /* 0.02° */
   gboolean has_frame;
   NbRigidTransform frame;       /* test area (m) → instrument (m), 2-D */
+  /* Clause 10, the mapping model: the maps of trials whose bit (1 << (trial
+   * − 1)) is set show a wall seen twice, 180 mm inside wall 1 — a shadow
+   * beyond any accepted range a lab would state (a fault to test with). */
+  guint32 map_shadow_trials;
 } NbRunnerSimOptions;
 
 void nb_runner_sim_options_init (NbRunnerSimOptions *options);

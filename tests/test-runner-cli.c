@@ -174,8 +174,8 @@ test_bad_input (void)
                                             "--clause", "5", "--config", "c", "--trials", "2",
                                             NULL);
   struct { const char *args[12]; const char *says; } cases[] = {
-    { { "--db", db, "--clause", "10", "--config", "c" }, "clause 10 (Mapping accuracy) is not "
-      "run automatically yet" },
+    { { "--db", db, "--clause", "10", "--config", "c", "--route", "straight" },
+      "clause 10 lays out its own course (10.2: the 7 LU arena), it takes no route" },
     { { "--db", db, "--clause", "11", "--config", "c" }, "clause 11 is not a test clause" },
     { { "--db", db, "--clause", "5" }, "--db F, and --all or --clause N --config NAME, are required" },
     { { "--db", nolu, "--clause", "5", "--config", "c" }, "robot.width_mm is not set" },

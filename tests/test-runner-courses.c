@@ -863,7 +863,8 @@ test_bad_input (void)
   o.goal_tolerance_mm = 0.0;
   expect_new_fails (&o, "goal tolerance");
   options (&o, 10, "x");
-  expect_new_fails (&o, "not run automatically yet");
+  o.route = "straight";
+  expect_new_fails (&o, "clause 10 lays out its own course");
   options (&o, 6, "x");
   o.min_range_mm = 400.0;
   o.max_range_mm = 300.0;

@@ -232,6 +232,7 @@ campaign_run_18646 (int argc, char **argv)
   g_autofree char *robot = NULL, *who = NULL, *obstacle = NULL, *phase = NULL;
   g_autofree char *width_text = NULL, *tol_text = NULL, *tol_deg_text = NULL;
   g_autofree char *min_text = NULL, *max_text = NULL;
+  g_autofree char *range_text = NULL, *map_dir = NULL;
   g_autofree char *instrument = NULL, *url = NULL, *port = NULL;
   g_auto (GStrv) settings = NULL;
   g_autoptr (NbDevice) device = NULL;
@@ -250,7 +251,7 @@ campaign_run_18646 (int argc, char **argv)
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
-    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5 to 9", "N" },
+    { "clause", 0, 0, G_OPTION_ARG_INT, &clause, "the test clause: 5 to 10", "N" },
     { "all", 0, 0, G_OPTION_ARG_NONE, &all,
       "every configuration of the campaign's plan not complete, with the standard's trial "
       "counts (with --clause N: those of clause N; the plan is made on the first use)", NULL },
@@ -276,6 +277,12 @@ campaign_run_18646 (int argc, char **argv)
       "clause 7: auto (default: baseline, then with the obstacle), baseline or obstacle", "P" },
     { "passage-width-mm", 0, 0, G_OPTION_ARG_STRING, &width_text,
       "clause 9: the passage's declared width (default robot.width_mm + 200)", "MM" },
+    { "defect-range-mm", 0, 0, G_OPTION_ARG_STRING, &range_text,
+      "clause 10: the experts' accepted range of map defects (10.2), recorded in the campaign "
+      "(mapping.accepted_defect_range_mm; default: the recorded one, else none accepted)", "MM" },
+    { "map-dir", 0, 0, G_OPTION_ARG_FILENAME, &map_dir,
+      "clause 10: where the simulator writes its maps (default: F-maps beside the campaign)",
+      "DIR" },
     { "goal-tolerance-mm", 0, 0, G_OPTION_ARG_STRING, &tol_text,
       "clauses 7, 9: PG reached within (default: Ap + Rp of clause 5, straight route)", "MM" },
     { "goal-tolerance-deg", 0, 0, G_OPTION_ARG_STRING, &tol_deg_text,
@@ -314,8 +321,10 @@ campaign_run_18646 (int argc, char **argv)
     "repeatability: settle detection at the command pose), 6 (obstacle detection: each\n"
     "table 2 obstacle at the declared ranges in 8 directions), 7 (obstacle avoidance:\n"
     "baseline trials, then with the obstacle; T0, T1, passed), 8 (path deviation: the\n"
-    "track along the straight route) or 9 (narrow passage: passage time, wall\n"
-    "contact), laid out from the campaign's LU, and records each trial and its samples\n"
+    "track along the straight route), 9 (narrow passage: passage time, wall\n"
+    "contact) or 10 (mapping accuracy: a map of the 7 LU arena per trial, the\n"
+    "simulator's or the robot's own, asked for), laid out from the campaign's LU,\n"
+    "and records each trial and its samples\n"
     "as it ends.  Prints one line per trial event, then the configuration's figures\n"
     "(those of 'campaign results').");
   g_option_context_add_main_entries (context, entries, NULL);
@@ -427,6 +436,9 @@ campaign_run_18646 (int argc, char **argv)
           ((tol_text || tol_deg_text) &&
            !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_GOAL_TOLERANCE,
                                      "--goal-tolerance-mm/-deg", &error)) ||
+          ((range_text || map_dir) &&
+           !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_MAP, "--defect-range-mm and --map-dir",
+                                     &error)) ||
           (trials > 0 && !nb_clause_refuse_option (cl, NB_CLAUSE_OPT_TRIALS, "--trials",
                                                    &error)))
         return nb_cli_report_error (error);
@@ -464,8 +476,17 @@ campaign_run_18646 (int argc, char **argv)
       (min_text && !nb_cli_parse_numbers ("min-range-mm", min_text, &o.min_range_mm, 1, "MM",
                                           &error)) ||
       (max_text && !nb_cli_parse_numbers ("max-range-mm", max_text, &o.max_range_mm, 1, "MM",
-                                          &error)))
+                                          &error)) ||
+      (range_text && !nb_cli_parse_numbers ("defect-range-mm", range_text, &o.defect_range_mm,
+                                            1, "MM", &error)))
     return nb_cli_report_error (error);
+  if (range_text && !(o.defect_range_mm >= 0.0))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--defect-range-mm %s: a range ≥ 0 mm",
+                   range_text);
+      return nb_cli_report_error (error);
+    }
+  o.map_dir = map_dir;
   /* What the simulated base's manufacturer declares (nb-runner-sim.h). */
   if (nb_clause_lookup ((guint) clause) != NULL &&
       nb_clause_takes (nb_clause_lookup ((guint) clause), NB_CLAUSE_OPT_RANGES) && !min_text &&
@@ -529,6 +550,8 @@ campaign_run_18646 (int argc, char **argv)
       if ((sim = nb_runner_sim_new (&so, &error)) == NULL)
         return nb_cli_report_error (error);
       nb_runner_sim_rig (sim, &rig);
+      /* The simulation answers, unless --prompts says who does. */
+      rig.prompts = prompter;
     }
   cancellable = g_cancellable_new ();
   c.cancellable = cancellable;
@@ -663,7 +686,7 @@ run_plan (RunCli *c, const char *db, const NbCampaignRunnerOptions *base, const 
       }
       if (nb_plan_status_done (&st))
         continue;
-      if (clause->run == NB_CLAUSE_RUN_NONE)
+      if (clause->runner == NULL)
         {
           if (!c->json)
             say (c, g_strdup_printf ("Clause %u '%s': not driven by the runner; record its "
@@ -825,7 +848,7 @@ nb_cli_campaign_plan (int argc, char **argv)
       if (!nb_plan_status (campaign, e, &st, &error))
         return nb_cli_report_error (error);
       if (next == NULL && !nb_plan_status_done (&st) &&
-          nb_clause_lookup (e->clause)->run != NB_CLAUSE_RUN_NONE)
+          nb_clause_lookup (e->clause)->runner != NULL)
         next = e;
       if (json)
         {

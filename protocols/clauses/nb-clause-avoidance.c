@@ -359,7 +359,9 @@ run_next_trial (NbRun *run, GError **error)
                                 error))
         return FALSE;
     }
-  if (run->r->operator_driven && !a->obstacle_placed && !o->import_track)
+  /* Asked of whoever places it: the operator, or the rig that does (the
+   * simulation answers), once per run. */
+  if (!a->obstacle_placed && !o->import_track)
     {
       g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
                                             "the route; 7.3 a), moving ones released as the "

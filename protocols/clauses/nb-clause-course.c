@@ -140,15 +140,38 @@ pg_missed (const NbRun *run, const NbPose *attained)
   return NULL;
 }
 
+/* 7.3, 9.3: a contact with the obstacle or a wall fails the trial — what
+ * the operator saw, the measured clearance proposing the answer (the
+ * simulation answers with it); *touched. */
+static gboolean
+ask_contact (NbRun *run, guint k, gboolean *touched, GError **error)
+{
+  g_autofree char *q = NULL, *seen = NULL;
+  const char *measured = run->clearance_mm <= 0.0 ? "yes" : "no";
+
+  q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)", k,
+                       run->r->clause->contact, run->clearance_mm);
+  if (run->r->o.import_track)
+    seen = g_strdup (measured);   /* a recording: nobody saw it, the measurement says */
+  else if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, measured, &seen, error))
+    return FALSE;
+  *touched = g_str_equal (seen, "yes");
+  return TRUE;
+}
+
 gboolean
 nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunnerEvent *ev,
                         gboolean *cancelled, GError **error)
 {
   NbSettleResult res;
+  gboolean touched = FALSE;
 
   if (!nb_run_settle (run, arrival, &res, cancelled, error))
     return FALSE;
   run->clearance_mm = min_clearance (run);
+  if (!*cancelled && !(run->lost != NULL && !res.settled) &&
+      !ask_contact (run, t->seq, &touched, error))
+    return FALSE;
   if (*cancelled)
     {
       t->outcome = NB_TRIAL_ABORTED;
@@ -159,7 +182,7 @@ nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunner
       t->outcome = NB_TRIAL_INCOMPLETE;
       t->reason = g_strdup_printf ("while settling at PG: %s", run->lost);
     }
-  else if (run->clearance_mm <= 0.0)
+  else if (touched)
     {
       t->outcome = NB_TRIAL_FAILED;
       t->reason = g_strdup_printf ("touched %s: clearance %.1f mm", run->r->clause->contact,
@@ -185,18 +208,13 @@ nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
                                   NbCampaignTrial *t, NbRunnerEvent *ev, GError **error)
 {
   const char *contact = run->r->clause->contact;
-  g_autofree char *q = NULL, *seen = NULL;
+  gboolean touched;
 
   ev->attained = *attained;
   run->clearance_mm = min_clearance (run);
-  q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)", k,
-                       contact, run->clearance_mm);
-  if (run->r->o.import_track)
-    seen = g_strdup (run->clearance_mm <= 0.0 ? "yes" : "no");
-  else if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, run->clearance_mm <= 0.0 ? "yes" : "no",
-                        &seen, error))
+  if (!ask_contact (run, k, &touched, error))
     return FALSE;
-  if (g_str_equal (seen, "yes"))
+  if (touched)
     {
       t->outcome = NB_TRIAL_FAILED;
       t->reason = g_strdup_printf ("touched %s (the operator saw it; measured clearance "

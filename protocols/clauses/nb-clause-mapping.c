@@ -305,6 +305,328 @@ export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignT
   return TRUE;
 }
 
+/* ------------------------------------------------------ the runner -- */
+
+/* 10.3 in the runner: each trial is a map of the arena the robot builds.
+ * The simulator builds it (its mapping model, NbRunnerRigOps.build_map);
+ * a real robot's map is asked for, as is every judgement: the map file
+ * (its map_server YAML), its build time (10.3 c) and whether its defects
+ * are within the experts' accepted range (10.2), the measurements
+ * proposing each answer — all events of the log (nb_run_ask).  The corners
+ * found, Dm and the defects are recorded as import records a map.
+ * Decided: a run goes on until the last three maps are consecutive
+ * successes (10.3: the accuracy is the maximum Dm of three consecutive
+ * successful trials; options.trials: exactly that many more); three failed
+ * maps in a row stop it (the robot does not map the arena). */
+#define MAPPING_CONSECUTIVE 3
+#define MAPPING_FAILED_IN_A_ROW 3
+
+/* 10.2: the experts' accepted range — the option recorded in the campaign
+ * the first time, the recorded one after (a different one refused: the
+ * maps recorded were judged by it); NaN when neither says it. */
+static gboolean
+run_defect_range (NbRun *run, double *range_mm, GError **error)
+{
+  static const char key[] = "mapping.accepted_defect_range_mm";
+  double given = run->r->o.defect_range_mm;
+  g_autoptr (GError) local = NULL;
+  g_autofree char *stored = nb_campaign_get_field (run->campaign, key, &local);
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (local != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  *range_mm = stored != NULL ? g_ascii_strtod (stored, NULL) : NAN;
+  if (isnan (given))
+    return TRUE;
+  if (stored != NULL && *range_mm != given)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--defect-range-mm %g: the campaign's "
+                   "accepted defect range is %s mm, the maps recorded were judged by it "
+                   "(10.2); change it with campaign set %s", given, stored, key);
+      return FALSE;
+    }
+  *range_mm = given;
+  return stored != NULL ||
+         nb_campaign_set_field (run->campaign, key, g_ascii_dtostr (buf, sizeof buf, given),
+                                error);
+}
+
+/* The arena's configuration: found (its surveyed corners), or created with
+ * the rig's layout or the survey the operator gives. */
+static gboolean
+run_arena (NbRun *run, double lu, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbCampaignConfig *c = &run->config;
+  char lu_text[32];
+  gboolean found;
+
+  if (!nb_run_find_config (run, c, &found, error))
+    return FALSE;
+  if (found)
+    {
+      if (isnan (c->truth_mm[0][0]))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 10 configuration '%s' has "
+                       "no surveyed corners: run under another name", r->path, r->o.config);
+          return FALSE;
+        }
+      return TRUE;
+    }
+  if (r->rig_ops->arena != NULL)
+    r->rig_ops->arena (r->rig, lu, c->truth_mm);
+  else
+    {
+      g_autofree char *q = g_strdup_printf ("Clause 10 '%s': the corners A_1..A_4 of the arena "
+                                            "as surveyed in the test area (P0's frame): the "
+                                            "file, a CSV of corner, x_mm, y_mm as campaign "
+                                            "import --truth takes", r->o.config);
+      g_autofree char *file = NULL;
+
+      if (!nb_run_ask (run, NB_PROMPT_TEXT, q, NULL, &file, error) ||
+          !nb_measurements_read_truth_corners (file, c->truth_mm, error))
+        return FALSE;
+    }
+  c->clause = 10;
+  c->name = g_strdup (r->o.config);
+  c->load_kg = 0.0;
+  /* 10.2: 7 LU × 7 LU, a round column 1 LU across in the centre. */
+  c->parameters = g_strdup_printf ("{\"lu_mm\": %s, \"arena_lu\": 7, \"column_lu\": 1, "
+                                   "\"runner\": true}", nb_clause_json_number (lu_text, lu));
+  return nb_campaign_add_config (run->campaign, c, error);
+}
+
+/* The trials to make: up to three consecutive successes at the end. */
+static gboolean
+run_count (NbRun *run, guint *next_number, GError **error)
+{
+  g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
+  guint tail_ok = 0;
+
+  if (trials == NULL)
+    return FALSE;
+  g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
+  *next_number = 1;
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      *next_number = MAX (*next_number, t->number + 1);
+      if (t->outcome == NB_TRIAL_OK)
+        tail_ok++;
+      else if (nb_clause_counts_judged (t))
+        tail_ok = 0;              /* a failed map breaks the run; aborted ones do not count */
+    }
+  if (run->r->o.trials > 0)
+    run->n_trials = run->r->o.trials;
+  else if (tail_ok >= MAPPING_CONSECUTIVE)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 10 configuration '%s' already "
+                   "ends with %u consecutive successful maps (ISO 18646-2 10.3 asks for %u); "
+                   "ask for more trials explicitly", run->r->path, run->r->o.config, tail_ok,
+                   MAPPING_CONSECUTIVE);
+      return FALSE;
+    }
+  else
+    run->n_trials = MAPPING_CONSECUTIVE - tail_ok;
+  return TRUE;
+}
+
+/* One map: the file and build time asked for (the rig's proposed), the map
+ * analysed, its defects judged, the trial recorded and its event posted. */
+static gboolean
+run_map (NbRun *run, guint k, guint number, double lu, double range, const char *dir,
+         NbTrialOutcome *outcome, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  g_autofree char *name = g_strdup_printf ("%s-%u", r->o.config, number);
+  g_autofree char *built = NULL, *file = NULL, *time_text = NULL, *q = NULL, *within = NULL;
+  g_autofree char *proposal = NULL;
+  g_autoptr (NbMapAnalysis) a = NULL;
+  g_autoptr (GString) defects = g_string_new (NULL);
+  g_autoptr (GString) found = g_string_new (NULL);
+  g_autofree char *subject = NULL;
+  NbMapFitOptions fit;
+  NbCampaignTrial t;
+  NbRunnerEvent ev;
+  NbConfigResult figures;
+  double build_s = NAN;
+  char *end = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  nb_run_event_init (run, &ev, NB_RUNNER_EVENT_TRIAL_STARTED, k);
+  ev.number = number;
+  ev.t_s = nb_device_time (r->device);
+  nb_run_post (run, &ev, NULL);
+
+  if (r->rig_ops->build_map != NULL &&
+      !r->rig_ops->build_map (r->rig, lu, number, dir, name, &built, &build_s, error))
+    {
+      g_prefix_error (error, "trial %u, mapping the arena: ", number);
+      return FALSE;
+    }
+  q = g_strdup_printf ("Trial %u/%u of clause 10 '%s': let the robot map the arena from P0 "
+                       "(10.3) and save its map (map_server); the map's YAML file", k,
+                       run->n_trials, r->o.config);
+  if (!nb_run_ask (run, NB_PROMPT_TEXT, q, built, &file, error))
+    return FALSE;
+  g_clear_pointer (&q, g_free);
+  q = g_strdup_printf ("Trial %u: the time the robot took to build that map, s (10.3 c)",
+                       number);
+  if (!nb_run_ask (run, NB_PROMPT_TEXT, q, isnan (build_s) ? NULL
+                   : g_ascii_formatd (buf, sizeof buf, "%.1f", build_s), &time_text, error))
+    return FALSE;
+  build_s = g_ascii_strtod (time_text, &end);
+  if (end == time_text || *end != '\0' || !(build_s > 0.0 && isfinite (build_s)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "trial %u: build time '%s': a number of "
+                   "seconds > 0", number, time_text);
+      return FALSE;
+    }
+
+  /* 10.3: a defect within the accepted range does not fail the map; with
+   * none stated, none is accepted. */
+  nb_map_fit_options_init (&fit);
+  fit.accept_gap_mm = fit.accept_shadow_mm = isnan (range) ? 0.0 : range;
+  if ((a = nb_map_analyse (file, (const double (*)[2]) run->config.truth_mm, &fit, error)) == NULL)
+    {
+      g_prefix_error (error, "trial %u: ", number);
+      return FALSE;
+    }
+  for (guint i = 0; i < a->fit->defects->len; i++)
+    {
+      const NbMapDefect *d = &g_array_index (a->fit->defects, NbMapDefect, i);
+
+      if (!d->accepted)
+        g_string_append_printf (defects, "%s%s on wall %u (%.0f mm)", defects->len ? "; " : "",
+                                nb_map_defect_kind_to_string (d->kind), d->wall + 1,
+                                d->length_mm);
+    }
+  g_clear_pointer (&q, g_free);
+  q = g_strdup_printf ("Trial %u: are the map's defects within the accepted range (%.0f mm%s)? "
+                       "(found beyond it: %s)", number, isnan (range) ? 0.0 : range,
+                       isnan (range) ? ", not stated" : "", defects->len ? defects->str : "none");
+  if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, a->fit->passed ? "yes" : "no", &within, error))
+    return FALSE;
+
+  nb_campaign_trial_init (&t);
+  t.number = number;
+  t.start_time = ev.t_s;
+  t.end_time = nb_device_time (r->device);
+  memcpy (t.corners_mm, a->fit->corner_mm, sizeof t.corners_mm);
+  t.time_s = build_s;
+  t.outcome = g_str_equal (within, "yes") ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+  if (t.outcome == NB_TRIAL_FAILED)
+    t.reason = g_strdup (defects->len ? defects->str
+                         : "defects beyond the accepted range (the operator's judgement)");
+  if (!nb_campaign_record_trial (run->campaign, run->config.id, &t, error))
+    {
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  g_string_append_printf (found, "map %s; built in %.1f s; Dm %.3f mm; corners (mm, ±1σ):", file,
+                          build_s, a->dm_mm);
+  for (int c = 0; c < 4; c++)
+    g_string_append_printf (found, " A'%d %.2f,%.2f ±%.2f", c + 1, a->fit->corner_mm[c][0],
+                            a->fit->corner_mm[c][1], a->fit->corner_sigma_mm[c]);
+  g_string_append_printf (found, "; accepted defect range %.0f mm%s",
+                          isnan (range) ? 0.0 : range, isnan (range) ? " (not stated)" : "");
+  if (defects->len)
+    g_string_append_printf (found, "; defects: %s", defects->str);
+  subject = g_strdup_printf ("config '%s', trial %u", r->o.config, t.number);
+  if (!nb_campaign_log (run->campaign, "map corners found", subject, NULL, found->str, error) ||
+      !nb_run_figures (run, &figures, error))
+    {
+      nb_config_result_clear (&figures);
+      nb_campaign_trial_clear (&t);
+      return FALSE;
+    }
+  *outcome = t.outcome;
+  ev.kind = NB_RUNNER_EVENT_TRIAL_ENDED;
+  ev.trial_id = t.id;
+  ev.seq = t.seq;
+  ev.t_s = t.end_time;
+  ev.outcome = t.outcome;
+  ev.reason = t.reason;
+  ev.time_s = build_s;
+  ev.dm_mm = a->dm_mm;
+  nb_run_post (run, &ev, &figures);
+  nb_campaign_trial_clear (&t);
+  return TRUE;
+}
+
+static gboolean
+run_all (NbRun *run, gboolean *cancelled, GError **error)
+{
+  NbCampaignRunner *r = run->r;
+  NbRunnerSummary *sum = &r->summary;
+  g_autofree char *dir = NULL;
+  guint number, failed_in_a_row = 0;
+  double lu, range;
+
+  if (!nb_campaign_get_lu_mm (run->campaign, &lu, error))
+    {
+      if (error != NULL && *error == NULL)
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: robot.width_mm is not set, so there "
+                     "is no LU (ISO 18646-2 4.5) to lay out the arena: campaign set --db %s "
+                     "robot.width_mm=W", r->path, r->path);
+      return FALSE;
+    }
+  if (!run_arena (run, lu, error) || !run_defect_range (run, &range, error) ||
+      !run_count (run, &number, error))
+    return FALSE;
+  dir = r->o.map_dir != NULL ? g_strdup (r->o.map_dir) : g_strdup_printf ("%s-maps", r->path);
+  for (guint k = 1; k <= run->n_trials; k++)
+    {
+      NbTrialOutcome outcome = NB_TRIAL_RUNNING;
+
+      if (g_cancellable_is_cancelled (run->cancellable))
+        {
+          *cancelled = TRUE;
+          return TRUE;
+        }
+      if (!run_map (run, k, number++, lu, range, dir, &outcome, error))
+        return FALSE;
+      sum->run++;
+      sum->ok += outcome == NB_TRIAL_OK;
+      sum->failed += outcome == NB_TRIAL_FAILED;
+      failed_in_a_row = outcome == NB_TRIAL_FAILED ? failed_in_a_row + 1 : 0;
+      /* 10.3: a failed map breaks the run of consecutive successes. */
+      if (outcome == NB_TRIAL_FAILED && r->o.trials == 0)
+        run->n_trials = MAX (run->n_trials, k + MAPPING_CONSECUTIVE);
+      if (failed_in_a_row >= MAPPING_FAILED_IN_A_ROW)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%u maps in a row failed: the robot "
+                       "does not map the arena within the accepted range; the run stops (the "
+                       "trials are kept)", failed_in_a_row);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+event_json (NbJsonWriter *w, const NbRunnerEvent *ev)
+{
+  nb_json_key (w, "dm_mm"); nb_json_double (w, ev->dm_mm);
+  nb_json_key (w, "build_time_s"); nb_json_double (w, ev->time_s);
+}
+
+static char *
+event_text (const NbRunnerEvent *ev)
+{
+  if (isnan (ev->dm_mm))
+    return NULL;
+  return g_strdup_printf ("Dm %.2f mm, map built in %.0f s", ev->dm_mm, ev->time_s);
+}
+
+static const NbClauseRunner runner = {
+  .run_all = run_all,
+};
+
 const NbClause nb_clause_mapping = {
   .number = 10,
   .title = N_("Mapping accuracy"),
@@ -312,8 +634,10 @@ const NbClause nb_clause_mapping = {
   .trials = 3,
   .trial_word = "trials",
   .trials_clause = "10.3",
-  .options = NB_CLAUSE_OPT_MAP,
-  .run = NB_CLAUSE_RUN_NONE,
+  .options = NB_CLAUSE_OPT_MAP | NB_CLAUSE_OPT_TRIALS,
+  .run = NB_CLAUSE_RUN_MAPS,
+  .layout = "10.2: the 7 LU arena",
+  .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,
   .check_import = check_import,
@@ -323,4 +647,6 @@ const NbClause nb_clause_mapping = {
   .text = text,
   .export_columns = export_columns,
   .export_trial = export_trial,
+  .event_json = event_json,
+  .event_text = event_text,
 };

@@ -127,6 +127,7 @@ typedef enum {
   NB_CLAUSE_RUN_PATH,           /* 8: the straight route, the track stored, d_i from it */
   NB_CLAUSE_RUN_PLACEMENTS,     /* 6: the robot stays at P0, the rig places the obstacles */
   NB_CLAUSE_RUN_COURSE,         /* 7, 9: P0 → PG over a course, timed, contact measured */
+  NB_CLAUSE_RUN_MAPS,           /* 10: maps of the arena, the robot's own */
 } NbClauseRun;
 
 /* What the configurations are laid out from (nb_clause_env_from_campaign
