@@ -92,6 +92,13 @@ assert_standard_counts (const char *db, guint expect_configs)
   g_assert_cmpint (query_int (s, "SELECT count (*) FROM (SELECT c.id FROM config c JOIN trial t "
                                  "ON t.config_id = c.id AND t.outcome IN ('ok', 'failed') WHERE "
                                  "c.clause = 9 GROUP BY c.id HAVING count (*) != 5)"), ==, 0);
+  /* 10.3: three maps, each with its build time (the simulator's make no
+   * defects, so the first three are the consecutive successes). */
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM config c JOIN trial t ON t.config_id = "
+                                 "c.id AND t.outcome = 'ok' AND t.time_s > 0 WHERE c.clause = 10"),
+                   ==, 3);
+  g_assert_cmpint (query_int (s, "SELECT count (*) FROM config c JOIN trial t ON t.config_id = "
+                                 "c.id WHERE c.clause = 10"), ==, 3);
   sqlite3_close (s);
 }
 
@@ -163,11 +170,11 @@ test_plan_states (void)
   g_assert_true (strstr (out, "b1-wooden-wall           3/3            passed") != NULL ||
                  strstr (out, "b1-wooden-wall           3/3            failed") != NULL);
   g_assert_nonnull (strstr (out, "no-load                  5/5            passed"));
-  g_assert_nonnull (strstr (out, "arena                    0/3            not started"));
+  g_assert_nonnull (strstr (out, "arena                    3/3            complete"));
   g_assert_nonnull (strstr (out, "next: nothing the runner drives is left"));
-  /* 20 planned, in scope and driven (27 less 5 rated-load, the excluded
-   * one and the arena), and the extra one. */
-  assert_standard_counts (db, 21);
+  /* 21 planned, in scope and driven (27 less 5 rated-load and the excluded
+   * one; the arena's maps the simulator's), and the extra one. */
+  assert_standard_counts (db, 22);
   g_clear_pointer (&err, g_free);
   g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--all", "--trials",
                            "3", NULL));
@@ -292,7 +299,7 @@ test_sigkill (void)
 
     g_assert_nonnull (strstr (out, "The plan: 0 configuration(s) run"));
   }
-  assert_standard_counts (db, 26);
+  assert_standard_counts (db, 27);
 }
 
 /* navbench-cli demo: the whole plan on the simulator, every clause 5–10 to

@@ -55,7 +55,7 @@ test_registry (void)
   g_assert_false (nb_clause_takes (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS));
   g_assert_false (nb_clause_refuse_option (nb_clause_lookup (6), NB_CLAUSE_OPT_TRIALS, "--trials",
                                            &error));
-  g_assert_cmpstr (error->message, ==, "--trials is for clauses 5, 7, 8 and 9 (clause 6 fixes its "
+  g_assert_cmpstr (error->message, ==, "--trials is for clauses 5, 7, 8, 9 and 10 (clause 6 fixes its "
                                        "placements, 6.3)");
   g_clear_error (&error);
   g_assert_false (nb_clause_refuse_option (nb_clause_lookup (5), NB_CLAUSE_OPT_BEHAVIOUR,

@@ -308,7 +308,7 @@ test_bad_input (void)
         "--goal-tolerance-deg", "1" }, "clause 7 needs one of table 2" },
     /* #14: 6.3 fixes the placements; a count is refused, not silently ignored. */
     { { "--db", db, "--clause", "6", "--config", "c", "--trials", "3" },
-      "--trials is for clauses 5, 7, 8 and 9 (clause 6 fixes its placements, 6.3)" },
+      "--trials is for clauses 5, 7, 8, 9 and 10 (clause 6 fixes its placements, 6.3)" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
