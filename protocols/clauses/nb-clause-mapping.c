@@ -41,7 +41,7 @@ configurations (const NbClauseEnv *env, GArray *out, GError **error)
  * and a different one refused (the maps already judged were judged by the
  * first); NaN when neither says it. */
 static gboolean
-defect_range (NbCampaign *campaign, const NbClauseImport *in, double *range_mm, GError **error)
+defect_range (NbCampaign *campaign, double given, double *range_mm, GError **error)
 {
   static const char key[] = "mapping.accepted_defect_range_mm";
   g_autoptr (GError) local = NULL;
@@ -54,20 +54,74 @@ defect_range (NbCampaign *campaign, const NbClauseImport *in, double *range_mm, 
       return FALSE;
     }
   *range_mm = stored != NULL ? g_ascii_strtod (stored, NULL) : NAN;
-  if (isnan (in->defect_range_mm))
+  if (isnan (given))
     return TRUE;
-  if (stored != NULL && *range_mm != in->defect_range_mm)
+  if (stored != NULL && *range_mm != given)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                    "--defect-range-mm %g: the campaign's accepted defect range is %s mm, "
                    "the maps recorded were judged by it (10.2); change it with campaign set %s",
-                   in->defect_range_mm, stored, key);
+                   given, stored, key);
       return FALSE;
     }
-  *range_mm = in->defect_range_mm;
+  *range_mm = given;
   return stored != NULL ||
-         nb_campaign_set_field (campaign, key,
-                                g_ascii_dtostr (buf, sizeof buf, in->defect_range_mm), error);
+         nb_campaign_set_field (campaign, key, g_ascii_dtostr (buf, sizeof buf, given), error);
+}
+
+/* 10.3: a defect within the accepted range does not fail the map; with none
+ * stated, none is accepted (and the protocol says it was not stated). */
+static void
+fit_options (double range_mm, NbMapFitOptions *options)
+{
+  nb_map_fit_options_init (options);
+  options->accept_gap_mm = options->accept_shadow_mm = isnan (range_mm) ? 0.0 : range_mm;
+}
+
+/* The defects beyond the accepted range, for a person ("" when none). */
+static void
+defects_text (const NbMapFit *fit, GString *out)
+{
+  for (guint i = 0; i < fit->defects->len; i++)
+    {
+      const NbMapDefect *d = &g_array_index (fit->defects, NbMapDefect, i);
+
+      if (!d->accepted)
+        g_string_append_printf (out, "%s%s on wall %u (%.0f mm)", out->len ? "; " : "",
+                                nb_map_defect_kind_to_string (d->kind), d->wall + 1,
+                                d->length_mm);
+    }
+}
+
+/* What the analysis of a recorded map found, for the event "map corners
+ * found" (a corner corrected later by hand keeps both). */
+static gboolean
+log_found (NbCampaign *campaign, const char *config, const NbCampaignTrial *t, const char *map,
+           const NbMapAnalysis *a, const NbCampaignConfig *c, double range, const char *defects,
+           GError **error)
+{
+  g_autoptr (GString) found = g_string_new (NULL);
+  g_autofree char *subject = NULL;
+
+  g_string_append_printf (found, "map %s; ", map);
+  if (!isnan (t->time_s))
+    g_string_append_printf (found, "built in %.1f s; ", t->time_s);
+  g_string_append_printf (found, "Dm %.3f mm; corners (mm, ±1σ):", a->dm_mm);
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf (found, " A'%d %.2f,%.2f ±%.2f", k + 1, a->fit->corner_mm[k][0],
+                            a->fit->corner_mm[k][1], a->fit->corner_sigma_mm[k]);
+  g_string_append_printf (found, "; walls RMS (mm): %.2f %.2f %.2f %.2f",
+                          a->fit->walls[0].residual_mm, a->fit->walls[1].residual_mm,
+                          a->fit->walls[2].residual_mm, a->fit->walls[3].residual_mm);
+  g_string_append_printf (found, "; heading %.2f°",
+                          nb_map_heading_deg ((const double (*)[2]) c->truth_mm,
+                                              (const double (*)[2]) a->fit->corner_mm));
+  g_string_append_printf (found, "; accepted defect range %.0f mm%s",
+                          isnan (range) ? 0.0 : range, isnan (range) ? " (not stated)" : "");
+  if (*defects)
+    g_string_append_printf (found, "; defects: %s", defects);
+  subject = g_strdup_printf ("config '%s', trial %u", config, t->number);
+  return nb_campaign_log (campaign, "map corners found", subject, NULL, found->str, error);
 }
 
 static gboolean
@@ -93,10 +147,8 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
 {
   g_autoptr (NbMapAnalysis) a = NULL;
   g_autoptr (GArray) existing = NULL;
-  g_autoptr (GString) found = g_string_new (NULL);
   g_autoptr (GString) reason = g_string_new (NULL);
   g_autoptr (GError) local = NULL;
-  g_autofree char *subject = NULL;
   NbCampaignConfig config;
   NbCampaignTrial t;
   NbMapFitOptions options;
@@ -128,15 +180,12 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
       nb_campaign_config_clear (&config);
       return FALSE;
     }
-  if (!defect_range (campaign, in, &range, error))
+  if (!defect_range (campaign, in->defect_range_mm, &range, error))
     {
       nb_campaign_config_clear (&config);
       return FALSE;
     }
-  /* 10.3: a defect within the accepted range does not fail the map; with
-   * none stated, none is accepted (and the protocol says it was not stated). */
-  nb_map_fit_options_init (&options);
-  options.accept_gap_mm = options.accept_shadow_mm = isnan (range) ? 0.0 : range;
+  fit_options (range, &options);
   a = nb_map_analyse (in->map, (const double (*)[2]) config.truth_mm, &options, error);
   existing = a != NULL ? nb_campaign_list_trials (campaign, config.id, error) : NULL;
   if (existing == NULL)
@@ -151,36 +200,10 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
   memcpy (t.corners_mm, a->fit->corner_mm, sizeof t.corners_mm);
   t.time_s = in->build_time_s;
   t.outcome = a->fit->passed ? NB_TRIAL_OK : NB_TRIAL_FAILED;
-  for (guint i = 0; i < a->fit->defects->len; i++)
-    {
-      NbMapDefect *d = &g_array_index (a->fit->defects, NbMapDefect, i);
-
-      if (d->accepted)
-        continue;
-      g_string_append_printf (reason, "%s%s on wall %u (%.0f mm)", reason->len ? "; " : "",
-                              nb_map_defect_kind_to_string (d->kind), d->wall + 1, d->length_mm);
-    }
+  defects_text (a->fit, reason);
   t.reason = reason->len ? g_strdup (reason->str) : NULL;
-  ok = nb_campaign_record_trial (campaign, config.id, &t, error);
-  if (ok)
-    {
-      g_string_append_printf (found, "map %s; Dm %.3f mm; corners (mm, ±1σ):", in->map, a->dm_mm);
-      for (int k = 0; k < 4; k++)
-        g_string_append_printf (found, " A'%d %.2f,%.2f ±%.2f", k + 1, a->fit->corner_mm[k][0],
-                                a->fit->corner_mm[k][1], a->fit->corner_sigma_mm[k]);
-      g_string_append_printf (found, "; walls RMS (mm): %.2f %.2f %.2f %.2f",
-                              a->fit->walls[0].residual_mm, a->fit->walls[1].residual_mm,
-                              a->fit->walls[2].residual_mm, a->fit->walls[3].residual_mm);
-      g_string_append_printf (found, "; heading %.2f°",
-                              nb_map_heading_deg ((const double (*)[2]) config.truth_mm,
-                                                  (const double (*)[2]) a->fit->corner_mm));
-      g_string_append_printf (found, "; accepted defect range %.0f mm%s",
-                              isnan (range) ? 0.0 : range, isnan (range) ? " (not stated)" : "");
-      if (reason->len)
-        g_string_append_printf (found, "; defects: %s", reason->str);
-      subject = g_strdup_printf ("config '%s', trial %u", in->config, t.number);
-      ok = nb_campaign_log (campaign, "map corners found", subject, NULL, found->str, error);
-    }
+  ok = nb_campaign_record_trial (campaign, config.id, &t, error) &&
+       log_found (campaign, in->config, &t, in->map, a, &config, range, reason->str, error);
   *n_trials += ok;
   nb_campaign_trial_clear (&t);
   nb_campaign_config_clear (&config);
@@ -202,7 +225,7 @@ import (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GError 
   nb_campaign_config_init (&config);
   /* The corners of maps judged elsewhere: the range they were judged by is
    * recorded all the same (10.2). */
-  ok = trials != NULL && defect_range (campaign, in, &range, error) && nb_clause_new_config (campaign, 10, in->config, in->given, &config,
+  ok = trials != NULL && defect_range (campaign, in->defect_range_mm, &range, error) && nb_clause_new_config (campaign, 10, in->config, in->given, &config,
                                                error);
   for (guint i = 0; ok && i < trials->len; i++)
     {
@@ -321,39 +344,6 @@ export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignT
 #define MAPPING_CONSECUTIVE 3
 #define MAPPING_FAILED_IN_A_ROW 3
 
-/* 10.2: the experts' accepted range — the option recorded in the campaign
- * the first time, the recorded one after (a different one refused: the
- * maps recorded were judged by it); NaN when neither says it. */
-static gboolean
-run_defect_range (NbRun *run, double *range_mm, GError **error)
-{
-  static const char key[] = "mapping.accepted_defect_range_mm";
-  double given = run->r->o.defect_range_mm;
-  g_autoptr (GError) local = NULL;
-  g_autofree char *stored = nb_campaign_get_field (run->campaign, key, &local);
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  if (local != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local));
-      return FALSE;
-    }
-  *range_mm = stored != NULL ? g_ascii_strtod (stored, NULL) : NAN;
-  if (isnan (given))
-    return TRUE;
-  if (stored != NULL && *range_mm != given)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--defect-range-mm %g: the campaign's "
-                   "accepted defect range is %s mm, the maps recorded were judged by it "
-                   "(10.2); change it with campaign set %s", given, stored, key);
-      return FALSE;
-    }
-  *range_mm = given;
-  return stored != NULL ||
-         nb_campaign_set_field (run->campaign, key, g_ascii_dtostr (buf, sizeof buf, given),
-                                error);
-}
-
 /* The arena's configuration: found (its surveyed corners), or created with
  * the rig's layout or the survey the operator gives. */
 static gboolean
@@ -447,8 +437,6 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
   g_autofree char *proposal = NULL;
   g_autoptr (NbMapAnalysis) a = NULL;
   g_autoptr (GString) defects = g_string_new (NULL);
-  g_autoptr (GString) found = g_string_new (NULL);
-  g_autofree char *subject = NULL;
   NbMapFitOptions fit;
   NbCampaignTrial t;
   NbRunnerEvent ev;
@@ -487,24 +475,13 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
       return FALSE;
     }
 
-  /* 10.3: a defect within the accepted range does not fail the map; with
-   * none stated, none is accepted. */
-  nb_map_fit_options_init (&fit);
-  fit.accept_gap_mm = fit.accept_shadow_mm = isnan (range) ? 0.0 : range;
+  fit_options (range, &fit);
   if ((a = nb_map_analyse (file, (const double (*)[2]) run->config.truth_mm, &fit, error)) == NULL)
     {
       g_prefix_error (error, "trial %u: ", number);
       return FALSE;
     }
-  for (guint i = 0; i < a->fit->defects->len; i++)
-    {
-      const NbMapDefect *d = &g_array_index (a->fit->defects, NbMapDefect, i);
-
-      if (!d->accepted)
-        g_string_append_printf (defects, "%s%s on wall %u (%.0f mm)", defects->len ? "; " : "",
-                                nb_map_defect_kind_to_string (d->kind), d->wall + 1,
-                                d->length_mm);
-    }
+  defects_text (a->fit, defects);
   g_clear_pointer (&q, g_free);
   q = g_strdup_printf ("Trial %u: are the map's defects within the accepted range (%.0f mm%s)? "
                        "(found beyond it: %s)", number, isnan (range) ? 0.0 : range,
@@ -527,17 +504,8 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
       nb_campaign_trial_clear (&t);
       return FALSE;
     }
-  g_string_append_printf (found, "map %s; built in %.1f s; Dm %.3f mm; corners (mm, ±1σ):", file,
-                          build_s, a->dm_mm);
-  for (int c = 0; c < 4; c++)
-    g_string_append_printf (found, " A'%d %.2f,%.2f ±%.2f", c + 1, a->fit->corner_mm[c][0],
-                            a->fit->corner_mm[c][1], a->fit->corner_sigma_mm[c]);
-  g_string_append_printf (found, "; accepted defect range %.0f mm%s",
-                          isnan (range) ? 0.0 : range, isnan (range) ? " (not stated)" : "");
-  if (defects->len)
-    g_string_append_printf (found, "; defects: %s", defects->str);
-  subject = g_strdup_printf ("config '%s', trial %u", r->o.config, t.number);
-  if (!nb_campaign_log (run->campaign, "map corners found", subject, NULL, found->str, error) ||
+  if (!log_found (run->campaign, r->o.config, &t, file, a, &run->config, range, defects->str,
+                  error) ||
       !nb_run_figures (run, &figures, error))
     {
       nb_config_result_clear (&figures);
@@ -575,7 +543,8 @@ run_all (NbRun *run, gboolean *cancelled, GError **error)
                      "robot.width_mm=W", r->path, r->path);
       return FALSE;
     }
-  if (!run_arena (run, lu, error) || !run_defect_range (run, &range, error) ||
+  if (!run_arena (run, lu, error) ||
+      !defect_range (run->campaign, r->o.defect_range_mm, &range, error) ||
       !run_count (run, &number, error))
     return FALSE;
   dir = r->o.map_dir != NULL ? g_strdup (r->o.map_dir) : g_strdup_printf ("%s-maps", r->path);
