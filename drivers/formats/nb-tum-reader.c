@@ -400,13 +400,34 @@ nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info, 
           if (map != MAP_FAILED)
             {
               /* A file read once, front to back: the kernel's read-ahead
-               * as far as it goes, and no copy into a buffer of ours. */
+               * as far as it goes, and no copy into a buffer of ours.  The
+               * pages behind the parser leave this process (MADV_DONTNEED:
+               * they stay in the page cache), window by window, so its
+               * memory is the poses, not the file. */
+              const gsize window = 8u << 20, size = (gsize) st.st_size;
+              long page = sysconf (_SC_PAGESIZE);
               guint64 line = 1;
-              gsize used;
+              gsize done = 0, dropped = 0;
 
-              madvise (map, (gsize) st.st_size, MADV_SEQUENTIAL);
-              ok = tum_feed (&b, &line, map, (gsize) st.st_size, TRUE, &used, error);
-              munmap (map, (gsize) st.st_size);
+              madvise (map, size, MADV_SEQUENTIAL);
+              ok = TRUE;
+              while (ok && done < size)
+                {
+                  gsize len = MIN (window, size - done), used;
+                  gboolean last = done + len == size;
+
+                  /* (a window without a line's end fails here: MAX_LINE) */
+                  ok = tum_feed (&b, &line, (const char *) map + done, len, last, &used, error);
+                  done += used;
+                  if (page > 0 && done - dropped >= window)
+                    {
+                      gsize upto = done / (gsize) page * (gsize) page;
+
+                      madvise ((char *) map + dropped, upto - dropped, MADV_DONTNEED);
+                      dropped = upto;
+                    }
+                }
+              munmap (map, size);
             }
           else
             ok = read_tum_fd (&b, fd, error);
