@@ -2,6 +2,7 @@
 
 #include "nb-clause.h"
 #include "nb-error.h"
+#include "nb-unc-campaign.h"
 
 gboolean
 nb_campaign_trial_counts (guint clause, const NbCampaignTrial *t)
@@ -28,6 +29,8 @@ nb_config_result_clear (gpointer p)
   g_clear_pointer (&r->headings, g_array_unref);
   g_clear_pointer (&r->goal.config, g_free);
   g_clear_pointer (&r->goal_missed, g_array_unref);
+  g_clear_pointer (&r->unc, nb_unc_budget_free);
+  g_clear_pointer (&r->unc_error, g_free);
 }
 
 /* Computes r's figures from the counted trials; a failure of the figures
@@ -64,7 +67,27 @@ nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *c, NbCon
   if (!clause->compute (campaign, c, trials, r, &figures, error))
     return FALSE;
   if (figures != NULL)
-    r->error = g_strdup (figures->message);
+    {
+      r->error = g_strdup (figures->message);
+      return TRUE;
+    }
+  /* #17: the uncertainty of the figures, from the same trials and the
+   * campaign's stated inputs (a malformed field is the file's error). */
+  if (clause->uncertainty != NULL)
+    {
+      g_autoptr (GError) local = NULL;
+      NbUncSetup setup;
+      gboolean enabled;
+
+      if (!nb_unc_setup_from_campaign (campaign, &setup, &enabled, error))
+        return FALSE;
+      if (enabled)
+        {
+          r->unc = clause->uncertainty (&setup, c, trials, r, NB_UNC_CAMPAIGN_SEED, &local);
+          if (local != NULL)
+            r->unc_error = g_strdup (local->message);
+        }
+    }
   return TRUE;
 }
 

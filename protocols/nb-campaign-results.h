@@ -12,6 +12,7 @@
 #include "nb-clause-results.h"
 #include "nb-json-writer.h"
 #include "nb-metrics.h"
+#include "nb-unc-iso.h"
 
 G_BEGIN_DECLS
 
@@ -70,6 +71,11 @@ typedef struct {
   guint goal_judged;                    /* 8: trials whose end was judged */
   guint goal_reached;                   /* 8: of them, within the tolerance */
   GArray *goal_missed;                  /* 8: the others (NbGoalMiss), or NULL */
+  /* #17: the figures' uncertainty (NbClause.uncertainty) when the campaign
+   * states the measurement system's accuracy; NULL otherwise.  unc_error:
+   * the budget could not be made (the figures stand). */
+  NbUncBudget *unc;
+  char *unc_error;
 } NbConfigResult;
 
 /* Computes result's figures from the counted trials of config.  A failure of

@@ -26,6 +26,24 @@ nb_registration_summary (const NbRegistration *reg)
   return g_string_free (log, FALSE);
 }
 
+char *
+nb_registration_points_json (const NbRegistration *reg)
+{
+  GString *s = g_string_new ("[");
+
+  for (guint i = 0; i < reg->n_points; i++)
+    {
+      char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE], r[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (x, sizeof x, "%.4f", reg->reference_m[i][0] * MM_PER_M);
+      g_ascii_formatd (y, sizeof y, "%.4f", reg->reference_m[i][1] * MM_PER_M);
+      g_ascii_formatd (r, sizeof r, "%.4f", reg->residuals_m[i] * MM_PER_M);
+      g_string_append_printf (s, "%s[%s, %s, %s]", i ? ", " : "", x, y, r);
+    }
+  g_string_append_c (s, ']');
+  return g_string_free (s, FALSE);
+}
+
 gboolean
 nb_registration_store (NbCampaign *campaign, const NbRegistration *reg, GError **error)
 {
@@ -34,6 +52,7 @@ nb_registration_store (NbCampaign *campaign, const NbRegistration *reg, GError *
                                              "points (%s)", reg->transform.dim, reg->n_points,
                                              reg->source);
   g_autofree char *log = nb_registration_summary (reg);
+  g_autofree char *points = reg->reference_m ? nb_registration_points_json (reg) : NULL;
   char rms[G_ASCII_DTOSTR_BUF_SIZE], max[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_ascii_formatd (rms, sizeof rms, "%.3f", reg->rms_m * MM_PER_M);
@@ -44,6 +63,8 @@ nb_registration_store (NbCampaign *campaign, const NbRegistration *reg, GError *
       !nb_campaign_set_field (campaign, "instrument.registration_rms_mm", rms, error) ||
       !nb_campaign_set_field (campaign, "instrument.registration_max_mm", max, error) ||
       !nb_campaign_set_field (campaign, "instrument.registration_transform", transform, error) ||
+      (reg->reference_m != NULL &&
+       !nb_campaign_set_field (campaign, "instrument.registration_points", points, error)) ||
       !nb_campaign_log (campaign, "frame registration", "instrument", NULL, log, error) ||
       !nb_campaign_transaction_commit (campaign, error))
     {

@@ -24,12 +24,18 @@ typedef struct {
   const double *residuals_m;    /* each point's distance after the fit (n_points) */
   double rms_m;
   const char *source;           /* where the points came from (a file name) */
+  const double (*reference_m)[3]; /* the points in the test area (n_points), for the fit's
+                                   * covariance (#17); NULL: not kept */
 } NbRegistration;
 
 /* The maximum residual of registration, m. */
 double   nb_registration_max_m (const NbRegistration *registration);
 /* "rigid 2-D fit to 4 points; residuals (mm): A 0.012 …" (the event's text). */
 char    *nb_registration_summary (const NbRegistration *registration);
+/* instrument.registration_points: [[x_mm, y_mm, residual_mm], …] (the
+ * surveyed points in the test area and each one's residual), what the
+ * uncertainty budgets take the rigid fit's covariance from (#17). */
+char    *nb_registration_points_json (const NbRegistration *registration);
 /* Writes the fields and logs "frame registration" (one transaction). */
 gboolean nb_registration_store (NbCampaign *campaign, const NbRegistration *registration,
                                 GError **error);

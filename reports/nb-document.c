@@ -7,6 +7,7 @@ struct _NbDocument {
   GArray *blocks;               /* of NbBlock */
   char *identifier;
   GPtrArray *missing;           /* of char * */
+  char *results_json;
 };
 
 static void
@@ -45,6 +46,7 @@ nb_document_free (NbDocument *doc)
   g_ptr_array_unref (doc->title_values);
   g_array_unref (doc->blocks);
   g_free (doc->identifier);
+  g_free (doc->results_json);
   g_ptr_array_unref (doc->missing);
   g_free (doc);
 }
@@ -138,6 +140,15 @@ nb_document_set_identifier (NbDocument *doc, const char *identifier)
 }
 
 const char *nb_document_identifier (const NbDocument *doc) { return doc->identifier; }
+
+void
+nb_document_set_results_json (NbDocument *doc, char *json)
+{
+  g_free (doc->results_json);
+  doc->results_json = json;
+}
+
+const char *nb_document_results_json (const NbDocument *doc) { return doc->results_json; }
 
 void
 nb_document_add_missing (NbDocument *doc, const char *what)

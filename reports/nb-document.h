@@ -60,6 +60,11 @@ void        nb_document_add_page_break (NbDocument *doc);
  * every page with "page N of M" (NULL: not stated). */
 void        nb_document_set_identifier (NbDocument *doc, const char *identifier);
 const char *nb_document_identifier     (const NbDocument *doc);
+/* The figures the protocol states, as `campaign results --json` writes them
+ * (with their "uncertainty"): `report --format json` carries them as
+ * "results" (#17).  Takes ownership; NULL for a document of no campaign. */
+void        nb_document_set_results_json (NbDocument *doc, char *json);
+const char *nb_document_results_json     (const NbDocument *doc);
 /* What a complete protocol lacks (a required item left blank, a prescribed
  * configuration not tested, a declared value not recorded): one line each,
  * in the protocol's language; `report --check` lists them. */

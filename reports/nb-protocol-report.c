@@ -12,6 +12,7 @@
 #include "nb-protocol-columns.h"
 #include "nb-protocol-coverage.h"
 #include "nb-protocol-front.h"
+#include "nb-protocol-unc.h"
 #include "nb-table-formats.h"
 
 #include <json-glib/json-glib.h>
@@ -47,6 +48,7 @@ typedef struct {
   NbDocument *doc;
   gboolean outdoor;
   double lu_mm;
+  NbProtocolUnc *unc;           /* #17: U columns, budgets, conformity, the results */
 } Build;
 
 static const char *obstacle_title (Build *b, const char *name);
@@ -241,8 +243,19 @@ figures (Build *b, const NbCampaignConfig *c, NbConfigResult *r)
 {
   g_autoptr (GError) error = NULL;
 
-  if (nb_config_result_compute (b->campaign, c, r, &error) && r->error == NULL)
-    return TRUE;
+  if (nb_config_result_compute (b->campaign, c, r, &error))
+    {
+      nb_protocol_unc_result (b->unc, r);
+      if (r->unc_error != NULL)
+        {
+          g_autofree char *w = g_strdup_printf (nb_tr (b->lang, "%s: no uncertainty stated: %s"), c->name,
+                                                r->unc_error);
+
+          nb_document_add_warning (b->doc, w);
+        }
+      if (r->error == NULL)
+        return TRUE;
+    }
   {
     g_autofree char *w = g_strdup_printf (nb_tr (b->lang, "%s: the figures cannot be computed: %s"), c->name,
                                           r->error ? r->error : error->message);
@@ -479,6 +492,10 @@ clause_5 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 5, r.pose.ao_deg);
       nb_table_set_number (t, row, 6, r.pose.rp_mm);
       nb_table_set_number (t, row, 7, r.pose.ro_deg);
+      nb_protocol_unc_mark (b->unc, t, row, "ap_mm", "ap_mm");
+      nb_protocol_unc_mark (b->unc, t, row, "ao_deg", "ao_deg");
+      nb_protocol_unc_mark (b->unc, t, row, "rp_mm", "rp_mm");
+      nb_protocol_unc_mark (b->unc, t, row, "ro_deg", "ro_deg");
       short_series (b, t, row, 3, 5, c->name, (guint) r.pose.n);
 
       /* The scatter behind the figures. */
@@ -723,6 +740,7 @@ clause_6 (Build *b, GArray *configs)
       NbTable *t = nb_table_new (title);
       PolarFigure *f;
       g_autoptr (GArray) trials = NULL;
+      guint detected_before;
 
       nb_table_set_protocol_number (t, 3);
       nb_table_add_column (t, "obstacle", nb_tr (b->lang, "Obstacle"), NULL, 0);
@@ -731,6 +749,7 @@ clause_6 (Build *b, GArray *configs)
       nb_document_add_table (b->doc, t);
       if (!figures (b, c, &r))
         continue;
+      detected_before = 0;
       for (guint k = 0; k < r.detection.obstacles->len; k++)
         {
           NbObstacleTally *o = &g_array_index (r.detection.obstacles, NbObstacleTally, k);
@@ -742,6 +761,16 @@ clause_6 (Build *b, GArray *configs)
           nb_table_set_number (t, row, 5, o->tally.detected);
           nb_table_set_number (t, row, 6, nb_detection_tally_mean_error_pct (&o->tally));
           nb_table_set_number (t, row, 7, nb_detection_tally_mean_accuracy_pct (&o->tally));
+          /* The model numbers the obstacles with a detection (their mean
+           * error is 100 − the accuracy: the same U). */
+          if (o->tally.detected > 0)
+            {
+              g_autofree char *key = g_strdup_printf ("mean_accuracy_pct[%u]", detected_before);
+
+              nb_protocol_unc_mark (b->unc, t, row, "mean_error_pct", key);
+              nb_protocol_unc_mark (b->unc, t, row, "mean_accuracy_pct", key);
+              detected_before++;
+            }
           short_series (b, t, row, 4, 6, o->obstacle, o->tally.placements);
           if (o->tally.detected < o->tally.placements)
             nb_table_flag_cell (t, row, 5);
@@ -765,6 +794,8 @@ clause_6 (Build *b, GArray *configs)
         nb_table_set_number (t, row, 5, r.detection.all.detected);
         nb_table_set_number (t, row, 6, nb_detection_tally_mean_error_pct (&r.detection.all));
         nb_table_set_number (t, row, 7, nb_detection_tally_mean_accuracy_pct (&r.detection.all));
+        nb_protocol_unc_mark (b->unc, t, row, "mean_error_pct", "mean_accuracy_pct");
+        nb_protocol_unc_mark (b->unc, t, row, "mean_accuracy_pct", "mean_accuracy_pct");
       }
       detection_ranges (b, c);
       detection_placements (b, c);
@@ -931,6 +962,9 @@ clause_7 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 3, r.avoidance.t0_s);
       nb_table_set_number (t, row, 4, r.avoidance.t1_s);
       nb_table_set_number (t, row, 5, r.avoidance.delay_ratio);
+      nb_protocol_unc_mark (b->unc, t, row, "t0_s", "t0_s");
+      nb_protocol_unc_mark (b->unc, t, row, "t1_s", "t1_s");
+      nb_protocol_unc_mark (b->unc, t, row, "delay_ratio", "delay_ratio");
       /* 7.3: three trials with the obstacle; a longer or shorter series is
        * flagged (the first three decide). */
       short_series (b, t, row, 2, 7, c->name, judged_trials (b, c));
@@ -1038,6 +1072,9 @@ clause_8 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 4, r.path.mean_mm);
       nb_table_set_number (t, row, 5, r.path.mean_abs_mm);
       nb_table_set_number (t, row, 6, r.path.std_mm);
+      nb_protocol_unc_mark (b->unc, t, row, "max_mm", "max_mm");
+      nb_protocol_unc_mark (b->unc, t, row, "mean_mm", "mean_mm");
+      nb_protocol_unc_mark (b->unc, t, row, "std_mm", "std_mm");
       short_series (b, t, row, 2, 8, c->name, (guint) r.path.n);
       /* 8.3 b: every trial's end within the clause 5 repeatability. */
       if (r.goal.config == NULL && !r.goal.given_mm)
@@ -1155,6 +1192,7 @@ clause_9 (Build *b, GArray *configs)
       if (!r.passage.passed)
         nb_table_flag_cell (t, row, 3);
       nb_table_set_number (t, row, 4, r.passage.mean_time_s);
+      nb_protocol_unc_mark (b->unc, t, row, "mean_time_s", "mean_time_s");
       nb_table_set_number (t, row, 5, r.passage.failed_trials);
       if (r.passage.failed_trials > 0)
         nb_table_flag_cell (t, row, 5);
@@ -1303,6 +1341,11 @@ clause_10 (Build *b, GArray *configs)
                 nb_table_flag_cell (t, row, 2);
                 nb_table_add_note (t, note);
               }
+            {
+              g_autofree char *key = g_strdup_printf ("dm_mm[%u]", k);
+
+              nb_protocol_unc_mark (b->unc, t, row, "dm_mm", key);
+            }
             outcome = ok ? g_strdup (nb_tr (b->lang, "accepted"))
                          : tr->reason ? g_strdup_printf (nb_tr (b->lang, "failed: %s"), tr->reason)
                                       : g_strdup (nb_tr (b->lang, "failed: defects beyond the accepted range"));
@@ -1333,6 +1376,7 @@ clause_10 (Build *b, GArray *configs)
               g_array_index (r.numbers, guint, r.window + 2));
 
             nb_table_set_number (t, row, 1, r.accuracy_mm);
+            nb_protocol_unc_mark (b->unc, t, row, "dm_mm", "accuracy_mm");
             nb_table_add_note (t, note);
           }
         else
@@ -1422,12 +1466,16 @@ nb_protocol_report_build (NbCampaign *campaign, const NbCatalogue *lang, GError 
 {
   g_autofree char *name = nb_campaign_get_name (campaign, error);
   g_autoptr (NbDocument) doc = NULL;
+  g_autoptr (NbProtocolUnc) unc = NULL;
   Build b = { campaign, lang };
   guint n_clauses;
   const NbClause *const *clauses = nb_clause_registry (&n_clauses);
 
   if (name == NULL && error != NULL && *error != NULL)
     return NULL;
+  if ((unc = nb_protocol_unc_new (campaign, lang, error)) == NULL)
+    return NULL;
+  b.unc = unc;
   doc = nb_document_new (nb_tr (lang, "Test protocol — ISO 18646-2:2024 (GOST R 60.6.3.15-2026)"));
   b.doc = doc;
   b.lu_mm = NAN;
@@ -1462,7 +1510,9 @@ nb_protocol_report_build (NbCampaign *campaign, const NbCatalogue *lang, GError 
           continue;
         }
       section (&b, configs);
+      nb_protocol_unc_clause (unc, doc, clause);
     }
+  nb_protocol_unc_finish (unc, doc);
   nb_protocol_back_matter (campaign, lang, doc);
   return g_steal_pointer (&doc);
 }
@@ -1536,6 +1586,12 @@ nb_protocol_report_json (const NbDocument *doc)
       nb_json_string (w, value);
     }
   nb_json_end_object (w);
+  /* #17: the figures with their uncertainty, as `campaign results --json`. */
+  if (nb_document_results_json (doc) != NULL)
+    {
+      nb_json_key (w, "results");
+      nb_json_raw (w, nb_document_results_json (doc));
+    }
   nb_json_key (w, "blocks");
   nb_json_begin_array (w);
   for (guint i = 0; i < nb_document_n_blocks (doc); i++)

@@ -61,6 +61,27 @@ nb_table_add_column (NbTable *t, const char *key, const char *heading, const cha
   g_array_append_val (t->columns, col);
 }
 
+void
+nb_table_insert_column (NbTable *t, guint position, const char *key, const char *heading,
+                        const char *unit, int decimals)
+{
+  NbColumn col = { g_strdup (key), g_strdup (heading), g_strdup (unit), decimals };
+  guint n = t->columns->len;
+
+  g_return_if_fail (position <= n);
+  g_array_insert_val (t->columns, position, col);
+  for (guint r = 0; r < t->rows->len; r++)
+    {
+      NbCell *old = g_ptr_array_index (t->rows, r);
+      NbCell *cells = g_new0 (NbCell, n + 1);
+
+      memcpy (cells, old, position * sizeof *cells);
+      memcpy (cells + position + 1, old + position, (n - position) * sizeof *cells);
+      g_free (old);
+      t->rows->pdata[r] = cells;
+    }
+}
+
 guint
 nb_table_add_row (NbTable *t)
 {
@@ -94,6 +115,17 @@ nb_table_set_number (NbTable *t, guint row, guint column, double value)
   g_return_if_fail (cell != NULL);
   cell->number = value;
   cell->kind = isfinite (value) ? NB_CELL_NUMBER : NB_CELL_EMPTY;
+}
+
+void
+nb_table_set_number_decimals (NbTable *t, guint row, guint column, double value, int decimals)
+{
+  NbCell *cell = cell_at (t, row, column);
+
+  g_return_if_fail (cell != NULL);
+  nb_table_set_number (t, row, column, value);
+  cell->decimals = MAX (decimals, 0);
+  cell->own_decimals = TRUE;
 }
 
 void
@@ -175,7 +207,8 @@ nb_table_format_cell (const NbTable *t, guint row, guint column)
     case NB_CELL_TEXT:
       return g_strdup (cell->text);
     case NB_CELL_NUMBER:
-      g_snprintf (format, sizeof format, "%%.%df", nb_table_column (t, column)->decimals);
+      g_snprintf (format, sizeof format, "%%.%df",
+                  cell->own_decimals ? cell->decimals : nb_table_column (t, column)->decimals);
       g_ascii_formatd (buf, sizeof buf, format, cell->number);
       /* "-0.00" says less than "0.00" about a value that rounds to zero. */
       if (buf[0] == '-' && strspn (buf + 1, "0.") == strlen (buf + 1))

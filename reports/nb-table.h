@@ -25,6 +25,8 @@ typedef struct {
   double number;
   gboolean flag;
   gboolean flagged;    /* outside a clause-4 range, a failed or short series: shown visibly */
+  int decimals;        /* with own_decimals: this number's decimals, not the column's */
+  gboolean own_decimals;
 } NbCell;
 
 typedef struct {
@@ -44,6 +46,15 @@ guint       nb_table_add_row    (NbTable *table);
 void        nb_table_set_text   (NbTable *table, guint row, guint column, const char *text);
 void        nb_table_set_number (NbTable *table, guint row, guint column, double value);
 void        nb_table_set_bool   (NbTable *table, guint row, guint column, gboolean value);
+/* A number read to its own decimals (an expanded uncertainty to two
+ * significant digits, GUM 7.2.6: each row its own place). */
+void        nb_table_set_number_decimals (NbTable *table, guint row, guint column, double value,
+                                          int decimals);
+/* A column inserted at position (0 … n_columns) after the rows exist: every
+ * row gets an empty cell there (the U columns added next to the figures
+ * once a clause's table is filled). */
+void        nb_table_insert_column (NbTable *table, guint position, const char *key,
+                                    const char *heading, const char *unit, int decimals);
 void        nb_table_flag_cell  (NbTable *table, guint row, guint column);
 /* Which table of the standard's protocol this is (1, 3–7); 0 for others. */
 void        nb_table_set_protocol_number (NbTable *table, guint number);

@@ -136,18 +136,21 @@ args_new (const char *first, ...)
 static Run
 cli_argv (GPtrArray *args)
 {
-  const char *v[24] = { NULL };
+  const char *v[40] = { NULL };
 
   g_assert_cmpuint (args->len, <, G_N_ELEMENTS (v) - 1);
   for (guint i = 0; i < args->len; i++)
     v[i] = g_ptr_array_index (args, i);
   return cli (v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7], v[8], v[9], v[10], v[11], v[12],
-              v[13], v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22], NULL);
+              v[13], v[14], v[15], v[16], v[17], v[18], v[19], v[20], v[21], v[22], v[23], v[24],
+              v[25], v[26], v[27], v[28], v[29], v[30], v[31], v[32], v[33], v[34], v[35], v[36],
+              v[37], v[38], NULL);
 }
 
-/* compute <clause> on input (or the export), as JSON. */
+/* compute <clause> on input (or the export), as JSON; unc: more options
+ * (NULL-terminated) or NULL. */
 static JsonNode *
-compute_json (const Case *c, const char *input, const char *truth)
+compute_json_with (const Case *c, const char *input, const char *truth, const char *const *unc)
 {
   g_autoptr (GPtrArray) a = args_new ("compute", c->compute, "--json", NULL);
   g_auto (Run) r;
@@ -163,9 +166,17 @@ compute_json (const Case *c, const char *input, const char *truth)
   g_ptr_array_add (a, g_strdup (input));
   for (guint i = 0; i < G_N_ELEMENTS (c->extra) && c->extra[i]; i++)
     g_ptr_array_add (a, g_strdup (c->extra[i]));
+  for (guint i = 0; unc != NULL && unc[i] != NULL; i++)
+    g_ptr_array_add (a, g_strdup (unc[i]));
   r = cli_argv (a);
   assert_ok (&r, input);
   return parse (r.out);
+}
+
+static JsonNode *
+compute_json (const Case *c, const char *input, const char *truth)
+{
+  return compute_json_with (c, input, truth, NULL);
 }
 
 /* compute's figures against results': one object, or (7, 9) one per config. */
@@ -295,6 +306,143 @@ test_import_results_export (void)
     g_assert_cmpuint (g_strv_length (lines), ==, 1 + 30 + 1);
     g_assert_true (g_str_has_prefix (lines[1], "\"P0→P1 30 kg\",5000,0,0,1,"));
   }
+}
+
+/* Imports every case into a new campaign db made with the fields given
+ * (NULL-terminated "key=value"s). */
+static void
+import_cases (const char *db, const char *const *fields, const Case *list, guint n_cases)
+{
+  g_autofree char *truth = data_path ("truth.csv");
+  g_autoptr (GPtrArray) n = args_new ("campaign", "new", "--db", db, "--name", "U",
+                                      "--robot-width-mm", "620", NULL);
+  g_auto (Run) r;
+
+  for (guint i = 0; fields[i] != NULL; i++)
+    g_ptr_array_add (n, g_strdup (fields[i]));
+  r = cli_argv (n);
+  assert_ok (&r, "campaign new");
+  nb_test_run_clear (&r);
+  for (guint i = 0; i < n_cases; i++)
+    {
+      const Case *c = &list[i];
+      g_autofree char *input = data_path (c->input);
+      g_autoptr (GPtrArray) a = args_new ("campaign", "import", "--db", db, "--clause", c->clause,
+                                          "--input", input, NULL);
+
+      if (c->config)
+        {
+          g_ptr_array_add (a, g_strdup ("--config"));
+          g_ptr_array_add (a, g_strdup (c->config));
+        }
+      if (g_str_equal (c->clause, "10"))
+        {
+          g_ptr_array_add (a, g_strdup ("--truth"));
+          g_ptr_array_add (a, g_strdup (truth));
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (c->extra) && c->extra[k]; k++)
+        g_ptr_array_add (a, g_strdup (c->extra[k]));
+      r = cli_argv (a);
+      assert_ok (&r, c->input);
+      nb_test_run_clear (&r);
+    }
+}
+
+/* #17: the campaign's stated inputs (fields) give `campaign results --json`
+ * and `report --format json` the "uncertainty" objects `compute --json`
+ * gives with the same inputs as options, member for member, for every
+ * clause — and the mapping accuracy's budget takes the figure's three maps. */
+static void
+test_uncertainty_results (void)
+{
+  static const char *const fields[] = {
+    "instrument.accuracy_mm=0.015", "instrument.accuracy_ppm=6", "instrument.accuracy_k=2",
+    "instrument.range_m=8", "instrument.angular_accuracy_deg=0.01", "instrument.random_mm=0.05",
+    "instrument.sample_rate_hz=100", "instrument.sync_s=0.002", "robot.rated_speed_mm_s=1000",
+    "instrument.target_centring_mm=0.02", "rig.placement_mm=2", "mapping.resolution_mm=50", NULL
+  };
+  static const char *const options[] = {
+    "--accuracy", "15 µm + 6 µm/m (k=2)", "--range-m", "8", "--accuracy-deg", "0.01",
+    "--random-mm", "0.05", "--sample-rate-hz", "100", "--sync-s", "0.002", "--speed-mm-s", "1000",
+    "--target-mm", "0.02", "--placement-mm", "2", "--resolution-mm", "50", NULL
+  };
+  g_autofree char *db = db_path ("unc.nbc");
+  g_autofree char *truth = data_path ("truth.csv");
+  g_autoptr (JsonNode) results = NULL, report = NULL;
+  g_auto (Run) r;
+
+  /* The cases, with a fourth map after the three of the figure. */
+  Case unc_cases[G_N_ELEMENTS (cases)];
+
+  memcpy (unc_cases, cases, sizeof unc_cases);
+  unc_cases[5].input = "map4.csv";
+  import_cases (db, fields, unc_cases, G_N_ELEMENTS (unc_cases));
+  r = cli ("campaign", "results", "--db", db, "--json", NULL);
+  assert_ok (&r, "campaign results");
+  results = parse (r.out);
+  nb_test_run_clear (&r);
+
+  for (guint i = 0; i < G_N_ELEMENTS (unc_cases); i++)
+    {
+      const Case *c = &unc_cases[i];
+      g_autofree char *input = data_path (c->input);
+      g_autoptr (JsonNode) direct = compute_json_with (c, input, truth, options);
+      JsonObject *one = json_node_get_object (direct);
+
+      /* Every clause states its figures' uncertainty... */
+      if (c->config == NULL)
+        one = json_array_get_object_element (json_object_get_array_member (one, "configs"), 0);
+      g_assert_true (json_object_has_member (one, "uncertainty"));
+      /* ...and the campaign's are compute's, member for member. */
+      assert_same_figures (c, direct, results, c->input);
+    }
+
+  /* Clause 10: map4.csv has four maps, the fourth the worst; the figure is
+   * the largest Dm of the first three (10.3), and its budget's interval is
+   * about that figure, not about the fourth map's Dm. */
+  {
+    JsonObject *m = result_of (results, "10", "arena");
+    JsonObject *u = json_object_get_object_member (m, "uncertainty");
+    JsonArray *dm = json_object_get_array_member (m, "trials");
+    JsonArray *interval = json_object_get_array_member (
+      json_object_get_object_member (u, "accuracy_mm"), "interval");
+    double acc = json_object_get_double_member (m, "accuracy_mm"), max3 = 0.0;
+
+    g_assert_cmpuint (json_array_get_length (dm), ==, 4);
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (dm, 3),
+                                                      "dm_mm"), >, acc + 50.0);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (u, "dm_mm")), ==,
+                      json_array_get_length (dm));
+    for (guint k = 0; k < 3; k++)
+      max3 = MAX (max3, json_object_get_double_member (json_array_get_object_element (dm, k),
+                                                       "dm_mm"));
+    g_assert_cmpfloat (acc, ==, max3);
+    g_assert_cmpfloat (json_array_get_double_element (interval, 0), <=, acc);
+    g_assert_cmpfloat (json_array_get_double_element (interval, 1), >=, acc);
+  }
+
+  /* report --format json carries the same results. */
+  r = cli ("report", "--db", db, "--format", "json", "-o", "-", NULL);
+  assert_ok (&r, "report --format json");
+  report = parse (r.out);
+  {
+    JsonNode *rr = json_object_get_member (json_node_get_object (report), "results");
+
+    g_assert_nonnull (rr);
+    if (!json_node_equal (rr, results))
+      g_error ("report's results differ from campaign results:\n%s\n%s",
+               json_to_string (rr, TRUE), json_to_string (results, TRUE));
+  }
+  nb_test_run_clear (&r);
+
+  /* A coverage factor that is none: exit 2 naming the field, nothing on stdout. */
+  r = cli ("campaign", "set", "--db", db, "instrument.accuracy_k=about two", NULL);
+  assert_ok (&r, "set accuracy_k");
+  nb_test_run_clear (&r);
+  r = cli ("campaign", "results", "--db", db, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "instrument.accuracy_k: 'about two'"));
 }
 
 static void
@@ -497,6 +645,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/campaign-cli/import-results-export", test_import_results_export);
+  g_test_add_func ("/campaign-cli/uncertainty-results", test_uncertainty_results);
   g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
   g_test_add_func ("/campaign-cli/errors", test_errors);
   g_test_add_func ("/campaign-cli/import-late-failure", test_import_late_failure);

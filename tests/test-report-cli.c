@@ -434,8 +434,11 @@ test_clause_items (void)
   g_autofree char *ru = nb_test_cli_run (g_getenv ("NAVBENCH_SOURCE_ROOT"), 0, NULL, "report",
                                          "--db", sample, "--format", "md", "--lang", "ru", NULL);
   static const char *const en[] = {
-    "| wooden wall | 1000 × 20 × 1000 | plywood | natural wood | 16 | 16 | 0.52 | 99.48 |",
-    "| small cylinder | Ø 70 × 400 | PVC pipe | white | 16 | **⚠ 14** | 1.87 | 98.13 |",
+    /* #17: each figure with its U (k = 2) at its own two significant digits. */
+    "| wooden wall | 1000 × 20 × 1000 | plywood | natural wood | 16 | 16 | 0.52 | 0.0030 | 99.48 | "
+    "0.0030 |",
+    "| small cylinder | Ø 70 × 400 | PVC pipe | white | 16 | **⚠ 14** | 1.87 | 0.0034 | 98.13 | "
+    "0.0034 |",
     "Declared detection range (6.1, 6.3): minimum 300 mm, maximum 4000 mm.",
     "### Table 3 (placements) — Obstacle detection: table 2 obstacles",
     "| Obstacle | Range | Direction, ° | True distance, mm | Measured distance, mm | Detected | "

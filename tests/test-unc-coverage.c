@@ -274,7 +274,7 @@ test_mapping_coverage (void)
           acc_true = MAX (acc_true, dm_true[t]);
         }
       b = nb_unc_mapping (&s, (const double (*)[2]) surveyed, (const double (*)[4][2]) map, NULL,
-                          3, 13 + c, &error);
+                          3, 0, 3, 13 + c, &error);
       g_assert_no_error (error);
       for (int t = 0; t < 3; t++)
         {

@@ -376,7 +376,7 @@ test_mapping (void)
   s.lin_ppm = 1.5;
   s.range_m = 10.0;
   s.map_resolution_mm = 50.0;
-  b = nb_unc_mapping (&s, truth, (const double (*)[4][2]) map, NULL, 2, 4, &error);
+  b = nb_unc_mapping (&s, truth, (const double (*)[4][2]) map, NULL, 2, 0, 2, 4, &error);
   g_assert_no_error (error);
   dm = nb_unc_budget_figure (b, "dm_mm[0]");
   acc = nb_unc_budget_figure (b, "accuracy_mm");

@@ -457,6 +457,7 @@ compute_mapping (int argc, char **argv)
     { NULL }
   };
   double truth[4][2], accuracy;
+  guint window;
 
   g_option_context_set_summary (context,
     "Mapping accuracy, ISO 18646-2 clause 10: per trial Dm, the mean distance between\n"
@@ -485,7 +486,7 @@ compute_mapping (int argc, char **argv)
     }
   /* 10.3: the rows of compute are successful maps; the figure is the largest
    * Dm of the first three consecutive ones (NaN: fewer than three). */
-  accuracy = nb_mapping_accuracy_mm (dm, NULL, trials->len, NULL);
+  accuracy = nb_mapping_accuracy_mm (dm, NULL, trials->len, &window);
   if (json && uncertainty)
     {
       /* The trials' corners side by side, as the model takes them. */
@@ -493,8 +494,11 @@ compute_mapping (int argc, char **argv)
 
       for (guint i = 0; i < trials->len; i++)
         memcpy (corners[i], g_array_index (trials, NbMapCorners, i).corner_mm, sizeof corners[i]);
+      /* The mapping accuracy's budget over the maps the figure takes. */
       budget = nb_unc_mapping (&setup, (const double (*)[2]) truth,
                                (const double (*)[4][2]) corners, NULL, trials->len,
+                               window != G_MAXUINT ? window : 0,
+                               window != G_MAXUINT ? NB_MAPPING_CONSECUTIVE : 0,
                                (guint64) unc.seed, &error);
     }
   g_free (unc.accuracy);
@@ -554,65 +558,28 @@ row_detection (NbTable *t, const char *name, const NbDetectionTally *tally)
   nb_table_set_number (t, r, 4, nb_detection_tally_mean_accuracy_pct (tally));
 }
 
-/* The detected placements into the clause 6 model: obstacles numbered by
- * their place among those with a detection; *slot (one per obstacle of res)
- * that number or −1. */
+/* The placements into the clause 6 model (nb_clause_unc_detection: one
+ * place for it, the clause module's). */
 static NbUncBudget *
 detection_budget (const NbUncSetup *setup, GArray *placements, const NbDetectionResult *res,
-                  guint64 seed, int **slot, GError **error)
+                  guint64 seed, GError **error)
 {
-  g_autofree double *t = g_new (double, placements->len);
-  g_autofree double *m = g_new (double, placements->len);
-  g_autofree guint *o = g_new (guint, placements->len);
-  guint n = 0, used = 0;
+  guint n = placements->len;
+  g_autofree const char **o = g_new (const char *, MAX (n, 1));
+  g_autofree double *t = g_new (double, MAX (n, 1));
+  g_autofree double *m = g_new (double, MAX (n, 1));
+  g_autofree gboolean *d = g_new (gboolean, MAX (n, 1));
 
-  *slot = g_new (int, MAX (res->obstacles->len, 1));
-  for (guint i = 0; i < res->obstacles->len; i++)
-    (*slot)[i] = g_array_index (res->obstacles, NbObstacleTally, i).tally.detected > 0 ? (int) used++
-                                                                                        : -1;
-  for (guint i = 0; i < placements->len; i++)
+  for (guint i = 0; i < n; i++)
     {
       NbPlacement *p = &g_array_index (placements, NbPlacement, i);
-      gpointer k;
 
-      if (!p->detected)
-        continue;
-      k = g_hash_table_lookup (res->index, p->obstacle);
-      t[n] = p->true_mm;
-      m[n] = p->measured_mm;
-      o[n] = (guint) (*slot)[GPOINTER_TO_UINT (k)];
-      n++;
+      o[i] = p->obstacle;
+      t[i] = p->true_mm;
+      m[i] = p->measured_mm;
+      d[i] = p->detected;
     }
-  return nb_unc_detection (setup, t, m, o, n, used, seed, error);
-}
-
-/* "uncertainty": {"mean_accuracy_pct": …, "obstacles": [one per obstacle of
- * the figures, null where none was detected]}. */
-static void
-detection_json (NbJsonWriter *w, const NbUncBudget *b, const int *slot, guint n_obstacles)
-{
-  nb_json_key (w, "uncertainty");
-  nb_json_begin_object (w);
-  nb_json_key (w, "mean_accuracy_pct");
-  nb_unc_json_figure (w, nb_unc_budget_figure (b, "mean_accuracy_pct"));
-  nb_json_key (w, "obstacles");
-  nb_json_begin_array (w);
-  for (guint i = 0; i < n_obstacles; i++)
-    {
-      g_autofree char *key = g_strdup_printf ("mean_accuracy_pct[%d]", slot[i]);
-
-      if (slot[i] < 0)
-        nb_json_null (w);
-      else
-        {
-          nb_json_begin_object (w);
-          nb_json_key (w, "mean_accuracy_pct");
-          nb_unc_json_figure (w, nb_unc_budget_figure (b, key));
-          nb_json_end_object (w);
-        }
-    }
-  nb_json_end_array (w);
-  nb_json_end_object (w);
+  return nb_clause_unc_detection (setup, res, o, t, m, d, n, seed, error);
 }
 
 static int
@@ -622,7 +589,6 @@ compute_detection (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) placements = NULL;
   g_autoptr (NbUncBudget) budget = NULL;
-  g_autofree int *slot = NULL;
   Common common = { 0 };
   NbDetectionResult res;
   int status;
@@ -650,7 +616,7 @@ compute_detection (int argc, char **argv)
     }
   if (common.json && common.uncertainty && res.all.detected > 0 &&
       (budget = detection_budget (&common.setup, placements, &res, (guint64) common.unc.seed,
-                                  &slot, &error)) == NULL)
+                                  &error)) == NULL)
     {
       nb_detection_result_clear (&res);
       g_prefix_error (&error, "%s: ", common.input);
@@ -665,7 +631,7 @@ compute_detection (int argc, char **argv)
       nb_json_begin_object (w);
       nb_clause_json_detection (w, &res);
       if (budget != NULL)
-        detection_json (w, budget, slot, res.obstacles->len);
+        nb_clause_json_detection_unc (w, budget, &res);
       nb_json_end_object (w);
       status = emit (nb_json_writer_finish (g_steal_pointer (&w)));
     }

@@ -104,7 +104,7 @@ nb_cli_campaign_register (int argc, char **argv)
 
   {
     const NbRegistration reg = { tf, inst->len, (const char *const *) names->pdata, residual, rms,
-                                 points };
+                                 points, (const double (*)[3]) ref->data };
 
     max = nb_registration_max_m (&reg);
     g_ascii_formatd (a, sizeof a, "%.3f", rms * MM_PER_M);

@@ -203,6 +203,24 @@ nb_json_bool (NbJsonWriter *w, gboolean value)
 }
 
 void
+nb_json_raw (NbJsonWriter *w, const char *json)
+{
+  before_value (w, TRUE);
+  /* Its lines indented to where it goes, as if written here. */
+  for (const char *p = json; *p != '\0'; p++)
+    {
+      if (*p != '\n')
+        {
+          g_string_append_c (w->out, *p);
+          continue;
+        }
+      if (p[1] == '\0')
+        break;
+      newline (w);
+    }
+}
+
+void
 nb_json_null (NbJsonWriter *w)
 {
   before_value (w, FALSE);

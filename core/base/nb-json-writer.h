@@ -28,6 +28,9 @@ void nb_json_double       (NbJsonWriter *w, double value);
 void nb_json_int          (NbJsonWriter *w, gint64 value);
 void nb_json_bool         (NbJsonWriter *w, gboolean value);
 void nb_json_null         (NbJsonWriter *w);
+/* One complete JSON value another writer made (its text as is), e.g. a
+ * member the report copies from the results. */
+void nb_json_raw          (NbJsonWriter *w, const char *json);
 
 /* The shortest decimal that reads back as value; buf ≥ 32 bytes. */
 const char *nb_json_format_double (char *buf, gsize size, double value);

@@ -526,7 +526,7 @@ add_instrument (Inputs *in, const NbUncSetup *s, const char *what)
 {
   double u = nb_unc_setup_u_lin (s);
 
-  group (in, what, "instrument.accuracy (a + b·L, data sheet)", "mm", FALSE);
+  group (in, what, "instrument.accuracy_mm + accuracy_ppm × range_m, / accuracy_k", "mm", FALSE);
   add (in, 0.0, u, stated_dist (s->lin_k), 0.0);
 }
 
@@ -631,21 +631,21 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
   add (&in, r.s_o_deg, r.s_o_deg / sqrt (2.0 * m.nu), NB_UNC_NORMAL, 0.0);
   add_instrument (&in, s, "measurement system, x");
   add_instrument (&in, s, "measurement system, y");
-  group (&in, "registration translation, x", "instrument.registration (rigid fit residuals)", "mm",
+  group (&in, "registration translation, x", "instrument.registration_points (rigid fit residuals)", "mm",
          FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration translation, y", "instrument.registration (rigid fit residuals)", "mm",
+  group (&in, "registration translation, y", "instrument.registration_points (rigid fit residuals)", "mm",
          FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration rotation", "instrument.registration (rigid fit residuals)", "°", FALSE);
+  group (&in, "registration rotation", "instrument.registration_points (rigid fit residuals)", "°", FALSE);
   add (&in, 0.0, s->reg_u_rot_deg, NB_UNC_NORMAL, 0.0);
   group (&in, "target centring, x", "instrument.target_centring_mm", "mm", FALSE);
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
   group (&in, "target centring, y", "instrument.target_centring_mm", "mm", FALSE);
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "measurement system, heading", "instrument.accuracy_deg (data sheet)", "°", FALSE);
+  group (&in, "measurement system, heading", "instrument.angular_accuracy_deg, / accuracy_k", "°", FALSE);
   add (&in, 0.0, nb_unc_setup_u_ang (s), stated_dist (s->ang_k), 0.0);
-  group (&in, "distance-dependent part as scale (b·10⁻⁶)", "instrument.accuracy (b ppm)", "1",
+  group (&in, "distance-dependent part as scale (b·10⁻⁶)", "instrument.accuracy_ppm", "1",
          FALSE);
   add (&in, 0.0, stated_u (s->lin_ppm * 1e-6, s->lin_k), stated_dist (s->lin_k), 0.0);
   (void) u_lin;
@@ -791,7 +791,7 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *
   inputs_init (&in);
   group (&in, "d_i: the random error of the sample that is the largest (corrected for that "
          "choice), and timing",
-         "instrument.random_mm, sample_rate_hz, speed; instrument.sync_s × speed × slope π·d/L",
+         "instrument.random_mm, sample_rate_hz, robot.rated_speed_mm_s; instrument.sync_s × speed × slope π·d/L",
          "mm", FALSE);
   for (gsize i = 0; i < n; i++)
     {
@@ -824,10 +824,10 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *
            NB_UNC_NORMAL, 0.0);
     }
   add_instrument (&in, s, "measurement system, across the segment");
-  group (&in, "registration translation, across", "instrument.registration (rigid fit residuals)",
+  group (&in, "registration translation, across", "instrument.registration_points (rigid fit residuals)",
          "mm", FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration rotation (at L/2, about the centroid)", "instrument.registration (rigid fit residuals)",
+  group (&in, "registration rotation (at L/2, about the centroid)", "instrument.registration_points (rigid fit residuals)",
          "°", FALSE);
   add (&in, 0.0, s->reg_u_rot_deg, NB_UNC_NORMAL, 0.0);
   group (&in, "target centring, across", "instrument.target_centring_mm", "mm", FALSE);
@@ -847,6 +847,7 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *
 
 typedef struct {
   gsize n_maps;
+  gsize first, n_window;      /* the maps of the mapping accuracy (10.3); n_window 0: none */
   const NbUncInput *x;        /* 8 truth coordinates, then 8 per map */
 } MapModel;
 
@@ -864,9 +865,13 @@ map_f (const double *x, double *y, gpointer data)
       for (int i = 0; i < 4; i++)   /* 10.2: Dm = ¼ Σ |A_i − A'_i| */
         dm += 0.25 * hypot (x[2 * i] - a[2 * i], x[2 * i + 1] - a[2 * i + 1]);
       y[t] = dm;
-      mx = MAX (mx, dm);
+      if (t >= m->first && t < m->first + m->n_window)
+        mx = MAX (mx, dm);
     }
-  y[m->n_maps] = mx;                /* 10.3: the maximum Dm of the trials */
+  /* 10.3: the maximum Dm of the three consecutive successful trials (the
+   * figure's own maps, not every map recorded). */
+  if (m->n_window > 0)
+    y[m->n_maps] = mx;
   return TRUE;
 }
 
@@ -884,13 +889,14 @@ map_draw (gsl_rng *rng, double *y, gpointer data)
 
 NbUncBudget *
 nb_unc_mapping (const NbUncSetup *s, const double truth_mm[4][2], const double (*map_mm)[4][2],
-                const double (*sigma_mm)[4], gsize n_maps, guint64 seed, GError **error)
+                const double (*sigma_mm)[4], gsize n_maps, gsize first, gsize n_window,
+                guint64 seed, GError **error)
 {
   g_autoptr (NbUncBudget) b = nb_unc_budget_new (10);
   g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
   double u_cell = s->map_resolution_mm / sqrt (12.0);
   double u_truth = hypot (nb_unc_setup_u_lin (s), s->target_mm);
-  MapModel m = { n_maps };
+  MapModel m = { n_maps, first, n_window };
   Inputs in;
   gboolean ok;
 
@@ -900,9 +906,15 @@ nb_unc_mapping (const NbUncSetup *s, const double truth_mm[4][2], const double (
                    n_maps);
       return NULL;
     }
+  if (n_window > 0 && first + n_window > n_maps)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 10 uncertainty: maps %zu–%zu of %zu",
+                   first + 1, first + n_window, n_maps);
+      return NULL;
+    }
   inputs_init (&in);
   group (&in, "arena corners A_i (surveyed), per coordinate",
-         "instrument.accuracy; instrument.target_centring_mm", "mm", FALSE);
+         "instrument.accuracy_mm (…); instrument.target_centring_mm", "mm", FALSE);
   for (int i = 0; i < 4; i++)
     for (int c = 0; c < 2; c++)
       add (&in, truth_mm[i][c], u_truth, NB_UNC_NORMAL, 0.0);
@@ -923,9 +935,10 @@ nb_unc_mapping (const NbUncSetup *s, const double truth_mm[4][2], const double (
     }
   for (gsize t = 0; t < n_maps; t++)
     g_ptr_array_add (keys, g_strdup_printf ("dm_mm[%zu]", t));
-  g_ptr_array_add (keys, g_strdup ("accuracy_mm"));
+  if (n_window > 0)
+    g_ptr_array_add (keys, g_strdup ("accuracy_mm"));
   m.x = (const NbUncInput *) in.x->data;
-  ok = finish (b, (const char *const *) keys->pdata, n_maps + 1, map_f, &m, &in, NULL, map_draw,
+  ok = finish (b, (const char *const *) keys->pdata, n_maps + (n_window > 0), map_f, &m, &in, NULL, map_draw,
                &m, seed, error);
   inputs_clear (&in);
   return ok ? g_steal_pointer (&b) : NULL;
@@ -1021,7 +1034,7 @@ nb_unc_detection (const NbUncSetup *s, const double *true_mm, const double *meas
   inputs_init (&in);
   /* The robot's reported distance is its output, read exactly; the
    * obstacle's true distance is what the rig set and the instrument checked. */
-  group (&in, "true distance of each placement", "rig.placement_mm ⊕ instrument.accuracy", "mm",
+  group (&in, "true distance of each placement", "rig.placement_mm ⊕ instrument.accuracy_mm (…)", "mm",
          FALSE);
   for (gsize j = 0; j < n; j++)
     add (&in, true_mm[j], u, NB_UNC_NORMAL, 0.0);

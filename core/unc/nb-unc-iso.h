@@ -114,12 +114,15 @@ NbUncBudget *nb_unc_pose (const NbUncSetup *setup, const NbPose *command, const 
  * (n ≥ 3) on the commanded segment.  (Keys: the figures' JSON members.) */
 NbUncBudget *nb_unc_path (const NbUncSetup *setup, const double *d_mm, gsize n,
                           const NbSegment *segment, guint64 seed, GError **error);
-/* Clause 10: dm_mm (one per trial, "dm_mm[i]") and accuracy_mm (their
- * max: the mapping accuracy) from the arena's surveyed corners and each map's corners
+/* Clause 10: dm_mm (one per trial, "dm_mm[i]") and accuracy_mm (the
+ * mapping accuracy: the max Dm of maps first … first + n_window − 1, the
+ * three consecutive successful ones of 10.3; n_window 0: no such run, no
+ * accuracy_mm) from the arena's surveyed corners and each map's corners
  * with their fit σ (corner_sigma_mm may be NULL: the cell alone). */
 NbUncBudget *nb_unc_mapping (const NbUncSetup *setup, const double truth_mm[4][2],
                              const double (*map_mm)[4][2], const double (*corner_sigma_mm)[4],
-                             gsize n_maps, guint64 seed, GError **error);
+                             gsize n_maps, gsize first, gsize n_window, guint64 seed,
+                             GError **error);
 /* Clause 6: mean_accuracy_pct over the detected placements, and one per
  * obstacle ("mean_accuracy_pct[i]"): obstacle[j] the index of detected
  * placement j's obstacle; every obstacle index needs a placement. */

@@ -90,6 +90,21 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   return TRUE;
 }
 
+/* #17: T0, T1, T1/T0 where both exist, from the trials 7.3 picks. */
+static NbUncBudget *
+uncertainty (const NbUncSetup *setup, const NbCampaignConfig *c, GPtrArray *trials,
+             const NbConfigResult *r, guint64 seed, GError **error)
+{
+  g_autoptr (GArray) baseline = NULL;
+  g_autoptr (GArray) timed = NULL;
+
+  if (!isfinite (r->avoidance.t0_s) || !isfinite (r->avoidance.t1_s))
+    return NULL;
+  nb_clause_timed_trials (trials, &baseline, &timed);
+  return nb_unc_avoidance_trials (setup, (NbTimedTrial *) baseline->data, baseline->len,
+                                  (NbTimedTrial *) timed->data, timed->len, seed, error);
+}
+
 static void
 json (NbJsonWriter *w, const NbConfigResult *r)
 {
@@ -458,6 +473,7 @@ const NbClause nb_clause_avoidance = {
   .compute = compute,
   .json = json,
   .text = text,
+  .uncertainty = uncertainty,
   .event_json = nb_clause_course_event_json,
   .event_text = nb_clause_course_event_text,
   .export_columns = export_columns,

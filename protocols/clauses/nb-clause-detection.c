@@ -12,6 +12,7 @@
 #include "nb-course.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
+#include "nb-unc-report.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -116,6 +117,106 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   if (trials->len == 0)
     g_set_error (figures, NB_ERROR, NB_ERROR_INPUT, "no placements recorded");
   return TRUE;
+}
+
+/* The obstacles of res numbered by their place among those with a
+ * detection (the model's obstacle index), −1 for one never detected. */
+static int *
+detection_slots (const NbDetectionResult *res, guint *used)
+{
+  int *slot = g_new (int, MAX (res->obstacles->len, 1));
+
+  *used = 0;
+  for (guint i = 0; i < res->obstacles->len; i++)
+    slot[i] = g_array_index (res->obstacles, NbObstacleTally, i).tally.detected > 0
+                ? (int) (*used)++ : -1;
+  return slot;
+}
+
+NbUncBudget *
+nb_clause_unc_detection (const NbUncSetup *setup, const NbDetectionResult *res,
+                         const char *const *obstacle, const double *true_mm,
+                         const double *measured_mm, const gboolean *detected, guint n,
+                         guint64 seed, GError **error)
+{
+  g_autofree double *t = g_new (double, MAX (n, 1));
+  g_autofree double *m = g_new (double, MAX (n, 1));
+  g_autofree guint *o = g_new (guint, MAX (n, 1));
+  g_autofree int *slot = NULL;
+  guint k = 0, used;
+
+  if (res->all.detected == 0)
+    return NULL;
+  slot = detection_slots (res, &used);
+  for (guint i = 0; i < n; i++)
+    {
+      if (!detected[i])
+        continue;
+      t[k] = true_mm[i];
+      m[k] = measured_mm[i];
+      o[k] = (guint) slot[GPOINTER_TO_UINT (g_hash_table_lookup (res->index, obstacle[i]))];
+      k++;
+    }
+  return nb_unc_detection (setup, t, m, o, k, used, seed, error);
+}
+
+void
+nb_clause_json_detection_unc (NbJsonWriter *w, const NbUncBudget *b, const NbDetectionResult *res)
+{
+  guint used;
+  g_autofree int *slot = detection_slots (res, &used);
+
+  nb_json_key (w, "uncertainty");
+  nb_json_begin_object (w);
+  nb_json_key (w, "mean_accuracy_pct");
+  nb_unc_json_figure (w, nb_unc_budget_figure (b, "mean_accuracy_pct"));
+  nb_json_key (w, "obstacles");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < res->obstacles->len; i++)
+    {
+      g_autofree char *key = g_strdup_printf ("mean_accuracy_pct[%d]", slot[i]);
+
+      if (slot[i] < 0)
+        nb_json_null (w);
+      else
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "mean_accuracy_pct");
+          nb_unc_json_figure (w, nb_unc_budget_figure (b, key));
+          nb_json_end_object (w);
+        }
+    }
+  nb_json_end_array (w);
+  nb_json_end_object (w);
+}
+
+/* #17: the mean accuracy over the detected placements and per obstacle. */
+static NbUncBudget *
+uncertainty (const NbUncSetup *setup, const NbCampaignConfig *c, GPtrArray *trials,
+             const NbConfigResult *r, guint64 seed, GError **error)
+{
+  guint n = trials->len;
+  g_autofree const char **o = g_new (const char *, MAX (n, 1));
+  g_autofree double *t = g_new (double, MAX (n, 1));
+  g_autofree double *m = g_new (double, MAX (n, 1));
+  g_autofree gboolean *d = g_new (gboolean, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      const NbCampaignTrial *tr = g_ptr_array_index (trials, i);
+
+      o[i] = tr->label ? tr->label : "";
+      t[i] = tr->true_mm;
+      m[i] = tr->measured_mm;
+      d[i] = tr->detected;
+    }
+  return nb_clause_unc_detection (setup, &r->detection, o, t, m, d, n, seed, error);
+}
+
+static void
+uncertainty_json (NbJsonWriter *w, const NbConfigResult *r)
+{
+  nb_clause_json_detection_unc (w, r->unc, &r->detection);
 }
 
 static void
@@ -505,6 +606,8 @@ const NbClause nb_clause_detection = {
   .compute = compute,
   .json = json,
   .text = text,
+  .uncertainty = uncertainty,
+  .uncertainty_json = uncertainty_json,
   .event_json = event_json,
   .event_text = event_text,
   .export_columns = export_columns,

@@ -11,6 +11,7 @@
 #include "nb-clause-results.h"
 #include "nb-json-writer.h"
 #include "nb-metrics.h"
+#include "nb-unc-iso.h"
 
 G_BEGIN_DECLS
 
@@ -24,5 +25,17 @@ void nb_clause_json_passage   (NbJsonWriter *w, const NbPassageResult *res);
 void nb_clause_json_mapping   (NbJsonWriter *w, const guint *trials, const double *dm_mm,
                                const double *heading_deg /* NULL: not given */, guint n,
                                double accuracy_mm);
+
+/* #17, clause 6: the budget of the detected placements among the n
+ * placements (obstacle names as res tallied them); NULL without error when
+ * none was detected.  Its "uncertainty" member: {"mean_accuracy_pct": …,
+ * "obstacles": [one per obstacle of res, null where none was detected]}.
+ * `compute detection` and the clause module both use these. */
+NbUncBudget *nb_clause_unc_detection     (const NbUncSetup *setup, const NbDetectionResult *res,
+                                          const char *const *obstacle, const double *true_mm,
+                                          const double *measured_mm, const gboolean *detected,
+                                          guint n, guint64 seed, GError **error);
+void         nb_clause_json_detection_unc (NbJsonWriter *w, const NbUncBudget *budget,
+                                           const NbDetectionResult *res);
 
 G_END_DECLS

@@ -289,6 +289,23 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   return TRUE;
 }
 
+/* #17: Dm of every map and the mapping accuracy of the three consecutive
+ * successful maps the figure takes (r->window), not of all of them. */
+static NbUncBudget *
+uncertainty (const NbUncSetup *setup, const NbCampaignConfig *c, GPtrArray *trials,
+             const NbConfigResult *r, guint64 seed, GError **error)
+{
+  g_autofree double (*corners)[4][2] = g_malloc (MAX (trials->len, 1) * sizeof *corners);
+  gboolean run = r->window != G_MAXUINT;
+
+  for (guint i = 0; i < trials->len; i++)
+    memcpy (corners[i], ((const NbCampaignTrial *) g_ptr_array_index (trials, i))->corners_mm,
+            sizeof corners[i]);
+  return nb_unc_mapping (setup, (const double (*)[2]) c->truth_mm,
+                         (const double (*)[4][2]) corners, NULL, trials->len,
+                         run ? r->window : 0, run ? NB_MAPPING_CONSECUTIVE : 0, seed, error);
+}
+
 static void
 json (NbJsonWriter *w, const NbConfigResult *r)
 {
@@ -618,4 +635,5 @@ const NbClause nb_clause_mapping = {
   .export_trial = export_trial,
   .event_json = event_json,
   .event_text = event_text,
+  .uncertainty = uncertainty,
 };

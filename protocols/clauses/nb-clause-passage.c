@@ -76,6 +76,20 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   return TRUE;
 }
 
+/* #17: the passage time of a configuration that passed (9.3's five trials). */
+static NbUncBudget *
+uncertainty (const NbUncSetup *setup, const NbCampaignConfig *c, GPtrArray *trials,
+             const NbConfigResult *r, guint64 seed, GError **error)
+{
+  g_autoptr (GArray) baseline = NULL;
+  g_autoptr (GArray) timed = NULL;
+
+  if (!r->passage.passed)
+    return NULL;
+  nb_clause_timed_trials (trials, &baseline, &timed);
+  return nb_unc_passage_trials (setup, (NbTimedTrial *) timed->data, timed->len, seed, error);
+}
+
 static void
 json (NbJsonWriter *w, const NbConfigResult *r)
 {
@@ -218,6 +232,7 @@ const NbClause nb_clause_passage = {
   .compute = compute,
   .json = json,
   .text = text,
+  .uncertainty = uncertainty,
   .event_json = nb_clause_course_event_json,
   .event_text = nb_clause_course_event_text,
   .export_columns = export_columns,

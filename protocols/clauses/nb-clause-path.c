@@ -238,6 +238,19 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   return TRUE;
 }
 
+/* #17: d, the mean and std of the d_i on the commanded segment. */
+static NbUncBudget *
+uncertainty (const NbUncSetup *setup, const NbCampaignConfig *c, GPtrArray *trials,
+             const NbConfigResult *r, guint64 seed, GError **error)
+{
+  NbSegment segment;
+
+  if (r->d_mm == NULL ||
+      !nb_segment_init (&segment, c->from_mm[0], c->from_mm[1], c->to_mm[0], c->to_mm[1], error))
+    return NULL;
+  return nb_unc_path (setup, r->d_mm, nb_path_run_n_trials (r->path_run), &segment, seed, error);
+}
+
 static void
 json (NbJsonWriter *w, const NbConfigResult *r)
 {
@@ -433,6 +446,7 @@ const NbClause nb_clause_path = {
   .compute = compute,
   .json = json,
   .text = text,
+  .uncertainty = uncertainty,
   .event_json = event_json,
   .event_text = event_text,
   .export_columns = export_columns,

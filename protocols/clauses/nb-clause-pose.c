@@ -107,6 +107,18 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   return TRUE;
 }
 
+/* #17: the model of Ap, Ao, Rp, Ro on the same attained poses. */
+static NbUncBudget *
+uncertainty (const NbUncSetup *setup, const NbCampaignConfig *c, GPtrArray *trials,
+             const NbConfigResult *r, guint64 seed, GError **error)
+{
+  g_autofree NbPose *attained = g_new (NbPose, MAX (trials->len, 1));
+
+  for (guint i = 0; i < trials->len; i++)
+    attained[i] = ((NbCampaignTrial *) g_ptr_array_index (trials, i))->attained;
+  return nb_unc_pose (setup, &c->command, attained, trials->len, seed, error);
+}
+
 static void
 json (NbJsonWriter *w, const NbConfigResult *r)
 {
@@ -275,6 +287,7 @@ const NbClause nb_clause_pose = {
   .compute = compute,
   .json = json,
   .text = text,
+  .uncertainty = uncertainty,
   .event_json = event_json,
   .event_text = event_text,
   .export_columns = export_columns,

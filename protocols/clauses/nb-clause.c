@@ -1,6 +1,7 @@
 /* nb-clause.c — the registry of clause modules and what they share (see nb-clause.h) */
 #include "nb-clause.h"
 #include "nb-clause-private.h"
+#include "nb-unc-report.h"
 
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
@@ -404,6 +405,18 @@ nb_config_result_json (NbJsonWriter *w, const NbConfigResult *r)
       return;
     }
   clause->json (w, r);
+  /* #17: the same object as `compute --json` (nb-unc-report.c). */
+  if (r->unc != NULL)
+    {
+      if (clause->uncertainty_json != NULL)
+        clause->uncertainty_json (w, r);
+      else
+        nb_unc_json_budget (w, r->unc);
+    }
+  if (r->unc_error != NULL)
+    {
+      nb_json_key (w, "uncertainty_error"); nb_json_string (w, r->unc_error);
+    }
 }
 
 void

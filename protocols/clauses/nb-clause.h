@@ -66,6 +66,15 @@
  *    keys), and as a person reads them, on one line (no newline), figures with their
  *    decimals and "—" when undefined (nb_clause_format_figure).  Every front
  *    end prints a result through these (nb_config_result_json / _text).
+ *  - uncertainty (): the uncertainty budget of the figures result holds
+ *    (computed without error) from the same counted trials, with the
+ *    inputs the campaign states (nb_unc_setup_from_campaign): the models of
+ *    core/unc/nb-unc-iso.h on the clause's data (#17).  NULL without error:
+ *    no figure to state one of (7 without T0; 9 not passed); NULL with
+ *    error: the model failed (NbConfigResult.unc_error).  Called by
+ *    nb_config_result_compute, which keeps it in NbConfigResult.unc.
+ *    uncertainty_json (): its "uncertainty" member (NULL: nb_unc_json_budget,
+ *    one member per figure; 6 nests its obstacles as `compute` does).
  *  - event_json (), event_text (): a runner's trial-ended event, the
  *    clause's part of `campaign run --json` lines and of its text lines
  *    (nb_runner_event_json / _text in nb-runner-events.h).
@@ -85,6 +94,7 @@
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
 #include "nb-json-writer.h"
+#include "nb-unc-iso.h"
 
 G_BEGIN_DECLS
 
@@ -214,6 +224,10 @@ struct _NbClause {
                               NbConfigResult *result, GError **figures_error, GError **error);
   void     (*json)           (NbJsonWriter *w, const NbConfigResult *result);
   void     (*text)           (GString *out, const NbConfigResult *result);
+  NbUncBudget *(*uncertainty) (const NbUncSetup *setup, const NbCampaignConfig *config,
+                               GPtrArray *trials /* of NbCampaignTrial *, counted */,
+                               const NbConfigResult *result, guint64 seed, GError **error);
+  void     (*uncertainty_json) (NbJsonWriter *w, const NbConfigResult *result);
   /* A trial-ended event of the runner: its clause's members (JSON) and
    * what a person reads of the trial (NULL: nothing to say). */
   void     (*event_json)     (NbJsonWriter *w, const NbRunnerEvent *event);

@@ -96,7 +96,7 @@ budgets (const Campaign *c, const NbUncSetup *s)
       TAKE (nb_unc_passage_trials (s, c->passage[k], 5, 1, &e_));
     }
   TAKE (nb_unc_mapping (s, (const double (*)[2]) c->arena, (const double (*)[4][2]) c->maps,
-                        NULL, 3, 1, &e_));
+                        NULL, 3, 0, 3, 1, &e_));
 #undef TAKE
   return trials;
 }
