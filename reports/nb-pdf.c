@@ -282,6 +282,7 @@ typedef struct {
   double size;                  /* font size */
   double *width;                /* column widths */
   double *min;                  /* the widest cell: a column never goes below it */
+  double *cells;                /* the widest cell alone (a number) or word (text), no heading */
   gboolean *numeric;
 } TableGeometry;
 
@@ -332,6 +333,7 @@ measure (Layout *L, const NbTable *t, TableGeometry *g)
         }
       /* A number never wraps; text and headings may, but not inside a word. */
       g->min[c] = MAX (w, longest_word (L, h, g->size, PANGO_WEIGHT_BOLD)) + 2.0 * PAD;
+      g->cells[c] = w + 2.0 * PAD;
       if (!g->numeric[c])
         {
           double word = 0.0;
@@ -343,6 +345,7 @@ measure (Layout *L, const NbTable *t, TableGeometry *g)
               word = MAX (word, longest_word (L, s, g->size, PANGO_WEIGHT_NORMAL));
             }
           g->min[c] = MAX (word, longest_word (L, h, g->size, PANGO_WEIGHT_BOLD)) + 2.0 * PAD;
+          g->cells[c] = word + 2.0 * PAD;
         }
       g->width[c] = MAX (w, text_width (hl)) + 2.0 * PAD;
       total += g->min[c];
@@ -372,6 +375,24 @@ share_width (TableGeometry *g)
         n_text += !g->numeric[c];
       for (guint c = 0; c < g->n; c++)
         g->width[c] += (TEXT_W - natural) / (n_text ? n_text : g->n) * (n_text ? !g->numeric[c] : 1);
+      return;
+    }
+  if (minimum > TEXT_W)
+    {
+      /* Even the smallest type does not fit every heading's longest word
+       * (a Russian heading over a U column): the cells keep their width —
+       * a number never wraps — and the headings' words break instead. */
+      double cells = 0.0, surplus = 0.0;
+
+      for (guint c = 0; c < g->n; c++)
+        {
+          cells += g->cells[c];
+          surplus += g->min[c] - g->cells[c];
+        }
+      for (guint c = 0; c < g->n; c++)
+        g->width[c] = g->cells[c] + (surplus > 0 && TEXT_W > cells
+                                       ? (TEXT_W - cells) * (g->min[c] - g->cells[c]) / surplus
+                                       : 0.0);
       return;
     }
   for (guint c = 0; c < g->n; c++)
@@ -443,15 +464,17 @@ draw_row (Layout *L, const NbTable *t, const TableGeometry *g, int row, double h
 static void
 table (Layout *L, const NbTable *t)
 {
-  TableGeometry g = { nb_table_n_columns (t), 9.0, NULL, NULL, NULL };
+  TableGeometry g = { nb_table_n_columns (t), 9.0, NULL, NULL, NULL, NULL };
   g_autofree double *width = g_new0 (double, MAX (g.n, 1));
   g_autofree double *min = g_new0 (double, MAX (g.n, 1));
+  g_autofree double *cells = g_new0 (double, MAX (g.n, 1));
   g_autofree gboolean *numeric = g_new0 (gboolean, MAX (g.n, 1));
   g_autoptr (PangoLayout) title = NULL;
   double header_h;
 
   g.width = width;
   g.min = min;
+  g.cells = cells;
   g.numeric = numeric;
   /* Smaller type (down to 6.5 pt) before a number would be squeezed. */
   while (measure (L, t, &g) > TEXT_W && g.size > 6.5)

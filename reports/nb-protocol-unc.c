@@ -225,6 +225,7 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
       const NbUncEntry *e = &g_array_index (b->figures, NbUncEntry, f);
       g_autofree char *name = figure_name (lang, clause, e->key);
       NbUncRounded r;
+      gboolean first = TRUE;
       guint row;
 
       for (guint i = 0; i < b->rows->len; i++)
@@ -234,9 +235,19 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
           if (g_strcmp0 (in->figure, e->key) != 0)
             continue;
           row = nb_table_add_row (t);
-          nb_table_set_text (t, row, 0, name);
+          /* The figure once, on its first line. */
+          nb_table_set_text (t, row, 0, first ? name : "");
+          first = FALSE;
           nb_table_set_text (t, row, 1, in->quantity);
-          nb_table_set_text (t, row, 2, in->source);
+          if (in->u > 0.0)
+            nb_table_set_text (t, row, 2, in->source);
+          else
+            {
+              /* A line of the model the campaign gives no value for. */
+              g_autofree char *source = g_strdup_printf (_("%s (not stated: 0)"), in->source);
+
+              nb_table_set_text (t, row, 2, source);
+            }
           nb_table_set_number (t, row, 3, in->value);
           nb_table_set_text (t, row, 4, in->unit);
           set_two_digits (t, row, 5, in->u);
@@ -247,7 +258,7 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
       /* The figure's line: u_c, then what the protocol states. */
       nb_unc_round_figure (&e->fig, &r);
       row = nb_table_add_row (t);
-      nb_table_set_text (t, row, 0, name);
+      nb_table_set_text (t, row, 0, first ? name : "");
       {
         g_autofree char *what = g_strdup_printf (
           nb_tr (lang, "combined: U = %.*f (k = 2), %s, interval [%.*f, %.*f]"), MAX (r.decimals, 0), r.U,

@@ -445,6 +445,121 @@ test_uncertainty_results (void)
   g_assert_nonnull (strstr (r.err, "instrument.accuracy_k: 'about two'"));
 }
 
+/* The statement of the conformity table of report --format json for
+ * figure in configuration config. */
+static char *
+statement_of (const char *db, const char *figure, const char *config, char **rule)
+{
+  g_auto (Run) r = cli ("report", "--db", db, "--format", "json", "-o", "-", NULL);
+  g_autoptr (JsonNode) report = NULL;
+  JsonArray *blocks;
+
+  assert_ok (&r, "report --format json");
+  report = parse (r.out);
+  blocks = json_object_get_array_member (json_node_get_object (report), "blocks");
+  for (guint i = 0; i < json_array_get_length (blocks); i++)
+    {
+      JsonObject *b = json_array_get_object_element (blocks, i);
+      JsonObject *t;
+      JsonArray *rows;
+
+      if (!g_str_equal (json_object_get_string_member (b, "kind"), "table"))
+        continue;
+      t = json_object_get_object_member (b, "table");
+      if (!g_str_equal (json_object_get_string_member (t, "title"),
+                        "Conformity with the declared values"))
+        continue;
+      rows = json_object_get_array_member (t, "rows");
+      for (guint k = 0; k < json_array_get_length (rows); k++)
+        {
+          JsonObject *row = json_array_get_object_element (rows, k);
+
+          if (g_str_equal (json_object_get_string_member (row, "figure"), figure) &&
+              g_str_equal (json_object_get_string_member (row, "config"), config))
+            {
+              *rule = g_strdup (json_object_get_string_member (row, "rule"));
+              return g_strdup (json_object_get_string_member (row, "decision"));
+            }
+        }
+    }
+  g_error ("the report states no conformity of %s in '%s'", figure, config);
+}
+
+/* #17: declared.ap_mm against Ap and its interval [lo, hi] (as the protocol
+ * prints them, U to two digits): a limit above the interval conforms, below
+ * it does not, inside it is inconclusive under the guarded rule (w = U) and
+ * decided by the value alone under simple acceptance — on each side of the
+ * value and of the band. */
+static void
+test_conformity (void)
+{
+  static const char *const fields[] = {
+    "instrument.accuracy_mm=0.05", "instrument.angular_accuracy_deg=0.01", NULL
+  };
+  g_autofree char *db = db_path ("conformity.nbc");
+  g_autoptr (JsonNode) results = NULL;
+  JsonObject *ap;
+  JsonArray *interval;
+  double value, lo, hi, U;
+  g_auto (Run) r;
+  struct {
+    double limit;
+    const char *simple, *guarded;
+  } cases_[4];
+
+  import_cases (db, fields, cases, G_N_ELEMENTS (cases));
+  r = cli ("campaign", "results", "--db", db, "--json", NULL);
+  assert_ok (&r, "results");
+  results = parse (r.out);
+  nb_test_run_clear (&r);
+  ap = json_object_get_object_member (
+    json_object_get_object_member (result_of (results, "5", "P0→P1 30 kg"), "uncertainty"),
+    "ap_mm");
+  interval = json_object_get_array_member (ap, "interval");
+  lo = json_array_get_double_element (interval, 0);
+  hi = json_array_get_double_element (interval, 1);
+  U = json_object_get_double_member (ap, "U");
+  value = json_object_get_double_member (result_of (results, "5", "P0→P1 30 kg"), "ap_mm");
+  g_assert_cmpfloat (lo, <, value);
+  g_assert_cmpfloat (value, <, hi);
+  g_assert_cmpfloat (U, >, 0.0);
+  cases_[0].limit = hi + U;                     /* above the band */
+  cases_[0].simple = "conforms", cases_[0].guarded = "conforms";
+  cases_[1].limit = (value + hi) / 2.0;         /* in the band, above the value */
+  cases_[1].simple = "conforms", cases_[1].guarded = "inconclusive";
+  cases_[2].limit = (lo + value) / 2.0;         /* in the band, below the value */
+  cases_[2].simple = "does not conform", cases_[2].guarded = "inconclusive";
+  cases_[3].limit = MAX (lo - U, 0.001);        /* below the band */
+  cases_[3].simple = "does not conform", cases_[3].guarded = "does not conform";
+  g_assert_cmpfloat (cases_[3].limit, <, lo);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases_); i++)
+    for (guint guarded = 0; guarded < 2; guarded++)
+      {
+        g_autofree char *limit = g_strdup_printf ("declared.ap_mm=%.6f", cases_[i].limit);
+        g_autofree char *rule = NULL, *stated = NULL;
+
+        r = cli ("campaign", "set", "--db", db, limit,
+                 guarded ? "conformity.decision_rule=guarded-w=U"
+                         : "conformity.decision_rule=simple-acceptance", NULL);
+        assert_ok (&r, "set declared.ap_mm");
+        nb_test_run_clear (&r);
+        stated = statement_of (db, "Ap, mm", "P0→P1 30 kg", &rule);
+        g_assert_cmpstr (rule, ==, guarded ? "guarded-w=U" : "simple-acceptance");
+        if (!g_str_equal (stated, guarded ? cases_[i].guarded : cases_[i].simple))
+          g_error ("Ap %g [%g, %g], declared ≤ %g, %s: stated '%s'", value, lo, hi,
+                   cases_[i].limit, rule, stated);
+      }
+
+  /* A rule that is none: exit 2 naming the field. */
+  r = cli ("campaign", "set", "--db", db, "conformity.decision_rule=lenient", NULL);
+  assert_ok (&r, "set rule");
+  nb_test_run_clear (&r);
+  r = cli ("report", "--db", db, "--format", "json", "-o", "-", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_nonnull (strstr (r.err, "conformity.decision_rule"));
+}
+
 static void
 test_fields_and_info (void)
 {
@@ -646,6 +761,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/campaign-cli/import-results-export", test_import_results_export);
   g_test_add_func ("/campaign-cli/uncertainty-results", test_uncertainty_results);
+  g_test_add_func ("/campaign-cli/conformity", test_conformity);
   g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
   g_test_add_func ("/campaign-cli/errors", test_errors);
   g_test_add_func ("/campaign-cli/import-late-failure", test_import_late_failure);
