@@ -10,11 +10,27 @@
 #include <math.h>
 #include <string.h>
 
-/* The words of core/unc's names, for the catalogues (tables show nb_tr (lang, name)). */
+/* The words of core/unc's names, for the catalogues (tables show
+ * nb_tr (lang, name)). */
 static const char *const unc_words[] G_GNUC_UNUSED = {
-  N_ ("normal"), N_ ("rectangular"), N_ ("triangular"), N_ ("arcsine"), N_ ("student-t"),
   N_ ("gum"), N_ ("monte-carlo"),
 };
+
+/* A PDF's name in the protocol's language ("rectangular" is also a route:
+ * its own context). */
+static const char *
+distribution_word (const NbCatalogue *lang, NbUncDistribution d)
+{
+  switch (d)
+    {
+    case NB_UNC_NORMAL:      return nb_ptr (lang, "distribution", "normal");
+    case NB_UNC_RECTANGULAR: return nb_ptr (lang, "distribution", "rectangular");
+    case NB_UNC_TRIANGULAR:  return nb_ptr (lang, "distribution", "triangular");
+    case NB_UNC_ARCSINE:     return nb_ptr (lang, "distribution", "arcsine");
+    case NB_UNC_STUDENT_T:   return nb_ptr (lang, "distribution", "student-t");
+    }
+  return nb_unc_distribution_name (d);
+}
 
 typedef struct {
   NbTable *table;
@@ -211,7 +227,7 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
                                             config);
   NbTable *t = nb_table_new (title);
 
-  nb_table_add_column (t, "figure", nb_tr (lang, "Figure"), NULL, 0);
+  nb_table_add_column (t, "figure", nb_tr (lang, "Characteristic"), NULL, 0);
   nb_table_add_column (t, "quantity", nb_tr (lang, "Input quantity"), NULL, 0);
   nb_table_add_column (t, "source", nb_tr (lang, "Source"), NULL, 0);
   nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 3);
@@ -244,14 +260,14 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
           else
             {
               /* A line of the model the campaign gives no value for. */
-              g_autofree char *source = g_strdup_printf (_("%s (not stated: 0)"), in->source);
+              g_autofree char *source = g_strdup_printf (nb_tr (lang, "%s (not stated: 0)"), in->source);
 
               nb_table_set_text (t, row, 2, source);
             }
           nb_table_set_number (t, row, 3, in->value);
           nb_table_set_text (t, row, 4, in->unit);
           set_two_digits (t, row, 5, in->u);
-          nb_table_set_text (t, row, 6, nb_tr (lang, nb_unc_distribution_name (in->dist)));
+          nb_table_set_text (t, row, 6, distribution_word (lang, in->dist));
           set_two_digits (t, row, 7, in->c);
           set_two_digits (t, row, 8, in->contribution);
         }
@@ -339,7 +355,7 @@ conformity_section (NbProtocolUnc *u, NbDocument *doc)
     u->rule_stated ? "" : nb_tr (lang, " (conformity.decision_rule is not set: simple acceptance.)"));
   nb_document_add_paragraph (doc, rule);
   t = nb_table_new (nb_tr (lang, "Conformity with the declared values"));
-  nb_table_add_column (t, "figure", nb_tr (lang, "Figure"), NULL, 0);
+  nb_table_add_column (t, "figure", nb_tr (lang, "Characteristic"), NULL, 0);
   nb_table_add_column (t, "config", nb_tr (lang, "Configuration"), NULL, 0);
   nb_table_add_column (t, "declared", nb_tr (lang, "Declared ≤"), NULL, 3);
   nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 3);
