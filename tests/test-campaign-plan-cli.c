@@ -302,6 +302,108 @@ test_sigkill (void)
   assert_standard_counts (db, 27);
 }
 
+/* Ctrl-C (SIGINT) during --all, several times at points the run reports:
+ * the trial in flight is recorded aborted (the run's last trial-ended line
+ * says so), nothing is left running, the command exits 1; the same command
+ * then completes the campaign with exactly the standard's counts, the
+ * aborted trials kept beside them. */
+static void
+test_sigint (void)
+{
+  g_autofree char *db = new_campaign ("int", "robot.rated_load_kg=20");
+  const char *cli = g_getenv ("NAVBENCH_CLI");
+  g_autofree char *out_path = g_strdup_printf ("%s/int.out", tmpdir);
+  guint interrupted = 0, aborted_seen = 0;
+
+  for (guint round = 0; round < 3; round++)
+    {
+      const char *argv[] = { cli, "campaign", "run", "--db", db, "--all", "--json", NULL };
+      int fd = g_open (out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+      g_autoptr (GError) error = NULL;
+      g_autofree char *out = NULL;
+      g_auto (GStrv) lines = NULL;
+      const char *last_ended = NULL;
+      guint ended = 0;
+      gint64 aborted;
+      gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+      gboolean exited = FALSE;
+      sqlite3 *s = NULL;
+      GPid pid;
+      int status;
+
+      g_assert_cmpint (fd, >=, 0);
+      g_assert_true (g_spawn_async_with_fds (NULL, (char **) argv, NULL,
+                                             G_SPAWN_DO_NOT_REAP_CHILD, NULL, NULL, &pid, -1, fd,
+                                             fd, &error));
+      close (fd);
+      /* Interrupted once it has reported a few more trials (20 per round). */
+      for (;;)
+        {
+          g_autofree char *sofar = NULL;
+          guint n = 0;
+
+          if (waitpid (pid, &status, WNOHANG) == pid)
+            {
+              exited = TRUE;
+              break;
+            }
+          if (g_file_get_contents (out_path, &sofar, NULL, NULL))
+            for (const char *p = sofar; (p = strstr (p, "\"trial-ended\"")) != NULL; p++)
+              n++;
+          if (n >= 20 || g_get_monotonic_time () > deadline)
+            break;
+          g_usleep (1000);
+        }
+      if (exited)
+        break;                    /* the run finished first: nothing left to interrupt */
+      kill (pid, SIGINT);
+      waitpid (pid, &status, 0);
+      g_spawn_close_pid (pid);
+      interrupted++;
+      /* Stopped, not killed: its exit status says the run did not finish. */
+      g_assert_true (WIFEXITED (status));
+      g_assert_cmpint (WEXITSTATUS (status), ==, 1);
+      g_assert_true (g_file_get_contents (out_path, &out, NULL, NULL));
+      lines = g_strsplit (out, "\n", -1);
+      for (guint i = 0; lines[i] != NULL; i++)
+        if (strstr (lines[i], "\"trial-ended\"") != NULL)
+          {
+            last_ended = lines[i];
+            ended++;
+          }
+      g_assert_cmpuint (ended, >=, 20);
+      /* Said on stderr: the trial in flight aborted, or none was. */
+      g_assert_true (strstr (out, "the trial in flight is recorded as aborted") != NULL ||
+                     strstr (out, "no trial was in flight") != NULL);
+      g_assert_cmpint (sqlite3_open_v2 (db, &s, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+      g_assert_cmpint (query_int (s, "SELECT count (*) FROM trial WHERE outcome = 'running'"),
+                       ==, 0);
+      aborted = query_int (s, "SELECT count (*) FROM trial WHERE outcome = 'aborted'");
+      sqlite3_close (s);
+      /* At most the one in flight, and then it is the last the run reported. */
+      g_assert_cmpint (aborted, <=, aborted_seen + 1);
+      if (aborted == aborted_seen + 1)
+        g_assert_nonnull (strstr (last_ended, "\"outcome\": \"aborted\""));
+      aborted_seen = (guint) aborted;
+    }
+  g_test_message ("%u interrupts, %u trials aborted in flight", interrupted, aborted_seen);
+  g_assert_cmpuint (interrupted, >=, 1);
+  /* The same command completes it; once more finds nothing left. */
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--all", NULL));
+  {
+    g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--all",
+                                            NULL);
+    sqlite3 *s = NULL;
+
+    g_assert_nonnull (strstr (out, "The plan: 0 configuration(s) run"));
+    g_assert_cmpint (sqlite3_open_v2 (db, &s, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+    g_assert_cmpint (query_int (s, "SELECT count (*) FROM trial WHERE outcome = 'aborted'"), ==,
+                     aborted_seen);
+    sqlite3_close (s);
+  }
+  assert_standard_counts (db, 27);
+}
+
 /* navbench-cli demo: the whole plan on the simulator, every clause 5–10 to
  * the standard's counts, the protocol in two languages and its tables. */
 static void
@@ -355,6 +457,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/campaign-plan/plan-states-all", test_plan_states);
   g_test_add_func ("/campaign-plan/sigkill-resume", test_sigkill);
+  g_test_add_func ("/campaign-plan/sigint-resume", test_sigint);
   g_test_add_func ("/campaign-plan/demo", test_demo);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);

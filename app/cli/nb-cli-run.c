@@ -651,8 +651,26 @@ run_config (RunCli *c, const char *db, const NbCampaignRunnerOptions *o, const N
  * opened for the plan and closed before each configuration runs (the
  * runner is its one writer). */
 static int
+run_plan_configs (RunCli *c, const char *db, const NbCampaignRunnerOptions *base,
+                  const NbRunnerRig *rig, guint only_clause, const char *only_config);
+
+/* Ctrl-C between two configurations (no runner yet) stops the plan too:
+ * the signal is the bench's for the whole of --all, not only while a
+ * configuration runs. */
+static int
 run_plan (RunCli *c, const char *db, const NbCampaignRunnerOptions *base, const NbRunnerRig *rig,
           guint only_clause, const char *only_config)
+{
+  guint guard = g_unix_signal_add (SIGINT, on_sigint, c);
+  int rc = run_plan_configs (c, db, base, rig, only_clause, only_config);
+
+  g_source_remove (guard);
+  return rc;
+}
+
+static int
+run_plan_configs (RunCli *c, const char *db, const NbCampaignRunnerOptions *base,
+                  const NbRunnerRig *rig, guint only_clause, const char *only_config)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (GArray) plan = NULL;
@@ -708,7 +726,13 @@ run_plan (RunCli *c, const char *db, const NbCampaignRunnerOptions *base, const 
         return rc;
       ran++;
       if (g_cancellable_is_cancelled (c->cancellable))
-        return NB_EXIT_FAILURE;
+        {
+          /* Ctrl-C as a configuration ended: nothing was in flight. */
+          g_set_error (&error, NB_ERROR, NB_ERROR_FAILED, "interrupted after configuration "
+                       "'%s' (clause %u) ended: no trial was in flight; the same command goes "
+                       "on from here", e->config, e->clause);
+          return nb_cli_report_error (error);
+        }
     }
   if (!c->json)
     say (c, g_strdup_printf ("The plan: %u configuration(s) run; see campaign plan --db %s\n",
