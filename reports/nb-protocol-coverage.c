@@ -10,7 +10,11 @@
  * placements in any clause 6 configuration, 7 the behaviour and the
  * obstacle, 8 and 9 the load, 10 any.  The ones not tested are listed with
  * the reason the laboratory gave (method.exclusions, ISO/IEC 17025 7.8.2.1
- * n); without one, report --check lists them.
+ * n); without one, report --check lists them.  With a campaign plan
+ * (campaign plan, #15): a configuration the plan holds out of scope says
+ * so with its recorded reason (the manufacturer's declaration), and every
+ * configuration run under a name the plan does not hold is listed as an
+ * extra configuration.
  */
 #include "nb-protocol-coverage.h"
 
@@ -20,6 +24,20 @@
 
 #include <math.h>
 #include <string.h>
+
+/* The plan's entry of (clause, name); NULL when the plan has none. */
+static const NbPlanEntry *
+plan_entry (const GArray *plan, guint clause, const char *name)
+{
+  for (guint i = 0; plan != NULL && i < plan->len; i++)
+    {
+      const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+
+      if (e->clause == clause && g_strcmp0 (e->config, name) == 0)
+        return e;
+    }
+  return NULL;
+}
 
 /* TRUE: rated load, FALSE: no load; -1 when the configuration does not say. */
 static int
@@ -96,6 +114,8 @@ nb_protocol_coverage (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *exclusions = nb_campaign_get_field (campaign, "method.exclusions", NULL);
+  /* Empty (or NULL) until a plan was made. */
+  g_autoptr (GArray) plan = nb_campaign_plan_list (campaign, NULL);
   NbClauseEnv env;
   guint n_clauses, untested = 0;
   const NbClause *const *clauses = nb_clause_registry (&n_clauses);
@@ -162,10 +182,20 @@ nb_protocol_coverage (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
               if (tests (p, c, placed))
                 g_string_append_printf (as, "%s%s", as->len ? "; " : "", c->name);
             }
+          const NbPlanEntry *e = plan_entry (plan, clause->number, p->name);
+
           nb_table_set_text (t, row, 0, number);
           nb_table_set_text (t, row, 1, what);
           if (as->len > 0)
             nb_table_set_text (t, row, 2, as->str);
+          else if (e != NULL && !e->in_scope)
+            {
+              /* Out of scope with its recorded reason: stated, not missing. */
+              g_autofree char *why = g_strdup_printf (nb_tr (lang, "out of scope: %s"),
+                                                      e->reason ? e->reason : "");
+
+              nb_table_set_text (t, row, 2, why);
+            }
           else
             {
               g_autofree char *line = g_strdup_printf (nb_tr (lang, "Clause %s, %s: not tested, and why is "
@@ -179,6 +209,19 @@ nb_protocol_coverage (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
                 nb_document_add_missing (doc, line);
             }
           g_string_free (as, TRUE);
+        }
+      /* Run under names the plan does not hold: extra configurations. */
+      for (guint j = 0; plan != NULL && plan->len > 0 && configs && j < configs->len; j++)
+        {
+          const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, j);
+          guint row;
+
+          if (plan_entry (plan, clause->number, c->name) != NULL)
+            continue;
+          row = nb_table_add_row (t);
+          nb_table_set_text (t, row, 0, number);
+          nb_table_set_text (t, row, 1, nb_tr (lang, "extra configuration (not in the plan)"));
+          nb_table_set_text (t, row, 2, c->name);
         }
     }
   nb_document_add_table (doc, t);

@@ -175,6 +175,24 @@ test_plan_states (void)
   /* 21 planned, in scope and driven (27 less 5 rated-load and the excluded
    * one; the arena's maps the simulator's), and the extra one. */
   assert_standard_counts (db, 22);
+  /* The protocol's coverage table: the plan's out-of-scope configurations
+   * with their recorded reason, the extra one by its name, in both
+   * languages. */
+  {
+    g_autofree char *en = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md",
+                                           "--lang", "en", "-o", "-", NULL);
+    g_autofree char *ru = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md",
+                                           "--lang", "ru", "-o", "-", NULL);
+
+    g_assert_nonnull (strstr (en, "| 7 | behaviour 4, small cylinder | out of scope: the "
+                                  "manufacturer declares no moving obstacles |"));
+    g_assert_nonnull (strstr (en, "| 5 | straight route, rated load | out of scope: the "
+                                  "manufacturer declares no rated load"));
+    g_assert_nonnull (strstr (en, "| 9 | extra configuration (not in the plan) | my-own |"));
+    g_assert_nonnull (strstr (ru, "| 7 | алгоритм поведения 4, малый цилиндр | вне области "
+                                  "испытаний: the manufacturer declares no moving obstacles |"));
+    g_assert_nonnull (strstr (ru, "| 9 | дополнительная конфигурация (вне плана) | my-own |"));
+  }
   g_clear_pointer (&err, g_free);
   g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--all", "--trials",
                            "3", NULL));
