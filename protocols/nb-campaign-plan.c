@@ -162,3 +162,54 @@ nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GE
   nb_campaign_config_clear (&config);
   return TRUE;
 }
+
+GArray *
+nb_plan_pending (NbCampaign *campaign, guint only_clause, const char *only_config,
+                 GError **error)
+{
+  g_autoptr (GArray) plan = NULL;
+  GArray *out;
+  gboolean made;
+
+  if (!nb_plan_ensure (campaign, &made, error) ||
+      (plan = nb_campaign_plan_list (campaign, error)) == NULL)
+    return NULL;
+  out = g_array_new (FALSE, TRUE, sizeof (NbPlanEntry));
+  g_array_set_clear_func (out, (GDestroyNotify) nb_plan_entry_clear);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+      NbPlanStatus st;
+
+      if ((only_clause != 0 && e->clause != only_clause) ||
+          (only_config != NULL && !g_str_equal (e->config, only_config)))
+        continue;
+      if (!nb_plan_status (campaign, e, &st, error))
+        {
+          g_array_unref (out);
+          return NULL;
+        }
+      if (nb_plan_status_done (&st))
+        continue;
+      /* Moved: the plan's copy is cleared empty. */
+      g_array_append_val (out, *e);
+      memset (e, 0, sizeof *e);
+    }
+  return out;
+}
+
+void
+nb_plan_runner_options (const NbPlanEntry *e, const NbCampaignRunnerOptions *base,
+                        NbCampaignRunnerOptions *o)
+{
+  const NbClause *clause = nb_clause_lookup (e->clause);
+
+  *o = *base;
+  o->clause = e->clause;
+  o->config = e->config;
+  o->route = clause != NULL && nb_clause_takes (clause, NB_CLAUSE_OPT_ROUTE) ? e->route : NULL;
+  o->load_kg = e->load_kg;
+  o->obstacle = e->obstacle;
+  o->behaviour = e->behaviour ? (guint) g_ascii_strtoull (e->behaviour, NULL, 10) : 0;
+  o->trials = 0;
+}

@@ -22,6 +22,7 @@
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-campaign-runner.h"
 
 G_BEGIN_DECLS
 
@@ -49,5 +50,20 @@ gboolean nb_plan_status (NbCampaign *campaign, const NbPlanEntry *entry, NbPlanS
                          GError **error);
 /* TRUE when the entry has nothing left to run. */
 gboolean nb_plan_status_done (const NbPlanStatus *status);
+
+/* What `campaign run --all` and the window's "everything left in the plan"
+ * run, in plan order: the entries in scope and not done, of only_clause
+ * (0: all) and only_config (NULL: all).  Entries of a clause the runner
+ * does not drive (NbClause.run NONE) are in it: the caller says so.  The
+ * plan is made first when the campaign has none (opened for writing).  Of
+ * NbPlanEntry, cleared with the array. */
+GArray  *nb_plan_pending (NbCampaign *campaign, guint only_clause, const char *only_config,
+                          GError **error);
+/* The runner's options for a planned configuration, on top of base (the
+ * front end's robot, who, ranges, ...): its clause, name, route (for a
+ * clause that takes one), load, obstacle, behaviour, and the standard's
+ * count (trials 0).  Strings are borrowed from entry. */
+void     nb_plan_runner_options (const NbPlanEntry *entry, const NbCampaignRunnerOptions *base,
+                                 NbCampaignRunnerOptions *options);
 
 G_END_DECLS

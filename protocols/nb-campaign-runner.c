@@ -1300,7 +1300,7 @@ worker (GTask *task, gpointer source, gpointer task_data, GCancellable *cancella
   gulong handler = 0;
   NbRun run;
 
-  if (cancellable != NULL && r->robot_ops->interrupt != NULL)
+  if (cancellable != NULL && r->robot_ops != NULL && r->robot_ops->interrupt != NULL)
     handler = g_cancellable_connect (cancellable, G_CALLBACK (on_cancelled), r, NULL);
 
   memset (&run, 0, sizeof run);

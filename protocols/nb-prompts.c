@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef enum { MODE_TTY, MODE_AUTO, MODE_FILE } Mode;
+typedef enum { MODE_TTY, MODE_AUTO, MODE_FILE, MODE_FUNC } Mode;
 
 struct _NbPrompts {
   Mode mode;
@@ -15,6 +15,8 @@ struct _NbPrompts {
   char **lines;           /* MODE_FILE */
   guint next;             /* the next line to read */
   guint asked;
+  NbPromptFunc func;      /* MODE_FUNC */
+  gpointer func_data;
 };
 
 static NbPrompts *
@@ -37,6 +39,16 @@ NbPrompts *
 nb_prompts_new_auto (const char *who)
 {
   return prompts_new (MODE_AUTO, who ? who : "auto");
+}
+
+NbPrompts *
+nb_prompts_new_func (const char *who, NbPromptFunc func, gpointer user_data)
+{
+  NbPrompts *p = prompts_new (MODE_FUNC, who ? who : "operator");
+
+  p->func = func;
+  p->func_data = user_data;
+  return p;
 }
 
 NbPrompts *
@@ -152,6 +164,12 @@ nb_prompts_ask (NbPrompts *p, NbPromptKind kind, const char *question, const cha
                        p->path, p->asked, question);
           return FALSE;
         }
+      break;
+    case MODE_FUNC:
+      if (!p->func (kind, question, proposal, &a, p->func_data, error))
+        return FALSE;
+      if (a == NULL)
+        a = g_strdup ("");
       break;
     case MODE_TTY:
     default:

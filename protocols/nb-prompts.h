@@ -13,7 +13,10 @@
  *    lines skipped); running out of answers is an error naming the file and
  *    the question;
  *  - auto (and the simulator): every confirmation is yes and every judgement
- *    the operator would make is the one the measurements propose.
+ *    the operator would make is the one the measurements propose;
+ *  - a front end's own answerer (the window's dialogs): a function called
+ *    where the question is asked (the runner's worker) that returns once
+ *    the operator has answered.
  */
 #pragma once
 
@@ -36,6 +39,14 @@ NbPrompts *nb_prompts_new_tty  (const char *who);
 NbPrompts *nb_prompts_new_auto (const char *who);
 /* The file is read at once; NB_ERROR_INPUT when it cannot be. */
 NbPrompts *nb_prompts_new_file (const char *path, const char *who, GError **error);
+/* The answerer of a front end: func is called in the thread that asks and
+ * returns when the operator has answered (*answer owned by the caller, the
+ * words of nb_prompts_ask), or FALSE with error when no answer will come
+ * (the run was stopped: G_IO_ERROR_CANCELLED).  The answer is checked and
+ * logged as a tty's is. */
+typedef gboolean (*NbPromptFunc) (NbPromptKind kind, const char *question, const char *proposal,
+                                  char **answer, gpointer user_data, GError **error);
+NbPrompts *nb_prompts_new_func (const char *who, NbPromptFunc func, gpointer user_data);
 void       nb_prompts_free     (NbPrompts *prompts);
 gboolean   nb_prompts_is_auto  (const NbPrompts *prompts);
 

@@ -678,10 +678,9 @@ run_plan_configs (RunCli *c, const char *db, const NbCampaignRunnerOptions *base
 
   {
     g_autoptr (NbCampaign) campaign = nb_campaign_open (db, 0, &error);
-    gboolean made;
 
-    if (campaign == NULL || !nb_plan_ensure (campaign, &made, &error) ||
-        (plan = nb_campaign_plan_list (campaign, &error)) == NULL ||
+    if (campaign == NULL ||
+        (plan = nb_plan_pending (campaign, only_clause, only_config, &error)) == NULL ||
         !nb_campaign_close (g_steal_pointer (&campaign), &error))
       return nb_cli_report_error (error);
   }
@@ -689,21 +688,9 @@ run_plan_configs (RunCli *c, const char *db, const NbCampaignRunnerOptions *base
     {
       const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
       const NbClause *clause = nb_clause_lookup (e->clause);
-      NbCampaignRunnerOptions o = *base;
-      NbPlanStatus st;
+      NbCampaignRunnerOptions o;
       int rc;
 
-      if ((only_clause != 0 && e->clause != only_clause) ||
-          (only_config != NULL && !g_str_equal (e->config, only_config)))
-        continue;
-      {
-        g_autoptr (NbCampaign) ro = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-
-        if (ro == NULL || !nb_plan_status (ro, e, &st, &error))
-          return nb_cli_report_error (error);
-      }
-      if (nb_plan_status_done (&st))
-        continue;
       if (clause->runner == NULL)
         {
           if (!c->json)
@@ -711,13 +698,7 @@ run_plan_configs (RunCli *c, const char *db, const NbCampaignRunnerOptions *base
                                      "trials with campaign import\n", e->clause, e->config));
           continue;
         }
-      o.clause = e->clause;
-      o.config = e->config;
-      o.route = nb_clause_takes (clause, NB_CLAUSE_OPT_ROUTE) ? e->route : NULL;
-      o.load_kg = e->load_kg;
-      o.obstacle = e->obstacle;
-      o.behaviour = e->behaviour ? (guint) g_ascii_strtoull (e->behaviour, NULL, 10) : 0;
-      o.trials = 0;
+      nb_plan_runner_options (e, base, &o);
       if (nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES) && isnan (o.min_range_mm))
         o.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM, o.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
       c->config_index = i + 1;

@@ -250,3 +250,35 @@ nb_run_plot_draw (const NbRunPlot *plot, cairo_t *cr, double width, double heigh
   else
     draw_pose (plot, cr, width, height);
 }
+
+void
+nb_run_track_draw (const double *x, const double *y, guint n, cairo_t *cr, double w, double h)
+{
+  double x0 = -500, x1 = 500, y0 = -500, y1 = 500, half;
+  NbPlot plot;
+
+  cairo_save (cr);
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  if (n > 0)
+    {
+      x0 = x1 = x[0];
+      y0 = y1 = y[0];
+    }
+  for (guint i = 1; i < n; i++)
+    {
+      x0 = MIN (x0, x[i]);
+      x1 = MAX (x1, x[i]);
+      y0 = MIN (y0, y[i]);
+      y1 = MAX (y1, y[i]);
+    }
+  /* To scale, a square about the track with a margin (at least 1 m). */
+  half = MAX (500.0, 0.575 * MAX (x1 - x0, y1 - y0));
+  nb_plot_begin (&plot, cr, 0, 0, w, h, (x0 + x1) / 2 - half, (x0 + x1) / 2 + half,
+                 (y0 + y1) / 2 - half, (y0 + y1) / 2 + half, TRUE, _("x, mm"), _("y, mm"));
+  if (n > 1)
+    nb_plot_line (&plot, x, y, n, 1.5, 0.12, 0.32, 0.70);
+  if (n > 0)
+    nb_plot_marker (&plot, x[n - 1], y[n - 1], _("now"), 0.75, 0.10, 0.10);
+}

@@ -39,5 +39,9 @@ void nb_run_plot_add   (NbRunPlot *plot, double x, double y);
 enum { NB_RUN_PLOT_SERIES_MAIN, NB_RUN_PLOT_SERIES_OTHER };
 void nb_run_plot_add_to (NbRunPlot *plot, double x, double y, guint series);
 void nb_run_plot_draw  (const NbRunPlot *plot, cairo_t *cr, double width, double height);
+/* The live track of the trial in flight: the instrument's samples (mm, its
+ * frame) as a line to scale, the current position (the last) marked. */
+void nb_run_track_draw (const double *x_mm, const double *y_mm, guint n, cairo_t *cr,
+                        double width, double height);
 
 G_END_DECLS

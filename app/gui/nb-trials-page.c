@@ -1,7 +1,10 @@
 #include "nb-trials-page.h"
 
+#include "nb-campaign-plan.h"
 #include "nb-campaign-runner.h"
 #include "nb-clause.h"
+#include "nb-error.h"
+#include "nb-http-robot.h"
 #include "nb-course.h"
 #include "nb-paced-robot.h"
 #include "nb-protocol-columns.h"
@@ -16,6 +19,17 @@
 static const char *const route_values[] = { N_("straight"), N_("rectangular"), N_("combined") };
 /* The clauses the runner drives, in the drop-down's order. */
 static const guint clause_values[] = { 5, 6, 7, 8, 9 };
+
+/* Who drives the robot, as `campaign run --robot` takes it. */
+enum { ROBOT_SIM, ROBOT_OPERATOR, ROBOT_URL };
+static const char *const robot_values[] = {
+  N_("Simulated base"), N_("Operator-driven"), N_("Motion stack (URL)"),
+};
+/* What Run runs. */
+enum { SCOPE_TRIAL, SCOPE_CONFIG, SCOPE_PLAN };
+static const char *const scope_values[] = {
+  N_("One trial"), N_("The configuration"), N_("Everything left in the plan"),
+};
 
 /* Clause 7's behaviours (7.2), as `campaign run --behaviour` names them. */
 static const char *const behaviour_values[] = {
@@ -108,14 +122,42 @@ control_shown (guint control, guint clause)
   return c != NULL && nb_clause_takes (c, control_option[control]);
 }
 
+/* The operator's prompts of a run (nb-prompts.h), answered in the window:
+ * the runner's worker waits while a dialog asks on the main context. */
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  char *answer;
+  gboolean answered;
+  GCancellable *cancellable;
+  GMainContext *context;
+  NbTrialsPage *page;
+} Asker;
+
 typedef struct {
   NbTrialsPage *page;           /* a reference while the run lasts */
   NbRunnerSim *sim;
   NbPacedRobot robot;
+  NbHttpRobot *http;
+  NbPrompts *prompts;
+  Asker asker;
+  guint robot_kind;
+  char *url;
+  NbRunnerRig rig;
+  gboolean have_rig;
   NbCampaignRunner *runner;
   GCancellable *cancellable;
   NbCampaignRunnerOptions options;
   char *config, *route;
+  /* Everything left in the plan: the entries and the one running. */
+  gboolean plan;
+  GArray *pending;              /* of NbPlanEntry */
+  guint next;
+  NbRunnerSummary total;        /* counts over the plan's configurations */
+  /* The instrument's samples (mm, its frame) from the worker, for the live
+   * track; taken on the main context. */
+  GMutex samples_lock;
+  GArray *sx, *sy;
 } Run;
 
 struct _NbTrialsPage {
@@ -126,6 +168,11 @@ struct _NbTrialsPage {
   GtkWidget *opt_label[N_OPTS], *opt_widget[N_OPTS];
   GtkStringList *obstacles;     /* clause 6: "all six" first; 7: the six */
   GtkWidget *list, *plot_area, *status;
+  GtkWidget *robot, *url, *url_label, *scope, *track_area;
+  GArray *track_x, *track_y;    /* the trial in flight's track, mm */
+  guint track_timer;
+  NbDevice *device;             /* borrowed: the instrument chosen, or NULL (simulated) */
+  AdwMessageDialog *prompt;     /* the operator's prompt shown now */
   GtkWidget *fig_label[N_FIGS], *fig_value[N_FIGS];
   NbIoQueue *queue;
   char *path;
@@ -149,6 +196,17 @@ run_free (Run *run)
 {
   g_clear_pointer (&run->runner, nb_campaign_runner_free);
   g_clear_pointer (&run->sim, nb_runner_sim_free);
+  g_clear_pointer (&run->http, nb_http_robot_free);
+  g_clear_pointer (&run->prompts, nb_prompts_free);
+  g_clear_pointer (&run->pending, g_array_unref);
+  g_clear_pointer (&run->sx, g_array_unref);
+  g_clear_pointer (&run->sy, g_array_unref);
+  g_mutex_clear (&run->samples_lock);
+  g_mutex_clear (&run->asker.lock);
+  g_cond_clear (&run->asker.cond);
+  g_free (run->asker.answer);
+  g_clear_pointer (&run->asker.context, g_main_context_unref);
+  g_free (run->url);
   g_clear_object (&run->cancellable);
   g_free (run->config);
   g_free (run->route);
@@ -180,8 +238,17 @@ update_sensitivity (NbTrialsPage *page)
                             page->obstacle, page->behaviour, page->width, page->min_range,
                             page->max_range };
 
+  gboolean plan = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->scope)) == SCOPE_PLAN;
+
+  /* The plan says each configuration's clause and options itself. */
   for (guint i = 0; i < G_N_ELEMENTS (controls); i++)
-    gtk_widget_set_sensitive (controls[i], !running && page->path != NULL);
+    gtk_widget_set_sensitive (controls[i], !running && page->path != NULL && !plan);
+  gtk_widget_set_sensitive (page->robot, !running && page->path != NULL);
+  gtk_widget_set_sensitive (page->url, !running && page->path != NULL);
+  gtk_widget_set_sensitive (page->scope, !running && page->path != NULL);
+  gtk_widget_set_visible (page->url, gtk_drop_down_get_selected (GTK_DROP_DOWN (page->robot))
+                                     == ROBOT_URL);
+  gtk_widget_set_visible (page->url_label, gtk_widget_get_visible (page->url));
   gtk_widget_set_sensitive (page->run_button, !running && page->path != NULL);
   gtk_widget_set_sensitive (page->stop_button, running);
   g_object_notify_by_pspec (G_OBJECT (page), props[PROP_RUNNING]);
@@ -418,6 +485,237 @@ course_event_text (NbTrialsPage *page, const NbRunnerEvent *ev)
          : g_strdup_printf (_("passage %u: %s"), ev->number, verdict);
 }
 
+/* ----------------------------------------------------------- prompts -- */
+
+typedef struct {
+  Asker *asker;
+  NbPromptKind kind;
+  char *question, *proposal;
+} PromptRequest;
+
+static void
+prompt_request_free (gpointer p)
+{
+  PromptRequest *req = p;
+
+  g_free (req->question);
+  g_free (req->proposal);
+  g_free (req);
+}
+
+static void
+answer_prompt (Asker *asker, const char *answer)
+{
+  g_mutex_lock (&asker->lock);
+  g_free (asker->answer);
+  asker->answer = g_strdup (answer);
+  asker->answered = TRUE;
+  g_cond_signal (&asker->cond);
+  g_mutex_unlock (&asker->lock);
+}
+
+static void
+on_prompt_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
+{
+  Asker *asker = user_data;
+  NbTrialsPage *page = asker->page;
+  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+
+  if (page->prompt == dialog)
+    page->prompt = NULL;
+  if (g_str_equal (response, "stop"))
+    {
+      /* No answer is recorded: the run stops, the trial in flight aborted. */
+      nb_trials_page_stop (page);
+      return;
+    }
+  answer_prompt (asker, entry != NULL ? gtk_editable_get_text (GTK_EDITABLE (entry)) : response);
+}
+
+/* On the main context: the question as a dialog. */
+static gboolean
+show_prompt (gpointer data)
+{
+  PromptRequest *req = data;
+  NbTrialsPage *page = req->asker->page;
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (page));
+  const char *heading = req->kind == NB_PROMPT_CONFIRM ? _("The Operator’s Turn")
+                        : req->kind == NB_PROMPT_JUDGE ? _("What Did You See?")
+                                                       : _("The Operator’s Answer");
+  GtkWidget *dialog;
+  AdwMessageDialog *md;
+
+  if (g_cancellable_is_cancelled (req->asker->cancellable))
+    return G_SOURCE_REMOVE;
+  dialog = adw_message_dialog_new (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL, heading,
+                                   req->question);
+  md = ADW_MESSAGE_DIALOG (dialog);
+  gtk_widget_set_name (dialog, "operator-prompt");
+  adw_message_dialog_add_response (md, "stop", _("_Stop the Run"));
+  adw_message_dialog_set_response_appearance (md, "stop", ADW_RESPONSE_DESTRUCTIVE);
+  switch (req->kind)
+    {
+    case NB_PROMPT_CONFIRM:
+      adw_message_dialog_add_response (md, "yes", _("_Done"));
+      adw_message_dialog_set_response_appearance (md, "yes", ADW_RESPONSE_SUGGESTED);
+      adw_message_dialog_set_default_response (md, "yes");
+      break;
+    case NB_PROMPT_JUDGE:
+      adw_message_dialog_add_responses (md, "no", _("_No"), "yes", _("_Yes"), NULL);
+      /* What the measurements propose is the default, not the answer. */
+      if (req->proposal != NULL)
+        {
+          g_autofree char *body = g_strdup_printf (_("%s\n\nThe measurements say: %s."),
+                                                   req->question,
+                                                   g_str_equal (req->proposal, "yes") ? _("yes")
+                                                                                      : _("no"));
+
+          adw_message_dialog_set_body (md, body);
+          adw_message_dialog_set_default_response (md, req->proposal);
+        }
+      break;
+    case NB_PROMPT_TEXT:
+    default:
+      {
+        GtkWidget *entry = gtk_entry_new ();
+
+        if (req->proposal != NULL)
+          gtk_editable_set_text (GTK_EDITABLE (entry), req->proposal);
+        gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+        adw_message_dialog_set_extra_child (md, entry);
+        adw_message_dialog_add_response (md, "yes", _("_OK"));
+        adw_message_dialog_set_response_appearance (md, "yes", ADW_RESPONSE_SUGGESTED);
+        adw_message_dialog_set_default_response (md, "yes");
+      }
+      break;
+    }
+  adw_message_dialog_set_close_response (md, "stop");
+  g_signal_connect (dialog, "response", G_CALLBACK (on_prompt_response), req->asker);
+  page->prompt = md;
+  gtk_window_present (GTK_WINDOW (dialog));
+  return G_SOURCE_REMOVE;
+}
+
+/* In the runner's worker: asks on the main context and waits for the
+ * answer, or for Stop. */
+static gboolean
+ask_in_window (NbPromptKind kind, const char *question, const char *proposal, char **answer,
+               gpointer user_data, GError **error)
+{
+  Asker *asker = user_data;
+  PromptRequest *req = g_new0 (PromptRequest, 1);
+  gboolean ok = FALSE;
+
+  req->asker = asker;
+  req->kind = kind;
+  req->question = g_strdup (question);
+  req->proposal = g_strdup (proposal);
+  g_mutex_lock (&asker->lock);
+  asker->answered = FALSE;
+  g_clear_pointer (&asker->answer, g_free);
+  g_main_context_invoke_full (asker->context, G_PRIORITY_DEFAULT, show_prompt, req,
+                              prompt_request_free);
+  for (;;)
+    {
+      if (asker->answered)
+        {
+          *answer = g_steal_pointer (&asker->answer);
+          ok = TRUE;
+          break;
+        }
+      if (g_cancellable_set_error_if_cancelled (asker->cancellable, error))
+        break;
+      g_cond_wait_until (&asker->cond, &asker->lock,
+                         g_get_monotonic_time () + 100 * G_TIME_SPAN_MILLISECOND);
+    }
+  g_mutex_unlock (&asker->lock);
+  return ok;
+}
+
+static void
+close_prompt (NbTrialsPage *page)
+{
+  AdwMessageDialog *dialog = g_steal_pointer (&page->prompt);
+
+  if (dialog != NULL)
+    {
+      g_signal_handlers_disconnect_matched (dialog, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                            on_prompt_response, NULL);
+      gtk_window_destroy (GTK_WINDOW (dialog));
+    }
+}
+
+/* ------------------------------------------------------- live track -- */
+
+/* In the worker: every sample the instrument hands over. */
+static void
+on_sample (const NbSample *sample, gpointer user_data)
+{
+  Run *run = user_data;
+  double x = sample->x_m * 1000.0, y = sample->y_m * 1000.0;
+
+  if (!isfinite (x) || !isfinite (y))
+    return;
+  g_mutex_lock (&run->samples_lock);
+  g_array_append_val (run->sx, x);
+  g_array_append_val (run->sy, y);
+  g_mutex_unlock (&run->samples_lock);
+}
+
+/* On the main context, at the plot's frame rate: the samples so far onto
+ * the live track. */
+static void
+take_samples (NbTrialsPage *page)
+{
+  Run *run = page->run;
+  guint n;
+
+  if (run == NULL)
+    return;
+  g_mutex_lock (&run->samples_lock);
+  n = run->sx->len;
+  g_array_append_vals (page->track_x, run->sx->data, n);
+  g_array_append_vals (page->track_y, run->sy->data, n);
+  g_array_set_size (run->sx, 0);
+  g_array_set_size (run->sy, 0);
+  g_mutex_unlock (&run->samples_lock);
+  if (n > 0)
+    gtk_widget_queue_draw (page->track_area);
+}
+
+static gboolean
+on_track_timer (gpointer user_data)
+{
+  take_samples (user_data);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+reset_track (NbTrialsPage *page)
+{
+  g_array_set_size (page->track_x, 0);
+  g_array_set_size (page->track_y, 0);
+  gtk_widget_queue_draw (page->track_area);
+}
+
+guint
+nb_trials_page_get_track_points (NbTrialsPage *page)
+{
+  return page->track_x->len;
+}
+
+AdwMessageDialog *
+nb_trials_page_get_prompt (NbTrialsPage *page)
+{
+  return page->prompt;
+}
+
+void
+nb_trials_page_set_device (NbTrialsPage *page, NbDevice *device)
+{
+  page->device = device;
+}
+
 /* ------------------------------------------------------------ events -- */
 
 static void
@@ -431,6 +729,9 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
       g_autofree char *text = g_strdup_printf (_("Trial %u of %u running…"), ev->trial,
                                                ev->n_trials);
 
+      /* The live track is the trial's: what came before is the way to P0. */
+      take_samples (page);
+      reset_track (page);
       set_status (page, text, FALSE);
       g_signal_emit (page, signals[SIGNAL_TRIAL_STARTED], 0, ev->trial);
       return;
@@ -487,6 +788,8 @@ summary_text (const NbRunnerSummary *summary)
                           summary->failed, summary->aborted);
 }
 
+static gboolean start_plan_entry (NbTrialsPage *page, Run *run, GError **error);
+
 static void
 on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -495,7 +798,27 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   NbRunnerSummary summary = { 0 };
   gboolean ok = nb_campaign_runner_run_finish (run->runner, result, &summary, &error);
-  g_autofree char *counts = summary_text (&summary);
+  g_autofree char *counts = NULL;
+
+  take_samples (page);
+  close_prompt (page);
+  run->total.run += summary.run;
+  run->total.ok += summary.ok;
+  run->total.failed += summary.failed;
+  run->total.aborted += summary.aborted;
+  run->total.incomplete += summary.incomplete;
+  /* The plan goes on with its next configuration (as campaign run --all:
+   * a configuration that fails stops it). */
+  if (ok && run->plan && run->next + 1 < run->pending->len &&
+      !g_cancellable_is_cancelled (run->cancellable))
+    {
+      nb_runner_summary_clear (&summary);
+      run->next++;
+      if (start_plan_entry (page, run, &error))
+        return;
+      ok = error == NULL;
+    }
+  counts = summary_text (run->plan ? &run->total : &summary);
 
   if (ok)
     set_status (page, counts, FALSE);
@@ -518,6 +841,7 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gtk_widget_queue_draw (page->plot_area);
   nb_runner_summary_clear (&summary);
   page->run = NULL;
+  g_clear_handle_id (&page->track_timer, g_source_remove);
   update_sensitivity (page);
   g_application_release (g_application_get_default ());
   g_signal_emit (page, signals[SIGNAL_RUN_FINISHED], 0);
@@ -531,6 +855,7 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
  * figures do). */
 typedef struct {
   gboolean have_lu;
+  GError *plan_error;           /* the plan could not be made or read */
   guint counted;                /* trials that count towards the clause's number */
   GArray *x, *y, *series;       /* the plot's points of the stored trials */
 } Prior;
@@ -543,6 +868,7 @@ prior_free (gpointer p)
   g_array_unref (prior->x);
   g_array_unref (prior->y);
   g_array_unref (prior->series);
+  g_clear_error (&prior->plan_error);
   g_free (prior);
 }
 
@@ -612,6 +938,20 @@ start_work (gpointer data, GError **error)
   prior->y = g_array_new (FALSE, FALSE, sizeof (double));
   prior->series = g_array_new (FALSE, FALSE, sizeof (guint));
   prior->have_lu = nb_campaign_get_lu_mm (campaign, &lu_mm, NULL) && isfinite (lu_mm) && lu_mm > 0;
+  if (run->plan && prior->have_lu)
+    {
+      /* campaign run --all's list: the plan is made on first use (the file
+       * opened for writing for that, then closed before the runner opens
+       * it). */
+      g_autoptr (NbCampaign) rw = NULL;
+
+      nb_campaign_close (g_steal_pointer (&campaign), NULL);
+      if ((rw = nb_campaign_open (run->page->path, 0, &prior->plan_error)) == NULL ||
+          (run->pending = nb_plan_pending (rw, 0, NULL, &prior->plan_error)) == NULL ||
+          !nb_campaign_close (g_steal_pointer (&rw), &prior->plan_error))
+        return prior;
+      return prior;
+    }
   nb_campaign_config_init (&cfg);
   if (nb_campaign_find_config (campaign, run->options.clause, run->config, &cfg, &local))
     {
@@ -676,6 +1016,21 @@ start_done (GObject *owner, gpointer *result, const GError *error, gpointer data
                                      "page (it gives LU, ISO 18646-2 4.5)."), TRUE);
       return;
     }
+  if (run->plan)
+    {
+      g_autoptr (GError) local = NULL;
+
+      if (prior->plan_error != NULL)
+        finish_unstarted (page, run, prior->plan_error->message, TRUE);
+      else if (run->pending->len == 0)
+        finish_unstarted (page, run, _("Nothing is left to run: every configuration of the plan "
+                                       "is complete or out of scope."), FALSE);
+      else if (!start_plan_entry (page, run, &local))
+        finish_unstarted (page, run, local != NULL ? local->message
+                                     : _("Nothing is left that the runner drives."),
+                          local != NULL);
+      return;
+    }
   for (guint i = 0; i < prior->x->len; i++)
     nb_run_plot_add_to (&page->plot, g_array_index (prior->x, double, i),
                         g_array_index (prior->y, double, i),
@@ -720,43 +1075,148 @@ nb_trials_page_get_plot_points (NbTrialsPage *page)
   return page->plot.x->len;
 }
 
-static void
-start_runner (NbTrialsPage *page, Run *run)
+/* The rig of the robot chosen (as campaign run --robot builds it): the
+ * simulated base watched by the simulated tracker, paced to be seen; or
+ * the instrument chosen, with the operator driving the robot or the motion
+ * stack's HTTP API, and the operator's prompts as dialogs. */
+static gboolean
+make_rig (NbTrialsPage *page, Run *run, GError **error)
 {
-  g_autoptr (GError) local = NULL;
-  NbRunnerSimOptions so;
-  NbRunnerRig rig;
-
-  page->starting = FALSE;
-  nb_runner_sim_options_init (&so);
-  /* A new seed per run: appended runs are new trials, not replays. */
-  so.seed = g_random_int ();
-  if ((run->sim = nb_runner_sim_new (&so, &local)) != NULL)
+  if (run->have_rig)
+    return TRUE;
+  memset (&run->rig, 0, sizeof run->rig);
+  if (run->robot_kind == ROBOT_SIM)
     {
+      NbRunnerSimOptions so;
+
+      nb_runner_sim_options_init (&so);
+      /* A new seed per run: appended runs are new trials, not replays. */
+      so.seed = g_random_int ();
+      if ((run->sim = nb_runner_sim_new (&so, error)) == NULL)
+        return FALSE;
       run->robot.inner = nb_sim_base_ops ();
       run->robot.robot = nb_runner_sim_base (run->sim);
       run->robot.sim = run->sim;
       run->robot.pace = page->pace;
       run->robot.cancellable = run->cancellable;
-      nb_runner_sim_rig (run->sim, &rig);
-      rig.robot_ops = nb_paced_robot_ops ();
-      rig.robot = &run->robot;
-      run->runner = nb_campaign_runner_new (page->path, &run->options, &rig, &local);
+      nb_runner_sim_rig (run->sim, &run->rig);
+      run->rig.robot_ops = nb_paced_robot_ops ();
+      run->rig.robot = &run->robot;
     }
-  if (run->runner == NULL)
+  else
     {
+      run->asker.cancellable = run->cancellable;
+      run->asker.context = g_main_context_ref_thread_default ();
+      run->asker.page = page;
+      run->prompts = nb_prompts_new_func (g_get_real_name (), ask_in_window, &run->asker);
+      run->rig.device = page->device;
+      run->rig.prompts = run->prompts;
+      if (run->robot_kind == ROBOT_URL)
+        {
+          if ((run->http = nb_http_robot_new (run->url, g_getenv ("NAVBENCH_TOKEN"), 600.0,
+                                              error)) == NULL)
+            return FALSE;
+          run->rig.robot_ops = nb_http_robot_ops ();
+          run->rig.robot = run->http;
+        }
+    }
+  run->have_rig = TRUE;
+  return TRUE;
+}
+
+static const char *
+robot_name (Run *run)
+{
+  return run->robot_kind == ROBOT_SIM ? "sim-base (simulated base, simulated tracker)"
+         : run->robot_kind == ROBOT_OPERATOR
+         ? "operator-driven (trials segmented from the instrument's stream)"
+         : run->url;
+}
+
+/* Starts the runner on run->options (the page's run, or one of the plan). */
+static gboolean
+launch (NbTrialsPage *page, Run *run, GError **error)
+{
+  g_clear_pointer (&run->runner, nb_campaign_runner_free);
+  if (!make_rig (page, run, error))
+    return FALSE;
+  run->options.robot_name = robot_name (run);
+  run->options.on_sample = on_sample;
+  run->options.on_sample_data = run;
+  if ((run->runner = nb_campaign_runner_new (page->path, &run->options, &run->rig, error)) == NULL)
+    return FALSE;
+  nb_campaign_runner_run_async (run->runner, run->cancellable, on_progress, run, on_run_done, run);
+  return TRUE;
+}
+
+static void
+start_runner (NbTrialsPage *page, Run *run)
+{
+  g_autoptr (GError) local = NULL;
+
+  page->starting = FALSE;
+  page->run = run;
+  if (!launch (page, run, &local))
+    {
+      page->run = NULL;
       set_status (page, local->message, TRUE);
       update_sensitivity (page);
       g_signal_emit (page, signals[SIGNAL_RUN_FINISHED], 0);
       run_free (run);
       return;
     }
-  page->run = g_steal_pointer (&run);
   /* The run goes on if the window closes: the application lives until the
    * trial in flight is recorded. */
   g_application_hold (g_application_get_default ());
-  nb_campaign_runner_run_async (page->run->runner, page->run->cancellable, on_progress, page->run,
-                                on_run_done, page->run);
+  page->track_timer = g_timeout_add (33, on_track_timer, page);
+}
+
+/* The plan's next configuration that the runner drives (run->next on),
+ * with the options the plan gives it (nb_plan_runner_options, as
+ * campaign run --all).  TRUE: started (a failure to start is the run's
+ * end, reported); FALSE: error set, or none is left (no error). */
+static gboolean
+start_plan_entry (NbTrialsPage *page, Run *run, GError **error)
+{
+  NbCampaignRunnerOptions base = run->options;
+
+  for (; run->next < run->pending->len; run->next++)
+    {
+      const NbPlanEntry *e = &g_array_index (run->pending, NbPlanEntry, run->next);
+      const NbClause *clause = nb_clause_lookup (e->clause);
+      g_autofree char *text = NULL;
+
+      if (clause == NULL || clause->run == NB_CLAUSE_RUN_NONE)
+        {
+          text = g_strdup_printf (_("Clause %u “%s”: not driven by the runner; record its "
+                                    "trials with an import."), e->clause, e->config);
+          add_list_row (page, text, FALSE);
+          continue;
+        }
+      nb_plan_runner_options (e, &base, &run->options);
+      if (nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES) && run->robot_kind == ROBOT_SIM)
+        run->options.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM,
+        run->options.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
+      if (clause->number == 7)
+        run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
+      /* TRANSLATORS: configuration k of n of the plan, its clause and name. */
+      text = g_strdup_printf (_("Plan %u/%u: clause %u “%s”"), run->next + 1, run->pending->len,
+                              e->clause, e->config);
+      add_list_row (page, text, FALSE);
+      page->interim = FALSE;
+      nb_run_plot_reset (&page->plot, e->clause);
+      clear_figures (page);
+      show_figure_rows (page, e->clause);
+      gtk_widget_queue_draw (page->plot_area);
+      if (page->run == NULL)
+        {
+          start_runner (page, run);
+          return TRUE;
+        }
+      return launch (page, run, error);
+    }
+  /* Only clauses the runner does not drive were left: FALSE, no error. */
+  return FALSE;
 }
 
 /* The declared passage width (9.2): empty for the runner's default,
@@ -788,7 +1248,8 @@ void
 nb_trials_page_run (NbTrialsPage *page)
 {
   Run *run;
-  guint route;
+  guint route, scope;
+  const NbClause *clause;
 
   if (nb_trials_page_is_running (page) || page->path == NULL)
     return;
@@ -801,6 +1262,31 @@ nb_trials_page_run (NbTrialsPage *page)
   run = g_new0 (Run, 1);
   run->page = g_object_ref (page);
   run->cancellable = g_cancellable_new ();
+  g_mutex_init (&run->samples_lock);
+  g_mutex_init (&run->asker.lock);
+  g_cond_init (&run->asker.cond);
+  run->sx = g_array_new (FALSE, FALSE, sizeof (double));
+  run->sy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->robot_kind = MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->robot)), ROBOT_URL);
+  run->url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->url))));
+  scope = MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->scope)), SCOPE_PLAN);
+  run->plan = scope == SCOPE_PLAN;
+  /* A real robot is measured by a real instrument (campaign run refuses
+   * --robot operator|URL without --instrument); the simulated tracker only
+   * sees the simulated base. */
+  if (run->robot_kind != ROBOT_SIM && page->device == NULL)
+    {
+      set_status (page, _("A real robot is measured by a real instrument: connect one on the "
+                          "Instrument page first."), TRUE);
+      run_free (run);
+      return;
+    }
+  if (run->robot_kind == ROBOT_URL && !g_str_has_prefix (run->url, "http://"))
+    {
+      set_status (page, _("The motion stack’s address is http://HOST:PORT."), TRUE);
+      run_free (run);
+      return;
+    }
   route = MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->route)), 2);
   run->config = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->config))));
   nb_campaign_runner_options_init (&run->options);
@@ -815,36 +1301,46 @@ nb_trials_page_run (NbTrialsPage *page)
       run->options.route = run->route;
       run->options.load_kg = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->load));
     }
-  switch (run->options.clause)
+  clause = nb_clause_lookup (run->options.clause);
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_OBSTACLE))
+    run->options.obstacle = selected_obstacle (page);
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES))
     {
-    case 6:
-      run->options.obstacle = selected_obstacle (page);
       run->options.min_range_mm = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->min_range));
       run->options.max_range_mm = gtk_spin_button_get_value (GTK_SPIN_BUTTON (page->max_range));
-      break;
-    case 7:
-      run->options.obstacle = selected_obstacle (page);
-      run->options.behaviour = 1 + MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->behaviour)),
-                                        G_N_ELEMENTS (behaviour_values) - 1);
-      run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
-      break;
-    case 9:
-      if (!passage_width (page, &run->options.passage_width_mm))
-        {
-          set_status (page, _("The passage width is a number of millimetres above 0, or empty "
-                               "for the robot's width + 200 mm."), TRUE);
-          run_free (run);
-          return;
-        }
-      break;
-    default:
-      break;
+    }
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_BEHAVIOUR))
+    run->options.behaviour = 1 + MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->behaviour)),
+                                      G_N_ELEMENTS (behaviour_values) - 1);
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_PHASE))
+    run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
+  if (nb_clause_takes (clause, NB_CLAUSE_OPT_PASSAGE_WIDTH) &&
+      !passage_width (page, &run->options.passage_width_mm))
+    {
+      set_status (page, _("The passage width is a number of millimetres above 0, or empty "
+                           "for the robot's width + 200 mm."), TRUE);
+      run_free (run);
+      return;
     }
   /* Clause 6: the placements 6.3 fixes (16 per obstacle). */
   if (control_shown (OPT_TRIALS, run->options.clause))
     run->options.trials = (guint) gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (page->trials));
-  run->options.robot_name = "sim-base (simulated base, simulated tracker)";
+  if (scope == SCOPE_TRIAL)
+    {
+      if (!nb_clause_takes (clause, NB_CLAUSE_OPT_TRIALS))
+        {
+          g_autofree char *text = g_strdup_printf (_("Clause %u runs as many trials as the "
+                                                     "standard fixes: run the configuration."),
+                                                   clause->number);
+
+          set_status (page, text, TRUE);
+          run_free (run);
+          return;
+        }
+      run->options.trials = 1;
+    }
   clear_list (page);
+  reset_track (page);
   page->interim = FALSE;
   nb_run_plot_reset (&page->plot, run->options.clause);
   clear_figures (page);
@@ -860,6 +1356,7 @@ nb_trials_page_run (NbTrialsPage *page)
 void
 nb_trials_page_stop (NbTrialsPage *page)
 {
+  close_prompt (page);
   if (page->run != NULL)
     {
       g_cancellable_cancel (page->run->cancellable);
@@ -896,6 +1393,15 @@ draw_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer us
   NbTrialsPage *page = user_data;
 
   nb_run_plot_draw (&page->plot, cr, width, height);
+}
+
+static void
+draw_track (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  NbTrialsPage *page = user_data;
+
+  nb_run_track_draw ((const double *) page->track_x->data, (const double *) page->track_y->data,
+                     page->track_x->len, cr, width, height);
 }
 
 /* Clause 6 may run all six obstacles at once; clause 7 runs one. */
@@ -1074,16 +1580,36 @@ build_controls (NbTrialsPage *page)
   page->max_range = named (gtk_spin_button_new_with_range (1, 100000, 50), "run-max-range");
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (page->max_range), NB_RUNNER_SIM_MAX_RANGE_MM);
   g_signal_connect (page->clause, "notify::selected", G_CALLBACK (on_clause_selected), page);
-  attach_labelled (GTK_GRID (grid), 0, _("_Clause"), page->clause);
-  attach_labelled (GTK_GRID (grid), 1, _("C_onfiguration"), page->config);
-  attach_option (page, GTK_GRID (grid), OPT_ROUTE, 2, _("_Route"), page->route);
-  attach_option (page, GTK_GRID (grid), OPT_LOAD, 3, _("_Load, kg"), page->load);
-  attach_option (page, GTK_GRID (grid), OPT_OBSTACLE, 4, _("O_bstacle"), page->obstacle);
-  attach_option (page, GTK_GRID (grid), OPT_BEHAVIOUR, 5, _("_Behaviour"), page->behaviour);
-  attach_option (page, GTK_GRID (grid), OPT_MIN, 6, _("_Minimum range, mm"), page->min_range);
-  attach_option (page, GTK_GRID (grid), OPT_MAX, 7, _("Ma_ximum range, mm"), page->max_range);
-  attach_option (page, GTK_GRID (grid), OPT_WIDTH, 8, _("Passage _width, mm"), page->width);
-  attach_option (page, GTK_GRID (grid), OPT_TRIALS, 9, _("_Trials"), page->trials);
+  {
+    const char *robots[G_N_ELEMENTS (robot_values) + 1] = { NULL };
+    const char *scopes[G_N_ELEMENTS (scope_values) + 1] = { NULL };
+
+    for (guint i = 0; i < G_N_ELEMENTS (robot_values); i++)
+      robots[i] = _(robot_values[i]);
+    for (guint i = 0; i < G_N_ELEMENTS (scope_values); i++)
+      scopes[i] = _(scope_values[i]);
+    page->robot = named (gtk_drop_down_new_from_strings (robots), "run-robot");
+    page->scope = named (gtk_drop_down_new_from_strings (scopes), "run-scope");
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (page->scope), SCOPE_CONFIG);
+  }
+  page->url = named (gtk_entry_new (), "run-url");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (page->url), "http://HOST:PORT");
+  gtk_entry_set_input_purpose (GTK_ENTRY (page->url), GTK_INPUT_PURPOSE_URL);
+  g_signal_connect_swapped (page->robot, "notify::selected", G_CALLBACK (update_sensitivity), page);
+  g_signal_connect_swapped (page->scope, "notify::selected", G_CALLBACK (update_sensitivity), page);
+  attach_labelled (GTK_GRID (grid), 0, _("Rob_ot"), page->robot);
+  page->url_label = attach_labelled (GTK_GRID (grid), 1, _("_Address"), page->url);
+  attach_labelled (GTK_GRID (grid), 2, _("Ru_n what"), page->scope);
+  attach_labelled (GTK_GRID (grid), 3, _("_Clause"), page->clause);
+  attach_labelled (GTK_GRID (grid), 4, _("C_onfiguration"), page->config);
+  attach_option (page, GTK_GRID (grid), OPT_ROUTE, 5, _("_Route"), page->route);
+  attach_option (page, GTK_GRID (grid), OPT_LOAD, 6, _("_Load, kg"), page->load);
+  attach_option (page, GTK_GRID (grid), OPT_OBSTACLE, 7, _("O_bstacle"), page->obstacle);
+  attach_option (page, GTK_GRID (grid), OPT_BEHAVIOUR, 8, _("_Behaviour"), page->behaviour);
+  attach_option (page, GTK_GRID (grid), OPT_MIN, 9, _("_Minimum range, mm"), page->min_range);
+  attach_option (page, GTK_GRID (grid), OPT_MAX, 10, _("Ma_ximum range, mm"), page->max_range);
+  attach_option (page, GTK_GRID (grid), OPT_WIDTH, 11, _("Passage _width, mm"), page->width);
+  attach_option (page, GTK_GRID (grid), OPT_TRIALS, 12, _("_Trials"), page->trials);
 
   page->run_button = named (gtk_button_new_with_mnemonic (_("R_un")), "run-button");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (page->run_button), "win.run");
@@ -1149,7 +1675,22 @@ nb_trials_page_init (NbTrialsPage *page)
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->plot_area), 360);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (page->plot_area), 300);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->plot_area), draw_plot, page, NULL);
-  gtk_frame_set_child (GTK_FRAME (frame), page->plot_area);
+  page->track_x = g_array_new (FALSE, FALSE, sizeof (double));
+  page->track_y = g_array_new (FALSE, FALSE, sizeof (double));
+  page->track_area = named (gtk_drawing_area_new (), "run-track");
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->track_area), 240);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->track_area), draw_track, page, NULL);
+  {
+    /* The configuration's plot and, beside it, the trial in flight live. */
+    GtkWidget *plots = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 1);
+
+    gtk_box_set_homogeneous (GTK_BOX (plots), TRUE);
+    gtk_widget_set_hexpand (page->plot_area, TRUE);
+    gtk_widget_set_hexpand (page->track_area, TRUE);
+    gtk_box_append (GTK_BOX (plots), page->plot_area);
+    gtk_box_append (GTK_BOX (plots), page->track_area);
+    gtk_frame_set_child (GTK_FRAME (frame), plots);
+  }
   gtk_widget_set_margin_top (frame, 12);
   gtk_widget_set_margin_end (frame, 12);
   gtk_widget_set_margin_bottom (frame, 6);
@@ -1197,6 +1738,8 @@ nb_trials_page_dispose (GObject *object)
   /* The window is going: the run ends with the trial in flight aborted. */
   if (page->run != NULL)
     g_cancellable_cancel (page->run->cancellable);
+  close_prompt (page);
+  g_clear_handle_id (&page->track_timer, g_source_remove);
   g_clear_pointer (&page->paned, gtk_widget_unparent);
   G_OBJECT_CLASS (nb_trials_page_parent_class)->dispose (object);
 }
@@ -1207,6 +1750,8 @@ nb_trials_page_finalize (GObject *object)
   NbTrialsPage *page = NB_TRIALS_PAGE (object);
 
   nb_run_plot_clear (&page->plot);
+  g_clear_pointer (&page->track_x, g_array_unref);
+  g_clear_pointer (&page->track_y, g_array_unref);
   g_clear_object (&page->obstacles);
   g_free (page->path);
   g_clear_pointer (&page->queue, nb_io_queue_unref);

@@ -10,6 +10,7 @@
 
 #include <adwaita.h>
 
+#include "nb-device.h"
 #include "nb-io-queue.h"
 
 G_BEGIN_DECLS
@@ -30,6 +31,18 @@ gboolean   nb_trials_page_is_running (NbTrialsPage *page);
 AdwMessageDialog *nb_trials_page_get_dialog (NbTrialsPage *page);
 /* Points on the plot (the configuration's stored trials and the run's). */
 guint      nb_trials_page_get_plot_points (NbTrialsPage *page);
+
+/* The instrument a real robot's trials are measured with (the Instrument
+ * page's, started), or NULL: only the simulated base can run, watched by the
+ * simulated tracker.  Borrowed: kept alive and not stopped while a run goes
+ * on (nb_trials_page_is_running). */
+void       nb_trials_page_set_device (NbTrialsPage *page, NbDevice *device);
+/* The operator's prompt shown now (an AdwMessageDialog: responses "yes",
+ * "no" for a judgement, "stop"), or NULL; its answer is recorded by the
+ * runner in the event log. */
+AdwMessageDialog *nb_trials_page_get_prompt (NbTrialsPage *page);
+/* Samples on the live track of the trial in flight. */
+guint      nb_trials_page_get_track_points (NbTrialsPage *page);
 
 /* Virtual seconds of the simulated rig per real second (default 8). */
 void       nb_trials_page_set_pace (NbTrialsPage *page, double pace);

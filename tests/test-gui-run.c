@@ -1,0 +1,458 @@
+/* test-gui-run — the window's Run, Trials and Motion pages under Xvfb
+ *
+ * Driven through the window's actions as the operator drives it:
+ *  - an operator-driven robot measured by an instrument (a csv replay of a
+ *    recorded session): each trial's prompt comes as a dialog, answered
+ *    "yes", and the runner records the answers in the event log; the
+ *    attained poses are the session's rests; the live track gets samples;
+ *  - one trial, then everything left in the plan on the simulated base,
+ *    stopped: the plan's first configuration, the trial in flight aborted;
+ *  - Stop while a prompt is up: no answer recorded, the run ends;
+ *  - a trial edited with a reason on the Trials page: the store holds the
+ *    value, the audit trail shows the old and the new value and why;
+ *  - a motion sequence on the simulated arm: its log, and stopped.
+ */
+#include "nb-application.h"
+#include "nb-campaign.h"
+#include "nb-campaign-plan.h"
+#include "nb-error.h"
+#include "nb-gui-paths.h"
+#include "nb-test-tmp.h"
+#include "nb-test.h"
+#include "nb-trials-page.h"
+#include "nb-window.h"
+
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  char *dir, *db;
+  NbApplication *app;
+  NbWindow *window;
+  guint finished;
+  guint started;
+  guint stop_at;
+  guint prompts_answered;
+  guint max_track;
+} Fixture;
+
+static Fixture fx;
+
+static void
+iterate_until (gboolean (*done) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
+
+  while (!done (data))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, TRUE);
+    }
+}
+
+static gboolean
+idle_window (gpointer data)
+{
+  return nb_window_get_pending (fx.window) == 0;
+}
+
+static GtkWidget *
+lookup (const char *name)
+{
+  GtkWidget *w = nb_window_lookup (fx.window, name);
+
+  g_assert_nonnull (w);
+  return w;
+}
+
+static NbTrialsPage *
+run_page (void)
+{
+  return NB_TRIALS_PAGE (lookup ("trials-page"));
+}
+
+static gboolean
+run_over (gpointer data)
+{
+  return fx.finished >= GPOINTER_TO_UINT (data) && !nb_trials_page_is_running (run_page ());
+}
+
+static void
+on_finished (NbTrialsPage *page, gpointer user_data)
+{
+  fx.finished++;
+}
+
+static void
+on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
+{
+  fx.started = k;
+  if (k == fx.stop_at)
+    g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+}
+
+static void
+select_clause (guint clause)
+{
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), clause - 5);
+}
+
+static void
+activate (const char *action)
+{
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), action, NULL);
+}
+
+static void
+set_field (const char *key, const char *value)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_set_field (c, key, value, &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+}
+
+static GArray *
+stored_trials (guint clause, const char *config)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  NbCampaignConfig cfg;
+  GArray *trials;
+
+  g_assert_no_error (error);
+  nb_campaign_config_init (&cfg);
+  if (!nb_campaign_find_config (c, clause, config, &cfg, &error))
+    {
+      g_assert_error (error, NB_ERROR, NB_ERROR_NOT_FOUND);
+      nb_campaign_config_clear (&cfg);
+      g_assert_true (nb_campaign_close (g_steal_pointer (&c), NULL));
+      return g_array_new (FALSE, FALSE, sizeof (NbCampaignTrial));
+    }
+  trials = nb_campaign_list_trials (c, cfg.id, &error);
+  g_assert_no_error (error);
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  return trials;
+}
+
+static GArray *
+stored_events (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  GArray *events;
+
+  g_assert_no_error (error);
+  events = nb_campaign_list_events (c, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  return events;
+}
+
+static guint
+count_events (GArray *events, const char *what, const char *new_value)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+      n += g_strcmp0 (e->what, what) == 0 &&
+           (new_value == NULL || g_strcmp0 (e->new_value, new_value) == 0);
+    }
+  return n;
+}
+
+/* ------------------------------------------------- operator prompts -- */
+
+/* A recorded session of an operator-driven robot (as test-runner-cli's):
+ * rests at P0, drives to a rest near the target 5 LU ahead (LU 500 mm),
+ * back; 50 Hz. */
+static const double session_rests[][3] = { { 2497.3, 2.1, 0.4 }, { 2501.2, -1.7, -0.3 },
+                                           { 2499.0, 0.6, 0.1 } };
+
+/* The session as an instrument streams it live: csv lines over TCP at
+ * 50 Hz (no time column: each sample is stamped as it arrives, as a live
+ * instrument's are). */
+typedef struct {
+  GSocketListener *listener;
+  guint16 port;
+  GString *lines;
+  gint stop;
+} Player;
+
+static void
+session_add (GString *out, double dur, const double from[3], const double to[3], double bulge)
+{
+  guint n = (guint) lround (dur * 50.0);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double u = (double) i / n;
+      char b[3][G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (out, "%s,%s,%s\n",
+                              g_ascii_dtostr (b[0], sizeof b[0], from[0] + u * (to[0] - from[0])),
+                              g_ascii_dtostr (b[1], sizeof b[1], from[1] + u * (to[1] - from[1])
+                                                                 + bulge * sin (G_PI * u)),
+                              g_ascii_dtostr (b[2], sizeof b[2], from[2] + u * (to[2] - from[2])));
+    }
+}
+
+static gpointer
+player (gpointer data)
+{
+  Player *p = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSocketConnection) conn = g_socket_listener_accept (p->listener, NULL, NULL, &error);
+  g_auto (GStrv) lines = g_strsplit (p->lines->str, "\n", -1);
+  GOutputStream *out;
+  gint64 next = g_get_monotonic_time ();
+
+  if (conn == NULL)
+    return NULL;
+  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0' && !g_atomic_int_get (&p->stop); i++)
+    {
+      g_autofree char *line = g_strconcat (lines[i], "\n", NULL);
+
+      if (!g_output_stream_write_all (out, line, strlen (line), NULL, NULL, NULL))
+        break;
+      /* Paced by the schedule, not by the sleeps (a loaded machine). */
+      next += i == 0 ? 0 : 20 * G_TIME_SPAN_MILLISECOND;
+      if (next > g_get_monotonic_time ())
+        g_usleep ((gulong) (next - g_get_monotonic_time ()));
+    }
+  /* Holds still at P0 until told to stop: the instrument stays connected. */
+  while (!g_atomic_int_get (&p->stop))
+    {
+      if (!g_output_stream_write_all (out, "0,0,0\n", 6, NULL, NULL, NULL))
+        break;
+      g_usleep (20000);
+    }
+  return NULL;
+}
+
+static gboolean
+prompt_or_over (gpointer data)
+{
+  NbTrialsPage *page = run_page ();
+
+  fx.max_track = MAX (fx.max_track, nb_trials_page_get_track_points (page));
+  return nb_trials_page_get_prompt (page) != NULL || run_over (data);
+}
+
+static void
+test_operator_prompts (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbDevice) device = NULL;
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GArray) events = NULL;
+  const double p0[3] = { 0, 0, 0 };
+  guint finished = fx.finished + 1;
+  Player p = { 0 };
+  g_autofree char *url = NULL;
+  GThread *thread;
+
+  p.lines = g_string_new ("x,y,yaw\n");
+  session_add (p.lines, 0.8, p0, p0, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (session_rests); k++)
+    {
+      session_add (p.lines, 0.8, p0, session_rests[k], 4.0);
+      session_add (p.lines, 0.8, session_rests[k], session_rests[k], 0);
+      session_add (p.lines, 0.8, session_rests[k], p0, 0);
+      session_add (p.lines, 0.8, p0, p0, 0);
+    }
+  p.listener = g_socket_listener_new ();
+  p.port = g_socket_listener_add_any_inet_port (p.listener, NULL, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("tcp://127.0.0.1:%u", p.port);
+  thread = g_thread_new ("player", player, &p);
+  device = nb_device_new ("csv", &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_device_configure (device, "url", url, &error));
+  g_assert_true (nb_device_configure (device, "unit", "mm", &error));
+  g_assert_true (nb_device_start (device, &error));
+  g_assert_no_error (error);
+
+  /* Without an instrument a real robot is refused, saying why. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 1);
+  select_clause (5);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), "session");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), 3);
+  activate ("run");
+  g_assert_false (nb_trials_page_is_running (run_page ()));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==,
+                   _("A real robot is measured by a real instrument: connect one on the "
+                     "Instrument page first."));
+
+  nb_trials_page_set_device (run_page (), device);
+  activate ("run");
+  while (!run_over (GUINT_TO_POINTER (finished)))
+    {
+      AdwMessageDialog *prompt;
+
+      iterate_until (prompt_or_over, GUINT_TO_POINTER (finished));
+      if ((prompt = nb_trials_page_get_prompt (run_page ())) == NULL)
+        continue;
+      /* The runner's question, word for word; the operator brings the robot. */
+      g_assert_nonnull (strstr (adw_message_dialog_get_body (prompt), "bring the robot to P0"));
+      g_assert_true (adw_message_dialog_has_response (prompt, "stop"));
+      adw_message_dialog_response (prompt, "yes");
+      fx.prompts_answered++;
+    }
+  nb_trials_page_set_device (run_page (), NULL);
+  g_atomic_int_set (&p.stop, 1);
+  g_thread_join (thread);
+  nb_device_stop (device);
+  g_socket_listener_close (p.listener);
+  g_object_unref (p.listener);
+  g_string_free (p.lines, TRUE);
+  g_test_message ("status: %s", gtk_label_get_text (GTK_LABEL (lookup ("run-status"))));
+  g_assert_cmpuint (fx.prompts_answered, ==, 3);
+
+  trials = stored_trials (5, "session");
+  g_assert_cmpuint (trials->len, ==, 3);
+  for (guint k = 0; k < trials->len; k++)
+    {
+      const NbCampaignTrial *tr = &g_array_index (trials, NbCampaignTrial, k);
+
+      g_assert_cmpint (tr->outcome, ==, NB_TRIAL_OK);
+      nb_assert_abs (tr->attained.x_mm, session_rests[k][0], 0.05, "attained x = the rest");
+      nb_assert_abs (tr->attained.y_mm, session_rests[k][1], 0.05, "attained y = the rest");
+    }
+  /* Every answer is in the log, with who answered. */
+  events = stored_events ();
+  g_assert_cmpuint (count_events (events, "operator prompt", "yes"), ==, 3);
+  g_assert_cmpuint (fx.max_track, >, 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 0);
+}
+
+/* ----------------------------------------------------- trial, plan -- */
+
+static void
+test_one_trial (void)
+{
+  g_autoptr (GArray) before = stored_trials (5, "one");
+  g_autoptr (GArray) after = NULL;
+  guint finished = fx.finished + 1;
+
+  select_clause (5);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), "one");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), 30);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-scope")), 0);
+  nb_trials_page_set_pace (run_page (), 100);
+  activate ("run");
+  iterate_until (run_over, GUINT_TO_POINTER (finished));
+  after = stored_trials (5, "one");
+  g_assert_cmpuint (after->len, ==, before->len + 1);
+  g_assert_cmpint (g_array_index (after, NbCampaignTrial, after->len - 1).outcome, ==,
+                   NB_TRIAL_OK);
+  g_assert_cmpuint (nb_trials_page_get_track_points (run_page ()), >, 0);
+}
+
+static void
+test_plan_stop (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) pending = NULL;
+  g_autoptr (GArray) trials = NULL;
+  const NbPlanEntry *first;
+  guint finished = fx.finished + 1;
+
+  /* The first configuration of what is left, as campaign run --all takes it. */
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, 0, &error);
+
+    g_assert_no_error (error);
+    pending = nb_plan_pending (c, 0, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  g_assert_cmpuint (pending->len, >, 1);
+  first = &g_array_index (pending, NbPlanEntry, 0);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-scope")), 2);
+  /* The plan says the clause and the options: the page's are set aside. */
+  g_assert_false (gtk_widget_get_sensitive (lookup ("run-clause")));
+  nb_trials_page_set_pace (run_page (), 20);
+  fx.started = 0;
+  fx.stop_at = 3;
+  activate ("run");
+  iterate_until (run_over, GUINT_TO_POINTER (finished));
+  fx.stop_at = 0;
+  trials = stored_trials (first->clause, first->config);
+  g_assert_cmpuint (trials->len, ==, 3);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 0).outcome, ==, NB_TRIAL_OK);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 1).outcome, ==, NB_TRIAL_OK);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 2).outcome, ==, NB_TRIAL_ABORTED);
+  /* Stopped: the plan's next configurations were not begun. */
+  {
+    g_autoptr (GArray) second = stored_trials (g_array_index (pending, NbPlanEntry, 1).clause,
+                                               g_array_index (pending, NbPlanEntry, 1).config);
+
+    g_assert_cmpuint (second->len, ==, 0);
+  }
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))),
+                            _("Stopped.")));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-scope")), 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  setlocale (LC_ALL, "");
+  fx.dir = nb_test_make_dir ();
+  {
+    g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
+
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+  }
+  gtk_test_init (&argc, &argv, NULL);
+  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  fx.db = g_build_filename (fx.dir, "run.nbc", NULL);
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "run test", &error);
+
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  set_field ("robot.width_mm", "400");
+  fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
+  fx.window = nb_window_new (GTK_APPLICATION (fx.app));
+  g_signal_connect (lookup ("trials-page"), "run-finished", G_CALLBACK (on_finished), NULL);
+  g_signal_connect (lookup ("trials-page"), "trial-started", G_CALLBACK (on_trial_started), NULL);
+  gtk_window_present (GTK_WINDOW (fx.window));
+  nb_window_open_campaign (fx.window, fx.db);
+  iterate_until (idle_window, NULL);
+
+  g_test_add_func ("/gui-run/operator-prompts", test_operator_prompts);
+  g_test_add_func ("/gui-run/one-trial", test_one_trial);
+  g_test_add_func ("/gui-run/plan-stop", test_plan_stop);
+  status = g_test_run ();
+
+  if (fx.window != NULL)
+    gtk_window_destroy (GTK_WINDOW (fx.window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_clear_object (&fx.app);
+  nb_test_remove_dir (fx.dir);
+  g_free (fx.dir);
+  g_free (fx.db);
+  return status;
+}
