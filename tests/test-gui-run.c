@@ -17,6 +17,8 @@
 #include "nb-campaign-plan.h"
 #include "nb-error.h"
 #include "nb-gui-paths.h"
+#include "nb-motion-page.h"
+#include "nb-results-page.h"
 #include "nb-test-tmp.h"
 #include "nb-test.h"
 #include "nb-trials-page.h"
@@ -37,6 +39,7 @@ typedef struct {
   guint stop_at;
   guint prompts_answered;
   guint max_track;
+  guint loaded, edited, edited_ok, log_lines, sequences, sequences_ok;
 } Fixture;
 
 static Fixture fx;
@@ -370,6 +373,8 @@ test_plan_stop (void)
   const NbPlanEntry *first;
   guint finished = fx.finished + 1;
 
+  /* The Trials page has read what the last run recorded. */
+  iterate_until (idle_window, NULL);
   /* The first configuration of what is left, as campaign run --all takes it. */
   {
     g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, 0, &error);
@@ -407,6 +412,223 @@ test_plan_stop (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-scope")), 1);
 }
 
+/* ------------------------------------------------ the Trials page -- */
+
+static gboolean
+count_reached (gpointer data)
+{
+  return *(guint *) data >= GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (fx.window),
+                                                                 "nb-test-want"));
+}
+
+/* Turns the main loop until *counter passes its value now. */
+static void
+wait_next (guint *counter)
+{
+  g_object_set_data (G_OBJECT (fx.window), "nb-test-want", GUINT_TO_POINTER (*counter + 1));
+  iterate_until (count_reached, counter);
+}
+
+static void
+on_loaded (NbResultsPage *page, gpointer user_data)
+{
+  fx.loaded++;
+}
+
+static void
+on_edited (NbResultsPage *page, gboolean ok, gpointer user_data)
+{
+  fx.edited++;
+  fx.edited_ok += ok;
+}
+
+static void
+edit (const char *key, const char *value, const char *why)
+{
+  GtkDropDown *keys = GTK_DROP_DOWN (lookup ("edit-key"));
+  GListModel *model = gtk_drop_down_get_model (keys);
+  guint k;
+
+  for (k = 0; k < g_list_model_get_n_items (model); k++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (model), k), key))
+      break;
+  g_assert_cmpuint (k, <, g_list_model_get_n_items (model));
+  gtk_drop_down_set_selected (keys, k);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("edit-value")), value);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("edit-reason")), why);
+  g_assert_true (gtk_widget_get_sensitive (lookup ("edit-apply")));
+  g_signal_emit_by_name (lookup ("edit-apply"), "clicked");
+  wait_next (&fx.edited);
+}
+
+static void
+test_edit_audit (void)
+{
+  NbResultsPage *page = NB_RESULTS_PAGE (lookup ("results-page"));
+  g_autoptr (GArray) trials = stored_trials (5, "session");
+  g_autoptr (GArray) after = NULL;
+  g_autoptr (GArray) events = NULL;
+  const NbCampaignTrial *first;
+  GtkListBoxRow *row;
+  const char *text;
+  guint edited_ok;
+
+  g_assert_cmpuint (trials->len, ==, 3);
+  first = &g_array_index (trials, NbCampaignTrial, 0);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "results");
+  nb_results_page_reload (page);
+  wait_next (&fx.loaded);
+  /* Clause 5 (the filter's second item), then its configuration "session". */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("results-clause")), 1);
+  {
+    GListModel *configs = gtk_drop_down_get_model (GTK_DROP_DOWN (lookup ("results-config")));
+    guint k;
+
+    for (k = 1; k < g_list_model_get_n_items (configs); k++)
+      if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (configs), k), "session"))
+        break;
+    g_assert_cmpuint (k, <, g_list_model_get_n_items (configs));
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("results-config")), k);
+  }
+  g_assert_cmpuint (nb_results_page_get_n_shown (page), ==, 3);
+  g_assert_true (nb_results_page_select_trial (page, first->id));
+  g_assert_cmpuint (nb_results_page_get_n_audit (page), ==, 0);
+
+  /* No reason: the store refuses, and says why; nothing changes. */
+  edited_ok = fx.edited_ok;
+  edit ("attained_x_mm", "2497.5", "");
+  g_assert_cmpuint (fx.edited_ok, ==, edited_ok);
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (lookup ("edit-status"))),
+                            "needs a reason"));
+  /* With a reason: stored, and the audit trail shows old, new and why. */
+  edit ("attained_x_mm", "2497.5", "prism offset re-surveyed");
+  g_assert_cmpuint (fx.edited_ok, ==, edited_ok + 1);
+  wait_next (&fx.loaded);
+  after = stored_trials (5, "session");
+  nb_assert_abs (g_array_index (after, NbCampaignTrial, 0).attained.x_mm, 2497.5, 1e-9,
+                 "the corrected value is stored");
+  g_assert_cmpuint (nb_results_page_get_n_audit (page), ==, 1);
+  row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (lookup ("audit-trail")), 0);
+  text = gtk_label_get_text (GTK_LABEL (gtk_list_box_row_get_child (row)));
+  g_assert_nonnull (strstr (text, "attained_x_mm"));
+  g_assert_nonnull (strstr (text, "2497.5"));
+  g_assert_nonnull (strstr (text, "prism offset re-surveyed"));
+  /* The event log is the store's, every event. */
+  events = stored_events ();
+  g_assert_cmpuint (nb_results_page_get_n_events (page), ==, events->len);
+  g_assert_cmpuint (count_events (events, "trial value edited: attained_x_mm", "2497.5"), ==, 1);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "trials");
+}
+
+/* ------------------------------------------------ the Motion page -- */
+
+/* A message's words before its first figure, in the window's language. */
+static char *
+words_of (const char *format)
+{
+  const char *pc = strchr (format, '%');
+
+  return pc != NULL ? g_strndup (format, pc - format) : g_strdup (format);
+}
+
+static void
+on_log_line (NbMotionPage *page, const char *line, gpointer user_data)
+{
+  fx.log_lines++;
+}
+
+static void
+on_sequence_finished (NbMotionPage *page, gboolean ok, gpointer user_data)
+{
+  fx.sequences++;
+  fx.sequences_ok += ok;
+}
+
+static void
+test_motion_sequence (void)
+{
+  NbMotionPage *page = NB_MOTION_PAGE (lookup ("motion-page"));
+  g_autofree char *log = NULL;
+  g_autofree char *six = g_strdup_printf (_("goals sent: %u, motion stops: %u"), 6, 0);
+  g_autofree char *stopped = words_of (_("Stopped: %s. %s"));
+  guint lines;
+
+  /* One iteration of pick-and-place (6 points) on the virtual clock. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("motion-iterations")), 1);
+  gtk_switch_set_active (GTK_SWITCH (lookup ("motion-real-time")), FALSE);
+  g_signal_emit_by_name (lookup ("motion-start"), "clicked");
+  wait_next (&fx.sequences);
+  g_assert_cmpuint (fx.sequences_ok, ==, 1);
+  log = nb_motion_page_get_log (page);
+  g_assert_nonnull (strstr (log, "iteration 1/1 point 6/6 home: MoveToJoints"));
+  g_assert_nonnull (strstr (log, six));
+  g_assert_false (nb_motion_page_is_running (page));
+
+  /* Three iterations at the arm's own speed, stopped (Esc: win.stop) after
+   * the first point: the stop comes before the next point, with a motion stop. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("motion-iterations")), 3);
+  gtk_switch_set_active (GTK_SWITCH (lookup ("motion-real-time")), TRUE);
+  lines = fx.log_lines;
+  g_signal_emit_by_name (lookup ("motion-start"), "clicked");
+  g_assert_true (nb_motion_page_is_running (page));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
+  wait_next (&fx.log_lines);
+  g_assert_cmpuint (fx.log_lines, ==, lines + 1);
+  activate ("stop");
+  wait_next (&fx.sequences);
+  g_assert_cmpuint (fx.sequences_ok, ==, 1);
+  g_clear_pointer (&log, g_free);
+  log = nb_motion_page_get_log (page);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("motion-status"))),
+                                   stopped));
+  g_assert_null (strstr (log, "iteration 3/3"));
+  /* The stop is a motion stop. */
+  {
+    g_autofree char *fmt = g_strdup (_("goals sent: %u, motion stops: %u"));
+    char *second = strrchr (fmt, '%');
+    g_autofree char *one = NULL;
+
+    second[0] = '\0';
+    one = g_strdup_printf ("%s1", strrchr (fmt, ',') + 2);
+    g_assert_nonnull (strstr (log, one));
+  }
+}
+
+static void
+test_skill_plan (void)
+{
+  NbMotionPage *page = NB_MOTION_PAGE (lookup ("motion-page"));
+  g_autofree char *plan = g_test_build_filename (G_TEST_DIST, "data", "plans", "seed-full.json",
+                                                 NULL);
+  g_autofree char *out = NULL;
+  g_autofree char *first = g_strdup_printf ("1. detect распределительная коробка №1: %s",
+                                            _("success"));
+  g_autofree char *outcome = words_of (_("Outcome: %s, %.3f s on the simulated cobot."));
+  g_autofree char *errors = g_strdup_printf (_("%s: the %s plan has errors: not run."),
+                                             "seed-full.json", "branch");
+
+  nb_motion_page_set_plan_file (page, plan);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("plan-mode")), 0);
+  g_assert_true (nb_motion_page_check_plan (page));
+  g_assert_true (nb_motion_page_run_plan (page));
+  out = nb_motion_page_get_plan_output (page);
+  /* The trace as plan run prints it: the first action, its simulated steps. */
+  g_assert_nonnull (strstr (out, first));
+  {
+    /* In the locale's decimals. */
+    g_autofree char *step = g_strdup_printf ("%.3f s  motion распределительная коробка №1 "
+                                             "(%.3f s)", 0.0, 1.5);
+
+    g_assert_nonnull (strstr (out, step));
+  }
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("plan-status"))),
+                                   outcome));
+  /* The same plan read as a branch plan has errors: not run. */
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("plan-mode")), 2);
+  g_assert_false (nb_motion_page_run_plan (page));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("plan-status"))), ==, errors);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -437,6 +659,11 @@ main (int argc, char **argv)
   fx.window = nb_window_new (GTK_APPLICATION (fx.app));
   g_signal_connect (lookup ("trials-page"), "run-finished", G_CALLBACK (on_finished), NULL);
   g_signal_connect (lookup ("trials-page"), "trial-started", G_CALLBACK (on_trial_started), NULL);
+  g_signal_connect (lookup ("results-page"), "loaded", G_CALLBACK (on_loaded), NULL);
+  g_signal_connect (lookup ("results-page"), "edited", G_CALLBACK (on_edited), NULL);
+  g_signal_connect (lookup ("motion-page"), "log-line", G_CALLBACK (on_log_line), NULL);
+  g_signal_connect (lookup ("motion-page"), "sequence-finished",
+                    G_CALLBACK (on_sequence_finished), NULL);
   gtk_window_present (GTK_WINDOW (fx.window));
   nb_window_open_campaign (fx.window, fx.db);
   iterate_until (idle_window, NULL);
@@ -444,6 +671,9 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/operator-prompts", test_operator_prompts);
   g_test_add_func ("/gui-run/one-trial", test_one_trial);
   g_test_add_func ("/gui-run/plan-stop", test_plan_stop);
+  g_test_add_func ("/gui-run/edit-audit", test_edit_audit);
+  g_test_add_func ("/gui-run/motion-sequence", test_motion_sequence);
+  g_test_add_func ("/gui-run/skill-plan", test_skill_plan);
   status = g_test_run ();
 
   if (fx.window != NULL)

@@ -16,6 +16,12 @@ nb_gui_locale_dir (void)
   return from_build_tree () ? NB_LOCALEDIR_BUILD : NB_LOCALEDIR_INSTALLED;
 }
 
+char *
+nb_gui_data_path (const char *sub)
+{
+  return g_build_filename (from_build_tree () ? NB_DATA_SOURCE : NB_DATA_INSTALLED, sub, NULL);
+}
+
 const NbCatalogue *
 nb_gui_catalogue (const char *lang, GError **error)
 {

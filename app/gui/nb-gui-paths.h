@@ -29,5 +29,9 @@ const char *nb_gui_ui_language (void);
 /* The protocol's language the pages preselect, "ru" or "en": the
  * preference (protocol-language), else the window's language. */
 const char *nb_gui_protocol_language (GSettings *settings);
+/* A file of navbench's data (sub: "skills.json", "robots/iiwa7",
+ * "sequences/pick-and-place.json"): the source tree's from the build tree,
+ * else the installed share/navbench's, as navbench-cli finds it. */
+char       *nb_gui_data_path (const char *sub);
 
 G_END_DECLS

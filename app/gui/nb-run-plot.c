@@ -46,6 +46,53 @@ nb_run_plot_add (NbRunPlot *plot, double x, double y)
   nb_run_plot_add_to (plot, x, y, NB_RUN_PLOT_SERIES_MAIN);
 }
 
+void
+nb_run_plot_add_trials (NbRunPlot *plot, const NbClause *clause, GArray *trials,
+                        const NbConfigResult *r)
+{
+  guint k = 0;
+
+  for (guint i = 0; clause != NULL && i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+      gboolean ok = t->outcome == NB_TRIAL_OK;
+
+      switch (clause->run)
+        {
+        case NB_CLAUSE_RUN_POSE:
+          if (ok && isfinite (t->attained.x_mm))
+            nb_run_plot_add (plot, t->attained.x_mm - t->command.x_mm,
+                             t->attained.y_mm - t->command.y_mm);
+          break;
+        case NB_CLAUSE_RUN_PATH:
+          /* d_i of the counted trials, in store order. */
+          if (ok && r != NULL && r->error == NULL && r->d_mm != NULL && k < r->path.n)
+            nb_run_plot_add (plot, (double) t->seq, r->d_mm[k++]);
+          break;
+        case NB_CLAUSE_RUN_PLACEMENTS:
+          if (ok)
+            {
+              double a = t->angle_deg * G_PI / 180.0;
+              double d = t->detected ? t->measured_mm : t->true_mm;
+
+              nb_run_plot_add_to (plot, d * cos (a), d * sin (a),
+                                  t->detected ? NB_RUN_PLOT_SERIES_MAIN : NB_RUN_PLOT_SERIES_OTHER);
+            }
+          break;
+        case NB_CLAUSE_RUN_COURSE:
+          if (isfinite (t->time_s) && t->number > 0 && t->outcome != NB_TRIAL_ABORTED &&
+              t->outcome != NB_TRIAL_INCOMPLETE)
+            nb_run_plot_add_to (plot, (double) t->number, t->time_s,
+                                g_strcmp0 (t->kind, "obstacle") == 0 ? NB_RUN_PLOT_SERIES_OTHER
+                                                                     : NB_RUN_PLOT_SERIES_MAIN);
+          break;
+        case NB_CLAUSE_RUN_NONE:
+        default:
+          break;
+        }
+    }
+}
+
 /* The points of one series, for nb_plot_points. */
 static guint
 series_points (const NbRunPlot *p, guint series, double *x, double *y)

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "nb-campaign-results.h"
+#include "nb-clause.h"
 
 G_BEGIN_DECLS
 
@@ -38,6 +39,11 @@ void nb_run_plot_add   (NbRunPlot *plot, double x, double y);
 /* The point's series: 6: detected / missed; 7: baseline / with obstacle. */
 enum { NB_RUN_PLOT_SERIES_MAIN, NB_RUN_PLOT_SERIES_OTHER };
 void nb_run_plot_add_to (NbRunPlot *plot, double x, double y, guint series);
+/* A configuration's stored trials (of NbCampaignTrial, store order) as the
+ * plot shows the ones a run adds, by how the clause runs (nb-clause.h);
+ * r: the configuration's figures (clause 8's d_i), or NULL. */
+void nb_run_plot_add_trials (NbRunPlot *plot, const NbClause *clause, GArray *trials,
+                             const NbConfigResult *r);
 void nb_run_plot_draw  (const NbRunPlot *plot, cairo_t *cr, double width, double height);
 /* The live track of the trial in flight: the instrument's samples (mm, its
  * frame) as a line to scale, the current position (the last) marked. */

@@ -157,7 +157,7 @@ typedef struct {
   /* The instrument's samples (mm, its frame) from the worker, for the live
    * track; taken on the main context. */
   GMutex samples_lock;
-  GArray *sx, *sy;
+  GArray *sx, *sy, *st;
 } Run;
 
 struct _NbTrialsPage {
@@ -169,7 +169,8 @@ struct _NbTrialsPage {
   GtkStringList *obstacles;     /* clause 6: "all six" first; 7: the six */
   GtkWidget *list, *plot_area, *status;
   GtkWidget *robot, *url, *url_label, *scope, *track_area;
-  GArray *track_x, *track_y;    /* the trial in flight's track, mm */
+  GArray *track_x, *track_y, *track_t;  /* the trial in flight's track, mm, and its times */
+  double track_t0;              /* its start on the rig's clock: samples before are not its */
   guint track_timer;
   NbDevice *device;             /* borrowed: the instrument chosen, or NULL (simulated) */
   AdwMessageDialog *prompt;     /* the operator's prompt shown now */
@@ -201,6 +202,7 @@ run_free (Run *run)
   g_clear_pointer (&run->pending, g_array_unref);
   g_clear_pointer (&run->sx, g_array_unref);
   g_clear_pointer (&run->sy, g_array_unref);
+  g_clear_pointer (&run->st, g_array_unref);
   g_mutex_clear (&run->samples_lock);
   g_mutex_clear (&run->asker.lock);
   g_cond_clear (&run->asker.cond);
@@ -652,13 +654,14 @@ static void
 on_sample (const NbSample *sample, gpointer user_data)
 {
   Run *run = user_data;
-  double x = sample->x_m * 1000.0, y = sample->y_m * 1000.0;
+  double x = sample->x_m * 1000.0, y = sample->y_m * 1000.0, t = sample->t_s;
 
   if (!isfinite (x) || !isfinite (y))
     return;
   g_mutex_lock (&run->samples_lock);
   g_array_append_val (run->sx, x);
   g_array_append_val (run->sy, y);
+  g_array_append_val (run->st, t);
   g_mutex_unlock (&run->samples_lock);
 }
 
@@ -674,10 +677,18 @@ take_samples (NbTrialsPage *page)
     return;
   g_mutex_lock (&run->samples_lock);
   n = run->sx->len;
-  g_array_append_vals (page->track_x, run->sx->data, n);
-  g_array_append_vals (page->track_y, run->sy->data, n);
+  /* The events and the samples come by different ways: the trial's start
+   * decides by time which samples are its. */
+  for (guint i = 0; i < n; i++)
+    if (!(g_array_index (run->st, double, i) < page->track_t0))
+      {
+        g_array_append_val (page->track_x, g_array_index (run->sx, double, i));
+        g_array_append_val (page->track_y, g_array_index (run->sy, double, i));
+        g_array_append_val (page->track_t, g_array_index (run->st, double, i));
+      }
   g_array_set_size (run->sx, 0);
   g_array_set_size (run->sy, 0);
+  g_array_set_size (run->st, 0);
   g_mutex_unlock (&run->samples_lock);
   if (n > 0)
     gtk_widget_queue_draw (page->track_area);
@@ -693,8 +704,33 @@ on_track_timer (gpointer user_data)
 static void
 reset_track (NbTrialsPage *page)
 {
+  page->track_t0 = -INFINITY;
+  g_array_set_size (page->track_t, 0);
   g_array_set_size (page->track_x, 0);
   g_array_set_size (page->track_y, 0);
+  gtk_widget_queue_draw (page->track_area);
+}
+
+/* A trial started at t0_s: its samples are those from then on, whether
+ * they were taken before its event came or after. */
+static void
+start_track (NbTrialsPage *page, double t0_s)
+{
+  guint k = 0;
+
+  take_samples (page);
+  page->track_t0 = t0_s;
+  for (guint i = 0; i < page->track_t->len; i++)
+    if (!(g_array_index (page->track_t, double, i) < t0_s))
+      {
+        g_array_index (page->track_x, double, k) = g_array_index (page->track_x, double, i);
+        g_array_index (page->track_y, double, k) = g_array_index (page->track_y, double, i);
+        g_array_index (page->track_t, double, k) = g_array_index (page->track_t, double, i);
+        k++;
+      }
+  g_array_set_size (page->track_x, k);
+  g_array_set_size (page->track_y, k);
+  g_array_set_size (page->track_t, k);
   gtk_widget_queue_draw (page->track_area);
 }
 
@@ -730,8 +766,7 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
                                                ev->n_trials);
 
       /* The live track is the trial's: what came before is the way to P0. */
-      take_samples (page);
-      reset_track (page);
+      start_track (page, ev->t_s);
       set_status (page, text, FALSE);
       g_signal_emit (page, signals[SIGNAL_TRIAL_STARTED], 0, ev->trial);
       return;
@@ -872,51 +907,21 @@ prior_free (gpointer p)
   g_free (prior);
 }
 
+/* The trials that count towards the clause's number (its counts method;
+ * clause 7: those with the obstacle, the baseline is a prerequisite). */
 static void
-prior_add (Prior *prior, double x, double y, guint series)
+prior_count (Prior *prior, const NbClause *clause, GArray *trials)
 {
-  g_array_append_val (prior->x, x);
-  g_array_append_val (prior->y, y);
-  g_array_append_val (prior->series, series);
-}
-
-/* The stored trials as on_progress plots the ones that end. */
-static void
-prior_points (Prior *prior, guint clause, GArray *trials, const NbConfigResult *r)
-{
-  guint k = 0;
-
   for (guint i = 0; i < trials->len; i++)
     {
       const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
-      gboolean obstacle = g_strcmp0 (t->kind, "obstacle") == 0;
 
-      if (t->outcome == NB_TRIAL_ABORTED || t->outcome == NB_TRIAL_INCOMPLETE ||
-          t->outcome == NB_TRIAL_RUNNING)
-        continue;
-      if (clause == 6 || clause == 7 ? obstacle || clause == 6 : TRUE)
-        prior->counted += t->outcome == NB_TRIAL_OK || clause == 6 || clause == 7 || clause == 9;
-      if (clause == 5 && t->outcome == NB_TRIAL_OK && isfinite (t->attained.x_mm))
-        prior_add (prior, t->attained.x_mm - t->command.x_mm, t->attained.y_mm - t->command.y_mm,
-                   NB_RUN_PLOT_SERIES_MAIN);
-      else if (clause == 8 && t->outcome == NB_TRIAL_OK && r != NULL && r->error == NULL &&
-               r->d_mm != NULL && k < r->path.n)
-        prior_add (prior, (double) t->seq, r->d_mm[k++], NB_RUN_PLOT_SERIES_MAIN);
-      else if (clause == 6 && t->outcome == NB_TRIAL_OK)
-        {
-          double a = t->angle_deg * G_PI / 180.0;
-          double d = t->detected ? t->measured_mm : t->true_mm;
-
-          prior_add (prior, d * cos (a), d * sin (a),
-                     t->detected ? NB_RUN_PLOT_SERIES_MAIN : NB_RUN_PLOT_SERIES_OTHER);
-        }
-      else if ((clause == 7 || clause == 9) && isfinite (t->time_s) && t->number > 0)
-        prior_add (prior, (double) t->number, t->time_s,
-                   obstacle ? NB_RUN_PLOT_SERIES_OTHER : NB_RUN_PLOT_SERIES_MAIN);
+      if (clause->counts (t) && (!clause->baseline || g_strcmp0 (t->kind, "obstacle") == 0))
+        prior->counted++;
     }
   /* Clause 6 counts placements per obstacle (6.3), not a configuration's
    * trials: never asked. */
-  if (clause == 6)
+  if (clause->run == NB_CLAUSE_RUN_PLACEMENTS)
     prior->counted = 0;
 }
 
@@ -956,12 +961,23 @@ start_work (gpointer data, GError **error)
   if (nb_campaign_find_config (campaign, run->options.clause, run->config, &cfg, &local))
     {
       g_autoptr (GArray) trials = nb_campaign_list_trials (campaign, cfg.id, NULL);
+      const NbClause *clause = nb_clause_lookup (run->options.clause);
       NbConfigResult r = { 0 };
-      gboolean have_r = run->options.clause == 8 && nb_config_result_compute (campaign, &cfg, &r,
-                                                                              NULL);
+      gboolean have_r = clause->run == NB_CLAUSE_RUN_PATH &&
+                        nb_config_result_compute (campaign, &cfg, &r, NULL);
 
       if (trials != NULL)
-        prior_points (prior, run->options.clause, trials, have_r ? &r : NULL);
+        {
+          NbRunPlot points;
+
+          prior_count (prior, clause, trials);
+          nb_run_plot_init (&points);
+          nb_run_plot_add_trials (&points, clause, trials, have_r ? &r : NULL);
+          g_array_append_vals (prior->x, points.x->data, points.x->len);
+          g_array_append_vals (prior->y, points.y->data, points.y->len);
+          g_array_append_vals (prior->series, points.series->data, points.series->len);
+          nb_run_plot_clear (&points);
+        }
       if (have_r)
         nb_config_result_clear (&r);
     }
@@ -1267,6 +1283,7 @@ nb_trials_page_run (NbTrialsPage *page)
   g_cond_init (&run->asker.cond);
   run->sx = g_array_new (FALSE, FALSE, sizeof (double));
   run->sy = g_array_new (FALSE, FALSE, sizeof (double));
+  run->st = g_array_new (FALSE, FALSE, sizeof (double));
   run->robot_kind = MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->robot)), ROBOT_URL);
   run->url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->url))));
   scope = MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->scope)), SCOPE_PLAN);
@@ -1677,6 +1694,7 @@ nb_trials_page_init (NbTrialsPage *page)
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->plot_area), draw_plot, page, NULL);
   page->track_x = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_y = g_array_new (FALSE, FALSE, sizeof (double));
+  page->track_t = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_area = named (gtk_drawing_area_new (), "run-track");
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->track_area), 240);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->track_area), draw_track, page, NULL);
@@ -1752,6 +1770,7 @@ nb_trials_page_finalize (GObject *object)
   nb_run_plot_clear (&page->plot);
   g_clear_pointer (&page->track_x, g_array_unref);
   g_clear_pointer (&page->track_y, g_array_unref);
+  g_clear_pointer (&page->track_t, g_array_unref);
   g_clear_object (&page->obstacles);
   g_free (page->path);
   g_clear_pointer (&page->queue, nb_io_queue_unref);

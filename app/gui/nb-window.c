@@ -6,6 +6,8 @@
 #include "nb-gui-paths.h"
 #include "nb-io-queue.h"
 #include "nb-protocol-page.h"
+#include "nb-motion-page.h"
+#include "nb-results-page.h"
 #include "nb-trials-page.h"
 
 #include <glib/gi18n.h>
@@ -23,7 +25,7 @@ struct _NbWindow {
   GMenu *recent_menu;
   GtkWidget *stop_button;
 
-  GtkWidget *form, *trials;
+  GtkWidget *form, *trials, *results, *motion;
   GtkWidget *protocol;          /* nb-protocol-page: the PDF and CSV written in-process */
   GSettings *settings;
   NbIoQueue *queue;
@@ -59,7 +61,8 @@ nb_window_get_last_message (NbWindow *window)
 static gboolean
 is_running (NbWindow *window)
 {
-  return nb_trials_page_is_running (NB_TRIALS_PAGE (window->trials));
+  return nb_trials_page_is_running (NB_TRIALS_PAGE (window->trials)) ||
+         nb_motion_page_is_running (NB_MOTION_PAGE (window->motion));
 }
 
 static void
@@ -247,6 +250,7 @@ open_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
   nb_campaign_form_set_campaign (NB_CAMPAIGN_FORM (window->form), job->path);
   nb_trials_page_set_campaign (NB_TRIALS_PAGE (window->trials), job->path);
   nb_protocol_page_set_campaign (NB_PROTOCOL_PAGE (window->protocol), job->path);
+  nb_results_page_set_campaign (NB_RESULTS_PAGE (window->results), job->path);
   nb_window_toast (window, job->create ? _("Campaign created.") : _("Campaign opened."));
   remember_recent (window, job->path);
   update_actions (window);
@@ -440,6 +444,7 @@ static void
 action_stop (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   nb_trials_page_stop (NB_TRIALS_PAGE (NB_WINDOW (user_data)->trials));
+  nb_motion_page_stop (NB_MOTION_PAGE (NB_WINDOW (user_data)->motion));
 }
 
 static void
@@ -461,6 +466,9 @@ on_running (GObject *object, GParamSpec *pspec, gpointer user_data)
       window->inhibit = 0;
     }
   update_actions (window);
+  /* What the run recorded is on the Trials page. */
+  if (!running && !window->closing)
+    nb_results_page_reload (NB_RESULTS_PAGE (window->results));
   if (!running && window->closing)
     gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -472,7 +480,7 @@ on_close_answer (NbWindow *window, gboolean yes, gpointer data)
     return;
   window->closing = TRUE;
   if (is_running (window))
-    nb_trials_page_stop (NB_TRIALS_PAGE (window->trials));
+    action_stop (NULL, NULL, window);
   else
     gtk_window_destroy (GTK_WINDOW (window));
 }
@@ -600,7 +608,14 @@ nb_window_init (NbWindow *window)
   gtk_widget_set_name (window->trials, "trials-page");
   g_signal_connect_object (window->trials, "notify::running", G_CALLBACK (on_running), window, 0);
   add_page (window, window->form, "campaign", C_("page", "_Campaign"), "document-properties-symbolic");
-  add_page (window, window->trials, "trials", C_("page", "_Trials"), "view-list-symbolic");
+  add_page (window, window->trials, "trials", C_("page", "_Run"), "media-playback-start-symbolic");
+  window->results = nb_results_page_new (window->queue);
+  gtk_widget_set_name (window->results, "results-page");
+  add_page (window, window->results, "results", C_("page", "_Trials"), "view-list-symbolic");
+  window->motion = nb_motion_page_new ();
+  gtk_widget_set_name (window->motion, "motion-page");
+  g_signal_connect_object (window->motion, "notify::running", G_CALLBACK (on_running), window, 0);
+  add_page (window, window->motion, "motion", C_("page", "_Motion"), "system-run-symbolic");
   window->protocol = nb_protocol_page_new ();
   g_object_bind_property (window->trials, "running", window->protocol, "running", G_BINDING_SYNC_CREATE);
   add_page (window, window->protocol, "protocol", C_("page", "_Protocol"), "x-office-document-symbolic");

@@ -51,6 +51,12 @@ nb_campaign_log (NbCampaign *c, const char *what, const char *subject, const cha
   return nbc_tx_finish (c, error);
 }
 
+char *
+nb_campaign_trial_subject (NbCampaign *c, gint64 trial_id, GError **error)
+{
+  return nbc_trial_subject (c, trial_id, error);
+}
+
 /* "clause 8 'straight A' trial 3" */
 char *
 nbc_trial_subject (NbCampaign *c, gint64 trial_id, GError **error)
@@ -139,6 +145,7 @@ event_clear_func (gpointer p)
   g_free (e->subject);
   g_free (e->old_value);
   g_free (e->new_value);
+  g_free (e->note);
 }
 
 GArray *
@@ -147,7 +154,7 @@ nb_campaign_list_events (NbCampaign *c, GError **error)
   g_autoptr (GArray) out = g_array_new (FALSE, FALSE, sizeof (NbCampaignEvent));
   sqlite3_stmt *s = NULL;
   int rc = sqlite3_prepare_v2 (c->db, "SELECT id, time, who, what, subject, old_value, "
-                               "new_value FROM event ORDER BY id", -1, &s, NULL);
+                               "new_value, note FROM event ORDER BY id", -1, &s, NULL);
 
   g_array_set_clear_func (out, event_clear_func);
   while (rc == SQLITE_OK && (rc = sqlite3_step (s)) == SQLITE_ROW)
@@ -155,7 +162,7 @@ nb_campaign_list_events (NbCampaign *c, GError **error)
       NbCampaignEvent e = {
         sqlite3_column_int64 (s, 0), nbc_column_text (s, 1), nbc_column_text (s, 2),
         nbc_column_text (s, 3), nbc_column_text (s, 4), nbc_column_text (s, 5),
-        nbc_column_text (s, 6),
+        nbc_column_text (s, 6), nbc_column_text (s, 7),
       };
 
       g_array_append_val (out, e);

@@ -193,6 +193,10 @@ GArray  *nb_campaign_list_trials (NbCampaign *campaign, gint64 config_id, GError
 gboolean nb_campaign_edit_trial (NbCampaign *campaign, gint64 trial_id, const char *key,
                                  const char *value, const char *why, GError **error);
 
+/* How the event log names a trial ("clause 8 'straight A' trial 3"): the
+ * subject of its edits' events (its audit trail). */
+char    *nb_campaign_trial_subject (NbCampaign *campaign, gint64 trial_id, GError **error);
+
 /* ---------------------------------------------------------- samples -- */
 
 /* A stored sample: the part of an instrument sample (nb-sample.h) that a
@@ -287,6 +291,7 @@ typedef struct {
   char *subject;
   char *old_value;
   char *new_value;
+  char *note;             /* why: an edited value's reason; NULL when none */
 } NbCampaignEvent;
 
 GArray  *nb_campaign_list_events (NbCampaign *campaign, GError **error);  /* of NbCampaignEvent */

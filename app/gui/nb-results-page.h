@@ -1,0 +1,43 @@
+/* nb-results-page.h — the Trials page: every stored trial, its edits and
+ * their audit trail, the event log, the configurations' results and plots
+ *
+ * Read from the store in the I/O queue (the window never keeps a copy of
+ * what the store holds between loads): the trials of every configuration
+ * in a table filtered by clause and configuration; a value corrected with
+ * a reason through nb_campaign_edit_trial (the store logs the old value,
+ * the new one and why: the selected trial's audit trail); the event log;
+ * each configuration's figures (nb_config_result_text) and its plot
+ * (nb-run-plot, the Run page's).
+ *
+ * Named widgets (nb_window_lookup): "results-page", "results-clause",
+ * "results-config", "results-table", "edit-key", "edit-value",
+ * "edit-reason", "edit-apply", "edit-status", "audit-trail", "event-log",
+ * "results-list", "results-plot".
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "nb-io-queue.h"
+
+G_BEGIN_DECLS
+
+#define NB_TYPE_RESULTS_PAGE (nb_results_page_get_type ())
+G_DECLARE_FINAL_TYPE (NbResultsPage, nb_results_page, NB, RESULTS_PAGE, GtkWidget)
+
+GtkWidget *nb_results_page_new (NbIoQueue *queue);
+void       nb_results_page_set_campaign (NbResultsPage *page, const char *path);
+/* Reads the campaign again (after a run, an edit); "loaded" when shown. */
+void       nb_results_page_reload (NbResultsPage *page);
+
+/* The trials the table shows (after the filters). */
+guint      nb_results_page_get_n_shown (NbResultsPage *page);
+/* Selects the shown trial of that store id; FALSE when it is not shown. */
+gboolean   nb_results_page_select_trial (NbResultsPage *page, gint64 trial_id);
+/* Rows of the selected trial's audit trail, of the event log. */
+guint      nb_results_page_get_n_audit (NbResultsPage *page);
+guint      nb_results_page_get_n_events (NbResultsPage *page);
+
+/* Signals: "loaded" (the campaign was read), "edited" (gboolean ok). */
+
+G_END_DECLS
