@@ -564,16 +564,17 @@ test_motion_sequence (void)
   g_assert_nonnull (strstr (log, six));
   g_assert_false (nb_motion_page_is_running (page));
 
-  /* Three iterations at the arm's own speed, stopped (Esc: win.stop) after
-   * the first point: the stop comes before the next point, with a motion stop. */
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("motion-iterations")), 3);
+  /* Ten iterations at the arm's own speed (about 23 s), stopped (Esc:
+   * win.stop) after the first point: the stop comes before the next point,
+   * with a motion stop. */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("motion-iterations")), 10);
   gtk_switch_set_active (GTK_SWITCH (lookup ("motion-real-time")), TRUE);
   lines = fx.log_lines;
   g_signal_emit_by_name (lookup ("motion-start"), "clicked");
   g_assert_true (nb_motion_page_is_running (page));
   g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
   wait_next (&fx.log_lines);
-  g_assert_cmpuint (fx.log_lines, ==, lines + 1);
+  g_assert_cmpuint (fx.log_lines, >, lines);
   activate ("stop");
   wait_next (&fx.sequences);
   g_assert_cmpuint (fx.sequences_ok, ==, 1);
@@ -581,7 +582,7 @@ test_motion_sequence (void)
   log = nb_motion_page_get_log (page);
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("motion-status"))),
                                    stopped));
-  g_assert_null (strstr (log, "iteration 3/3"));
+  g_assert_null (strstr (log, "iteration 10/10"));
   /* The stop is a motion stop. */
   {
     g_autofree char *fmt = g_strdup (_("goals sent: %u, motion stops: %u"));
@@ -629,6 +630,95 @@ test_skill_plan (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("plan-status"))), ==, errors);
 }
 
+/* ----------------------------------------------------- screenshots -- */
+
+static void
+snapshot_page (const char *page, const char *file)
+{
+  const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
+  GtkWidget *w = GTK_WIDGET (fx.window);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width, height;
+
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_usleep (200000);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  width = gtk_widget_get_width (w);
+  height = gtk_widget_get_height (w);
+  paintable = gtk_widget_paintable_new (w);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+static gboolean
+sized (gpointer data)
+{
+  const int *wh = data;
+
+  return gtk_widget_get_width (GTK_WIDGET (fx.window)) == wh[0] &&
+         gtk_widget_get_height (GTK_WIDGET (fx.window)) == wh[1];
+}
+
+/* With NAVBENCH_SCREENSHOT_DIR: the Run, Trials and Motion pages as the
+ * tests above left them, light and dark, at 1280×800 and 1024×600, named
+ * PAGE-LANG-STYLE-WxH.png (tests/golden/gui/). */
+static void
+test_screenshots (void)
+{
+  static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
+  static const char *const pages[][2] = { { "trials", "run" }, { "results", "results" },
+                                          { "motion", "motion" } };
+  const char *lang = nb_gui_ui_language ();
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autoptr (GArray) session = NULL;
+
+  if (g_getenv ("NAVBENCH_SCREENSHOT_DIR") == NULL)
+    {
+      g_test_skip ("NAVBENCH_SCREENSHOT_DIR is not set");
+      return;
+    }
+  /* The Trials page shows clause 5's trials, the first selected. */
+  session = stored_trials (5, "session");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("results-clause")), 1);
+  nb_results_page_select_trial (NB_RESULTS_PAGE (lookup ("results-page")),
+                                g_array_index (session, NbCampaignTrial, 0).id);
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+      gtk_window_set_default_size (GTK_WINDOW (fx.window), sizes[s][0], sizes[s][1]);
+      while (!sized ((gpointer) sizes[s]) && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, FALSE);
+      for (guint dark = 0; dark < 2; dark++)
+        {
+          adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                          : ADW_COLOR_SCHEME_FORCE_LIGHT);
+          for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+            {
+              g_autofree char *name = g_strdup_printf ("%s-%s-%s-%dx%d.png", pages[p][1], lang,
+                                                       dark ? "dark" : "light", sizes[s][0],
+                                                       sizes[s][1]);
+
+              snapshot_page (pages[p][0], name);
+            }
+        }
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -674,6 +764,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/edit-audit", test_edit_audit);
   g_test_add_func ("/gui-run/motion-sequence", test_motion_sequence);
   g_test_add_func ("/gui-run/skill-plan", test_skill_plan);
+  g_test_add_func ("/gui-run/screenshots", test_screenshots);
   status = g_test_run ();
 
   if (fx.window != NULL)

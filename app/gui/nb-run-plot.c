@@ -93,6 +93,14 @@ nb_run_plot_add_trials (NbRunPlot *plot, const NbClause *clause, GArray *trials,
     }
 }
 
+static NbClauseRun
+plot_run (const NbRunPlot *p)
+{
+  const NbClause *c = nb_clause_lookup (p->clause);
+
+  return c != NULL ? c->run : NB_CLAUSE_RUN_NONE;
+}
+
 /* The points of one series, for nb_plot_points. */
 static guint
 series_points (const NbRunPlot *p, guint series, double *x, double *y)
@@ -243,6 +251,8 @@ draw_times (const NbRunPlot *p, cairo_t *cr, double w, double h)
 {
   g_autofree double *x = g_new (double, p->x->len + 1), *y = g_new (double, p->x->len + 1);
   double tmax = 1.0, band_x[2] = { 0.5, MAX (p->x->len, 1) + 0.5 }, band_y[2];
+  const NbClause *clause = nb_clause_lookup (p->clause);
+  gboolean baseline = clause != NULL && clause->baseline;
   guint n;
   NbPlot plot;
 
@@ -253,8 +263,9 @@ draw_times (const NbRunPlot *p, cairo_t *cr, double w, double h)
     }
   tmax *= 1.2;
   nb_plot_begin (&plot, cr, 0, 0, w, h, band_x[0], band_x[1], 0, tmax, FALSE, _("trial"),
-                 p->clause == 7 ? _("travel time, s") : _("passage time, s"));
-  if (p->have_figures && p->clause == 7)
+                 baseline ? _("travel time, s") : _("passage time, s"));
+  /* Clause 7: T0 of the baseline, T1 with the obstacle (7.3). */
+  if (p->have_figures && baseline)
     {
       if (isfinite (p->avoidance.t0_s))
         {
@@ -288,14 +299,24 @@ nb_run_plot_draw (const NbRunPlot *plot, cairo_t *cr, double width, double heigh
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_restore (cr);
-  if (plot->clause == 8)
-    draw_path (plot, cr, width, height);
-  else if (plot->clause == 6)
-    draw_detection (plot, cr, width, height);
-  else if (plot->clause == 7 || plot->clause == 9)
-    draw_times (plot, cr, width, height);
-  else
-    draw_pose (plot, cr, width, height);
+  /* The plot of how the clause runs (nb-clause.h). */
+  switch (plot_run (plot))
+    {
+    case NB_CLAUSE_RUN_PATH:
+      draw_path (plot, cr, width, height);
+      break;
+    case NB_CLAUSE_RUN_PLACEMENTS:
+      draw_detection (plot, cr, width, height);
+      break;
+    case NB_CLAUSE_RUN_COURSE:
+      draw_times (plot, cr, width, height);
+      break;
+    case NB_CLAUSE_RUN_POSE:
+    case NB_CLAUSE_RUN_NONE:
+    default:
+      draw_pose (plot, cr, width, height);
+      break;
+    }
 }
 
 void

@@ -13,6 +13,7 @@
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 #include <math.h>
 
 /* The routes of nb-route.c, as the runner takes them. */
@@ -53,32 +54,44 @@ static const struct {
   const char *name;
   guint clause;                 /* the clause whose table has the column (0: n) */
   const char *key;              /* the column's key */
+  int decimals;                 /* the window's: one more than the protocol's, to see a figure move */
 } figure_rows[N_FIGS] = {
-  { "figure-n", 0, NULL },
-  { "figure-ap", 5, "ap_mm" },
-  { "figure-ao", 5, "ao_deg" },
-  { "figure-rp", 5, "rp_mm" },
-  { "figure-ro", 5, "ro_deg" },
-  { "figure-d", 8, "max_mm" },
-  { "figure-mean", 8, "mean_mm" },
-  { "figure-std", 8, "std_mm" },
-  { "figure-placements", 6, "placements" },
-  { "figure-detected", 6, "detected" },
-  { "figure-mean-accuracy", 6, "mean_accuracy_pct" },
-  { "figure-avoided", 7, "passed" },
-  { "figure-t0", 7, "t0_s" },
-  { "figure-t1", 7, "t1_s" },
-  { "figure-delay-ratio", 7, "delay_ratio" },
-  { "figure-passed", 9, "passed" },
-  { "figure-passage-time", 9, "mean_time_s" },
-  { "figure-failed", 9, "failed_trials" },
+  { "figure-n", 0, NULL, 0 },
+  { "figure-ap", 5, "ap_mm", 3 },
+  { "figure-ao", 5, "ao_deg", 3 },
+  { "figure-rp", 5, "rp_mm", 3 },
+  { "figure-ro", 5, "ro_deg", 3 },
+  { "figure-d", 8, "max_mm", 3 },
+  { "figure-mean", 8, "mean_mm", 3 },
+  { "figure-std", 8, "std_mm", 3 },
+  { "figure-placements", 6, "placements", 0 },
+  { "figure-detected", 6, "detected", 0 },
+  { "figure-mean-accuracy", 6, "mean_accuracy_pct", 2 },
+  { "figure-avoided", 7, "passed", 0 },
+  { "figure-t0", 7, "t0_s", 3 },
+  { "figure-t1", 7, "t1_s", 3 },
+  { "figure-delay-ratio", 7, "delay_ratio", 3 },
+  { "figure-passed", 9, "passed", 0 },
+  { "figure-passage-time", 9, "mean_time_s", 3 },
+  { "figure-failed", 9, "failed_trials", 0 },
 };
+
+/* How the runner drives a clause (nb-clause.h); NONE for no clause. */
+static NbClauseRun
+run_of (guint clause)
+{
+  const NbClause *c = nb_clause_lookup (clause);
+
+  return c != NULL ? c->run : NB_CLAUSE_RUN_NONE;
+}
 
 /* n is shown for the clauses whose figures are statistics of n trials. */
 static gboolean
 figure_shown (guint i, guint clause)
 {
-  return figure_rows[i].clause == 0 ? clause == 5 || clause == 8
+  const NbClause *c = nb_clause_lookup (clause);
+
+  return figure_rows[i].clause == 0 ? c != NULL && c->statistics_of_n
                                     : figure_rows[i].clause == clause;
 }
 
@@ -347,45 +360,41 @@ show_figures (NbTrialsPage *page, const NbConfigResult *r)
       return;
     }
   gtk_widget_set_tooltip_text (page->fig_value[FIG_N], NULL);
-  if (r->clause == 6)
-    {
-      set_figure (page, FIG_PLACEMENTS, r->detection.all.placements, 0);
-      set_figure (page, FIG_DETECTED, r->detection.all.detected, 0);
-      set_figure (page, FIG_ACCURACY, nb_detection_tally_mean_accuracy_pct (&r->detection.all),
-                  2);
-    }
-  else if (r->clause == 7)
-    {
-      set_verdict (page, FIG_AVOIDED, r->avoidance.passed);
-      set_figure (page, FIG_T0, r->avoidance.t0_s, 3);
-      set_figure (page, FIG_T1, r->avoidance.t1_s, 3);
-      set_figure (page, FIG_RATIO, r->avoidance.delay_ratio, 3);
-      page->plot.avoidance = r->avoidance;
-    }
-  else if (r->clause == 9)
-    {
-      set_verdict (page, FIG_PASSED, r->passage.passed);
-      set_figure (page, FIG_PASSAGE, r->passage.mean_time_s, 3);
-      set_figure (page, FIG_FAILED, r->passage.failed_trials, 0);
-      page->plot.passage = r->passage;
-    }
-  else if (r->clause == 5)
-    {
-      set_figure (page, FIG_N, (double) r->pose.n, 0);
-      set_figure (page, FIG_AP, r->pose.ap_mm, 3);
-      set_figure (page, FIG_AO, r->pose.ao_deg, 3);
-      set_figure (page, FIG_RP, r->pose.rp_mm, 3);
-      set_figure (page, FIG_RO, r->pose.ro_deg, 3);
-      page->plot.pose = r->pose;
-    }
-  else
-    {
-      set_figure (page, FIG_N, (double) r->path.n, 0);
-      set_figure (page, FIG_D, r->path.max_mm, 3);
-      set_figure (page, FIG_MEAN, r->path.mean_mm, 3);
-      set_figure (page, FIG_STD, r->path.std_mm, 3);
-      page->plot.path = r->path;
-    }
+  {
+    /* Each figure by its key in the clause's JSON (the clause module's
+     * json method: one place for the keys and their values). */
+    g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+    g_autofree char *json = NULL;
+    g_autoptr (JsonNode) root = NULL;
+    JsonObject *o;
+
+    nb_json_begin_object (w);
+    nb_config_result_json (w, r);
+    nb_json_end_object (w);
+    json = nb_json_writer_finish (g_steal_pointer (&w));
+    root = json_from_string (json, NULL);
+    o = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+    for (guint i = 0; o != NULL && i < N_FIGS; i++)
+      {
+        const char *key = figure_rows[i].clause == 0 ? "n" : figure_rows[i].key;
+        JsonNode *v = json_object_get_member (o, key);
+
+        if (!figure_shown (i, r->clause))
+          continue;
+        if (v != NULL && JSON_NODE_HOLDS_VALUE (v) &&
+            json_node_get_value_type (v) == G_TYPE_BOOLEAN)
+          set_verdict (page, i, json_node_get_boolean (v));
+        else
+          set_figure (page, i, v != NULL && JSON_NODE_HOLDS_VALUE (v)
+                               ? json_node_get_double (v) : NAN,
+                      figure_rows[i].decimals);
+      }
+  }
+  /* What the plot draws with: each clause reads its own member. */
+  page->plot.pose = r->pose;
+  page->plot.path = r->path;
+  page->plot.avoidance = r->avoidance;
+  page->plot.passage = r->passage;
   page->plot.have_figures = TRUE;
 }
 
@@ -440,8 +449,9 @@ static char *
 course_event_text (NbTrialsPage *page, const NbRunnerEvent *ev)
 {
   const char *verdict;
+  const NbClause *clause = nb_clause_lookup (ev->clause);
 
-  if (ev->clause == 6)
+  if (clause->run == NB_CLAUSE_RUN_PLACEMENTS)
     {
       const char *range = ev->max_range ? _("max range") : _("min range");
       double a = ev->angle_deg * G_PI / 180.0;
@@ -472,7 +482,8 @@ course_event_text (NbTrialsPage *page, const NbRunnerEvent *ev)
     nb_run_plot_add_to (&page->plot, (double) (ev->number > 0 ? ev->number : ev->trial), ev->time_s,
                         g_strcmp0 (ev->trial_kind, "obstacle") == 0 ? NB_RUN_PLOT_SERIES_OTHER
                                                                      : NB_RUN_PLOT_SERIES_MAIN);
-  if (ev->clause == 7)
+  /* Clause 7: a baseline trial or one with the obstacle (7.3). */
+  if (clause->baseline)
     {
       const char *kind = g_strcmp0 (ev->trial_kind, "obstacle") == 0 ? _("with obstacle")
                                                                      : _("baseline");
@@ -774,9 +785,12 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
   {
     g_autofree char *what = NULL, *text = NULL;
 
-    if (ev->clause == 6 || ev->clause == 7 || ev->clause == 9)
+    NbClauseRun kind = run_of (ev->clause);
+    gboolean own_verdict = kind == NB_CLAUSE_RUN_PLACEMENTS || kind == NB_CLAUSE_RUN_COURSE;
+
+    if (own_verdict)
       what = course_event_text (page, ev);
-    else if (ev->clause == 5 && !isnan (ev->attained.x_mm))
+    else if (kind == NB_CLAUSE_RUN_POSE && !isnan (ev->attained.x_mm))
       {
         what = g_strdup_printf (_("attained x %.3f mm, y %.3f mm, θ %.3f°"), ev->attained.x_mm,
                                 ev->attained.y_mm, ev->attained.theta_deg);
@@ -786,14 +800,14 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
           nb_run_plot_add (&page->plot, ev->attained.x_mm - ev->command.x_mm,
                            ev->attained.y_mm - ev->command.y_mm);
       }
-    else if (ev->clause == 8 && !isnan (ev->d_mm))
+    else if (kind == NB_CLAUSE_RUN_PATH && !isnan (ev->d_mm))
       {
         what = g_strdup_printf (_("d_i %.3f mm over %lu samples"), ev->d_mm,
                                 (unsigned long) ev->n_samples);
         if (ev->outcome == NB_TRIAL_OK)
           nb_run_plot_add (&page->plot, (double) ev->seq, ev->d_mm);
       }
-    if ((ev->clause == 6 || ev->clause == 7 || ev->clause == 9) && what != NULL)
+    if (own_verdict && what != NULL)
       /* The event names its own verdict (detected, success, contact). */
       text = g_strdup_printf (_("Trial %u/%u: %s%s%s"), ev->trial, ev->n_trials, what,
                               ev->reason ? " — " : "", ev->reason ? ev->reason : "");
@@ -1429,14 +1443,17 @@ set_obstacle_choices (NbTrialsPage *page, guint clause)
   guint six = g_strv_length ((char **) nb_obstacle_names ());
   guint k = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->obstacle));
 
-  if (clause == 6 && n == six)
+  const NbClause *c = nb_clause_lookup (clause);
+  gboolean six_at_once = nb_clause_takes (c, NB_CLAUSE_OPT_ALL_OBSTACLES);
+
+  if (six_at_once && n == six)
     {
       const char *all[] = { _("all six obstacles"), NULL };
 
       gtk_string_list_splice (page->obstacles, 0, 0, all);
       gtk_drop_down_set_selected (GTK_DROP_DOWN (page->obstacle), k + 1);
     }
-  else if (clause == 7 && n > six)
+  else if (!six_at_once && n > six)
     {
       gtk_string_list_splice (page->obstacles, 0, 1, NULL);
       gtk_drop_down_set_selected (GTK_DROP_DOWN (page->obstacle), k > 0 ? k - 1 : 0);
@@ -1461,10 +1478,13 @@ on_clause_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
   NbTrialsPage *page = user_data;
   guint clause = selected_clause (page);
 
+  const NbClause *c = nb_clause_lookup (clause);
+  gboolean straight = nb_clause_takes (c, NB_CLAUSE_OPT_STRAIGHT_ONLY);
+
   /* Clause 8 runs on the straight route only (nb-campaign-runner.h). */
-  if (clause == 8)
+  if (straight)
     gtk_drop_down_set_selected (GTK_DROP_DOWN (page->route), 0);
-  gtk_widget_set_sensitive (page->route, clause == 5 &&
+  gtk_widget_set_sensitive (page->route, nb_clause_takes (c, NB_CLAUSE_OPT_ROUTE) && !straight &&
                                          !nb_trials_page_is_running (page) && page->path);
   /* The trials a configuration takes (nb-clause.h); 7: those with the
    * obstacle, the baseline comes first by itself. */
