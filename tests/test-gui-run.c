@@ -341,6 +341,70 @@ test_operator_prompts (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 0);
 }
 
+static gboolean
+prompt_shown (gpointer data)
+{
+  return nb_trials_page_get_prompt (run_page ()) != NULL || run_over (data);
+}
+
+/* Stop (Esc) while the operator is asked: the dialog goes, no answer is
+ * recorded, the run ends stopped. */
+static void
+test_stop_at_prompt (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbDevice) device = NULL;
+  g_autoptr (GArray) before = stored_events ();
+  g_autoptr (GArray) after = NULL;
+  g_autoptr (GArray) trials = NULL;
+  guint finished = fx.finished + 1;
+  Player p = { 0 };
+  g_autofree char *url = NULL;
+  GThread *thread;
+
+  /* An instrument that sees the robot stand at P0. */
+  p.lines = g_string_new ("x,y,yaw\n");
+  p.listener = g_socket_listener_new ();
+  p.port = g_socket_listener_add_any_inet_port (p.listener, NULL, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("tcp://127.0.0.1:%u", p.port);
+  thread = g_thread_new ("player", player, &p);
+  device = nb_device_new ("csv", &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_device_configure (device, "url", url, &error));
+  g_assert_true (nb_device_configure (device, "unit", "mm", &error));
+  g_assert_true (nb_device_start (device, &error));
+
+  nb_trials_page_set_device (run_page (), device);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 1);
+  select_clause (5);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), "stopped-at-prompt");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), 2);
+  activate ("run");
+  iterate_until (prompt_shown, GUINT_TO_POINTER (finished));
+  g_assert_nonnull (nb_trials_page_get_prompt (run_page ()));
+  activate ("stop");
+  g_assert_null (nb_trials_page_get_prompt (run_page ()));
+  iterate_until (run_over, GUINT_TO_POINTER (finished));
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))),
+                                   _("Stopped.")));
+  nb_trials_page_set_device (run_page (), NULL);
+  g_atomic_int_set (&p.stop, 1);
+  g_thread_join (thread);
+  nb_device_stop (device);
+  g_socket_listener_close (p.listener);
+  g_object_unref (p.listener);
+  g_string_free (p.lines, TRUE);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 0);
+
+  iterate_until (idle_window, NULL);
+  after = stored_events ();
+  g_assert_cmpuint (count_events (after, "operator prompt", NULL), ==,
+                    count_events (before, "operator prompt", NULL));
+  trials = stored_trials (5, "stopped-at-prompt");
+  g_assert_cmpuint (trials->len, ==, 0);
+}
+
 /* ----------------------------------------------------- trial, plan -- */
 
 static void
@@ -442,6 +506,7 @@ on_edited (NbResultsPage *page, gboolean ok, gpointer user_data)
   fx.edited_ok += ok;
 }
 
+/* key: the value's words on the page ("Attained x, mm"). */
 static void
 edit (const char *key, const char *value, const char *why)
 {
@@ -450,7 +515,7 @@ edit (const char *key, const char *value, const char *why)
   guint k;
 
   for (k = 0; k < g_list_model_get_n_items (model); k++)
-    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (model), k), key))
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (model), k), _(key)))
       break;
   g_assert_cmpuint (k, <, g_list_model_get_n_items (model));
   gtk_drop_down_set_selected (keys, k);
@@ -496,12 +561,12 @@ test_edit_audit (void)
 
   /* No reason: the store refuses, and says why; nothing changes. */
   edited_ok = fx.edited_ok;
-  edit ("attained_x_mm", "2497.5", "");
+  edit ("Attained x, mm", "2497.5", "");
   g_assert_cmpuint (fx.edited_ok, ==, edited_ok);
   g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (lookup ("edit-status"))),
                             "needs a reason"));
   /* With a reason: stored, and the audit trail shows old, new and why. */
-  edit ("attained_x_mm", "2497.5", "prism offset re-surveyed");
+  edit ("Attained x, mm", "2497.5", "prism offset re-surveyed");
   g_assert_cmpuint (fx.edited_ok, ==, edited_ok + 1);
   wait_next (&fx.loaded);
   after = stored_trials (5, "session");
@@ -510,7 +575,7 @@ test_edit_audit (void)
   g_assert_cmpuint (nb_results_page_get_n_audit (page), ==, 1);
   row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (lookup ("audit-trail")), 0);
   text = gtk_label_get_text (GTK_LABEL (gtk_list_box_row_get_child (row)));
-  g_assert_nonnull (strstr (text, "attained_x_mm"));
+  g_assert_nonnull (strstr (text, _("Attained x, mm")));
   g_assert_nonnull (strstr (text, "2497.5"));
   g_assert_nonnull (strstr (text, "prism offset re-surveyed"));
   /* The event log is the store's, every event. */
@@ -672,15 +737,15 @@ sized (gpointer data)
          gtk_widget_get_height (GTK_WIDGET (fx.window)) == wh[1];
 }
 
-/* With NAVBENCH_SCREENSHOT_DIR: the Run, Trials and Motion pages as the
+/* With NAVBENCH_SCREENSHOT_DIR: the Trials and Motion pages as the
  * tests above left them, light and dark, at 1280×800 and 1024×600, named
  * PAGE-LANG-STYLE-WxH.png (tests/golden/gui/). */
 static void
 test_screenshots (void)
 {
   static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
-  static const char *const pages[][2] = { { "trials", "run" }, { "results", "results" },
-                                          { "motion", "motion" } };
+  /* The Run page ("trials") is test-gui's, after its clause 5 run. */
+  static const char *const pages[][2] = { { "results", "results" }, { "motion", "motion" } };
   const char *lang = nb_gui_ui_language ();
   AdwStyleManager *style = adw_style_manager_get_default ();
   g_autoptr (GArray) session = NULL;
@@ -759,6 +824,7 @@ main (int argc, char **argv)
   iterate_until (idle_window, NULL);
 
   g_test_add_func ("/gui-run/operator-prompts", test_operator_prompts);
+  g_test_add_func ("/gui-run/stop-at-prompt", test_stop_at_prompt);
   g_test_add_func ("/gui-run/one-trial", test_one_trial);
   g_test_add_func ("/gui-run/plan-stop", test_plan_stop);
   g_test_add_func ("/gui-run/edit-audit", test_edit_audit);

@@ -17,6 +17,25 @@ static const char *const edit_keys[] = {
   "corner1_x_mm", "corner1_y_mm", "corner2_x_mm", "corner2_y_mm",
   "corner3_x_mm", "corner3_y_mm", "corner4_x_mm", "corner4_y_mm",
 };
+/* ...and in words. */
+static const char *const edit_labels[G_N_ELEMENTS (edit_keys)] = {
+  N_("Outcome (ok, failed, aborted, incomplete)"), N_("Reason"), N_("Time, s"),
+  N_("Attained x, mm"), N_("Attained y, mm"), N_("Attained θ, °"),
+  N_("Measured range, mm"), N_("Declared range, mm"), N_("Detected (yes, no)"),
+  N_("Map corner A′1 x, mm"), N_("Map corner A′1 y, mm"), N_("Map corner A′2 x, mm"),
+  N_("Map corner A′2 y, mm"), N_("Map corner A′3 x, mm"), N_("Map corner A′3 y, mm"),
+  N_("Map corner A′4 x, mm"), N_("Map corner A′4 y, mm"),
+};
+
+/* The words of an edited value's key (the store's name when unknown). */
+static const char *
+edit_label (const char *key)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (edit_keys); i++)
+    if (g_str_equal (edit_keys[i], key))
+      return _(edit_labels[i]);
+  return key;
+}
 
 /* ---------------------------------------------------- a table's row -- */
 
@@ -359,7 +378,7 @@ show_audit (NbResultsPage *page)
         continue;
       key = e->what + strlen ("trial value edited: ");
       /* TRANSLATORS: an edit: time, who, the value's key, old → new, why. */
-      text = g_strdup_printf (_("%s, %s: %s %s → %s — %s"), e->time, e->who, key,
+      text = g_strdup_printf (_("%s, %s: %s %s → %s — %s"), e->time, e->who, edit_label (key),
                               e->old_value ? e->old_value : "—",
                               e->new_value ? e->new_value : "—", e->note ? e->note : "");
       gtk_list_box_append (page->audit, wrapped_label (text, FALSE));
@@ -532,23 +551,29 @@ load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
   g_clear_pointer (&page->configs, g_ptr_array_unref);
   page->configs = g_steal_pointer (&s->configs);
   s->configs = g_ptr_array_new ();
-  g_list_store_remove_all (page->events);
-  for (guint i = 0; i < page->event_data->len; i++)
-    {
-      const NbCampaignEvent *e = &g_array_index (page->event_data, NbCampaignEvent, i);
-      g_autoptr (NbEventItem) item = g_object_new (NB_TYPE_EVENT_ITEM, NULL);
+  {
+    g_autoptr (GPtrArray) events = g_ptr_array_new_with_free_func (g_object_unref);
 
-      item->columns[0] = g_strdup (e->time);
-      item->columns[1] = g_strdup (e->who);
-      item->columns[2] = g_strdup (e->what);
-      item->columns[3] = g_strdup (e->subject);
-      item->columns[4] = e->note != NULL
-                         ? g_strdup_printf ("%s → %s (%s)", e->old_value ? e->old_value : "—",
-                                            e->new_value ? e->new_value : "—", e->note)
-                         : g_strdup_printf ("%s → %s", e->old_value ? e->old_value : "—",
-                                            e->new_value ? e->new_value : "—");
-      g_list_store_append (page->events, item);
-    }
+    for (guint i = 0; i < page->event_data->len; i++)
+      {
+        const NbCampaignEvent *e = &g_array_index (page->event_data, NbCampaignEvent, i);
+        g_autoptr (NbEventItem) item = g_object_new (NB_TYPE_EVENT_ITEM, NULL);
+
+        item->columns[0] = g_strdup (e->time);
+        item->columns[1] = g_strdup (e->who);
+        item->columns[2] = g_strdup (e->what);
+        item->columns[3] = g_strdup (e->subject);
+        item->columns[4] = e->note != NULL
+                           ? g_strdup_printf ("%s → %s (%s)", e->old_value ? e->old_value : "—",
+                                              e->new_value ? e->new_value : "—", e->note)
+                           : g_strdup_printf ("%s → %s", e->old_value ? e->old_value : "—",
+                                              e->new_value ? e->new_value : "—");
+        g_ptr_array_add (events, g_steal_pointer (&item));
+      }
+    /* One change of the model, not one per event. */
+    g_list_store_splice (page->events, 0, g_list_model_get_n_items (G_LIST_MODEL (page->events)),
+                         events->pdata, events->len);
+  }
   rebuild_config_filter (page);
   refilter (page);
   show_results (page);
@@ -776,6 +801,27 @@ add_column (GtkColumnView *view, const char *title, guint column, GCallback bind
 }
 
 static void
+setup_short_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
+  gtk_label_set_width_chars (GTK_LABEL (label), 12);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+bind_short_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (item));
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
+  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), text);
+}
+
+static void
 nb_results_page_init (NbResultsPage *page)
 {
   g_autoptr (GStrvBuilder) clauses = g_strv_builder_new ();
@@ -800,8 +846,18 @@ nb_results_page_init (NbResultsPage *page)
     const char *keys[G_N_ELEMENTS (edit_keys) + 1] = { NULL };
     g_autoptr (GtkStringList) key_model = NULL;
 
+    for (guint i = 0; i < G_N_ELEMENTS (edit_keys); i++)
+      keys[i] = _(edit_labels[i]);
     gtk_drop_down_set_model (page->clause_filter, G_LIST_MODEL (model));
-    memcpy (keys, edit_keys, sizeof edit_keys);
+    {
+      /* The button ellipsizes a clause's title (a line long in Russian); the
+       * popup shows it whole. */
+      g_autoptr (GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+
+      g_signal_connect (button, "setup", G_CALLBACK (setup_short_item), NULL);
+      g_signal_connect (button, "bind", G_CALLBACK (bind_short_item), NULL);
+      gtk_drop_down_set_factory (page->clause_filter, button);
+    }
     key_model = gtk_string_list_new (keys);
     gtk_drop_down_set_model (page->edit_key, G_LIST_MODEL (key_model));
   }

@@ -348,5 +348,11 @@ nb_run_track_draw (const double *x, const double *y, guint n, cairo_t *cr, doubl
   if (n > 1)
     nb_plot_line (&plot, x, y, n, 1.5, 0.12, 0.32, 0.70);
   if (n > 0)
-    nb_plot_marker (&plot, x[n - 1], y[n - 1], _("now"), 0.75, 0.10, 0.10);
+    {
+      /* The current position, and the key to it in the top left corner (a
+       * label beside it would leave the plot at the route's end). */
+      nb_plot_marker (&plot, x[n - 1], y[n - 1], NULL, 0.75, 0.10, 0.10);
+      nb_plot_marker (&plot, (x0 + x1) / 2 - 0.85 * half, (y0 + y1) / 2 + 0.85 * half, _("now"),
+                      0.75, 0.10, 0.10);
+    }
 }

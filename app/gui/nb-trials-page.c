@@ -185,6 +185,8 @@ struct _NbTrialsPage {
   GArray *track_x, *track_y, *track_t;  /* the trial in flight's track, mm, and its times */
   double track_t0;              /* its start on the rig's clock: samples before are not its */
   guint track_timer;
+  gint64 track_next_us;         /* no redraw before: the track takes at most a third of
+                                 * the GTK thread (a loaded laptop, the Stop button) */
   NbDevice *device;             /* borrowed: the instrument chosen, or NULL (simulated) */
   AdwMessageDialog *prompt;     /* the operator's prompt shown now */
   GtkWidget *fig_label[N_FIGS], *fig_value[N_FIGS];
@@ -701,7 +703,10 @@ take_samples (NbTrialsPage *page)
   g_array_set_size (run->sy, 0);
   g_array_set_size (run->st, 0);
   g_mutex_unlock (&run->samples_lock);
-  if (n > 0)
+  /* Drawn only where it is seen, and not more often than the time a
+   * drawing takes allows: the main loop's time is the run's too. */
+  if (n > 0 && gtk_widget_get_mapped (page->track_area) &&
+      g_get_monotonic_time () >= page->track_next_us)
     gtk_widget_queue_draw (page->track_area);
 }
 
@@ -1430,9 +1435,14 @@ static void
 draw_track (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
   NbTrialsPage *page = user_data;
+  gint64 t0 = g_get_monotonic_time (), took;
 
   nb_run_track_draw ((const double *) page->track_x->data, (const double *) page->track_y->data,
                      page->track_x->len, cr, width, height);
+  /* At 30 frames/s when it is quick (the bench: 100 000 points in 9 ms),
+   * else at most a third of the thread, rendering counted as much again as drawing. */
+  took = g_get_monotonic_time () - t0;
+  page->track_next_us = g_get_monotonic_time () + MAX (33 * G_TIME_SPAN_MILLISECOND, 6 * took);
 }
 
 /* Clause 6 may run all six obstacles at once; clause 7 runs one. */
@@ -1627,6 +1637,15 @@ build_controls (NbTrialsPage *page)
       scopes[i] = _(scope_values[i]);
     page->robot = named (gtk_drop_down_new_from_strings (robots), "run-robot");
     page->scope = named (gtk_drop_down_new_from_strings (scopes), "run-scope");
+    /* Ellipsized on the button (the Russian words are long), whole in the popup. */
+    for (guint i = 0; i < 2; i++)
+      {
+        GtkDropDown *d = GTK_DROP_DOWN (i == 0 ? page->robot : page->scope);
+        g_autoptr (GtkListItemFactory) button = item_factory (TRUE), popup = item_factory (FALSE);
+
+        gtk_drop_down_set_factory (d, button);
+        gtk_drop_down_set_list_factory (d, popup);
+      }
     gtk_drop_down_set_selected (GTK_DROP_DOWN (page->scope), SCOPE_CONFIG);
   }
   page->url = named (gtk_entry_new (), "run-url");
@@ -1709,20 +1728,19 @@ nb_trials_page_init (NbTrialsPage *page)
   nb_run_plot_init (&page->plot);
   page->plot.clause = 5;
   page->plot_area = named (gtk_drawing_area_new (), "run-plot");
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->plot_area), 360);
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->plot_area), 300);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (page->plot_area), 300);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->plot_area), draw_plot, page, NULL);
   page->track_x = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_y = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_t = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_area = named (gtk_drawing_area_new (), "run-track");
-  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->track_area), 240);
+  gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->track_area), 200);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->track_area), draw_track, page, NULL);
   {
     /* The configuration's plot and, beside it, the trial in flight live. */
     GtkWidget *plots = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 1);
 
-    gtk_box_set_homogeneous (GTK_BOX (plots), TRUE);
     gtk_widget_set_hexpand (page->plot_area, TRUE);
     gtk_widget_set_hexpand (page->track_area, TRUE);
     gtk_box_append (GTK_BOX (plots), page->plot_area);

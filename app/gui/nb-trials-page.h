@@ -1,5 +1,11 @@
-/* nb-trials-page.h — the Trials page: runs a clause's trials on the simulated
- * rig with the campaign runner and shows them as they end
+/* nb-trials-page.h — the Run page: runs a clause's trials, a configuration or
+ * everything left in the plan with the campaign runner, on the simulated rig,
+ * an operator-driven robot or the motion stack, and shows them as they end
+ *
+ * Named widgets besides nb-window.h's: "run-robot" (simulated base,
+ * operator-driven, motion stack), "run-url", "run-scope" (one trial, the
+ * configuration, everything left in the plan), "run-track" (the live track),
+ * "operator-prompt" (the dialog of nb_trials_page_get_prompt).
  *
  * The runner's worker opens, writes and closes the campaign; this page only
  * hears its progress on the main context: a row per ended trial, the plot
