@@ -54,7 +54,7 @@ gboolean nb_plan_status_done (const NbPlanStatus *status);
 /* What `campaign run --all` and the window's "everything left in the plan"
  * run, in plan order: the entries in scope and not done, of only_clause
  * (0: all) and only_config (NULL: all).  Entries of a clause the runner
- * does not drive (NbClause.run NONE) are in it: the caller says so.  The
+ * does not drive (NbClause.runner NULL) are in it: the caller says so.  The
  * plan is made first when the campaign has none (opened for writing).  Of
  * NbPlanEntry, cleared with the array. */
 GArray  *nb_plan_pending (NbCampaign *campaign, guint only_clause, const char *only_config,
