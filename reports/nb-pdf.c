@@ -413,7 +413,11 @@ row_height (Layout *L, const NbTable *t, const TableGeometry *g, int row)
         s = header_text (nb_table_column (t, c));
       else
         s = nb_table_format_cell (t, (guint) row, c);
-      l = make_text (L, s, g->size, row < 0 ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL,
+      /* A flagged cell is drawn bold (draw_row): measured bold too, or its
+       * wider words wrap onto a line the row has no room for. */
+      l = make_text (L, s, g->size,
+                     row < 0 || nb_table_cell (t, (guint) row, c)->flagged ? PANGO_WEIGHT_BOLD
+                                                                          : PANGO_WEIGHT_NORMAL,
                      PANGO_STYLE_NORMAL, g->width[c] - 2.0 * PAD);
       h = MAX (h, text_height (l));
     }
