@@ -27,6 +27,8 @@ nb_config_result_clear (gpointer p)
   g_clear_pointer (&r->numbers, g_array_unref);
   g_clear_pointer (&r->succeeded, g_array_unref);
   g_clear_pointer (&r->headings, g_array_unref);
+  g_clear_pointer (&r->too_close, g_array_unref);
+  g_clear_pointer (&r->start_off, g_array_unref);
   g_clear_pointer (&r->goal.config, g_free);
   g_clear_pointer (&r->goal_missed, g_array_unref);
   g_clear_pointer (&r->unc, nb_unc_budget_free);

@@ -42,6 +42,13 @@ typedef struct {
   double turn_deg;              /* NaN: no heading measured */
 } NbGoalMiss;
 
+/* 5.4 a (8.3 a, 7.3 a, 9.3 a): a trial that did not start at P0. */
+typedef struct {
+  guint number;                 /* the trial's number (its seq when it has none) */
+  double off_mm;                /* its first sample's distance from P0 */
+  double turn_deg;              /* its heading's from P0's; NaN: none measured */
+} NbStartOff;
+
 /* One configuration's figures. */
 typedef struct {
   guint clause;
@@ -65,6 +72,19 @@ typedef struct {
   double defect_range_mm;               /* 10: the experts' accepted defect range (10.2);
                                          * NaN: not stated */
   NbPassageResult passage;              /* 9 */
+  /* 7.1: each trial with the obstacle keeps at least the manufacturer's
+   * minimum distance. */
+  double declared_min_distance_mm;      /* robot.min_avoidance_distance_mm; NaN: not declared */
+  double clearance_min_mm;              /* smallest over the trials with the obstacle whose
+                                         * clearance was measured; NaN: none was */
+  guint clearance_measured;             /* those trials */
+  /* 5.4 a, 7.3 a, 8.3 a, 9.3 a: each trial starts at P0; its start pose is
+   * the first sample of its track (nb_clause_check_start). */
+  guint start_checked;                  /* trials with a track */
+  guint start_unrecorded;               /* trials without (imported): not checked */
+  double start_tolerance_mm, start_tolerance_deg;
+  GArray *start_off;                    /* NbStartOff beyond the tolerance, or NULL */
+  GArray *too_close;                    /* their numbers (guint) closer than declared */
   /* 8.3 b (and the rule 7.3 c, 9.3 c state): "the target reached within the
    * clause 5 repeatability".  goal.rp_mm NaN: no clause 5 figures to judge by. */
   NbGoalTolerance goal;

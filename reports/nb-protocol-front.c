@@ -1,5 +1,6 @@
 #include "nb-protocol-front.h"
 
+#include "nb-clause.h"
 #include "nb-conditions.h"
 
 #include <math.h>
@@ -248,6 +249,92 @@ nb_protocol_front_matter (NbCampaign *campaign, const NbCatalogue *lang, NbDocum
   title_item (campaign, lang, doc, "operator");
 }
 
+/* 4.2, 4.3: the conditions are the test's, not one value for a campaign:
+ * a condition set more than once has its values by period, each from the
+ * time it was recorded (the audit trail), each checked against its range. */
+static void
+conditions_by_period (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc,
+                      gboolean outdoor)
+{
+  g_autoptr (GArray) events = nb_campaign_list_events (campaign, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (items); i++)
+    {
+      const NbProtocolItem *it = &items[i];
+      g_autoptr (GString) line = NULL;
+      guint n = 0;
+
+      if (!g_str_has_prefix (it->key, "conditions.") || events == NULL)
+        continue;
+      line = g_string_new (NULL);
+      for (guint k = 0; k < events->len; k++)
+        {
+          const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, k);
+          g_autofree char *range = NULL;
+          char when[17];
+
+          if (g_strcmp0 (e->what, "field set") != 0 || g_strcmp0 (e->subject, it->key) != 0 ||
+              e->new_value == NULL)
+            continue;
+          /* "2026-11-02T08:10:00Z" → "2026-11-02 08:10" */
+          g_strlcpy (when, e->time ? e->time : "", sizeof when);
+          if (strlen (when) > 10)
+            when[10] = ' ';
+          range = nb_condition_check (lang, it->key, g_ascii_strtod (e->new_value, NULL), outdoor);
+          g_string_append_printf (line, "%s%s %s %s%s", n ? "; " : "", e->new_value,
+                                  nb_tr (lang, "from"), when, range ? " ⚠" : "");
+          n++;
+        }
+      if (n > 1)
+        {
+          g_autofree char *note = g_strdup_printf (
+            nb_tr (lang, "%s by period (each value from the time it was recorded, UTC; the "
+                   "audit trail): %s."), nb_tr (lang, it->label), line->str);
+
+          nb_document_add_paragraph (doc, note);
+        }
+    }
+}
+
+/* Annex A.4: satellite positioning as the measurement system of clause 5,
+ * acceptable with a linear measurement error within ±0.5 %. */
+static void
+gnss_measurement_system (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc)
+{
+  g_autofree char *kind = field (campaign, "instrument.kind");
+  g_autofree char *error = field (campaign, "instrument.linear_error_pct");
+  g_autofree char *text = NULL;
+
+  if (!nb_clause_pose_is_gnss (kind))
+    return;
+  if (error == NULL)
+    {
+      text = g_strdup_printf (nb_tr (lang, "⚠ Annex A.4: the measurement system is satellite "
+                                     "positioning (%s); its linear measurement error is not "
+                                     "stated (A.4 accepts it for clause 5 within ±%g %%)."),
+                              kind, NB_GNSS_LINEAR_ERROR_PCT);
+      nb_document_add_warning (doc, text);
+      nb_protocol_missing (doc, lang, nb_tr (lang, "Linear measurement error of the satellite "
+                                             "positioning system"), "A.4");
+    }
+  else if (nb_clause_pose_gnss_accepted (g_ascii_strtod (error, NULL)))
+    {
+      text = g_strdup_printf (nb_tr (lang, "Annex A.4: the measurement system is satellite "
+                                     "positioning (%s) with a linear measurement error of %s %%, "
+                                     "within the ±%g %% that makes it suitable for clause 5."),
+                              kind, error, NB_GNSS_LINEAR_ERROR_PCT);
+      nb_document_add_paragraph (doc, text);
+    }
+  else
+    {
+      text = g_strdup_printf (nb_tr (lang, "⚠ Annex A.4: the measurement system is satellite "
+                                     "positioning (%s) with a linear measurement error of %s %%, "
+                                     "beyond the ±%g %% that makes it suitable for clause 5."),
+                              kind, error, NB_GNSS_LINEAR_ERROR_PCT);
+      nb_document_add_warning (doc, text);
+    }
+}
+
 void
 nb_protocol_clause_4 (NbCampaign *campaign, const NbCatalogue *lang, NbDocument *doc,
                       double lu_mm, gboolean *outdoor)
@@ -313,11 +400,36 @@ nb_protocol_clause_4 (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
     nb_document_add_warning (doc, g_ptr_array_index (warnings, i));
   g_ptr_array_unref (warnings);
   nb_document_add_table (doc, t);
+  conditions_by_period (campaign, lang, doc, *outdoor);
+  gnss_measurement_system (campaign, lang, doc);
   if (*outdoor)
-    nb_document_add_paragraph (doc, nb_tr (lang, "Outdoor tests (annex A): the environment and the surface "
-                                      "are those of normal use; the ranges of 4.2 and 4.3 do not "
-                                      "apply (4.4: the characteristics are measured outside the "
-                                      "normal conditions of 4.2 and 4.3)."));
+    {
+      g_autofree char *set = field (campaign, "conditions.set");
+
+      nb_document_add_paragraph (doc, nb_tr (lang, "Outdoor tests (annex A): the environment and the surface "
+                                        "are those of normal use; the ranges of 4.2 and 4.3 do not "
+                                        "apply (4.4: the characteristics are measured outside the "
+                                        "normal conditions of 4.2 and 4.3)."));
+      /* A.5.3: clauses 6 and 7 are repeated under every declared condition;
+       * decided: one campaign, and one protocol, per condition. */
+      if (set != NULL)
+        {
+          g_autofree char *line = g_strdup_printf (
+            nb_tr (lang, "Annex A.5.3: the tests of 6.3 and 7.3 are repeated under every declared "
+                   "environmental condition and surface, each with its own campaign and "
+                   "protocol; this protocol is for: %s."), set);
+
+          nb_document_add_paragraph (doc, line);
+        }
+      else
+        {
+          nb_document_add_warning (doc, nb_tr (lang, "⚠ Annex A.5.3: which of the declared "
+                                               "environmental conditions and surfaces this "
+                                               "protocol is for is not stated."));
+          nb_protocol_missing (doc, lang, nb_tr (lang, "Environmental condition and surface of "
+                                                 "this protocol"), "A.5.3");
+        }
+    }
 }
 
 void

@@ -341,6 +341,70 @@ judged_trials (Build *b, const NbCampaignConfig *c)
   return n;
 }
 
+/* 5.4 a, 7.3 a, 8.3 a, 9.3 a: the trials that did not start at P0, per
+ * configuration (flagged), and what was checked, per table. */
+typedef struct {
+  guint checked, unrecorded, off;
+} StartTally;
+
+static void
+start_note (Build *b, NbTable *t, guint row, guint column, const NbCampaignConfig *c,
+            const NbConfigResult *r, const char *where, StartTally *tally)
+{
+  tally->checked += r->start_checked;
+  tally->unrecorded += r->start_unrecorded;
+  if (r->start_off == NULL)
+    return;
+  {
+    g_autoptr (GString) list = g_string_new (NULL);
+    g_autofree char *note = NULL;
+
+    for (guint k = 0; k < r->start_off->len; k++)
+      {
+        const NbStartOff *o = &g_array_index (r->start_off, NbStartOff, k);
+
+        if (k > 0)
+          g_string_append (list, ", ");
+        if (isnan (o->turn_deg))
+          g_string_append_printf (list, nb_tr (b->lang, "%u (%.1f mm)"), o->number, o->off_mm);
+        else
+          g_string_append_printf (list, nb_tr (b->lang, "%u (%.1f mm, %.2f°)"), o->number,
+                                  o->off_mm, o->turn_deg);
+      }
+    note = g_strdup_printf (nb_tr (b->lang, "%s: trials that did not start at P0 (%s): %s."),
+                            c->name, where, list->str);
+    tally->off += r->start_off->len;
+    nb_table_flag_cell (t, row, column);
+    nb_table_add_note (t, note);
+  }
+}
+
+static void
+start_summary (Build *b, NbTable *t, const StartTally *tally, const char *where)
+{
+  g_autofree char *note = NULL;
+
+  if (tally->checked > 0)
+    {
+      note = g_strdup_printf (nb_tr (b->lang, "Start at P0 (%s): each trial's start pose is the "
+                                     "first sample of its track, within %g mm and %g° of P0 "
+                                     "(decided): %u of %u trials."), where,
+                              NB_START_TOLERANCE_MM, NB_START_TOLERANCE_DEG,
+                              tally->checked - tally->off, tally->checked);
+      nb_table_add_note (t, note);
+    }
+  if (tally->unrecorded > 0)
+    {
+      g_free (note);
+      note = g_strdup_printf (nb_ntr (b->lang, "Start at P0 (%s): %u trial has no track "
+                                      "(imported): its start pose is not recorded.",
+                                      "Start at P0 (%s): %u trials have no track (imported): "
+                                      "their start poses are not recorded.", tally->unrecorded),
+                              where, tally->unrecorded);
+      nb_table_add_note (t, note);
+    }
+}
+
 /* The rule of "the target reached within the clause 5 repeatability"
  * (nb_goal_reached) as the protocol states it; where: "7.3 c", goal: "PG". */
 static char *
@@ -463,6 +527,7 @@ static void
 clause_5 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (nb_tr (b->lang, "Table 1 — Pose accuracy and pose repeatability"));
+  StartTally start = { 0 };
 
   nb_table_set_protocol_number (t, 1);
   nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
@@ -497,6 +562,7 @@ clause_5 (Build *b, GArray *configs)
       nb_protocol_unc_mark (b->unc, t, row, "rp_mm", "rp_mm");
       nb_protocol_unc_mark (b->unc, t, row, "ro_deg", "ro_deg");
       short_series (b, t, row, 3, 5, c->name, (guint) r.pose.n);
+      start_note (b, t, row, 0, c, &r, "5.4 a", &start);
 
       /* The scatter behind the figures. */
       {
@@ -531,6 +597,7 @@ clause_5 (Build *b, GArray *configs)
       }
       nb_config_result_clear (&r);
     }
+  start_summary (b, t, &start, "5.4 a");
   clause_conditions (b, TRUE, TRUE);
 }
 
@@ -940,17 +1007,24 @@ static void
 clause_7 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (nb_tr (b->lang, "Table 4 — Obstacle avoidance"));
+  g_autofree char *declared_text = field (b, "robot.min_avoidance_distance_mm");
+  double declared = declared_text ? g_ascii_strtod (declared_text, NULL) : NAN;
+  guint unmeasured = 0;
+  StartTally start = { 0 };
 
   nb_table_set_protocol_number (t, 4);
   nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
   nb_table_add_column (t, "obstacle", nb_tr (b->lang, "Obstacle"), NULL, 0);
   add_figure_columns (b, t, 7);
+  nb_table_add_column (t, "clearance_min_mm", nb_tr (b->lang, "Smallest clearance"),
+                       nb_tr (b->lang, "mm"), 1);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);
       NbConfigResult r = { 0 };
       guint row = nb_table_add_row (t);
+      guint clearance_col = nb_table_n_columns (t) - 1;
 
       nb_table_set_text (t, row, 0, c->name);
       nb_table_set_text (t, row, 1, obstacle_title (b, c->obstacle));
@@ -968,8 +1042,57 @@ clause_7 (Build *b, GArray *configs)
       /* 7.3: three trials with the obstacle; a longer or shorter series is
        * flagged (the first three decide). */
       short_series (b, t, row, 2, 7, c->name, judged_trials (b, c));
+      start_note (b, t, row, 0, c, &r, "7.3 a", &start);
+      /* 7.1: the smallest clearance of its trials with the obstacle against
+       * the manufacturer's minimum distance. */
+      if (r.clearance_measured == 0)
+        {
+          nb_table_set_text (t, row, clearance_col, nb_tr (b->lang, "not measured"));
+          nb_table_flag_cell (t, row, clearance_col);
+          unmeasured++;
+        }
+      else
+        {
+          nb_table_set_number (t, row, clearance_col, r.clearance_min_mm);
+          if (r.too_close->len > 0)
+            {
+              g_autoptr (GString) list = g_string_new (NULL);
+              g_autofree char *note = NULL;
+
+              for (guint k = 0; k < r.too_close->len; k++)
+                g_string_append_printf (list, "%s%u", k ? ", " : "",
+                                        g_array_index (r.too_close, guint, k));
+              note = g_strdup_printf (nb_tr (b->lang, "%s: trials closer to the obstacle than "
+                                             "the declared %g mm (7.1): %s."), c->name,
+                                      r.declared_min_distance_mm, list->str);
+              nb_table_flag_cell (t, row, clearance_col);
+              nb_table_add_note (t, note);
+            }
+        }
       nb_config_result_clear (&r);
     }
+  if (isnan (declared))
+    {
+      nb_table_add_note (t, nb_tr (b->lang, "⚠ The minimum distance to an obstacle declared by "
+                                   "the manufacturer (7.1) is not stated: the clearances are "
+                                   "not judged."));
+      nb_protocol_missing (b->doc, b->lang, nb_tr (b->lang, "Minimum distance to an obstacle "
+                                                   "declared by the manufacturer"), "7.1");
+    }
+  else
+    {
+      g_autofree char *note = g_strdup_printf (
+        nb_tr (b->lang, "Smallest clearance: the least gap between the robot (a disc of its width "
+               "w on the tracked point) and the obstacle over the trials with the obstacle, "
+               "against the minimum distance the manufacturer declared, %g mm (7.1)."), declared);
+
+      nb_table_add_note (t, note);
+    }
+  if (unmeasured > 0)
+    nb_table_add_note (t, nb_tr (b->lang, "Not measured: trials imported without their track; "
+                                 "whether the robot kept its distance is the laboratory's "
+                                 "record."));
+  start_summary (b, t, &start, "7.3 a");
   nb_table_add_note (t, nb_tr (b->lang, "A configuration is avoided when its first three trials succeed (7.3)."));
   goal_notes (b, t, configs, "7.3 c");
   avoidance_conditions (b, configs);
@@ -1048,6 +1171,7 @@ static void
 clause_8 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (nb_tr (b->lang, "Table 5 — Path deviation"));
+  StartTally start = { 0 };
 
   nb_table_set_protocol_number (t, 5);
   nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
@@ -1076,6 +1200,7 @@ clause_8 (Build *b, GArray *configs)
       nb_protocol_unc_mark (b->unc, t, row, "mean_mm", "mean_mm");
       nb_protocol_unc_mark (b->unc, t, row, "std_mm", "std_mm");
       short_series (b, t, row, 2, 8, c->name, (guint) r.path.n);
+      start_note (b, t, row, 0, c, &r, "8.3 a", &start);
       /* 8.3 b: every trial's end within the clause 5 repeatability. */
       if (r.goal.config == NULL && !r.goal.given_mm)
         {
@@ -1152,6 +1277,7 @@ clause_8 (Build *b, GArray *configs)
         }
       nb_config_result_clear (&r);
     }
+  start_summary (b, t, &start, "8.3 a");
   clause_conditions (b, TRUE, FALSE);
 }
 
@@ -1161,6 +1287,7 @@ static void
 clause_9 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (nb_tr (b->lang, "Table 6 — Narrow passage"));
+  StartTally start = { 0 };
 
   nb_table_set_protocol_number (t, 6);
   nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
@@ -1199,8 +1326,10 @@ clause_9 (Build *b, GArray *configs)
       /* 9.3: five trials; more (a run of five successes found after
        * failures) or fewer is flagged, never passed silently. */
       short_series (b, t, row, 3, 9, c->name, judged_trials (b, c));
+      start_note (b, t, row, 0, c, &r, "9.3 a", &start);
       nb_config_result_clear (&r);
     }
+  start_summary (b, t, &start, "9.3 a");
   nb_table_add_note (t, nb_tr (b->lang, "The passage time is the mean of five consecutive successful trials (9.3)."));
   goal_notes (b, t, configs, "9.3 c");
   clause_conditions (b, FALSE, FALSE);

@@ -452,9 +452,13 @@ test_demo (void)
       if (g_str_equal (files[i], "table-1-en.csv"))
         {
           g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
+          guint rows = 0;
 
-          /* The header and the six configurations of 5.4, 30 trials each. */
-          g_assert_cmpuint (g_strv_length (lines), ==, 8);
+          /* The header and the six configurations of 5.4, 30 trials each
+           * (the table's notes are '#' lines). */
+          for (guint k = 0; lines[k] != NULL; k++)
+            rows += lines[k][0] != '\0' && lines[k][0] != '#';
+          g_assert_cmpuint (rows, ==, 7);
           g_assert_nonnull (strstr (lines[1], ",30,"));
         }
     }

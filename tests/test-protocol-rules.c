@@ -398,6 +398,137 @@ test_goal_tolerance (void)
   nb_campaign_free (c);
 }
 
+/* ------------------------------------------------------------------ 7.1 -- */
+
+static void
+clearance_trial (NbCampaign *c, gint64 config, const char *kind, guint number, double clearance)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaignTrial t;
+
+  nb_campaign_trial_init (&t);
+  t.number = number;
+  t.kind = g_strdup (kind);
+  t.time_s = 10.0 + number;
+  t.clearance_mm = clearance;
+  t.outcome = NB_TRIAL_OK;
+  g_assert_true (nb_campaign_record_trial (c, config, &t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (&t);
+}
+
+/* 7.1: each trial with the obstacle keeps the manufacturer's minimum
+ * distance; today only contact failed a trial.  The smallest clearance is
+ * stored with the trial, judged against robot.min_avoidance_distance_mm and
+ * printed in table 4; a trial closer is named. */
+static void
+test_min_distance (void)
+{
+  NbCampaign *c = new_campaign ("clearance.nbc");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *md = NULL;
+  g_autoptr (GArray) configs = NULL;
+  NbConfigResult r = { 0 };
+  gint64 id = timed_config (c, 7, "b2");
+
+  for (guint k = 1; k <= 3; k++)
+    clearance_trial (c, id, "baseline", k, INFINITY);
+  clearance_trial (c, id, "obstacle", 1, 240.0);
+  clearance_trial (c, id, "obstacle", 2, 85.5);
+  clearance_trial (c, id, "obstacle", 3, 130.0);
+  timed_trial (c, timed_config (c, 7, "imported"), "obstacle", 1, 12.0, TRUE);
+  /* Not declared: not judged, and report --check lists it. */
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| 85.5 |"));
+  g_assert_nonnull (strstr (md, "| **⚠ not measured** |"));
+  g_assert_nonnull (strstr (md, "⚠ The minimum distance to an obstacle declared by the "
+                                "manufacturer (7.1) is not stated"));
+  g_assert_true (nb_campaign_set_field (c, "robot.min_avoidance_distance_mm", "100", &error));
+  g_free (md);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| **⚠ 85.5** |"));
+  g_assert_nonnull (strstr (md, "b2: trials closer to the obstacle than the declared 100 mm "
+                                "(7.1): 2."));
+  g_assert_nonnull (strstr (md, "against the minimum distance the manufacturer declared, 100 mm "
+                                "(7.1)."));
+  configs = nb_campaign_list_configs (c, 7, &error);
+  g_array_set_clear_func (configs, (GDestroyNotify) nb_campaign_config_clear);
+  g_assert_true (nb_config_result_compute (c, &g_array_index (configs, NbCampaignConfig, 0), &r,
+                                           &error));
+  nb_assert_abs (r.clearance_min_mm, 85.5, 0.0, "smallest clearance");
+  g_assert_cmpuint (r.clearance_measured, ==, 3);
+  g_assert_cmpuint (r.too_close->len, ==, 1);
+  nb_config_result_clear (&r);
+  nb_campaign_free (c);
+}
+
+/* ------------------------------------------------------------- 5.4 a -- */
+
+/* A clause 5 trial whose track starts at (x, y, theta) and ends at the
+ * command, attained there. */
+static void
+pose_trial_from (NbCampaign *c, gint64 config, double x, double y, double theta)
+{
+  g_autoptr (GError) error = NULL;
+  NbTrackSample s[2] = { { 0.0, x, y, theta, NAN }, { 5.0, 5001, 1, 0.1, NAN } };
+  NbCampaignTrial t;
+
+  nb_campaign_trial_init (&t);
+  t.command = (NbPose) { 5000, 0, 0 };
+  g_assert_true (nb_campaign_begin_trial (c, config, &t, &error));
+  g_assert_true (nb_campaign_add_samples (c, t.id, s, 2, &error));
+  t.attained = (NbPose) { 5001, 1, 0.1 };
+  t.outcome = NB_TRIAL_OK;
+  g_assert_true (nb_campaign_end_trial (c, &t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (&t);
+}
+
+/* 5.4 a: every trial starts at P0 — its start pose (the first sample of its
+ * track) is checked against P0 within 50 mm and 5°; trials 3 (80 mm off)
+ * and 4 (turned 9°) are named; an imported trial has none recorded. */
+static void
+test_start_pose (void)
+{
+  NbCampaign *c = new_campaign ("start.nbc");
+  g_autoptr (GError) error = NULL;
+  g_autofree char *md = NULL;
+  NbCampaignConfig config;
+
+  nb_campaign_config_init (&config);
+  config.clause = 5;
+  config.name = g_strdup ("straight");
+  config.route = g_strdup ("straight");
+  config.load_kg = 0.0;
+  config.command = (NbPose) { 5000, 0, 0 };
+  g_assert_true (nb_campaign_add_config (c, &config, &error));
+  pose_trial_from (c, config.id, 0.5, -0.3, 0.2);
+  pose_trial_from (c, config.id, 12, 30, -1);
+  pose_trial_from (c, config.id, 80, 0, 0);
+  pose_trial_from (c, config.id, 0, 0, 9);
+  {
+    NbCampaignTrial t;
+
+    nb_campaign_trial_init (&t);
+    t.command = config.command;
+    t.attained = (NbPose) { 5002, 0, 0 };
+    t.outcome = NB_TRIAL_OK;
+    g_assert_true (nb_campaign_record_trial (c, config.id, &t, &error));
+    nb_campaign_trial_clear (&t);
+  }
+  g_assert_no_error (error);
+  nb_campaign_config_clear (&config);
+  md = markdown (c);
+  g_assert_nonnull (strstr (md, "| **⚠ straight** |"));
+  g_assert_nonnull (strstr (md, "straight: trials that did not start at P0 (5.4 a): 3 (80.0 mm, "
+                                "0.00°), 4 (0.0 mm, 9.00°)."));
+  g_assert_nonnull (strstr (md, "Start at P0 (5.4 a): each trial's start pose is the first sample "
+                                "of its track, within 50 mm and 5° of P0 (decided): 2 of 4 trials."));
+  g_assert_nonnull (strstr (md, "Start at P0 (5.4 a): 1 trial has no track (imported): its start "
+                                "pose is not recorded."));
+  nb_campaign_free (c);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -408,6 +539,8 @@ main (int argc, char **argv)
   g_test_add_func ("/rules/mapping-three-consecutive", test_mapping_consecutive);
   g_test_add_func ("/rules/series-length-7-9", test_series_length);
   g_test_add_func ("/rules/goal-tolerance", test_goal_tolerance);
+  g_test_add_func ("/rules/min-distance-7-1", test_min_distance);
+  g_test_add_func ("/rules/start-pose-5-4-a", test_start_pose);
   status = g_test_run ();
   {
     g_autoptr (GDir) dir = g_dir_open (tmpdir, 0, NULL);

@@ -529,6 +529,66 @@ test_load_outdoor_flags (void)
                                 "4000 mm (the true distances of the placements"));
 }
 
+/* Annex A.4: satellite positioning as clause 5's measurement system is
+ * checked against ±0.5 % and stated; A.5.3 (decided: one campaign and
+ * protocol per declared condition) names the condition or is listed
+ * missing; 4.2: a condition set twice is printed by period, each value
+ * checked against its range. */
+static void
+test_annex_a (void)
+{
+  g_autofree char *path = g_build_filename (tmpdir, "outdoor.nbc", NULL);
+  const char *root = g_getenv ("NAVBENCH_SOURCE_ROOT");
+  g_autofree char *md = NULL, *ru = NULL, *check = NULL;
+
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "new", "--db", path, "--name", "outdoor",
+                           "robot.width_mm=730", "conditions.environment=outdoor",
+                           "instrument.kind=GNSS RTK receiver", "conditions.temperature_c=21",
+                           NULL));
+  check = nb_test_cli_run (root, 1, NULL, "report", "--db", path, "--check", NULL);
+  g_assert_nonnull (strstr (check, "Linear measurement error of the satellite positioning system "
+                                   "(A.4): not stated\n"));
+  g_assert_nonnull (strstr (check, "Environmental condition and surface of this protocol (A.5.3): "
+                                   "not stated\n"));
+  g_free (check);
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "set", "--db", path,
+                           "instrument.linear_error_pct=0.8", "conditions.set=2 of 3: wet grass",
+                           "conditions.temperature_c=35", NULL));
+  md = nb_test_cli_run (root, 0, NULL, "report", "--db", path, "--format", "md", NULL);
+  g_assert_nonnull (strstr (md, "⚠ Annex A.4: the measurement system is satellite positioning "
+                                "(GNSS RTK receiver) with a linear measurement error of 0.8 %, "
+                                "beyond the ±0.5 %"));
+  g_assert_nonnull (strstr (md, "this protocol is for: 2 of 3: wet grass."));
+  /* Outdoors the ranges of 4.2 do not apply: 35 °C is not flagged. */
+  g_assert_nonnull (strstr (md, "Ambient temperature, °C by period (each value from the time it "
+                                "was recorded, UTC; the audit trail): 21 from "));
+  {
+    const char *p35 = strstr (md, "; 35 from ");
+
+    g_assert_nonnull (p35);
+    g_assert_null (g_strstr_len (p35, strchr (p35, '.') - p35, "⚠"));
+  }
+  check = nb_test_cli_run (root, 1, NULL, "report", "--db", path, "--check", NULL);
+  g_assert_null (strstr (check, "(A.4)"));
+  g_assert_null (strstr (check, "(A.5.3)"));
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "set", "--db", path,
+                           "instrument.linear_error_pct=0.3", "conditions.environment=indoor",
+                           NULL));
+  g_free (md);
+  md = nb_test_cli_run (root, 0, NULL, "report", "--db", path, "--format", "md", NULL);
+  ru = nb_test_cli_run (root, 0, NULL, "report", "--db", path, "--format", "md", "--lang", "ru",
+                        NULL);
+  g_assert_nonnull (strstr (md, "Annex A.4: the measurement system is satellite positioning (GNSS "
+                                "RTK receiver) with a linear measurement error of 0.3 %, within "
+                                "the ±0.5 %"));
+  g_assert_nonnull (strstr (ru, "Приложение А.4: измерительная система — спутниковая навигация "
+                                "(GNSS RTK receiver) с погрешностью линейного измерения 0.3 %"));
+  /* Indoors 35 °C is out of 4.2's range: its period is marked. */
+  g_assert_nonnull (strstr (md, "; 35 from "));
+  g_assert_nonnull (strstr (strstr (md, "; 35 from "), " ⚠."));
+  g_assert_nonnull (strstr (ru, "Температура окружающей среды, °C по периодам"));
+}
+
 /* 7.8.8: an amendment is a new revision that says what it replaces. */
 static void
 test_revision (void)
@@ -733,6 +793,7 @@ main (int argc, char **argv)
   g_setenv ("SOURCE_DATE_EPOCH", "1796000000", TRUE);
   g_test_init (&argc, &argv, NULL);
   make_campaign ();
+  g_test_add_func ("/report-cli/annex-a", test_annex_a);
   g_test_add_func ("/report/markdown-json-golden", test_markdown_json_golden);
   g_test_add_func ("/report/figures-agree", test_figures_agree);
   g_test_add_func ("/report/pdf-text", test_pdf_text);

@@ -496,9 +496,13 @@ test_clause7_contact (void)
                                      t->start_time + t->time_s);
 
       g_assert_cmpstr (t->kind, ==, "obstacle");
+      /* 7.1: the smallest clearance is kept with the trial (schema 6), the
+       * true one to the tracker's 1 µm plus the base's own sampling. */
+      nb_assert_abs (t->clearance_mm, truth, 5.0, "stored clearance");
       if (t->outcome == NB_TRIAL_FAILED)
         {
           touched++;
+          g_assert_cmpfloat (t->clearance_mm, <=, 0.0);
           g_assert_true (g_str_has_prefix (t->reason, "touched the obstacle: clearance -"));
           g_assert_cmpfloat (truth, <=, 0.05);
           /* A failed trial still arrived: its time is kept, not counted. */
@@ -512,6 +516,8 @@ test_clause7_contact (void)
       if (t->number <= 3)
         first_three_ok = first_three_ok && t->outcome == NB_TRIAL_OK;
     }
+  /* The baseline trials had no obstacle near: +inf kept. */
+  g_assert_true (isinf (g_array_index (trials, NbCampaignTrial, 0).clearance_mm));
   /* 120 trials: 45 expected, σ 5.3; 4σ. */
   g_assert_cmpuint (touched, >=, 24);
   g_assert_cmpuint (touched, <=, 66);

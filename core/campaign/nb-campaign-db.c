@@ -142,6 +142,11 @@ const char *const nbc_migrations[] = {
   "  command BLOB NOT NULL, data BLOB NOT NULL,\n"
   "  created TEXT NOT NULL,\n"
   "  UNIQUE (config, cycle));\n",
+
+  /* 5 → 6: a course trial's smallest clearance to the obstacle or the
+   * passage's walls (7.1: judged against the manufacturer's minimum
+   * distance; NULL: not measured, as for imported trials). */
+  "ALTER TABLE trial ADD COLUMN clearance_mm REAL;\n",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (nbc_migrations) == NB_CAMPAIGN_SCHEMA_VERSION);
@@ -165,7 +170,7 @@ const char *const nbc_statement_sql[N_STATEMENTS] = {
     "UPDATE trial SET number = ?, label = ?, kind = ?, start_time = ?, end_time = ?, "
     "outcome = ?, reason = ?, time_s = ?, command_x_mm = ?, command_y_mm = ?, "
     "command_theta_deg = ?, attained_x_mm = ?, attained_y_mm = ?, attained_theta_deg = ?, "
-    "angle_deg = ?, true_mm = ?, measured_mm = ?, detected = ?, corners = ? "
+    "angle_deg = ?, true_mm = ?, measured_mm = ?, detected = ?, corners = ?, clearance_mm = ? "
     "WHERE id = ? AND outcome = 'running'",
   [ST_NEXT_TRIAL_SEQ] = "SELECT coalesce (max (seq), 0) + 1 FROM trial WHERE config_id = ?",
   [ST_TRIAL_SUBJECT] =

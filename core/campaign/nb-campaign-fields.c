@@ -68,6 +68,9 @@ static const NbCampaignField campaign_fields[] = {
   { "conditions.surface", NB_FIELD_TEXT, N_("floor surface") },
   { "conditions.landmarks", NB_FIELD_TEXT, N_("landmarks and external equipment") },
   { "conditions.environment", NB_FIELD_ENVIRONMENT, N_("environment (indoor|outdoor)") },
+  /* Annex A.5.3, decided: one campaign (and protocol) per declared condition. */
+  { "conditions.set", NB_FIELD_TEXT,
+    N_("outdoors: which declared environmental condition and surface this campaign is for (A.5.3)") },
   { "conditions.operating", NB_FIELD_TEXT,
     N_("operating conditions: normal, or which others (4.4)") },
   { "instrument.kind", NB_FIELD_TEXT, N_("measurement system kind") },

@@ -50,7 +50,7 @@ nb_campaign_trial_init (NbCampaignTrial *t)
   memset (t, 0, sizeof *t);
   t->start_time = t->end_time = t->time_s = NAN;
   t->command = t->attained = (NbPose) { NAN, NAN, NAN };
-  t->angle_deg = t->true_mm = t->measured_mm = NAN;
+  t->angle_deg = t->true_mm = t->measured_mm = t->clearance_mm = NAN;
   t->outcome = NB_TRIAL_RUNNING;
   nbc_corners_init (t->corners_mm);
 }
@@ -152,7 +152,9 @@ nb_campaign_end_trial (NbCampaign *c, const NbCampaignTrial *t, GError **error)
   nbc_bind_double (s, 17, t->measured_mm);
   sqlite3_bind_int (s, 18, t->detected ? 1 : 0);
   nbc_bind_corners (s, 19, t->corners_mm);
-  sqlite3_bind_int64 (s, 20, t->id);
+  /* SQLite keeps +inf (nothing near); NaN becomes NULL. */
+  nbc_bind_double (s, 20, t->clearance_mm);
+  sqlite3_bind_int64 (s, 21, t->id);
   if (!nbc_step_done (c, s, "ending a trial", error))
     return nbc_tx_fail (c);
   if (sqlite3_changes (c->db) != 1)
@@ -197,7 +199,7 @@ nb_campaign_list_trials (NbCampaign *c, gint64 config_id, GError **error)
                                "end_time, outcome, reason, time_s, command_x_mm, command_y_mm, "
                                "command_theta_deg, attained_x_mm, attained_y_mm, "
                                "attained_theta_deg, angle_deg, true_mm, measured_mm, detected, "
-                               "corners, n_samples FROM trial WHERE config_id = ? ORDER BY seq",
+                               "corners, n_samples, clearance_mm FROM trial WHERE config_id = ? ORDER BY seq",
                                -1, &s, NULL);
 
   g_array_set_clear_func (out, trial_clear_func);
@@ -230,6 +232,7 @@ nb_campaign_list_trials (NbCampaign *c, gint64 config_id, GError **error)
           t.detected = sqlite3_column_int (s, 20) != 0;
           nbc_column_corners (s, 21, t.corners_mm);
           t.n_samples = (guint64) sqlite3_column_int64 (s, 22);
+          t.clearance_mm = nbc_column_double (s, 23);
           g_array_append_val (out, t);
         }
     }

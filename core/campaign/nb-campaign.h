@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 
 /* The schema this navbench writes; files up to it are read (older ones are
  * migrated forward when opened for writing). */
-#define NB_CAMPAIGN_SCHEMA_VERSION 5
+#define NB_CAMPAIGN_SCHEMA_VERSION 6
 /* PRAGMA application_id of a navbench campaign: "NBCP". */
 #define NB_CAMPAIGN_APPLICATION_ID 0x4E424350
 
@@ -166,6 +166,8 @@ typedef struct {
   double measured_mm;     /* clause 6: NaN when not detected */
   gboolean detected;      /* clause 6 */
   double corners_mm[4][2];/* clause 10: the map's corners A'_1..A'_4 */
+  double clearance_mm;    /* clauses 7, 9: the smallest gap to the obstacle or the walls
+                           * over the trial (7.1); NaN: not measured, +inf: none near */
   guint64 n_samples;      /* committed samples (read back) */
 } NbCampaignTrial;
 

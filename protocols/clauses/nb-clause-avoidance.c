@@ -84,10 +84,41 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   g_autoptr (GArray) baseline = NULL;
   g_autoptr (GArray) timed = NULL;
 
+  g_autofree char *declared = NULL;
+
   nb_clause_timed_trials (trials, &baseline, &timed);
   nb_metrics_avoidance ((NbTimedTrial *) baseline->data, baseline->len,
                         (NbTimedTrial *) timed->data, timed->len, &r->avoidance, figures);
-  return TRUE;
+  /* 7.1: "in an avoidance manoeuvre a distance greater than or equal to the
+   * minimum distance declared by the manufacturer shall be kept between the
+   * obstacle and any part of the robot": each trial with the obstacle, its
+   * smallest clearance (measured by the runner, nb-clause-course.c) against
+   * the declaration.  Decided: flagged in the protocol, not a failed trial
+   * (7.3 fails a trial on contact or PG not reached only). */
+  declared = nb_campaign_get_field (campaign, "robot.min_avoidance_distance_mm", error);
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  r->declared_min_distance_mm = declared != NULL ? g_ascii_strtod (declared, NULL) : NAN;
+  r->clearance_min_mm = NAN;
+  r->too_close = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+
+      if (g_strcmp0 (t->kind, "baseline") == 0 || isnan (t->clearance_mm))
+        continue;
+      r->clearance_measured++;
+      if (isnan (r->clearance_min_mm) || t->clearance_mm < r->clearance_min_mm)
+        r->clearance_min_mm = t->clearance_mm;
+      if (t->clearance_mm < r->declared_min_distance_mm)
+        g_array_append_val (r->too_close, t->number);
+    }
+  /* 7.3 a: the robot starts at P0 (the course's origin, heading +x). */
+  {
+    const NbPose p0 = { 0.0, 0.0, 0.0 };
+
+    return nb_clause_check_start (campaign, trials, &p0, r, error);
+  }
 }
 
 /* #17: T0, T1, T1/T0 where both exist, from the trials 7.3 picks. */

@@ -169,6 +169,7 @@ nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunner
   if (!nb_run_settle (run, arrival, &res, cancelled, error))
     return FALSE;
   run->clearance_mm = min_clearance (run);
+  t->clearance_mm = run->clearance_mm;   /* 7.1: kept with the trial */
   if (!*cancelled && !(run->lost != NULL && !res.settled) &&
       !ask_contact (run, t->seq, &touched, error))
     return FALSE;
@@ -212,6 +213,7 @@ nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
 
   ev->attained = *attained;
   run->clearance_mm = min_clearance (run);
+  t->clearance_mm = run->clearance_mm;   /* 7.1: kept with the trial */
   if (!ask_contact (run, k, &touched, error))
     return FALSE;
   if (touched)

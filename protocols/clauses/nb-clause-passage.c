@@ -71,9 +71,12 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   g_autoptr (GArray) baseline = NULL;
   g_autoptr (GArray) timed = NULL;
 
+  /* 9.3 a: the robot starts at P0 (the course's origin, heading +x). */
+  const NbPose p0 = { 0.0, 0.0, 0.0 };
+
   nb_clause_timed_trials (trials, &baseline, &timed);
   nb_metrics_passage ((NbTimedTrial *) timed->data, timed->len, &r->passage, figures);
-  return TRUE;
+  return nb_clause_check_start (campaign, trials, &p0, r, error);
 }
 
 /* #17: the passage time of a configuration that passed (9.3's five trials). */

@@ -235,7 +235,12 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
         }
     }
   r->d_mm = nb_path_run_finish (r->path_run, NULL, &r->path, figures);
-  return TRUE;
+  /* 8.3 a: the robot starts at P0, heading along P0 → P1. */
+  {
+    const NbPose p0 = { c->from_mm[0], c->from_mm[1], goal.theta_deg };
+
+    return nb_clause_check_start (campaign, trials, &p0, r, error);
+  }
 }
 
 /* #17: d, the mean and std of the d_i on the commanded segment. */

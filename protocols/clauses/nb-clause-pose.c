@@ -15,6 +15,7 @@
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
+#include <string.h>
 
 static const NbClauseColumn columns[] = {
   { "ap_mm", N_("Position accuracy Ap"), N_("mm"), 2 },
@@ -100,11 +101,14 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
          GError **figures, GError **error)
 {
   g_autofree NbPose *attained = g_new (NbPose, MAX (trials->len, 1));
+  /* 5.4 a: "the robot is placed at the route's start pose P0" (the origin,
+   * heading +x: nb-route.h). */
+  const NbPose p0 = { 0.0, 0.0, 0.0 };
 
   for (guint i = 0; i < trials->len; i++)
     attained[i] = ((NbCampaignTrial *) g_ptr_array_index (trials, i))->attained;
   nb_metrics_pose (&c->command, attained, trials->len, &r->pose, figures);
-  return TRUE;
+  return nb_clause_check_start (campaign, trials, &p0, r, error);
 }
 
 /* #17: the model of Ap, Ao, Rp, Ro on the same attained poses. */
@@ -265,6 +269,26 @@ config_json (NbJsonWriter *w, const NbCampaignConfig *c)
   nb_json_double (w, c->command.y_mm);
   nb_json_double (w, c->command.theta_deg);
   nb_json_end_array (w);
+}
+
+/* ---------------------------------------------------------- annex A.4 -- */
+
+gboolean
+nb_clause_pose_is_gnss (const char *kind)
+{
+  static const char *const words[] = { "gnss", "gps", "rtk", "nmea", "glonass", "глонасс" };
+  g_autofree char *low = kind ? g_utf8_strdown (kind, -1) : NULL;
+
+  for (guint i = 0; low != NULL && i < G_N_ELEMENTS (words); i++)
+    if (strstr (low, words[i]) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+gboolean
+nb_clause_pose_gnss_accepted (double linear_error_pct)
+{
+  return fabs (linear_error_pct) <= NB_GNSS_LINEAR_ERROR_PCT;
 }
 
 const NbClause nb_clause_pose = {

@@ -3,6 +3,8 @@
 #include "nb-clause-private.h"
 #include "nb-unc-report.h"
 
+#include "nb-angle.h"
+
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
@@ -305,6 +307,68 @@ nb_clause_require_config (const NbClauseImport *in, GError **error)
     return TRUE;
   g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "--config NAME is required");
   return FALSE;
+}
+
+/* ------------------------------------------------------- the start pose -- */
+
+#define FIRST_ONLY (g_quark_from_static_string ("nb-clause-first-sample"))
+
+static gboolean
+take_first (const NbTrackSample *s, gsize n, gpointer user_data, GError **error)
+{
+  NbTrackSample *first = user_data;
+
+  if (n == 0)
+    return TRUE;
+  *first = s[0];
+  /* Stop reading: the rest of the track is not needed. */
+  g_set_error_literal (error, FIRST_ONLY, 0, "first sample taken");
+  return FALSE;
+}
+
+gboolean
+nb_clause_check_start (NbCampaign *campaign, GPtrArray *trials, const NbPose *p0,
+                       NbConfigResult *r, GError **error)
+{
+  r->start_tolerance_mm = NB_START_TOLERANCE_MM;
+  r->start_tolerance_deg = NB_START_TOLERANCE_DEG;
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+      NbTrackSample first = { NAN, NAN, NAN, NAN, NAN };
+      g_autoptr (GError) local = NULL;
+      double off, turn;
+
+      if (t->n_samples == 0)
+        {
+          r->start_unrecorded++;
+          continue;
+        }
+      if (!nb_campaign_foreach_samples (campaign, t->id, take_first, &first, &local) &&
+          !g_error_matches (local, FIRST_ONLY, 0))
+        {
+          g_propagate_error (error, g_steal_pointer (&local));
+          return FALSE;
+        }
+      if (isnan (first.x_mm))
+        {
+          r->start_unrecorded++;
+          continue;
+        }
+      r->start_checked++;
+      off = hypot (first.x_mm - p0->x_mm, first.y_mm - p0->y_mm);
+      turn = isfinite (first.theta_deg) ? fabs (nb_angle_recast_deg (first.theta_deg - p0->theta_deg))
+                                        : NAN;
+      if (off > NB_START_TOLERANCE_MM || turn > NB_START_TOLERANCE_DEG)
+        {
+          NbStartOff o = { t->number ? t->number : t->seq, off, turn };
+
+          if (r->start_off == NULL)
+            r->start_off = g_array_new (FALSE, FALSE, sizeof (NbStartOff));
+          g_array_append_val (r->start_off, o);
+        }
+    }
+  return TRUE;
 }
 
 gboolean

@@ -318,6 +318,26 @@ char    *nb_goal_tolerance_to_json   (const NbGoalTolerance *tol);
 gboolean nb_goal_tolerance_from_json (const char *text, NbGoalTolerance *tol);
 /* (The protocol states the rule: reports/nb-protocol-report.c, goal_describe.) */
 
+/* 5.4 a (and 7.3 a, 8.3 a, 9.3 a): "the robot is placed at P0".  Decided:
+ * a trial whose first sample lies farther than this from P0, or turned
+ * more, did not start at P0 and is flagged. */
+#define NB_START_TOLERANCE_MM  50.0
+#define NB_START_TOLERANCE_DEG 5.0
+/* Each counted trial's start pose (the first sample of its track) against
+ * p0, into result's start_* members. */
+gboolean nb_clause_check_start (NbCampaign *campaign, GPtrArray *trials /* of NbCampaignTrial */,
+                                const NbPose *p0, NbConfigResult *result, GError **error);
+
+/* Annex A.4: "suitable GPS equipment with a measurement accuracy sufficient
+ * for a linear measurement error of ±0.5 % is also considered suitable for
+ * the tests of clause 5". */
+#define NB_GNSS_LINEAR_ERROR_PCT 0.5
+/* Whether a measurement system (instrument.kind) is satellite positioning:
+ * GNSS, GPS, RTK, NMEA, GLONASS in its words, any case. */
+gboolean nb_clause_pose_is_gnss      (const char *instrument_kind);
+/* A.4 met: |linear error| ≤ 0.5 %; FALSE for NaN. */
+gboolean nb_clause_pose_gnss_accepted (double linear_error_pct);
+
 /* A figure for a person: decimals, "—" when undefined; buf ≥ 32 bytes.
  * The one figure printer of every front end. */
 const char *nb_clause_format_figure (char buf[32], double value, int decimals);
