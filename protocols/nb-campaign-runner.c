@@ -606,8 +606,50 @@ nb_run_route_config (NbRun *run, gboolean *found, double *lu_mm, GError **error)
           return FALSE;
         }
     }
-  if (!nb_route_make (kind, NB_ROUTE_DEFAULT_LEG_LU * lu, NB_ROUTE_DEFAULT_LEG_LU * lu, FALSE,
-                      &run->route, error))
+  /* 4.5: the legs and the sense the configuration was laid out with — the
+   * stored one's, else the prescribed one's of that name (the
+   * manufacturer's declaration, nb_clause_env_from_campaign), else 5 LU
+   * counter-clockwise. */
+  {
+    g_autofree char *prescribed = NULL;
+    const char *params = *found ? run->config.parameters : NULL;
+    double v;
+
+    if (!*found)
+      {
+        NbClauseEnv env;
+        g_autoptr (GArray) all = NULL;
+
+        if (!nb_clause_env_from_campaign (run->campaign, &env, error))
+          return FALSE;
+        all = g_array_new (FALSE, FALSE, sizeof (NbCampaignConfig));
+        g_array_set_clear_func (all, (GDestroyNotify) nb_campaign_config_clear);
+        if (r->clause->configurations != NULL && r->clause->configurations (&env, all, NULL))
+          for (guint i = 0; i < all->len; i++)
+            {
+              const NbCampaignConfig *p = &g_array_index (all, NbCampaignConfig, i);
+
+              /* The prescribed configuration of that name: its route too
+               * when none is given. */
+              if (g_strcmp0 (p->name, o->config) != 0 ||
+                  (o->route != NULL && g_strcmp0 (p->route, o->route) != 0))
+                continue;
+              if (o->route == NULL && p->route != NULL)
+                nb_route_kind_from_string (p->route, &kind);
+              prescribed = g_strdup (p->parameters);
+            }
+        params = prescribed;
+      }
+    run->leg1_lu = run->leg2_lu = NB_ROUTE_DEFAULT_LEG_LU;
+    run->clockwise = FALSE;
+    if ((v = nb_run_param_number (params, "leg_lu")) > 0.0)
+      run->leg1_lu = run->leg2_lu = v;
+    if ((v = nb_run_param_number (params, "leg2_lu")) > 0.0)
+      run->leg2_lu = v;
+    run->clockwise = params != NULL && strstr (params, "\"clockwise\": true") != NULL;
+  }
+  if (!nb_route_make (kind, run->leg1_lu * lu, run->leg2_lu * lu, run->clockwise, &run->route,
+                      error))
     return FALSE;
   if (*found)
     return TRUE;
@@ -616,8 +658,9 @@ nb_run_route_config (NbRun *run, gboolean *found, double *lu_mm, GError **error)
   run->config.route = g_strdup (nb_route_kind_to_string (kind));
   run->config.load_kg = isnan (o->load_kg) ? 0.0 : o->load_kg;
   run->config.parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
-                                            "\"clockwise\": false, \"runner\": true}", lu,
-                                            NB_ROUTE_DEFAULT_LEG_LU);
+                                            "\"leg2_lu\": %.17g, \"clockwise\": %s, "
+                                            "\"runner\": true}", lu, run->leg1_lu, run->leg2_lu,
+                                            run->clockwise ? "true" : "false");
   return TRUE;
 }
 

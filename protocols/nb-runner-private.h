@@ -79,6 +79,8 @@ struct _NbRun {
   gboolean has_course;          /* the rig lays out course at each trial's start */
   NbCourse course;              /* of the trial to come */
   NbGoalTolerance tol;          /* PG reached (7.3 c, 9.3 c; nb_goal_reached) */
+  double leg1_lu, leg2_lu;      /* 4.5: the route's legs (nb_run_route_config) */
+  gboolean clockwise;
   double clearance_mm;          /* of the trial just judged */
 
   /* The clause's own (its module's); freed with state_free. */

@@ -58,6 +58,16 @@ prescribed_load_kind (const NbCampaignConfig *p)
   return p->name != NULL && strstr (p->name, "rated-load") != NULL;
 }
 
+/* 4.5: a route run clockwise (the manufacturer declared it): the runner's
+ * and the plan's parameters say so, an imported configuration's name may
+ * ("-cw-"). */
+static gboolean
+clockwise (const NbCampaignConfig *c)
+{
+  return (c->parameters != NULL && strstr (c->parameters, "\"clockwise\": true") != NULL) ||
+         (c->name != NULL && strstr (c->name, "-cw-") != NULL);
+}
+
 static const char *
 canonical_obstacle (const char *name)
 {
@@ -72,7 +82,8 @@ tests (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *placed)
   switch (p->clause)
     {
     case 5:
-      return g_strcmp0 (p->route, c->route) == 0 && load_kind (c) == prescribed_load_kind (p);
+      return g_strcmp0 (p->route, c->route) == 0 && load_kind (c) == prescribed_load_kind (p) &&
+             clockwise (p) == clockwise (c);
     case 6:
       return placed != NULL && g_hash_table_contains (placed, p->obstacle);
     case 7:
@@ -95,6 +106,9 @@ describe (const NbCatalogue *lang, const NbCampaignConfig *p)
   switch (p->clause)
     {
     case 5:
+      if (clockwise (p))
+        return g_strdup_printf (nb_tr (lang, "%s route clockwise, %s"), nb_tr (lang, p->route),
+                                load);
       return g_strdup_printf (nb_tr (lang, "%s route, %s"), nb_tr (lang, p->route), load);
     case 6:
       return g_strdup (nb_tr (lang, p->obstacle));

@@ -105,6 +105,37 @@ test_registry (void)
     c = &g_array_index (configs, NbCampaignConfig, 6 + 6 + 10);   /* 8 */
     nb_assert_abs (c->to_mm[0], 5000.0, 1e-9, "8: P1 at 5 LU");
   }
+  g_clear_pointer (&configs, g_array_unref);
+
+  /* 4.5: the manufacturer declares legs of 4 and 3 LU and clockwise routes
+   * too: clause 5 has the rectangular and combined routes both ways (10
+   * configurations), laid out with those legs; clause 8's P1 at 4 LU. */
+  env.leg1_lu = 4.0;
+  env.leg2_lu = 3.0;
+  env.clockwise = TRUE;
+  configs = nb_clause_all_configurations (&env, &error);
+  g_assert_no_error (error);
+  {
+    guint n5 = 0;
+    const NbCampaignConfig *c = NULL;
+
+    for (guint i = 0; i < configs->len; i++)
+      {
+        const NbCampaignConfig *k = &g_array_index (configs, NbCampaignConfig, i);
+
+        n5 += k->clause == 5;
+        if (g_strcmp0 (k->name, "combined-cw-no-load") == 0)
+          c = k;
+        if (k->clause == 8)
+          nb_assert_abs (k->to_mm[0], 4000.0, 1e-9, "8: P1 at the declared 4 LU");
+      }
+    g_assert_cmpuint (n5, ==, 10);
+    g_assert_nonnull (c);
+    /* Clockwise: the second leg turns right (−y). */
+    nb_assert_abs (c->command.x_mm, 4000.0, 1e-9, "combined cw: P2 x");
+    nb_assert_abs (c->command.y_mm, -3000.0, 1e-9, "combined cw: P2 y");
+    g_assert_nonnull (strstr (c->parameters, "\"clockwise\": true"));
+  }
 }
 
 /* #14: GSL's aborting handler is off in every program that links core

@@ -289,6 +289,36 @@ test_import_track (void)
   g_assert_nonnull (strstr (err, "/nonexistent.csv: no such file"));
 }
 
+/* 4.5: the manufacturer declares legs (4 LU first) and clockwise routes:
+ * the plan's 'combined-cw-no-load' runs clockwise with those legs — its
+ * command P2 at (4, −5) LU heading −90° (LU 1000 mm), what the runner
+ * stores; the default 5 LU counter-clockwise route would end at (5, 5). */
+static void
+test_declared_routes (void)
+{
+  g_autofree char *db = new_campaign ("routes", FALSE);
+  g_autofree char *info = NULL;
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonObject *config;
+  JsonArray *command;
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "set", "--db", db, "robot.width_mm=730",
+                           "robot.route_clockwise=yes", "robot.route_leg1_lu=4", NULL));
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "5",
+                           "--config", "combined-cw-no-load", "--trials", "2", NULL));
+  info = nb_test_cli_run (NULL, 0, NULL, "campaign", "info", "--db", db, "--json", NULL);
+  g_assert_true (json_parser_load_from_data (p, info, -1, NULL));
+  config = json_array_get_object_element (json_object_get_array_member (
+             json_node_get_object (json_parser_get_root (p)), "configs"), 0);
+  g_assert_cmpstr (json_object_get_string_member (config, "route"), ==, "combined");
+  command = json_object_get_array_member (config, "command");
+  nb_assert_abs (json_array_get_double_element (command, 0), 4000.0, 1e-9, "P2 x");
+  nb_assert_abs (json_array_get_double_element (command, 1), -5000.0, 1e-9, "P2 y");
+  nb_assert_abs (json_array_get_double_element (command, 2), -90.0, 1e-9, "P2 heading");
+  g_assert_nonnull (strstr (json_object_get_string_member (config, "parameters"),
+                            "\"clockwise\": true"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -300,6 +330,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner-cli/text", test_text_output);
   g_test_add_func ("/runner-cli/bad-input", test_bad_input);
   g_test_add_func ("/runner-cli/import-track", test_import_track);
+  g_test_add_func ("/runner-cli/declared-routes", test_declared_routes);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

@@ -50,6 +50,14 @@ static const NbCampaignField campaign_fields[] = {
   { "robot.height_mm", NB_FIELD_POSITIVE, N_("height h, mm") },
   { "robot.rated_speed_mm_s", NB_FIELD_POSITIVE, N_("rated speed, mm/s") },
   { "robot.rated_load_kg", NB_FIELD_NUMBER, N_("rated load, kg") },
+  /* 4.5: "travel distance 5 LU unless the manufacturer sets another";
+   * rectangular and combined routes may also run clockwise. */
+  { "robot.route_leg1_lu", NB_FIELD_POSITIVE,
+    N_("first leg of the routes declared by the manufacturer, LU (4.5; default 5)") },
+  { "robot.route_leg2_lu", NB_FIELD_POSITIVE,
+    N_("second leg of the rectangular and combined routes declared by the manufacturer, LU (4.5; default 5)") },
+  { "robot.route_clockwise", NB_FIELD_BOOL,
+    N_("the manufacturer declares clockwise routes too (yes|no): rectangular and combined also clockwise (4.5)") },
   { "robot.preparation_done", NB_FIELD_BOOL, N_("preparation per the manufacturer done (yes|no)") },
   /* 4.1: what was done, in words, and the batteries (fully charged). */
   { "robot.preparation", NB_FIELD_TEXT, N_("preparation per the manufacturer: what was done (4.1)") },

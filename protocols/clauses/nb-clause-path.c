@@ -31,8 +31,8 @@ configurations (const NbClauseEnv *env, GArray *out, GError **error)
   NbRoute r;
 
   if (!nb_clause_need_lu (env, 8, error) ||
-      !nb_route_make (NB_ROUTE_STRAIGHT, NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm,
-                      NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm, FALSE, &r, error))
+      !nb_route_make (NB_ROUTE_STRAIGHT, env->leg1_lu * env->lu_mm,
+                      env->leg2_lu * env->lu_mm, FALSE, &r, error))
     return FALSE;
   for (guint rated = 0; rated < 2; rated++)
     {
@@ -46,8 +46,7 @@ configurations (const NbClauseEnv *env, GArray *out, GError **error)
       c->to_mm[0] = r.poses[1].x_mm;
       c->to_mm[1] = r.poses[1].y_mm;
       c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
-                                       "\"clockwise\": false}", env->lu_mm,
-                                       NB_ROUTE_DEFAULT_LEG_LU);
+                                       "\"clockwise\": false}", env->lu_mm, env->leg1_lu);
     }
   return TRUE;
 }

@@ -24,7 +24,10 @@ static const NbClauseColumn columns[] = {
   { "ro_deg", N_("Orientation repeatability Ro (±)"), "°", 3 },
 };
 
-/* 5.4: the three routes of 4.5, each without and with the rated load. */
+/* 5.4: the three routes of 4.5, each without and with the rated load, with
+ * the legs the manufacturer declares (5 LU each unless it sets others);
+ * when it declares clockwise routes too, the rectangular and combined ones
+ * also clockwise ("-cw-" in the name). */
 static gboolean
 configurations (const NbClauseEnv *env, GArray *out, GError **error)
 {
@@ -34,25 +37,27 @@ configurations (const NbClauseEnv *env, GArray *out, GError **error)
   if (!nb_clause_need_lu (env, 5, error))
     return FALSE;
   for (guint i = 0; i < G_N_ELEMENTS (routes); i++)
-    for (guint rated = 0; rated < 2; rated++)
-      {
-        const char *route = nb_route_kind_to_string (routes[i]);
-        g_autofree char *name = g_strdup_printf ("%s-%s", route, rated ? "rated-load" : "no-load");
-        const NbRoutePose *target;
-        NbCampaignConfig *c;
-        NbRoute r;
+    for (guint cw = 0; cw < (env->clockwise && routes[i] != NB_ROUTE_STRAIGHT ? 2u : 1u); cw++)
+      for (guint rated = 0; rated < 2; rated++)
+        {
+          const char *route = nb_route_kind_to_string (routes[i]);
+          g_autofree char *name = g_strdup_printf ("%s-%s%s", route, cw ? "cw-" : "",
+                                                   rated ? "rated-load" : "no-load");
+          const NbRoutePose *target;
+          NbCampaignConfig *c;
+          NbRoute r;
 
-        if (!nb_route_make (routes[i], NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm,
-                            NB_ROUTE_DEFAULT_LEG_LU * env->lu_mm, FALSE, &r, error))
-          return FALSE;
-        target = nb_route_target (&r);
-        c = nb_clause_config_append (out, 5, name, nb_clause_load (env, rated));
-        c->route = g_strdup (route);
-        c->command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
-        c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
-                                         "\"clockwise\": false}", env->lu_mm,
-                                         NB_ROUTE_DEFAULT_LEG_LU);
-      }
+          if (!nb_route_make (routes[i], env->leg1_lu * env->lu_mm, env->leg2_lu * env->lu_mm,
+                              cw != 0, &r, error))
+            return FALSE;
+          target = nb_route_target (&r);
+          c = nb_clause_config_append (out, 5, name, nb_clause_load (env, rated));
+          c->route = g_strdup (route);
+          c->command = (NbPose) { target->x_mm, target->y_mm, target->theta_deg };
+          c->parameters = g_strdup_printf ("{\"lu_mm\": %.17g, \"leg_lu\": %.17g, "
+                                           "\"leg2_lu\": %.17g, \"clockwise\": %s}", env->lu_mm,
+                                           env->leg1_lu, env->leg2_lu, cw ? "true" : "false");
+        }
   return TRUE;
 }
 

@@ -137,6 +137,8 @@ nb_clause_env_init (NbClauseEnv *env)
   env->min_range_mm = NAN;
   env->max_range_mm = NAN;
   env->passage_width_mm = NAN;
+  env->leg1_lu = env->leg2_lu = NB_ROUTE_DEFAULT_LEG_LU;
+  env->clockwise = FALSE;
 }
 
 static gboolean
@@ -174,6 +176,25 @@ nb_clause_env_from_campaign (NbCampaign *campaign, NbClauseEnv *env, GError **er
       return FALSE;
     }
   env->outdoor = g_strcmp0 (environment, "outdoor") == 0;
+  /* 4.5: the legs and the sense the manufacturer declares. */
+  {
+    g_autofree char *cw = NULL;
+
+    if (!field_number (campaign, "robot.route_leg1_lu", &env->leg1_lu, error) ||
+        !field_number (campaign, "robot.route_leg2_lu", &env->leg2_lu, error))
+      return FALSE;
+    if (!(env->leg1_lu > 0.0))
+      env->leg1_lu = NB_ROUTE_DEFAULT_LEG_LU;
+    if (!(env->leg2_lu > 0.0))
+      env->leg2_lu = NB_ROUTE_DEFAULT_LEG_LU;
+    cw = nb_campaign_get_field (campaign, "robot.route_clockwise", &local);
+    if (local != NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local));
+        return FALSE;
+      }
+    env->clockwise = g_strcmp0 (cw, "yes") == 0;
+  }
   return TRUE;
 }
 

@@ -151,6 +151,10 @@ typedef struct {
   double min_range_mm;          /* 6: declared by the manufacturer; NaN: not yet */
   double max_range_mm;
   double passage_width_mm;      /* 9: declared; NaN: robot width + 200 mm (decided) */
+  /* 4.5: the routes' legs the manufacturer declares (LU; default
+   * NB_ROUTE_DEFAULT_LEG_LU) and whether it declares clockwise routes too. */
+  double leg1_lu, leg2_lu;
+  gboolean clockwise;
 } NbClauseEnv;
 
 void     nb_clause_env_init          (NbClauseEnv *env);
