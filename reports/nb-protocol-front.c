@@ -144,6 +144,10 @@ nb_protocol_item_value (NbCampaign *campaign, const NbCatalogue *lang, const cha
     return g_strdup (g_str_equal (v, "outdoor") ? nb_tr (lang, "outdoors (annex A)") : nb_tr (lang, "indoors"));
   if (g_str_equal (key, "robot.preparation_done"))
     return g_strdup (g_str_equal (v, "yes") ? nb_tr (lang, "yes") : nb_tr (lang, "no"));
+  /* "none", the word the field asks for when there are none, is a value of
+   * the protocol's language, not the laboratory's free text. */
+  if (g_ascii_strcasecmp (v, "none") == 0)
+    return g_strdup (nb_ptr (lang, "value", "none"));
   return g_steal_pointer (&v);
 }
 

@@ -573,7 +573,7 @@ test_annex_a (void)
   g_assert_null (strstr (check, "(A.5.3)"));
   g_free (nb_test_cli_run (root, 0, NULL, "campaign", "set", "--db", path,
                            "instrument.linear_error_pct=0.3", "conditions.environment=indoor",
-                           NULL));
+                           "method.deviations=none", NULL));
   g_free (md);
   md = nb_test_cli_run (root, 0, NULL, "report", "--db", path, "--format", "md", NULL);
   ru = nb_test_cli_run (root, 0, NULL, "report", "--db", path, "--format", "md", "--lang", "ru",
@@ -587,6 +587,9 @@ test_annex_a (void)
   g_assert_nonnull (strstr (md, "; 35 from "));
   g_assert_nonnull (strstr (strstr (md, "; 35 from "), " ⚠."));
   g_assert_nonnull (strstr (ru, "Температура окружающей среды, °C по периодам"));
+  /* "none" is a value of the protocol's language. */
+  g_assert_nonnull (strstr (ru, "- **Отступления от методики:** нет\n"));
+  g_assert_nonnull (strstr (md, "- **Deviations from the method:** none\n"));
 }
 
 /* 7.8.8: an amendment is a new revision that says what it replaces. */

@@ -324,6 +324,47 @@ test_bad_input (void)
     }
 }
 
+/* Annex A.5.2: outdoors only the small cylinder, the large cylinder and the
+ * wooden wall are test obstacles: clause 6 without --obstacle places those
+ * three (48 placements, not 96), a table is refused for 6 and for 7. */
+static void
+test_outdoor_obstacles (void)
+{
+  g_autofree char *db = new_campaign ("outdoor");
+  g_autofree char *err = NULL, *err7 = NULL, *out = NULL, *results = NULL;
+  g_autoptr (GPtrArray) parsers = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) lines = NULL;
+  g_autoptr (JsonParser) pc = json_parser_new ();
+  JsonObject *r;
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "set", "--db", db,
+                           "conditions.environment=outdoor", NULL));
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--clause", "6",
+                           "--config", "t", "--obstacle", "metal table", NULL));
+  g_assert_nonnull (strstr (err, "the campaign is outdoors: the metal table is not used there "
+                                 "(annex A.5.2"));
+  g_free (nb_test_cli_run (NULL, 2, &err7, "campaign", "run", "--db", db, "--clause", "7",
+                           "--config", "t7", "--obstacle", "wooden table", "--behaviour", "1",
+                           NULL));
+  g_assert_nonnull (strstr (err7, "the wooden table is not used there (annex A.5.2"));
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "6",
+                         "--config", "three", "--json", NULL);
+  lines = run_lines (out, 96, parsers);
+  results = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db, "--json", NULL);
+  {
+    JsonArray *c6 = json_object_get_array_member (json_object_get_object_member (
+                      nb_test_parse_object (pc, results), "clauses"), "6");
+
+    r = NULL;
+    for (guint i = 0; i < json_array_get_length (c6); i++)
+      if (g_strcmp0 (json_object_get_string_member (json_array_get_object_element (c6, i),
+                                                    "config"), "three") == 0)
+        r = json_array_get_object_element (c6, i);
+    g_assert_nonnull (r);
+  }
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r, "obstacles")), ==, 3);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -334,6 +375,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner-courses-cli/run-results-report-agree", test_run_results_report_agree);
   g_test_add_func ("/runner-courses-cli/narrow-text", test_narrow_text);
   g_test_add_func ("/runner-courses-cli/detection", test_detection);
+  g_test_add_func ("/runner-courses-cli/outdoor-obstacles", test_outdoor_obstacles);
   g_test_add_func ("/runner-courses-cli/bad-input", test_bad_input);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);

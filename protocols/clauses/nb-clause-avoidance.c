@@ -269,6 +269,22 @@ resolve_obstacle (NbRun *run, Avoidance *a, gboolean found, GError **error)
                    "obstacle '%s' is not in table 2", path, o->config, obstacle);
       return FALSE;
     }
+  /* Annex A.5.2: outdoors only the small and large cylinder and the wooden
+   * wall are used. */
+  {
+    NbClauseEnv env;
+
+    if (!nb_clause_env_from_campaign (run->campaign, &env, error))
+      return FALSE;
+    if (env.outdoor && !nb_obstacle_outdoor (a->shape.name))
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 7 configuration '%s': the "
+                     "campaign is outdoors: the %s is not used there (annex A.5.2: the small "
+                     "cylinder, the large cylinder and the wooden wall)", path, o->config,
+                     a->shape.name);
+        return FALSE;
+      }
+  }
   a->behaviour = behaviour;
   return TRUE;
 }

@@ -382,17 +382,28 @@ detection_obstacles (NbRun *run, guint *next_number, GError **error)
   const char *const *names = nb_obstacle_names ();
   NbObstacleShape shape;
 
-  if (trials == NULL)
+  NbClauseEnv env;
+
+  if (trials == NULL || !nb_clause_env_from_campaign (run->campaign, &env, error))
     return NULL;
   g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
   if (o->obstacle != NULL)
     {
       nb_obstacle_find (o->obstacle, 0, &shape);
+      /* Annex A.5.2: outdoors the tables and the acrylic wall are not used. */
+      if (env.outdoor && !nb_obstacle_outdoor (shape.name))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: the campaign is outdoors: the %s "
+                       "is not used there (annex A.5.2: the small cylinder, the large cylinder "
+                       "and the wooden wall)", run->r->path, shape.name);
+          return NULL;
+        }
       g_ptr_array_add (list, (gpointer) shape.name);    /* the table's own string */
     }
   else
     for (guint i = 0; names[i] != NULL; i++)
-      g_ptr_array_add (list, (gpointer) names[i]);
+      if (!env.outdoor || nb_obstacle_outdoor (names[i]))
+        g_ptr_array_add (list, (gpointer) names[i]);
   *next_number = 1;
   for (guint i = 0; i < trials->len; i++)
     {
