@@ -14,7 +14,8 @@
  *
  * Checked: every sample played arrives once and in order (x = 0, 1, 2, …
  * as received, and as read back from the file: count and order), the
- * file's count equals the player's.  Quoted: latency from the player's
+ * file's count equals the player's.  After the last sample the player sends
+ * an end mark (sample number N, not stored), repeated for UDP.  Quoted: latency from the player's
  * write to the socket to the sample's return from nb_campaign_add_samples
  * (p50, p99, max) and, as bounded by the batching, to its commit; CPU of
  * the receiving thread (driver, device, store) and of the process, in % of
@@ -147,6 +148,25 @@ player (gpointer data)
         }
     }
   g_atomic_int_set (&p->done, 1);
+  /* The end: sample number total, after the stream has had time to drain
+   * (repeated: a datagram may be lost too). */
+  for (int i = 0; i < 10 && g_atomic_int_get (&p->done) == 1; i++)
+    {
+      g_usleep (200000);
+      if (p->natnet)
+        {
+          gsize len = natnet_frame (frame, (guint32) p->total, (float) p->total);
+
+          sendto (out, frame, len, 0, (struct sockaddr *) &p->to, sizeof p->to);
+        }
+      else if (i == 0)
+        {
+          gsize len = (gsize) g_snprintf (line, sizeof line, "%.3f %" G_GUINT64_FORMAT
+                                          " 0.5 0.25 0 0 0 1\n", p->total / p->rate, p->total);
+
+          g_assert (send (out, line, len, MSG_NOSIGNAL) == (gssize) len);
+        }
+    }
   if (!p->natnet)
     {
       /* Leave the connection open until the receiver has read it all. */
@@ -163,7 +183,6 @@ typedef struct {
   Player *player;
   guint64 received, next, out_of_order;
   gint64 *latency_us;           /* [total] */
-  gint64 player_done_us;
   GError *error;
 } Receiver;
 
@@ -178,6 +197,8 @@ on_event (const NbEvent *e, gpointer user_data)
                           NAN };
       guint64 k = (guint64) llround (e->sample.x_m);
 
+      if (k == r->player->total)
+        return FALSE;           /* the player's end mark */
       if (!nb_campaign_add_samples (r->campaign, r->trial_id, &s, 1, &r->error))
         return FALSE;
       if (k != r->next || k >= r->player->total)
@@ -193,15 +214,8 @@ on_event (const NbEvent *e, gpointer user_data)
     g_atomic_int_set (&r->player->ready, 1);
   else if (e->kind == NB_EVENT_ERROR || e->kind == NB_EVENT_END)
     return FALSE;
-  /* Lost samples never come: give up 2 s after the player is done. */
-  if (g_atomic_int_get (&r->player->done))
-    {
-      if (r->player_done_us == 0)
-        r->player_done_us = mono_us ();
-      else if (mono_us () - r->player_done_us > 2 * G_USEC_PER_SEC)
-        return FALSE;
-    }
-  return TRUE;
+  /* The end mark lost as well: the link falls silent after the player. */
+  return !(e->kind == NB_EVENT_LOST && g_atomic_int_get (&r->player->done));
 }
 
 typedef struct {
