@@ -4,15 +4,18 @@
  * measurement plane, poses, cycles, speed, load, robot and measurement),
  * the table of AP and RP per pose, and the orientation table, with the
  * terms of ISO 9283:1998 and of ГОСТ Р ИСО 9283-2003 («точность
- * позиционирования», «повторяемость позиционирования» …).  The words of
- * both languages are held here in one table (lang "en" or "ru"), so the
- * section does not depend on the catalogue the ISO 18646-2 protocol uses.
+ * позиционирования», «повторяемость позиционирования» …).  The words are
+ * msgids in the context "iso9283" of the catalogue the ISO 18646-2 protocol
+ * uses (po/ru.po); every function takes the language's NbCatalogue (NULL:
+ * English), like the rest of reports/.  The PDF's own words are
+ * nb_protocol_report_pdf_words's.
  */
 #pragma once
 
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-catalogue.h"
 #include "nb-document.h"
 #include "nb-iso9283.h"
 #include "nb-pdf.h"
@@ -33,25 +36,26 @@ typedef struct {
   NbIso9283Pose result[5];
 } NbIso9283PoseSection;
 
-/* FALSE (NB_ERROR_INPUT) for a language other than en and ru. */
-gboolean nb_protocol_iso9283_add_pose (NbDocument *doc, const char *lang,
+/* The pose run's section (7.2): its conditions and the two tables. */
+gboolean nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang,
                                        const NbIso9283PoseSection *section, GError **error);
 /* The ISO 9283 plan of a campaign file: the plan's table (configuration,
  * speed, load, cycles recorded of the standard's, state or the reason it is
  * out of scope), then per characteristic (clause module, registry order)
  * and configuration its conditions and its figures, recomputed from the
  * stored cycles, in the words of ISO 9283 or ГОСТ Р ИСО 9283. */
-gboolean nb_protocol_iso9283_add_plan (NbDocument *doc, const char *lang, NbCampaign *campaign,
+gboolean nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign,
                                        GError **error);
 /* The words of the simulated tracker as a run stores them (English): in
  * process (served FALSE) or watching the served arm's reported joints. */
 const char *nb_protocol_iso9283_sim_measurement (gboolean served);
 /* A stored measurement in the language: the simulated tracker's words
  * translated, any other (a live instrument's "DRIVER URL") as it is. */
-const char *nb_protocol_iso9283_measurement (const char *stored, const char *lang);
+const char *nb_protocol_iso9283_measurement (const char *stored, const NbCatalogue *lang);
+/* The robot of a pose run in the language: the simulated arm or the served
+ * one (its URL is added by the caller). */
+const char *nb_protocol_iso9283_robot (gboolean served, const NbCatalogue *lang);
 /* The document's title in the language. */
-const char *nb_protocol_iso9283_title (const char *lang);
-/* The PDF's own words in the language. */
-const NbPdfWords *nb_protocol_iso9283_pdf_words (const char *lang);
+const char *nb_protocol_iso9283_title (const NbCatalogue *lang);
 
 G_END_DECLS

@@ -29,6 +29,7 @@
 #include "nb-json-writer.h"
 #include "nb-pdf.h"
 #include "nb-protocol-iso9283.h"
+#include "nb-protocol-report.h"
 #include "nb-table.h"
 
 #include <glib/gstdio.h>
@@ -67,22 +68,6 @@ write_poses (const char *dir, const NbIso9283PoseRun *run, GError **error)
   return TRUE;
 }
 
-static const char *
-robot_words (gboolean ru, gboolean over_http)
-{
-  return over_http ? (ru ? "iiwa 7 через HTTP API системы управления движением"
-                         : "iiwa 7 over the motion HTTP API")
-                   : (ru ? "имитатор iiwa 7 с моделью погрешностей"
-                         : "simulated iiwa 7 with its error model");
-}
-
-static const char *
-measurement_words (gboolean ru, gboolean over_http)
-{
-  return nb_protocol_iso9283_measurement (nb_protocol_iso9283_sim_measurement (over_http),
-                                          ru ? "ru" : "en");
-}
-
 static gboolean
 record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
             const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
@@ -92,7 +77,7 @@ record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
   NbIso9283StoredRun r = {
     .config = (char *) config,
     .robot = (char *) (over_http ? url : "sim"),
-    .measurement = (char *) (instrument ? instrument : measurement_words (FALSE, over_http)),
+    .measurement = (char *) (instrument ? instrument : nb_protocol_iso9283_sim_measurement (over_http)),
     .speed_pct = speed,
     .load = (char *) (load ? load : "rated"),
     .plane = cube->plane,
@@ -110,18 +95,20 @@ record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
 
 /* One section: the figures computed again from what is stored. */
 static gboolean
-add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GError **error)
+add_section (NbDocument *doc, const NbCatalogue *lang, const NbIso9283StoredRun *r,
+             GError **error)
 {
-  gboolean ru = g_str_equal (lang, "ru"), http = !g_str_equal (r->robot, "sim");
-  g_autofree char *robot = http ? g_strdup_printf ("%s (%s)", robot_words (ru, TRUE), r->robot)
-                                : g_strdup (robot_words (ru, FALSE));
+  gboolean http = !g_str_equal (r->robot, "sim");
+  g_autofree char *robot = http ? g_strdup_printf ("%s (%s)", nb_protocol_iso9283_robot (TRUE, lang),
+                                                   r->robot)
+                                : g_strdup (nb_protocol_iso9283_robot (FALSE, lang));
   NbIso9283PoseSection s = {
     .config = r->config,
     .robot = robot,
-    /* A live instrument is stored as "DRIVER URL", words of no language. */
-    .measurement = r->measurement && !g_str_equal (r->measurement, measurement_words (FALSE, TRUE)) &&
-                   !g_str_equal (r->measurement, measurement_words (FALSE, FALSE))
-                   ? r->measurement : measurement_words (ru, http),
+    /* A live instrument is stored as "DRIVER URL", words of no language;
+     * the simulated tracker's stored words are translated. */
+    .measurement = nb_protocol_iso9283_measurement (
+      r->measurement ? r->measurement : nb_protocol_iso9283_sim_measurement (http), lang),
     .edge_mm = r->edge_mm,
     .plane = r->plane,
     .speed_pct = r->speed_pct,
@@ -142,15 +129,19 @@ add_section (NbDocument *doc, const char *lang, const NbIso9283StoredRun *r, GEr
 }
 
 static gboolean
-write_report (const char *path, const char *lang, const char *db, const NbIso9283PoseRun *run,
+write_report (const char *path, const char *lang_name, const char *db, const NbIso9283PoseRun *run,
               const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
               const char *load, const char *instrument, GError **error)
 {
-  gboolean ru = g_str_equal (lang, "ru");
-  g_autoptr (NbDocument) doc = nb_document_new (nb_protocol_iso9283_title (lang));
+  const NbCatalogue *lang = nb_cli_catalogue (lang_name, error);
+  g_autoptr (NbDocument) doc = NULL;
+  NbPdfWords words;
 
-  nb_document_add_title_field (doc, ru ? "Стандарт" : "Standard",
-                               ru ? "ГОСТ Р ИСО 9283-2003 (ISO 9283:1998)" : "ISO 9283:1998");
+  if (lang == NULL)
+    return FALSE;
+  doc = nb_document_new (nb_protocol_iso9283_title (lang));
+  nb_document_add_title_field (doc, nb_ptr (lang, "iso9283", "Standard"),
+                               nb_ptr (lang, "iso9283", "ISO 9283:1998"));
   if (db != NULL)
     {
       g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, error);
@@ -158,7 +149,7 @@ write_report (const char *path, const char *lang, const char *db, const NbIso928
 
       if (runs == NULL)
         return FALSE;
-      nb_document_add_title_field (doc, ru ? "Файл испытаний" : "Campaign", db);
+      nb_document_add_title_field (doc, nb_ptr (lang, "iso9283", "Campaign"), db);
       for (guint i = 0; i < runs->len; i++)
         if (!add_section (doc, lang, runs->pdata[i], error))
           return FALSE;
@@ -184,7 +175,8 @@ write_report (const char *path, const char *lang, const char *db, const NbIso928
       if (!add_section (doc, lang, &r, error))
         return FALSE;
     }
-  return nb_pdf_write (doc, nb_protocol_iso9283_pdf_words (lang), path, error);
+  words = nb_protocol_report_pdf_words (lang);
+  return nb_pdf_write (doc, &words, path, error);
 }
 
 /* ------------------------------------------------- --all: the plan -- */
@@ -280,7 +272,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
       rig.measure = nb_iso9283_measure_sim;
       rig.measure_data = &sm;
       rig.robot_name = "sim";
-      rig.measurement = measurement_words (FALSE, FALSE);
+      rig.measurement = nb_protocol_iso9283_sim_measurement (FALSE);
     }
   else
     {
@@ -311,7 +303,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
                                          0.005, 0.002 };
           rig.measure = nb_iso9283_measure_state;
           rig.measure_data = &hm;
-          rig.measurement = measurement_words (FALSE, TRUE);
+          rig.measurement = nb_protocol_iso9283_sim_measurement (TRUE);
         }
     }
   ok = nb_iso9283_run_plan (c, &rig, o->only, say_cycle, &say, &ran, &error);

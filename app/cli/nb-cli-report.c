@@ -25,8 +25,8 @@ locale_dir (void)
 
 /* The protocol's language from --lang (English by default): its catalogue,
  * a parameter of the report's calls (the process's locale is left alone). */
-static const NbCatalogue *
-catalogue (const char *lang, GError **error)
+const NbCatalogue *
+nb_cli_catalogue (const char *lang, GError **error)
 {
   if (lang != NULL && !nb_catalogue_language_known (lang))
     {
@@ -139,7 +139,7 @@ nb_cli_report (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "a PDF report needs -o OUT.pdf");
       return nb_cli_report_error (error);
     }
-  if ((words = catalogue (lang, &error)) == NULL)
+  if ((words = nb_cli_catalogue (lang, &error)) == NULL)
     return nb_cli_report_error (error);
 
   /* The protocol uses the whole file: damage anywhere is refused, not a
@@ -198,7 +198,7 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format: csv or json for a table");
       return nb_cli_report_error (error);
     }
-  if ((words = catalogue (lang, &error)) == NULL)
+  if ((words = nb_cli_catalogue (lang, &error)) == NULL)
     return nb_cli_report_error (error);
   /* The protocol uses the whole file: damage anywhere is refused, not a
    * report with what could be read. */

@@ -9,6 +9,8 @@
 
 #include <glib.h>
 
+#include "nb-catalogue.h"
+
 G_BEGIN_DECLS
 
 enum {
@@ -71,5 +73,10 @@ char    *nb_cli_recordings_root (void);
 /* Runs a subcommand table: argv[1] picks the command. */
 int      nb_cli_dispatch     (const char *group, const NbCliCommand *commands, guint n,
                               int argc, char **argv);
+
+/* The protocol's catalogue for --lang (NULL: English), from the build
+ * tree's po/ when this binary runs from it; an unknown language is an
+ * NB_ERROR_INPUT naming --lang. */
+const NbCatalogue *nb_cli_catalogue (const char *lang, GError **error);
 
 G_END_DECLS
