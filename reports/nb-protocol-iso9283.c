@@ -38,7 +38,7 @@ load_words (const char *load, const NbCatalogue *lang)
 }
 
 gboolean
-nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang,
+nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang, guint level,
                               const NbIso9283PoseSection *s, GError **error)
 {
   const char *mm = nb_ptr (lang, "iso9283", "mm");
@@ -47,7 +47,7 @@ nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang,
   NbTable *t;
 
   (void) error;
-  nb_document_add_heading (doc, 1, "7.2",
+  nb_document_add_heading (doc, level, "7.2",
                            nb_ptr (lang, "iso9283", "Pose accuracy and pose repeatability"));
   nb_document_add_heading (doc, 2, NULL, nb_ptr (lang, "iso9283", "Test conditions"));
   if (s->config != NULL)
@@ -174,6 +174,42 @@ nb_protocol_iso9283_robot (gboolean served, const NbCatalogue *lang)
                 : nb_ptr (lang, "iso9283", "simulated iiwa 7 with its error model");
 }
 
+/* One section: the figures computed again from what is stored. */
+gboolean
+nb_protocol_iso9283_add_run (NbDocument *doc, const NbCatalogue *lang, guint level,
+                             const NbIso9283StoredRun *r,
+                             GError **error)
+{
+  gboolean http = !g_str_equal (r->robot, "sim");
+  g_autofree char *robot = http ? g_strdup_printf ("%s (%s)", nb_protocol_iso9283_robot (TRUE, lang),
+                                                   r->robot)
+                                : g_strdup (nb_protocol_iso9283_robot (FALSE, lang));
+  NbIso9283PoseSection s = {
+    .config = r->config,
+    .robot = robot,
+    /* A live instrument is stored as "DRIVER URL", words of no language;
+     * the simulated tracker's stored words are translated. */
+    .measurement = nb_protocol_iso9283_measurement (
+      r->measurement ? r->measurement : nb_protocol_iso9283_sim_measurement (http), lang),
+    .edge_mm = r->edge_mm,
+    .plane = r->plane,
+    .speed_pct = r->speed_pct,
+    .load = r->load,
+    .cycles = r->cycles,
+  };
+
+  memcpy (s.centre_mm, r->centre_mm, sizeof s.centre_mm);
+  memcpy (s.command, r->command, sizeof s.command);
+  for (int i = 0; i < 5; i++)
+    if (!nb_iso9283_pose (&r->command[i], (NbPose6 *) r->attained[i]->data, r->attained[i]->len,
+                          &s.result[i], error))
+      {
+        g_prefix_error (error, "run '%s' P%d: ", r->config, i + 1);
+        return FALSE;
+      }
+  return nb_protocol_iso9283_add_pose (doc, lang, level, &s, error);
+}
+
 /* --------------------------------------------------------- the plan -- */
 
 /* The units of the clause modules' columns in the language. */
@@ -288,8 +324,8 @@ add_config (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign, cons
 }
 
 gboolean
-nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign,
-                              GError **error)
+nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, guint level,
+                              NbCampaign *campaign, GError **error)
 {
   gboolean ru = is_ru (lang);
   g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (campaign, error);
@@ -301,7 +337,7 @@ nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, NbCampai
     return FALSE;
   if (plan->len == 0)
     return TRUE;
-  nb_document_add_heading (doc, 1, NULL, nb_ptr (lang, "iso9283", "The ISO 9283 test plan"));
+  nb_document_add_heading (doc, level, NULL, nb_ptr (lang, "iso9283", "The ISO 9283 test plan"));
   t = nb_table_new (nb_ptr (lang, "iso9283", "The plan's configurations and their state"));
   nb_table_add_column (t, "config", nb_ptr (lang, "iso9283", "configuration"), NULL, 0);
   nb_table_add_column (t, "clause", nb_ptr (lang, "iso9283", "clause"), NULL, 0);
@@ -352,11 +388,30 @@ nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, NbCampai
           if (n == 0 && e->in_scope)
             continue;
           if (!headed)
-            nb_document_add_heading (doc, 1, reg[k]->clause, ru ? reg[k]->title_ru : reg[k]->title);
+            nb_document_add_heading (doc, level, reg[k]->clause, ru ? reg[k]->title_ru : reg[k]->title);
           headed = TRUE;
           if (!add_config (doc, lang, campaign, reg[k], e, error))
             return FALSE;
         }
     }
   return TRUE;
+}
+
+gboolean
+nb_protocol_iso9283_add_campaign (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign,
+                                  gboolean headed, GError **error)
+{
+  g_autoptr (GPtrArray) runs = nb_campaign_iso9283_runs (campaign, error);
+  g_autoptr (GArray) plan = NULL;
+
+  if (runs == NULL || (plan = nb_campaign_iso9283_plan_list (campaign, error)) == NULL)
+    return FALSE;
+  /* In ISO 18646-2's protocol the section's clause numbers are ISO 9283's:
+   * a heading says whose, the section's own headings one level below it. */
+  if (headed && (runs->len > 0 || plan->len > 0))
+    nb_document_add_heading (doc, 1, NULL, nb_protocol_iso9283_title (lang));
+  for (guint i = 0; i < runs->len; i++)
+    if (!nb_protocol_iso9283_add_run (doc, lang, headed ? 2 : 1, runs->pdata[i], error))
+      return FALSE;
+  return nb_protocol_iso9283_add_plan (doc, lang, headed ? 2 : 1, campaign, error);
 }

@@ -15,6 +15,7 @@
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-campaign-iso9283.h"
 #include "nb-catalogue.h"
 #include "nb-document.h"
 #include "nb-iso9283.h"
@@ -36,16 +37,29 @@ typedef struct {
   NbIso9283Pose result[5];
 } NbIso9283PoseSection;
 
-/* The pose run's section (7.2): its conditions and the two tables. */
-gboolean nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang,
+/* The pose run's section (7.2): its conditions and the two tables.  level:
+ * of the section's headings (1, or 2 under the heading of ISO 9283 in
+ * ISO 18646-2's protocol), here and below. */
+gboolean nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang, guint level,
                                        const NbIso9283PoseSection *section, GError **error);
 /* The ISO 9283 plan of a campaign file: the plan's table (configuration,
  * speed, load, cycles recorded of the standard's, state or the reason it is
  * out of scope), then per characteristic (clause module, registry order)
  * and configuration its conditions and its figures, recomputed from the
  * stored cycles, in the words of ISO 9283 or ГОСТ Р ИСО 9283. */
-gboolean nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign,
-                                       GError **error);
+gboolean nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, guint level,
+                                       NbCampaign *campaign, GError **error);
+/* A stored pose run's section, its figures computed again from the stored
+ * poses (7.2). */
+gboolean nb_protocol_iso9283_add_run (NbDocument *doc, const NbCatalogue *lang, guint level,
+                                      const NbIso9283StoredRun *run, GError **error);
+/* Everything ISO 9283 of a campaign file: every stored pose run, then the
+ * plan (nothing when the file has neither); the ISO 18646-2 protocol
+ * (nb_protocol_report_build, headed: a heading with this section's title
+ * first) and `campaign run --standard iso9283 --report` both write it. */
+gboolean nb_protocol_iso9283_add_campaign (NbDocument *doc, const NbCatalogue *lang,
+                                           NbCampaign *campaign, gboolean headed,
+                                           GError **error);
 /* The words of the simulated tracker as a run stores them (English): in
  * process (served FALSE) or watching the served arm's reported joints. */
 const char *nb_protocol_iso9283_sim_measurement (gboolean served);

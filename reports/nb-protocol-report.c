@@ -1,4 +1,5 @@
 #include "nb-protocol-report.h"
+#include "nb-protocol-iso9283.h"
 
 #include "nb-angle.h"
 #include "nb-campaign-results.h"
@@ -1642,6 +1643,9 @@ nb_protocol_report_build (NbCampaign *campaign, const NbCatalogue *lang, GError 
       nb_protocol_unc_clause (unc, doc, clause);
     }
   nb_protocol_unc_finish (unc, doc);
+  /* ISO 9283's pose runs and plan, when the file holds them (docs/iso9283.md). */
+  if (!nb_protocol_iso9283_add_campaign (doc, lang, campaign, TRUE, error))
+    return NULL;
   nb_protocol_back_matter (campaign, lang, doc);
   return g_steal_pointer (&doc);
 }

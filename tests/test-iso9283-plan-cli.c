@@ -1,7 +1,7 @@
 /* test-iso9283-plan-cli — the ISO 9283 plan from the command line: campaign plan --standard
  * iso9283, campaign run --standard iso9283 --all on the simulator and over the motion HTTP
  * API, resumed after SIGKILL at the next cycle, and the protocol's ISO 9283 section from the
- * file in both languages
+ * file in both languages; ISO 9283 in campaign results, campaign plan and navbench-cli report
  */
 #include "nb-test.h"
 #include "nb-test-cli.h"
@@ -330,6 +330,140 @@ test_report (void)
   g_assert_nonnull (strstr (text_ru, cr));
 }
 
+/* The same members with the same values (numbers to 1e-12, relative). */
+static void
+assert_same_object (JsonObject *a, JsonObject *b)
+{
+  g_autoptr (GList) members = json_object_get_members (a);
+
+  g_assert_cmpuint (json_object_get_size (a), ==, json_object_get_size (b));
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      JsonNode *x = json_object_get_member (a, l->data), *y = json_object_get_member (b, l->data);
+
+      g_assert_nonnull (y);
+      if (JSON_NODE_HOLDS_VALUE (x) && json_node_get_value_type (x) == G_TYPE_DOUBLE)
+        {
+          double u = json_node_get_double (x), v = json_node_get_double (y);
+
+          g_assert_cmpfloat (fabs (u - v), <=, 1e-12 * fmax (1.0, fabs (u)));
+        }
+      else if (JSON_NODE_HOLDS_VALUE (x) && json_node_get_value_type (x) == G_TYPE_STRING)
+        g_assert_cmpstr (json_node_get_string (x), ==, json_node_get_string (y));
+      else if (JSON_NODE_HOLDS_VALUE (x))
+        g_assert_cmpint (json_node_get_int (x), ==, json_node_get_int (y));
+    }
+}
+
+/* ISO 9283 in the campaign's main outputs: campaign results (text and
+ * JSON), plain campaign plan (text and JSON) and navbench-cli report (md,
+ * json, both languages), each against what `campaign run --standard
+ * iso9283 --json` gave. */
+static void
+test_main_outputs (void)
+{
+  g_autofree char *db = new_campaign ("outputs");
+  g_autofree char *run = NULL, *results = NULL, *results_text = NULL, *plan = NULL;
+  g_autofree char *plan_text = NULL, *md_en = NULL, *md_ru = NULL, *doc_json = NULL;
+  g_autofree char *cr = NULL, *line = NULL;
+  g_autoptr (JsonParser) p1 = json_parser_new ();
+  g_autoptr (JsonParser) p2 = json_parser_new ();
+  g_autoptr (JsonParser) p3 = json_parser_new ();
+  JsonObject *ran, *got, *o;
+  JsonArray *a;
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "set", "--db", db, "robot.width_mm=600",
+                           NULL));
+  /* Before the ISO 9283 plan exists, the outputs are ISO 18646-2's alone. */
+  plan = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--json", NULL);
+  g_assert_false (json_object_has_member (nb_test_parse_object (p2, plan), "iso9283"));
+  g_clear_pointer (&plan, g_free);
+  results = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db, "--json", NULL);
+  g_assert_false (json_object_has_member (nb_test_parse_object (p2, results), "iso9283"));
+  g_clear_pointer (&results, g_free);
+
+  run = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--all", "--only", "corner-10pct-100", "--json", NULL);
+  a = json_object_get_array_member (nb_test_parse_object (p1, run), "configs");
+  g_assert_cmpuint (json_array_get_length (a), ==, 1);
+  ran = json_array_get_object_element (a, 0);
+  g_assert_cmpstr (json_object_get_string_member (ran, "config"), ==, "corner-10pct-100");
+  g_assert_cmpint (json_object_get_int_member (ran, "cycles"), ==, 3);
+
+  /* campaign results --json: "iso9283": {"configs": [...]}, the run's figures. */
+  results = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db, "--json", NULL);
+  o = nb_test_parse_object (p2, results);
+  g_assert_true (json_object_has_member (o, "clauses"));
+  a = json_object_get_array_member (json_object_get_object_member (o, "iso9283"), "configs");
+  g_assert_cmpuint (json_array_get_length (a), ==, 1);
+  got = json_array_get_object_element (a, 0);
+  assert_same_object (ran, got);
+  {
+    JsonArray *r1 = json_object_get_array_member (ran, "rows");
+    JsonArray *r2 = json_object_get_array_member (got, "rows");
+
+    g_assert_cmpuint (json_array_get_length (r1), ==, 1);
+    g_assert_cmpuint (json_array_get_length (r2), ==, 1);
+    assert_same_object (json_array_get_object_element (r1, 0), json_array_get_object_element (r2, 0));
+    cr = g_strdup_printf ("%.3f", json_object_get_double_member (
+                            json_array_get_object_element (r1, 0), "cr_mm"));
+  }
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (
+                       json_object_get_array_member (ran, "rows"), 0), "cr_mm"), >, 0.0);
+  results_text = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db, NULL);
+  line = g_strdup_printf ("ISO 9283:\ncorner-10pct-100 (8.5): P3: CR (max) %s mm", cr);
+  g_assert_nonnull (strstr (results_text, line));
+
+  /* Plain campaign plan: the 35 ISO 9283 configurations after ISO 18646-2's. */
+  plan = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--json", NULL);
+  o = nb_test_parse_object (p3, plan);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "configs")), >, 0);
+  a = json_object_get_array_member (o, "iso9283");
+  g_assert_cmpuint (json_array_get_length (a), ==, 35);
+  for (guint i = 0; i < json_array_get_length (a); i++)
+    {
+      JsonObject *e = json_array_get_object_element (a, i);
+      gboolean corner = g_str_equal (json_object_get_string_member (e, "config"),
+                                     "corner-10pct-100");
+
+      g_assert_cmpstr (json_object_get_string_member (e, "state"), ==,
+                       corner ? "complete" : "not started");
+      g_assert_cmpint (json_object_get_int_member (e, "cycles"), ==, corner ? 3 : 0);
+    }
+  g_assert_cmpstr (json_object_get_string_member (o, "iso9283_next"), ==, "pose-rated-100");
+  plan_text = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, NULL);
+  {
+    const char *iso = strstr (plan_text, "\nISO 9283 (campaign plan --standard iso9283");
+
+    g_assert_nonnull (iso);
+    /* After ISO 18646-2's rows. */
+    g_assert_true (strstr (plan_text, "straight-no-load") < iso);
+    g_assert_true (g_regex_match_simple ("8\\.5 +corner-10pct-100 +100 % +10% +3/3 +complete", iso,
+                                         0, 0));
+    g_assert_nonnull (strstr (iso, "next: 'pose-rated-100'"));
+  }
+
+  /* navbench-cli report: the ISO 9283 section under its own heading. */
+  md_en = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md", "--output", "-",
+                           NULL);
+  md_ru = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md", "--lang", "ru",
+                           "--output", "-", NULL);
+  doc_json = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "json",
+                              "--output", "-", NULL);
+  g_assert_nonnull (strstr (md_en, "Test report: ISO 9283:1998 (manipulating industrial robots)"));
+  g_assert_nonnull (strstr (md_en, "The ISO 9283 test plan"));
+  g_assert_nonnull (strstr (md_en, "Corner deviations (8.5): corner-10pct-100"));
+  g_assert_nonnull (strstr (md_en, cr));
+  g_assert_true (strstr (md_en, "10 Mapping accuracy") < strstr (md_en, "The ISO 9283 test plan"));
+  g_assert_nonnull (strstr (md_ru, "Протокол испытаний по ГОСТ Р ИСО 9283-2003"));
+  g_assert_nonnull (strstr (md_ru, "План испытаний по ГОСТ Р ИСО 9283"));
+  g_assert_nonnull (strstr (md_ru, "Отклонения на углах (8.5): corner-10pct-100"));
+  g_assert_nonnull (strstr (md_ru, "выполнена"));
+  g_assert_nonnull (strstr (md_ru, cr));
+  g_assert_nonnull (strstr (doc_json, "Corner deviations (8.5): corner-10pct-100"));
+  g_assert_nonnull (strstr (doc_json, cr));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -341,6 +475,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-plan-cli/kill-resume", test_kill_resume);
   g_test_add_func ("/iso9283-plan-cli/http", test_http);
   g_test_add_func ("/iso9283-plan-cli/report", test_report);
+  g_test_add_func ("/iso9283-plan-cli/main-outputs", test_main_outputs);
   rc = g_test_run ();
   nb_test_remove_dir (tmp_dir);
   g_free (tmp_dir);

@@ -10,6 +10,7 @@
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
 #include "nb-clause.h"
+#include "nb-clause-9283.h"
 #include "nb-clause-results.h"
 #include "nb-conditions.h"
 #include "nb-error.h"
@@ -21,6 +22,7 @@
 #include "nb-table.h"
 
 #include <csv.h>
+#include <json-glib/json-glib.h>
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -578,6 +580,30 @@ out:
 
 /* -------------------------------------------------------------- results -- */
 
+/* The results object with "iso9283": {"configs": [...]} added (both texts
+ * this program's own JSON). */
+static char *
+with_9283 (char *results, const char *configs)
+{
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autoptr (JsonParser) q = json_parser_new ();
+  g_autoptr (JsonGenerator) gen = json_generator_new ();
+  g_autofree char *owned = results;    /* parsed below, freed on return */
+  JsonObject *iso = json_object_new ();
+  g_autofree char *text = NULL;
+
+  if (!json_parser_load_from_data (p, results, -1, NULL) ||
+      !json_parser_load_from_data (q, configs, -1, NULL))
+    g_error ("campaign results: our own JSON does not parse");
+  json_object_set_member (iso, "configs", json_node_copy (json_parser_get_root (q)));
+  json_object_set_object_member (json_node_get_object (json_parser_get_root (p)), "iso9283", iso);
+  json_generator_set_pretty (gen, TRUE);
+  json_generator_set_indent (gen, 2);
+  json_generator_set_root (gen, json_parser_get_root (p));
+  text = json_generator_to_data (gen, NULL);
+  return g_strconcat (text, "\n", NULL);
+}
+
 static int
 campaign_results (int argc, char **argv)
 {
@@ -585,8 +611,9 @@ campaign_results (int argc, char **argv)
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
   g_autoptr (NbCampaignResults) results = NULL;
-  g_autofree char *db = NULL;
+  g_autofree char *db = NULL, *iso9283 = NULL;
   gboolean json = FALSE, stored = FALSE;
+  guint n_9283 = 0;
   const GOptionEntry entries[] = {
     { "db", 0, 0, G_OPTION_ARG_FILENAME, &db, "the campaign file", "F" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
@@ -611,10 +638,40 @@ campaign_results (int argc, char **argv)
   else
     stored = TRUE;
   if ((results = nb_campaign_results_compute (campaign, &error)) == NULL ||
-      (stored && !nb_campaign_results_store (campaign, results, &error)) ||
-      !nb_campaign_close (g_steal_pointer (&campaign), &error))
+      (stored && !nb_campaign_results_store (campaign, results, &error)))
     return nb_cli_report_error (error);
-  return emit (json ? nb_campaign_results_json (results) : nb_campaign_results_text (results));
+  /* ISO 9283's configurations with cycles, as `campaign run --standard
+   * iso9283 --json` gives them (docs/iso9283.md). */
+  if (json)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+      if (!nb_clause_9283_results_json (w, campaign, &n_9283, &error))
+        return nb_cli_report_error (error);
+      iso9283 = nb_json_writer_finish (g_steal_pointer (&w));
+    }
+  else
+    {
+      GString *t = g_string_new (NULL);
+
+      if (!nb_clause_9283_results_text (t, campaign, NULL, &n_9283, &error))
+        {
+          g_string_free (t, TRUE);
+          return nb_cli_report_error (error);
+        }
+      iso9283 = g_string_free (t, FALSE);
+    }
+  if (!nb_campaign_close (g_steal_pointer (&campaign), &error))
+    return nb_cli_report_error (error);
+  if (n_9283 == 0)
+    return emit (json ? nb_campaign_results_json (results) : nb_campaign_results_text (results));
+  if (!json)
+    {
+      g_autofree char *text = nb_campaign_results_text (results);
+
+      return emit (g_strdup_printf ("%sISO 9283:\n%s", text, iso9283));
+    }
+  return emit (with_9283 (nb_campaign_results_json (results), iso9283));
 }
 
 /* --------------------------------------------------------------- export -- */

@@ -93,41 +93,6 @@ record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
   return nb_campaign_iso9283_add_run (c, &r, error) && nb_campaign_close (g_steal_pointer (&c), error);
 }
 
-/* One section: the figures computed again from what is stored. */
-static gboolean
-add_section (NbDocument *doc, const NbCatalogue *lang, const NbIso9283StoredRun *r,
-             GError **error)
-{
-  gboolean http = !g_str_equal (r->robot, "sim");
-  g_autofree char *robot = http ? g_strdup_printf ("%s (%s)", nb_protocol_iso9283_robot (TRUE, lang),
-                                                   r->robot)
-                                : g_strdup (nb_protocol_iso9283_robot (FALSE, lang));
-  NbIso9283PoseSection s = {
-    .config = r->config,
-    .robot = robot,
-    /* A live instrument is stored as "DRIVER URL", words of no language;
-     * the simulated tracker's stored words are translated. */
-    .measurement = nb_protocol_iso9283_measurement (
-      r->measurement ? r->measurement : nb_protocol_iso9283_sim_measurement (http), lang),
-    .edge_mm = r->edge_mm,
-    .plane = r->plane,
-    .speed_pct = r->speed_pct,
-    .load = r->load,
-    .cycles = r->cycles,
-  };
-
-  memcpy (s.centre_mm, r->centre_mm, sizeof s.centre_mm);
-  memcpy (s.command, r->command, sizeof s.command);
-  for (int i = 0; i < 5; i++)
-    if (!nb_iso9283_pose (&r->command[i], (NbPose6 *) r->attained[i]->data, r->attained[i]->len,
-                          &s.result[i], error))
-      {
-        g_prefix_error (error, "run '%s' P%d: ", r->config, i + 1);
-        return FALSE;
-      }
-  return nb_protocol_iso9283_add_pose (doc, lang, &s, error);
-}
-
 static gboolean
 write_report (const char *path, const char *lang_name, const char *db, const NbIso9283PoseRun *run,
               const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
@@ -150,10 +115,7 @@ write_report (const char *path, const char *lang_name, const char *db, const NbI
       if (runs == NULL)
         return FALSE;
       nb_document_add_title_field (doc, nb_ptr (lang, "iso9283", "Campaign"), db);
-      for (guint i = 0; i < runs->len; i++)
-        if (!add_section (doc, lang, runs->pdata[i], error))
-          return FALSE;
-      if (!nb_protocol_iso9283_add_plan (doc, lang, c, error))
+      if (!nb_protocol_iso9283_add_campaign (doc, lang, c, FALSE, error))
         return FALSE;
     }
   else
@@ -172,7 +134,7 @@ write_report (const char *path, const char *lang_name, const char *db, const NbI
       memcpy (r.centre_mm, cube->centre_mm, sizeof r.centre_mm);
       memcpy (r.command, run->command, sizeof r.command);
       memcpy (r.attained, run->attained, sizeof r.attained);
-      if (!add_section (doc, lang, &r, error))
+      if (!nb_protocol_iso9283_add_run (doc, lang, 1, &r, error))
         return FALSE;
     }
   words = nb_protocol_report_pdf_words (lang);
@@ -322,11 +284,9 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   if (o->json)
     {
       g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-      g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (c, &error);
       g_autofree char *text = NULL;
+      guint n_configs;
 
-      if (plan == NULL)
-        return nb_cli_report_error (error);
       nb_json_begin_object (w);
       nb_json_key (w, "standard"); nb_json_string (w, "iso9283");
       nb_json_key (w, "plan_made"); nb_json_bool (w, made);
@@ -334,30 +294,8 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
       nb_json_key (w, "goals"); nb_json_int (w, rig.goals);
       /* The figures of every configuration with cycles, from the file. */
       nb_json_key (w, "configs");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < plan->len; i++)
-        {
-          const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
-          const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
-          NbClause9283Figures f;
-          guint n;
-
-          if (!nb_campaign_iso9283_count_trials (c, e->config, &n, &error))
-            return nb_cli_report_error (error);
-          if (n == 0 || clause == NULL)
-            continue;
-          if (!nb_clause_9283_compute (c, e, &f, &error))
-            return nb_cli_report_error (error);
-          nb_json_begin_object (w);
-          nb_json_key (w, "config"); nb_json_string (w, e->config);
-          nb_json_key (w, "characteristic"); nb_json_string (w, e->characteristic);
-          nb_json_key (w, "clause"); nb_json_string (w, clause->clause);
-          nb_json_key (w, "of"); nb_json_int (w, e->cycles);
-          nb_clause_9283_figures_json (w, clause, &f);
-          nb_json_end_object (w);
-          nb_clause_9283_figures_clear (&f);
-        }
-      nb_json_end_array (w);
+      if (!nb_clause_9283_results_json (w, c, &n_configs, &error))
+        return nb_cli_report_error (error);
       nb_json_end_object (w);
       text = nb_json_writer_finish (g_steal_pointer (&w));
       if (!nb_campaign_close (g_steal_pointer (&c), &error) || !nb_cli_write (text, &error))
@@ -366,26 +304,11 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   else
     {
       g_autoptr (GString) out = g_string_new (NULL);
-      g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (c, &error);
+      guint n_configs;
 
-      if (plan == NULL)
-        return nb_cli_report_error (error);
       /* The figures of the configurations this run worked on, a line each. */
-      for (guint i = 0; i < plan->len; i++)
-        {
-          const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
-          const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
-          NbClause9283Figures f;
-          g_autofree char *text = NULL;
-
-          if (clause == NULL || !g_hash_table_contains (say.ran, e->config))
-            continue;
-          if (!nb_clause_9283_compute (c, e, &f, &error))
-            return nb_cli_report_error (error);
-          text = nb_clause_9283_figures_text (clause, &f);
-          g_string_append_printf (out, "%s (%s): %s\n", e->config, clause->clause, text);
-          nb_clause_9283_figures_clear (&f);
-        }
+      if (!nb_clause_9283_results_text (out, c, say.ran, &n_configs, &error))
+        return nb_cli_report_error (error);
       g_string_append_printf (out, "The ISO 9283 plan: %u cycles run (%u goals); see campaign "
                               "plan --standard iso9283 --db %s\n", ran, rig.goals, o->db);
       if (!nb_campaign_close (g_steal_pointer (&c), &error) || !nb_cli_write (out->str, &error))
@@ -730,6 +653,61 @@ nb_cli_iso9283_run (int argc, char **argv)
 
 /* ------------------------------------ campaign plan --standard iso9283 -- */
 
+/* The plan's rows: into w (JSON objects of the array begun) or out (a line
+ * each); *next the first in-scope configuration not complete.  Shared by
+ * `campaign plan --standard iso9283` and plain `campaign plan`. */
+gboolean
+nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter *w,
+                          GString *out, const NbIso9283PlanEntry **next, GError **error)
+{
+  gboolean json = w != NULL;
+
+  *next = NULL;
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+      const char *state;
+      guint n;
+
+      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, error))
+        return FALSE;
+      state = !e->in_scope ? "out of scope" : n == 0 ? "not started"
+              : n < e->cycles ? "in progress" : "complete";
+      if (*next == NULL && e->in_scope && n < e->cycles)
+        *next = e;
+      if (json)
+        {
+          nb_json_begin_object (w);
+          nb_json_key (w, "config"); nb_json_string (w, e->config);
+          nb_json_key (w, "characteristic"); nb_json_string (w, e->characteristic);
+          nb_json_key (w, "clause"); nb_json_string (w, clause ? clause->clause : "?");
+          nb_json_key (w, "speed_pct"); nb_json_double (w, e->speed_pct);
+          nb_json_key (w, "load"); nb_json_string (w, e->load);
+          nb_json_key (w, "state"); nb_json_string (w, state);
+          nb_json_key (w, "cycles"); nb_json_int (w, n);
+          nb_json_key (w, "of"); nb_json_int (w, e->cycles);
+          nb_json_key (w, "stream"); nb_json_bool (w, clause && clause->stream);
+          nb_json_key (w, "reason");
+          if (e->reason)
+            nb_json_string (w, e->reason);
+          else
+            nb_json_null (w);
+          nb_json_end_object (w);
+        }
+      else
+        {
+          g_autofree char *count = g_strdup_printf ("%u/%u", n, e->cycles);
+          g_autofree char *speed = g_strdup_printf ("%.0f %%", e->speed_pct);
+
+          g_string_append_printf (out, "%-14s %-26s %-6s %-6s %-8s %s%s%s\n",
+                                  clause ? clause->clause : "?", e->config, speed, e->load, count,
+                                  state, e->reason ? ": " : "", e->reason ? e->reason : "");
+        }
+    }
+  return TRUE;
+}
+
 int
 nb_cli_iso9283_plan (int argc, char **argv)
 {
@@ -795,48 +773,8 @@ nb_cli_iso9283_plan (int argc, char **argv)
   else
     g_string_append_printf (out, "%-14s %-26s %-6s %-6s %-8s %s\n", "clause", "configuration",
                             "speed", "load", "cycles", "state");
-  for (guint i = 0; i < plan->len; i++)
-    {
-      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
-      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
-      const char *state;
-      guint n;
-
-      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, &error))
-        return nb_cli_report_error (error);
-      state = !e->in_scope ? "out of scope" : n == 0 ? "not started"
-              : n < e->cycles ? "in progress" : "complete";
-      if (next == NULL && e->in_scope && n < e->cycles)
-        next = e;
-      if (json)
-        {
-          nb_json_begin_object (w);
-          nb_json_key (w, "config"); nb_json_string (w, e->config);
-          nb_json_key (w, "characteristic"); nb_json_string (w, e->characteristic);
-          nb_json_key (w, "clause"); nb_json_string (w, clause ? clause->clause : "?");
-          nb_json_key (w, "speed_pct"); nb_json_double (w, e->speed_pct);
-          nb_json_key (w, "load"); nb_json_string (w, e->load);
-          nb_json_key (w, "state"); nb_json_string (w, state);
-          nb_json_key (w, "cycles"); nb_json_int (w, n);
-          nb_json_key (w, "of"); nb_json_int (w, e->cycles);
-          nb_json_key (w, "stream"); nb_json_bool (w, clause && clause->stream);
-          nb_json_key (w, "reason");
-          if (e->reason)
-            nb_json_string (w, e->reason);
-          else
-            nb_json_null (w);
-          nb_json_end_object (w);
-        }
-      else
-        {
-          g_autofree char *count = g_strdup_printf ("%u/%u", n, e->cycles);
-          g_autofree char *speed = g_strdup_printf ("%.0f %%", e->speed_pct);
-
-          g_string_append_printf (out, "%-14s %-26s %-6s %-6s %-8s %s%s%s\n",
-                                  clause ? clause->clause : "?", e->config, speed, e->load, count,
-                                  state, e->reason ? ": " : "", e->reason ? e->reason : "");
-        }
-    }
+  if (!nb_cli_iso9283_plan_rows (campaign, plan, w, out, &next, &error))
+    return nb_cli_report_error (error);
   if (json)
     {
       nb_json_end_array (w);

@@ -920,13 +920,52 @@ nb_cli_campaign_plan (int argc, char **argv)
         }
       else
         nb_json_null (w);
-      nb_json_end_object (w);
     }
   else if (next != NULL)
     g_string_append_printf (out, "next: clause %u '%s' (campaign run --db %s --all)\n",
                             next->clause, next->config, db);
   else
     g_string_append (out, "next: nothing the runner drives is left\n");
+  /* ISO 9283's plan after ISO 18646-2's, when the file holds one (made by
+   * `campaign plan --standard iso9283`, docs/iso9283.md). */
+  {
+    g_autoptr (GArray) plan_9283 = nb_campaign_iso9283_plan_list (campaign, &error);
+    const NbIso9283PlanEntry *next_9283 = NULL;
+
+    if (plan_9283 == NULL)
+      return nb_cli_report_error (error);
+    if (plan_9283->len > 0)
+      {
+        if (json)
+          {
+            nb_json_key (w, "iso9283");
+            nb_json_begin_array (w);
+          }
+        else
+          g_string_append_printf (out, "\nISO 9283 (campaign plan --standard iso9283 --db %s):\n"
+                                  "%-14s %-26s %-6s %-6s %-8s %s\n", db, "clause",
+                                  "configuration", "speed", "load", "cycles", "state");
+        if (!nb_cli_iso9283_plan_rows (campaign, plan_9283, json ? w : NULL, out, &next_9283,
+                                       &error))
+          return nb_cli_report_error (error);
+        if (json)
+          {
+            nb_json_end_array (w);
+            nb_json_key (w, "iso9283_next");
+            if (next_9283 != NULL)
+              nb_json_string (w, next_9283->config);
+            else
+              nb_json_null (w);
+          }
+        else if (next_9283 != NULL)
+          g_string_append_printf (out, "next: '%s' (campaign run --standard iso9283 --db %s "
+                                  "--all)\n", next_9283->config, db);
+        else
+          g_string_append (out, "next: nothing of ISO 9283 is left\n");
+      }
+  }
+  if (json)
+    nb_json_end_object (w);
   if (!nb_campaign_close (g_steal_pointer (&campaign), &error))
     return nb_cli_report_error (error);
   if (json)

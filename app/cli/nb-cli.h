@@ -9,7 +9,9 @@
 
 #include <glib.h>
 
+#include "nb-campaign-iso9283.h"
 #include "nb-catalogue.h"
+#include "nb-json-writer.h"
 
 G_BEGIN_DECLS
 
@@ -73,6 +75,12 @@ char    *nb_cli_recordings_root (void);
 /* Runs a subcommand table: argv[1] picks the command. */
 int      nb_cli_dispatch     (const char *group, const NbCliCommand *commands, guint n,
                               int argc, char **argv);
+
+/* The ISO 9283 plan's rows (nb-cli-iso9283-run.c): JSON objects into w
+ * (an array begun) when it is not NULL, else a line each into out; *next
+ * the first in-scope configuration not complete. */
+gboolean nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter *w,
+                                   GString *out, const NbIso9283PlanEntry **next, GError **error);
 
 /* The protocol's catalogue for --lang (NULL: English), from the build
  * tree's po/ when this binary runs from it; an unknown language is an

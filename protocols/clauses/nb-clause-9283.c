@@ -232,6 +232,76 @@ nb_clause_9283_figures_text (const NbClause9283 *clause, const NbClause9283Figur
 }
 
 gboolean
+nb_clause_9283_results_json (NbJsonWriter *w, NbCampaign *campaign, guint *n_configs,
+                             GError **error)
+{
+  g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (campaign, error);
+
+  *n_configs = 0;
+  if (plan == NULL)
+    return FALSE;
+  nb_json_begin_array (w);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+      NbClause9283Figures f;
+      guint n;
+
+      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, error))
+        return FALSE;
+      if (n == 0 || clause == NULL)
+        continue;
+      if (!nb_clause_9283_compute (campaign, e, &f, error))
+        return FALSE;
+      nb_json_begin_object (w);
+      nb_json_key (w, "config"); nb_json_string (w, e->config);
+      nb_json_key (w, "characteristic"); nb_json_string (w, e->characteristic);
+      nb_json_key (w, "clause"); nb_json_string (w, clause->clause);
+      nb_json_key (w, "of"); nb_json_int (w, e->cycles);
+      nb_clause_9283_figures_json (w, clause, &f);
+      nb_json_end_object (w);
+      nb_clause_9283_figures_clear (&f);
+      (*n_configs)++;
+    }
+  nb_json_end_array (w);
+  return TRUE;
+}
+
+gboolean
+nb_clause_9283_results_text (GString *out, NbCampaign *campaign, GHashTable *only,
+                             guint *n_configs, GError **error)
+{
+  g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (campaign, error);
+
+  *n_configs = 0;
+  if (plan == NULL)
+    return FALSE;
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+      NbClause9283Figures f;
+      g_autofree char *text = NULL;
+      guint n;
+
+      if (clause == NULL || (only != NULL && !g_hash_table_contains (only, e->config)))
+        continue;
+      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, error))
+        return FALSE;
+      if (n == 0)
+        continue;
+      if (!nb_clause_9283_compute (campaign, e, &f, error))
+        return FALSE;
+      text = nb_clause_9283_figures_text (clause, &f);
+      g_string_append_printf (out, "%s (%s): %s\n", e->config, clause->clause, text);
+      nb_clause_9283_figures_clear (&f);
+      (*n_configs)++;
+    }
+  return TRUE;
+}
+
+gboolean
 nb_clause_9283_check (const NbIso9283Rig *rig, const NbClause9283Goals *c, GError **error)
 {
   for (guint k = 0; c->pre != NULL && k < c->pre->len / NB_ARM_JOINTS; k++)

@@ -139,6 +139,18 @@ void  nb_clause_9283_figures_json (NbJsonWriter *w, const NbClause9283 *clause,
 char *nb_clause_9283_figures_text (const NbClause9283 *clause,
                                    const NbClause9283Figures *figures);
 
+/* The figures of every configuration of the file's plan with cycles,
+ * recomputed from the stored cycles, as the JSON array begun by the caller's
+ * key (items {config, characteristic, clause, of, cycles, error, note,
+ * rows[]}: `campaign run --standard iso9283 --json`'s and `campaign results
+ * --json`'s "configs"); *n_configs the number written. */
+gboolean nb_clause_9283_results_json (NbJsonWriter *w, NbCampaign *campaign, guint *n_configs,
+                                      GError **error);
+/* The same as lines "CONFIG (CLAUSE): figures"; only the configurations in
+ * `only` (a set of names) when it is not NULL. */
+gboolean nb_clause_9283_results_text (GString *out, NbCampaign *campaign, GHashTable *only,
+                                      guint *n_configs, GError **error);
+
 /* Shared by the modules (nb-clause-9283.c). */
 void nb_clause_9283_figures_alloc (NbClause9283Figures *f, const NbClause9283 *clause,
                                    guint n_rows);
