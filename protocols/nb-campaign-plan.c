@@ -23,6 +23,14 @@ nb_plan_status_done (const NbPlanStatus *s)
   return s->state == NB_PLAN_OUT_OF_SCOPE || s->state >= NB_PLAN_COMPLETE;
 }
 
+gboolean
+nb_plan_runs_next (const NbPlanEntry *e, const NbPlanStatus *s)
+{
+  const NbClause *clause = nb_clause_lookup (e->clause);
+
+  return !nb_plan_status_done (s) && clause != NULL && clause->runner != NULL;
+}
+
 static gboolean
 make_plan (NbCampaign *campaign, GError **error)
 {

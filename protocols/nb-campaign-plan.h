@@ -50,6 +50,9 @@ gboolean nb_plan_status (NbCampaign *campaign, const NbPlanEntry *entry, NbPlanS
                          GError **error);
 /* TRUE when the entry has nothing left to run. */
 gboolean nb_plan_status_done (const NbPlanStatus *status);
+/* TRUE when `campaign run --all` would run the entry: something is left
+ * and the runner drives its clause (the first such entry is "next"). */
+gboolean nb_plan_runs_next (const NbPlanEntry *entry, const NbPlanStatus *status);
 
 /* What `campaign run --all` and the window's "everything left in the plan"
  * run, in plan order: the entries in scope and not done, of only_clause

@@ -1,6 +1,9 @@
 #include "nb-registration.h"
 
+#include "nb-csv-reader.h"
 #include "nb-error.h"
+
+#include <string.h>
 
 #define MM_PER_M 1000.0
 
@@ -98,4 +101,102 @@ nb_registration_load (NbCampaign *campaign, NbRigidTransform *tf, gboolean *foun
     }
   *found = TRUE;
   return TRUE;
+}
+
+void
+nb_reference_point_clear (NbReferencePoint *p)
+{
+  g_clear_pointer (&p->name, g_free);
+}
+
+GArray *
+nb_reference_points_read (const char *path, guint dim, GError **error)
+{
+  g_autoptr (NbCsvReader) r = NULL;
+  g_autoptr (GArray) points = g_array_new (FALSE, TRUE, sizeof (NbReferencePoint));
+  NbCsvColumn cols[] = { { "point", TRUE }, { "instrument_x_mm", TRUE },
+                         { "instrument_y_mm", TRUE }, { "instrument_z_mm", FALSE },
+                         { "reference_x_mm", TRUE }, { "reference_y_mm", TRUE },
+                         { "reference_z_mm", FALSE } };
+  int rc;
+
+  g_array_set_clear_func (points, (GDestroyNotify) nb_reference_point_clear);
+  if (dim != 2 && dim != 3)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: a survey is 2-D or 3-D, not %u-D",
+                   path, dim);
+      return NULL;
+    }
+  if ((r = nb_csv_reader_new_for_path (path, error)) == NULL ||
+      !nb_csv_reader_read_header (r, cols, G_N_ELEMENTS (cols), error))
+    return NULL;
+  if (dim == 3 && (cols[3].index < 0 || cols[6].index < 0))
+    {
+      nb_csv_reader_set_error (r, error, "--dim 3 needs instrument_z_mm and reference_z_mm");
+      return NULL;
+    }
+  while ((rc = nb_csv_reader_next (r, error)) > 0)
+    {
+      NbReferencePoint p = { NULL, { 0, 0, 0 }, { 0, 0, 0 } };
+      const char *name = nb_csv_reader_get_text (r, &cols[0], error);
+
+      if (name == NULL ||
+          !nb_csv_reader_get_double (r, &cols[1], &p.instrument_m[0], error) ||
+          !nb_csv_reader_get_double (r, &cols[2], &p.instrument_m[1], error) ||
+          (dim == 3 && !nb_csv_reader_get_double (r, &cols[3], &p.instrument_m[2], error)) ||
+          !nb_csv_reader_get_double (r, &cols[4], &p.reference_m[0], error) ||
+          !nb_csv_reader_get_double (r, &cols[5], &p.reference_m[1], error) ||
+          (dim == 3 && !nb_csv_reader_get_double (r, &cols[6], &p.reference_m[2], error)))
+        return NULL;
+      for (int k = 0; k < 3; k++)
+        p.instrument_m[k] /= MM_PER_M, p.reference_m[k] /= MM_PER_M;
+      p.name = g_strdup (name);
+      g_array_append_val (points, p);
+    }
+  if (rc < 0)
+    return NULL;
+  return g_steal_pointer (&points);
+}
+
+gboolean
+nb_registration_fit (const NbReferencePoint *points, guint n, guint dim, const char *source,
+                     NbRegistrationFit *fit, GError **error)
+{
+  g_autofree double *inst_buf = g_new0 (double, 3 * MAX (n, 1));
+  double (*inst)[3] = (double (*)[3]) inst_buf, (*ref)[3];
+
+  memset (fit, 0, sizeof *fit);
+  fit->names = g_ptr_array_new_with_free_func (g_free);
+  fit->residuals_m = g_new0 (double, MAX (n, 1));
+  fit->source = g_strdup (source);
+  fit->reference_m = ref = (double (*)[3]) g_new0 (double, 3 * MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      memcpy (inst[i], points[i].instrument_m, sizeof inst[i]);
+      memcpy (ref[i], points[i].reference_m, sizeof ref[i]);
+      g_ptr_array_add (fit->names, g_strdup (points[i].name));
+    }
+  if (!nb_register_rigid ((const double (*)[3]) inst, (const double (*)[3]) ref, n, dim,
+                          &fit->registration.transform, fit->residuals_m,
+                          &fit->registration.rms_m, error))
+    {
+      nb_registration_fit_clear (fit);
+      return FALSE;
+    }
+  fit->registration.n_points = n;
+  fit->registration.names = (const char *const *) fit->names->pdata;
+  fit->registration.residuals_m = fit->residuals_m;
+  fit->registration.source = fit->source;
+  fit->registration.reference_m = (const double (*)[3]) fit->reference_m;
+  return TRUE;
+}
+
+void
+nb_registration_fit_clear (NbRegistrationFit *fit)
+{
+  g_clear_pointer (&fit->names, g_ptr_array_unref);
+  g_clear_pointer (&fit->residuals_m, g_free);
+  g_clear_pointer (&fit->source, g_free);
+  g_clear_pointer (&fit->reference_m, g_free);
+  memset (&fit->registration, 0, sizeof fit->registration);
 }

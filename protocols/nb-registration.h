@@ -45,4 +45,38 @@ gboolean nb_registration_store (NbCampaign *campaign, const NbRegistration *regi
 gboolean nb_registration_load  (NbCampaign *campaign, NbRigidTransform *transform,
                                 gboolean *found, GError **error);
 
+/* One surveyed reference point: its coordinates as the instrument measures
+ * them and in the test area (m; z 0 in a 2-D survey). */
+typedef struct {
+  char *name;
+  double instrument_m[3];
+  double reference_m[3];
+} NbReferencePoint;
+
+void     nb_reference_point_clear (NbReferencePoint *point);
+/* The points of a survey CSV: columns point, instrument_x_mm,
+ * instrument_y_mm[, instrument_z_mm], reference_x_mm, reference_y_mm[,
+ * reference_z_mm] (dim 3 needs the z columns).  Of NbReferencePoint (cleared
+ * with the array); an error names FILE:LINE.  The one reader (`campaign
+ * register`, the GUI's import). */
+GArray  *nb_reference_points_read (const char *path, guint dim, GError **error);
+
+/* A fit and what it owns: registration points into names and residuals. */
+typedef struct {
+  NbRegistration registration;
+  GPtrArray *names;             /* of char * */
+  double *residuals_m;
+  char *source;
+  double (*reference_m)[3];     /* the points in the test area (registration.reference_m) */
+} NbRegistrationFit;
+
+/* The rigid fit (nb_register_rigid) of n ≥ 3 points; source: where they
+ * came from (the stored method names it).  The error names no file: the
+ * caller prefixes it. */
+gboolean nb_registration_fit (const NbReferencePoint *points, guint n, guint dim,
+                              const char *source, NbRegistrationFit *fit, GError **error);
+void     nb_registration_fit_clear (NbRegistrationFit *fit);
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NbRegistrationFit, nb_registration_fit_clear)
+
 G_END_DECLS

@@ -25,15 +25,13 @@ nb_cli_campaign_register (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCsvReader) r = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
-  g_autoptr (GArray) inst = g_array_new (FALSE, FALSE, sizeof (double[3]));
-  g_autoptr (GArray) ref = g_array_new (FALSE, FALSE, sizeof (double[3]));
-  g_autoptr (GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) list = NULL;
+  g_auto (NbRegistrationFit) fit = { { { 0 } } };
   g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
   g_autofree char *log = NULL;
   g_autofree char *db = NULL, *points = NULL, *text = NULL;
-  g_autofree double *residual = NULL;
+  const double *residual = NULL;
   gboolean json = FALSE;
   gint dim = 2;
   const GOptionEntry entries[] = {
@@ -43,13 +41,9 @@ nb_cli_campaign_register (int argc, char **argv)
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
     { NULL }
   };
-  NbCsvColumn cols[] = { { "point", TRUE }, { "instrument_x_mm", TRUE }, { "instrument_y_mm", TRUE },
-                         { "instrument_z_mm", FALSE }, { "reference_x_mm", TRUE },
-                         { "reference_y_mm", TRUE }, { "reference_z_mm", FALSE } };
   NbRigidTransform tf;
   double rms, max = 0.0;
   char a[32], b[32];
-  int rc;
 
   g_option_context_set_summary (context,
     "Registers the instrument frame to the test-area frame (ARCHITECTURE: one frame):\n"
@@ -65,46 +59,20 @@ nb_cli_campaign_register (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--db F, --points P.csv and --dim 2|3");
       return nb_cli_report_error (error);
     }
-  if ((r = nb_csv_reader_new_for_path (points, &error)) == NULL ||
-      !nb_csv_reader_read_header (r, cols, G_N_ELEMENTS (cols), &error))
+  if ((list = nb_reference_points_read (points, (guint) dim, &error)) == NULL)
     return nb_cli_report_error (error);
-  if (dim == 3 && (cols[3].index < 0 || cols[6].index < 0))
-    {
-      nb_csv_reader_set_error (r, &error, "--dim 3 needs instrument_z_mm and reference_z_mm");
-      return nb_cli_report_error (error);
-    }
-  while ((rc = nb_csv_reader_next (r, &error)) > 0)
-    {
-      double pi[3] = { 0, 0, 0 }, pr[3] = { 0, 0, 0 };
-      const char *name = nb_csv_reader_get_text (r, &cols[0], &error);
-
-      if (name == NULL ||
-          !nb_csv_reader_get_double (r, &cols[1], &pi[0], &error) ||
-          !nb_csv_reader_get_double (r, &cols[2], &pi[1], &error) ||
-          (dim == 3 && !nb_csv_reader_get_double (r, &cols[3], &pi[2], &error)) ||
-          !nb_csv_reader_get_double (r, &cols[4], &pr[0], &error) ||
-          !nb_csv_reader_get_double (r, &cols[5], &pr[1], &error) ||
-          (dim == 3 && !nb_csv_reader_get_double (r, &cols[6], &pr[2], &error)))
-        return nb_cli_report_error (error);
-      for (int k = 0; k < 3; k++)
-        pi[k] /= MM_PER_M, pr[k] /= MM_PER_M;
-      g_array_append_val (inst, pi);
-      g_array_append_val (ref, pr);
-      g_ptr_array_add (names, g_strdup (name));
-    }
-  if (rc < 0)
-    return nb_cli_report_error (error);
-  residual = g_new0 (double, MAX (inst->len, 1));
-  if (!nb_register_rigid ((const double (*)[3]) inst->data, (const double (*)[3]) ref->data,
-                          inst->len, (guint) dim, &tf, residual, &rms, &error))
+  if (!nb_registration_fit ((const NbReferencePoint *) list->data, list->len, (guint) dim,
+                            points, &fit, &error))
     {
       g_prefix_error (&error, "%s: ", points);
       return nb_cli_report_error (error);
     }
+  tf = fit.registration.transform;
+  rms = fit.registration.rms_m;
+  residual = fit.residuals_m;
 
   {
-    const NbRegistration reg = { tf, inst->len, (const char *const *) names->pdata, residual, rms,
-                                 points, (const double (*)[3]) ref->data };
+    const NbRegistration reg = fit.registration;
 
     max = nb_registration_max_m (&reg);
     g_ascii_formatd (a, sizeof a, "%.3f", rms * MM_PER_M);
@@ -142,10 +110,10 @@ nb_cli_campaign_register (int argc, char **argv)
   nb_json_key (w, "yaw_deg"); nb_json_double (w, nb_rigid_yaw_deg (&tf));
   nb_json_key (w, "residuals");
   nb_json_begin_array (w);
-  for (guint i = 0; i < inst->len; i++)
+  for (guint i = 0; i < fit.registration.n_points; i++)
     {
       nb_json_begin_object (w);
-      nb_json_key (w, "point"); nb_json_string (w, g_ptr_array_index (names, i));
+      nb_json_key (w, "point"); nb_json_string (w, g_ptr_array_index (fit.names, i));
       nb_json_key (w, "residual_mm"); nb_json_double (w, residual[i] * MM_PER_M);
       nb_json_end_object (w);
     }

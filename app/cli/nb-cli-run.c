@@ -852,8 +852,7 @@ nb_cli_campaign_plan (int argc, char **argv)
 
       if (!nb_plan_status (campaign, e, &st, &error))
         return nb_cli_report_error (error);
-      if (next == NULL && !nb_plan_status_done (&st) &&
-          nb_clause_lookup (e->clause)->runner != NULL)
+      if (next == NULL && nb_plan_runs_next (e, &st))
         next = e;
       if (json)
         {

@@ -4,10 +4,12 @@
 #include "nb-campaign.h"
 #include "nb-campaign-form.h"
 #include "nb-gui-paths.h"
+#include "nb-instrument-page.h"
 #include "nb-io-queue.h"
 #include "nb-protocol-page.h"
 #include "nb-motion-page.h"
 #include "nb-results-page.h"
+#include "nb-overview-page.h"
 #include "nb-trials-page.h"
 
 #include <glib/gi18n.h>
@@ -27,6 +29,7 @@ struct _NbWindow {
 
   GtkWidget *form, *trials, *results, *motion;
   GtkWidget *protocol;          /* nb-protocol-page: the PDF and CSV written in-process */
+  GtkWidget *overview, *instrument;
   GSettings *settings;
   NbIoQueue *queue;
   char *path;
@@ -251,6 +254,8 @@ open_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
   nb_trials_page_set_campaign (NB_TRIALS_PAGE (window->trials), job->path);
   nb_protocol_page_set_campaign (NB_PROTOCOL_PAGE (window->protocol), job->path);
   nb_results_page_set_campaign (NB_RESULTS_PAGE (window->results), job->path);
+  nb_overview_page_set_campaign (NB_OVERVIEW_PAGE (window->overview), job->path);
+  nb_instrument_page_set_campaign (NB_INSTRUMENT_PAGE (window->instrument), job->path);
   nb_window_toast (window, job->create ? _("Campaign created.") : _("Campaign opened."));
   remember_recent (window, job->path);
   update_actions (window);
@@ -607,7 +612,14 @@ nb_window_init (NbWindow *window)
   window->trials = nb_trials_page_new (window->queue);
   gtk_widget_set_name (window->trials, "trials-page");
   g_signal_connect_object (window->trials, "notify::running", G_CALLBACK (on_running), window, 0);
+  window->overview = nb_overview_page_new (window->queue);
+  gtk_widget_set_name (window->overview, "overview-page");
+  add_page (window, window->overview, "overview", C_("page", "_Overview"), "view-grid-symbolic");
   add_page (window, window->form, "campaign", C_("page", "_Campaign"), "document-properties-symbolic");
+  window->instrument = nb_instrument_page_new (window->queue);
+  gtk_widget_set_name (window->instrument, "instrument-page");
+  add_page (window, window->instrument, "instrument", C_("page", "_Instrument"),
+            "find-location-symbolic");
   add_page (window, window->trials, "trials", C_("page", "_Run"), "media-playback-start-symbolic");
   window->results = nb_results_page_new (window->queue);
   gtk_widget_set_name (window->results, "results-page");

@@ -112,6 +112,43 @@ sp_check (enum sp_return r, NbTransport *t, const char *what, GError **error)
   return FALSE;
 }
 
+void
+nb_serial_port_info_clear (NbSerialPortInfo *info)
+{
+  g_clear_pointer (&info->name, g_free);
+  g_clear_pointer (&info->description, g_free);
+}
+
+static int
+compare_ports (gconstpointer a, gconstpointer b)
+{
+  return g_strcmp0 (((const NbSerialPortInfo *) a)->name, ((const NbSerialPortInfo *) b)->name);
+}
+
+GArray *
+nb_transport_list_serial_ports (GError **error)
+{
+  NbTransport t = { .name = (char *) "serial ports" };
+  struct sp_port **ports = NULL;
+  GArray *out;
+
+  if (!sp_check (sp_list_ports (&ports), &t, "list", error))
+    return NULL;
+  out = g_array_new (FALSE, TRUE, sizeof (NbSerialPortInfo));
+  g_array_set_clear_func (out, (GDestroyNotify) nb_serial_port_info_clear);
+  for (guint i = 0; ports[i] != NULL; i++)
+    {
+      const char *description = sp_get_port_description (ports[i]);
+      NbSerialPortInfo info = { g_strdup (sp_get_port_name (ports[i])),
+                                description && description[0] ? g_strdup (description) : NULL };
+
+      g_array_append_val (out, info);
+    }
+  sp_free_port_list (ports);
+  g_array_sort (out, compare_ports);
+  return out;
+}
+
 /* Follows symbolic links (at most 16) to the device node. */
 static char *
 resolve_links (const char *path)

@@ -39,6 +39,19 @@ typedef struct {
 
 typedef struct _NbTransport NbTransport;
 
+/* A serial port as libserialport lists it. */
+typedef struct {
+  char *name;                   /* the path to open: "/dev/ttyUSB0" */
+  char *description;            /* the OS's words ("USB-Serial Controller"), or NULL */
+} NbSerialPortInfo;
+
+void             nb_serial_port_info_clear (NbSerialPortInfo *info);
+/* The serial ports of this machine now (sp_list_ports), of
+ * NbSerialPortInfo cleared with the array, sorted by name; an empty array
+ * when there are none.  NULL with an error carrying libserialport's message
+ * when they cannot be listed. */
+GArray          *nb_transport_list_serial_ports (GError **error);
+
 /* Defaults: 9600 8N1, no flow control. */
 void             nb_transport_options_init (NbTransportOptions *options);
 /* "8N1" → data bits, parity, stop bits. */

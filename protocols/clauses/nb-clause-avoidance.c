@@ -501,7 +501,7 @@ const NbClause nb_clause_avoidance = {
   .table = 4,
   /* 7.3: the first three trials decide pass or fail. */
   .trials = 3,
-  .trial_word = "trials",
+  .trial_word = N_("trials"),
   .trials_clause = "7.3",
   .columns = columns,
   .n_columns = G_N_ELEMENTS (columns),

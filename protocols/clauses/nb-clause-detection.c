@@ -602,7 +602,7 @@ const NbClause nb_clause_detection = {
   .table = 3,
   /* 6.3: 8 directions × {max, min} range per obstacle. */
   .trials = 16,
-  .trial_word = "placements",
+  .trial_word = N_("placements"),
   .trials_clause = "6.3",
   .columns = columns,
   .n_columns = G_N_ELEMENTS (columns),

@@ -18,6 +18,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 typedef struct {
   gboolean polar;
@@ -305,7 +306,7 @@ geocom_timeout (gpointer ctx, const NbSink *sink)
 
 const NbDriver nb_driver_geocom = {
   .name = "geocom",
-  .summary = "Leica GeoCOM total station tracking a prism (lock state, coordinates or polar)",
+  .summary = N_("Leica GeoCOM total station tracking a prism (lock state, coordinates or polar)"),
   .needs_transport = TRUE,
   .open = geocom_open,
   .configure = geocom_configure,

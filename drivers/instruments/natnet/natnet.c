@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 typedef struct {
   int major, minor;
@@ -212,7 +213,7 @@ natnet_feed (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink)
 
 const NbDriver nb_driver_natnet = {
   .name = "natnet",
-  .summary = "OptiTrack NatNet 3.x/4.x rigid bodies over UDP (unicast or multicast)",
+  .summary = N_("OptiTrack NatNet 3.x/4.x rigid bodies over UDP (unicast or multicast)"),
   .datagrams = TRUE,
   .needs_transport = TRUE,
   .open = natnet_open,

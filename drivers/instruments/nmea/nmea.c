@@ -15,6 +15,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 typedef struct {
   NbNmeaLexer lexer;
@@ -277,7 +278,7 @@ nmea_finish (gpointer ctx, const NbSink *sink)
 
 const NbDriver nb_driver_nmea = {
   .name = "nmea",
-  .summary = "NMEA 0183 GNSS receiver (GGA GLL GNS RMC GST GSA HDT THS VTG ZDA)",
+  .summary = N_("NMEA 0183 GNSS receiver (GGA GLL GNS RMC GST GSA HDT THS VTG ZDA)"),
   .needs_transport = TRUE,
   .open = nmea_open,
   .configure = nmea_configure,

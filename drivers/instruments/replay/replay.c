@@ -13,6 +13,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 #define LINE_MAX_BYTES 4096
 #define MAX_COLUMNS 64
@@ -373,7 +374,7 @@ replay_finish (gpointer ctx, const NbSink *sink)
 
 const NbDriver nb_driver_csv = {
   .name = "csv",
-  .summary = "poses from a CSV export (column mapping, units)",
+  .summary = N_("poses from a CSV export (column mapping, units)"),
   .needs_transport = TRUE,
   .open = csv_open,
   .configure = replay_configure,
@@ -386,7 +387,7 @@ const NbDriver nb_driver_csv = {
 
 const NbDriver nb_driver_tum = {
   .name = "tum",
-  .summary = "a TUM trajectory (t tx ty tz qx qy qz qw), as evo reads",
+  .summary = N_("a TUM trajectory (t tx ty tz qx qy qz qw), as evo reads"),
   .needs_transport = TRUE,
   .open = tum_open,
   .configure = replay_configure,

@@ -19,6 +19,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <glib/gi18n-lib.h>
 
 typedef struct {
   double rate_hz, noise_m, noise_deg, latency_s, dropout, duration_s;
@@ -217,7 +218,7 @@ sim_generate (gpointer ctx, double until_s, const NbSink *sink, GError **error)
 
 const NbDriver nb_driver_sim = {
   .name = "sim",
-  .summary = "simulated tracker observing the simulated robot (noise, rate, latency, dropouts)",
+  .summary = N_("simulated tracker observing the simulated robot (noise, rate, latency, dropouts)"),
   .needs_transport = FALSE,
   .open = sim_open,
   .configure = sim_configure,

@@ -1,0 +1,736 @@
+/* nb-overview-page.c — the campaign's plan and each configuration's set-up
+ * (see nb-overview-page.h) */
+#include "nb-overview-page.h"
+
+#include "nb-campaign.h"
+#include "nb-clause.h"
+#include "nb-error.h"
+#include "nb-setup.h"
+#include "nb-setup-drawing.h"
+#include "nb-window.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+
+typedef struct {
+  NbPlanEntry entry;
+  NbPlanStatus status;
+  gboolean have_setup;
+  NbSetup setup;
+  char *setup_error;            /* why there is no drawing */
+} PlanRow;
+
+typedef struct {
+  GArray *rows;                 /* of PlanRow */
+  char *problem;                /* no plan: why (no width) */
+} PlanLoad;
+
+struct _NbOverviewPage {
+  AdwBin parent_instance;
+  /* From nb-overview-page.ui. */
+  GtkStack *stack;
+  AdwStatusPage *empty;
+  GtkLabel *summary, *next, *title, *status, *legend;
+  GtkListBox *list;
+  GtkWidget *drawing, *scope;
+
+  NbIoQueue *queue;
+  char *path;
+  guint generation;             /* loads of an earlier campaign are dropped */
+  GArray *rows;                 /* of PlanRow, shown */
+  int selected;                 /* index into rows, -1 none */
+  guint loads;
+  gboolean filling;             /* the list is being rebuilt: not a selection */
+  AdwMessageDialog *dialog;     /* the reason asked now */
+};
+
+G_DEFINE_FINAL_TYPE (NbOverviewPage, nb_overview_page, ADW_TYPE_BIN)
+
+static void
+plan_row_clear (gpointer p)
+{
+  PlanRow *row = p;
+
+  nb_plan_entry_clear (&row->entry);
+  g_free (row->setup_error);
+}
+
+static void
+plan_load_free (gpointer p)
+{
+  PlanLoad *load = p;
+
+  if (load == NULL)
+    return;
+  g_clear_pointer (&load->rows, g_array_unref);
+  g_free (load->problem);
+  g_free (load);
+}
+
+/* ------------------------------------------------------------- words -- */
+
+static const char *
+state_words (NbPlanState state)
+{
+  switch (state)
+    {
+    case NB_PLAN_OUT_OF_SCOPE: return _("out of scope");
+    case NB_PLAN_NOT_STARTED: return _("not started");
+    case NB_PLAN_IN_PROGRESS: return _("in progress");
+    case NB_PLAN_COMPLETE: return _("complete");
+    case NB_PLAN_PASSED: return _("passed");
+    case NB_PLAN_FAILED: return _("failed");
+    default: return "?";
+    }
+}
+
+char *
+nb_overview_status_text (const NbPlanEntry *e, const NbPlanStatus *st)
+{
+  const NbClause *clause = nb_clause_lookup (e->clause);
+  const char *word = clause != NULL ? _(clause->trial_word) : _("trials");
+
+  if (st->state == NB_PLAN_OUT_OF_SCOPE)
+    return g_strdup_printf (_("out of scope: %s"), e->reason ? e->reason : _("no reason given"));
+  return g_strdup_printf (_("%u/%u %s — %s"), st->done, st->needed, word, state_words (st->state));
+}
+
+/* A configuration in words (the plan's key is the tooltip). */
+static char *
+entry_words (const NbPlanEntry *e)
+{
+  g_autofree char *load = NULL;
+  const char *obstacle = e->obstacle ? _(e->obstacle) : NULL;
+
+  if (!isnan (e->load_kg))
+    load = e->load_kg > 0 ? g_strdup_printf (_("rated load %g kg"), e->load_kg)
+                          : g_strdup (_("no load"));
+  else if (g_strrstr (e->config, "rated-load") != NULL)
+    load = g_strdup (_("rated load (not declared)"));
+  if (e->route != NULL)
+    {
+      const char *route = g_str_equal (e->route, "straight") ? _("straight route")
+                          : g_str_equal (e->route, "rectangular") ? _("rectangular route")
+                          : g_str_equal (e->route, "combined") ? _("combined route") : e->route;
+
+      return load ? g_strdup_printf ("%s, %s", route, load) : g_strdup (route);
+    }
+  if (e->behaviour != NULL && obstacle != NULL)
+    return g_strdup_printf (_("behaviour %s, %s"), e->behaviour, obstacle);
+  if (obstacle != NULL)
+    return g_strdup (obstacle);
+  if (e->clause == 6)
+    return g_strdup (_("all table 2 obstacles"));
+  if (g_str_equal (e->config, "arena"))
+    return g_strdup (_("the arena"));
+  if (load != NULL && e->clause != 10)
+    return g_steal_pointer (&load);
+  return g_strdup (e->config);
+}
+
+static char *
+clause_heading (guint number)
+{
+  const NbClause *clause = nb_clause_lookup (number);
+
+  return g_strdup_printf (_("Clause %u — %s"), number, clause ? _(clause->title) : "");
+}
+
+/* ----------------------------------------------------------- loading -- */
+
+typedef struct {
+  char *path;
+  guint generation;
+} LoadJob;
+
+static void
+load_job_free (gpointer p)
+{
+  LoadJob *job = p;
+
+  g_free (job->path);
+  g_free (job);
+}
+
+static gpointer
+load_work (gpointer data, GError **error)
+{
+  const char *path = ((LoadJob *) data)->path;
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (path, NB_CAMPAIGN_OPEN_READ_ONLY, error);
+  g_autoptr (GArray) plan = NULL;
+  PlanLoad *load;
+
+  if (campaign == NULL || (plan = nb_campaign_plan_list (campaign, error)) == NULL)
+    return NULL;
+  if (plan->len == 0)
+    {
+      double lu;
+      gboolean made;
+      g_autoptr (GError) local = NULL;
+
+      if (!nb_campaign_get_lu_mm (campaign, &lu, &local))
+        {
+          if (local != NULL)
+            {
+              g_propagate_error (error, g_steal_pointer (&local));
+              return NULL;
+            }
+          load = g_new0 (PlanLoad, 1);
+          load->problem = g_strdup (_("The plan is laid out in LU (4.5), from the robot's width: "
+                                      "enter the width on the Campaign page."));
+          return load;
+        }
+      /* The first look at the plan makes it (as campaign plan does). */
+      g_clear_pointer (&plan, g_array_unref);
+      if (!nb_campaign_close (g_steal_pointer (&campaign), error) ||
+          (campaign = nb_campaign_open (path, 0, error)) == NULL ||
+          !nb_plan_ensure (campaign, &made, error) ||
+          (plan = nb_campaign_plan_list (campaign, error)) == NULL)
+        return NULL;
+    }
+  load = g_new0 (PlanLoad, 1);
+  load->rows = g_array_sized_new (FALSE, TRUE, sizeof (PlanRow), plan->len);
+  g_array_set_clear_func (load->rows, plan_row_clear);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+      PlanRow row = { { 0 } };
+      NbCampaignConfig config;
+      g_autoptr (GError) local = NULL;
+
+      if (!nb_plan_status (campaign, e, &row.status, error))
+        {
+          plan_load_free (load);
+          return NULL;
+        }
+      row.have_setup = nb_setup_of_planned (campaign, e->clause, e->config, &config, &row.setup,
+                                            &local);
+      nb_campaign_config_clear (&config);
+      if (!row.have_setup)
+        row.setup_error = g_strdup (local->message);
+      /* The entry moves into the row. */
+      row.entry = *e;
+      nb_plan_entry_init (e);
+      g_array_append_val (load->rows, row);
+    }
+  if (!nb_campaign_close (g_steal_pointer (&campaign), error))
+    {
+      plan_load_free (load);
+      return NULL;
+    }
+  return load;
+}
+
+static void show_selected (NbOverviewPage *page);
+
+static GtkWidget *
+make_row (const PlanRow *r)
+{
+  GtkWidget *row = gtk_list_box_row_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
+  GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  g_autofree char *words = entry_words (&r->entry);
+  g_autofree char *status = nb_overview_status_text (&r->entry, &r->status);
+  g_autofree char *name = g_strdup_printf ("plan-%u-%s", r->entry.clause, r->entry.config);
+  GtkWidget *title = gtk_label_new (words), *sub = gtk_label_new (status);
+  const char *icon;
+
+  switch (r->status.state)
+    {
+    case NB_PLAN_OUT_OF_SCOPE: icon = "action-unavailable-symbolic"; break;
+    case NB_PLAN_COMPLETE: case NB_PLAN_PASSED: icon = "emblem-ok-symbolic"; break;
+    case NB_PLAN_FAILED: icon = "dialog-error-symbolic"; break;
+    case NB_PLAN_IN_PROGRESS: icon = "media-playback-pause-symbolic"; break;
+    default: icon = "radio-symbolic"; break;
+    }
+  gtk_widget_set_name (row, name);
+  gtk_widget_set_tooltip_text (row, r->entry.config);
+  gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name (icon));
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (sub), 0);
+  gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
+  gtk_widget_set_name (sub, "plan-status");
+  gtk_widget_add_css_class (sub, "caption");
+  gtk_widget_add_css_class (sub, r->status.state == NB_PLAN_FAILED ? "error" : "dim-label");
+  gtk_box_append (GTK_BOX (texts), title);
+  gtk_box_append (GTK_BOX (texts), sub);
+  gtk_widget_set_hexpand (texts, TRUE);
+  gtk_box_append (GTK_BOX (box), texts);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_list_box_row_set_child (GTK_LIST_BOX_ROW (row), box);
+  return row;
+}
+
+/* A heading above the first configuration of each clause. */
+static void
+header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+  int i = gtk_list_box_row_get_index (row), j = before ? gtk_list_box_row_get_index (before) : -1;
+  guint clause;
+
+  if (page->rows == NULL || i < 0 || (guint) i >= page->rows->len)
+    return;
+  clause = g_array_index (page->rows, PlanRow, i).entry.clause;
+  if (j >= 0 && g_array_index (page->rows, PlanRow, j).entry.clause == clause)
+    gtk_list_box_row_set_header (row, NULL);
+  else if (gtk_list_box_row_get_header (row) == NULL)
+    {
+      g_autofree char *text = clause_heading (clause);
+      GtkWidget *label = gtk_label_new (text);
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+      gtk_widget_add_css_class (label, "heading");
+      gtk_widget_set_margin_start (label, 12);
+      gtk_widget_set_margin_end (label, 12);
+      gtk_widget_set_margin_top (label, j >= 0 ? 12 : 6);
+      gtk_widget_set_margin_bottom (label, 3);
+      gtk_list_box_row_set_header (row, label);
+    }
+}
+
+static void
+fill (NbOverviewPage *page, PlanLoad *load)
+{
+  guint complete = 0, out = 0, trials = 0, needed = 0;
+  int next = -1, keep = -1;
+  GtkWidget *child;
+  g_autofree char *summary = NULL, *done_text = NULL;
+
+  /* The selection stays on the same configuration. */
+  if (page->rows != NULL && page->selected >= 0)
+    {
+      const PlanRow *old = &g_array_index (page->rows, PlanRow, page->selected);
+
+      for (guint i = 0; i < load->rows->len && keep < 0; i++)
+        {
+          const PlanRow *r = &g_array_index (load->rows, PlanRow, i);
+
+          if (r->entry.clause == old->entry.clause && g_str_equal (r->entry.config, old->entry.config))
+            keep = (int) i;
+        }
+    }
+  page->filling = TRUE;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (page->list))) != NULL)
+    gtk_list_box_remove (page->list, child);
+  g_clear_pointer (&page->rows, g_array_unref);
+  page->rows = g_steal_pointer (&load->rows);
+  for (guint i = 0; i < page->rows->len; i++)
+    {
+      const PlanRow *r = &g_array_index (page->rows, PlanRow, i);
+
+      gtk_list_box_append (page->list, make_row (r));
+      if (r->status.state == NB_PLAN_OUT_OF_SCOPE)
+        out++;
+      else
+        {
+          complete += nb_plan_status_done (&r->status);
+          trials += MIN (r->status.done, r->status.needed);
+          needed += r->status.needed;
+        }
+      if (next < 0 && nb_plan_runs_next (&r->entry, &r->status))
+        next = (int) i;
+    }
+  gtk_list_box_invalidate_headers (page->list);
+  page->filling = FALSE;
+  done_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u configuration done",
+                                            "%u of %u configurations done", page->rows->len - out),
+                               complete, page->rows->len - out);
+  summary = g_strdup_printf (_("The plan: %s, %u out of scope; %u of %u trials."), done_text, out,
+                             trials, needed);
+  gtk_label_set_text (page->summary, summary);
+  if (next >= 0)
+    {
+      const PlanRow *r = &g_array_index (page->rows, PlanRow, next);
+      g_autofree char *words = entry_words (&r->entry);
+      g_autofree char *status = nb_overview_status_text (&r->entry, &r->status);
+      g_autofree char *text = g_strdup_printf (_("Next: clause %u, %s (%s)."), r->entry.clause,
+                                               words, status);
+
+      gtk_label_set_text (page->next, text);
+    }
+  else
+    {
+      gboolean left = FALSE;
+
+      for (guint i = 0; i < page->rows->len; i++)
+        left |= !nb_plan_status_done (&g_array_index (page->rows, PlanRow, i).status);
+      gtk_label_set_text (page->next, left ? _("Next: what is left is not driven by the runner: "
+                                               "record those trials by importing them.")
+                                           : _("Nothing is left: every configuration in scope "
+                                               "is done."));
+    }
+  page->selected = keep >= 0 ? keep : next >= 0 ? next : page->rows->len > 0 ? 0 : -1;
+  if (page->selected >= 0)
+    gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list,
+                                                                        page->selected));
+  show_selected (page);
+}
+
+static void
+load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  NbOverviewPage *page = NB_OVERVIEW_PAGE (owner);
+  PlanLoad *load = *result;
+
+  /* Disposed (the window went): a job keeps its owner, not its widgets. */
+  if (((LoadJob *) data)->generation != page->generation || page->list == NULL)
+    return;
+  page->loads++;
+  if (error != NULL)
+    {
+      adw_status_page_set_title (page->empty, _("The Plan Could Not Be Read"));
+      adw_status_page_set_description (page->empty, error->message);
+      gtk_stack_set_visible_child_name (page->stack, "empty");
+      return;
+    }
+  if (load->problem != NULL)
+    {
+      adw_status_page_set_title (page->empty, _("No Plan Yet"));
+      adw_status_page_set_description (page->empty, load->problem);
+      gtk_stack_set_visible_child_name (page->stack, "empty");
+      return;
+    }
+  gtk_stack_set_visible_child_name (page->stack, "plan");
+  fill (page, load);
+}
+
+void
+nb_overview_page_reload (NbOverviewPage *page)
+{
+  LoadJob *job;
+
+  if (page->path == NULL)
+    return;
+  job = g_new0 (LoadJob, 1);
+  job->path = g_strdup (page->path);
+  job->generation = page->generation;
+  nb_io_queue_push (page->queue, G_OBJECT (page), load_work, load_done, job, load_job_free,
+                    plan_load_free);
+}
+
+void
+nb_overview_page_set_campaign (NbOverviewPage *page, const char *path)
+{
+  g_free (page->path);
+  page->path = g_strdup (path);
+  page->generation++;
+  page->selected = -1;
+  g_clear_pointer (&page->rows, g_array_unref);
+  {
+    GtkWidget *child;
+
+    page->filling = TRUE;
+    while ((child = gtk_widget_get_first_child (GTK_WIDGET (page->list))) != NULL)
+      gtk_list_box_remove (page->list, child);
+    page->filling = FALSE;
+  }
+  adw_status_page_set_title (page->empty, _("No Plan Yet"));
+  adw_status_page_set_description (page->empty, path ? _("Reading the plan…")
+                                                     : _("Open a campaign to see its plan."));
+  gtk_stack_set_visible_child_name (page->stack, "empty");
+  nb_overview_page_reload (page);
+}
+
+guint
+nb_overview_page_get_loads (NbOverviewPage *page)
+{
+  return page->loads;
+}
+
+/* --------------------------------------------------------- selection -- */
+
+static void
+show_selected (NbOverviewPage *page)
+{
+  const PlanRow *r = page->rows && page->selected >= 0
+                     ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
+  g_autofree char *title = NULL, *status = NULL, *legend = NULL, *words = NULL;
+
+  gtk_widget_set_sensitive (page->scope, r != NULL);
+  if (r == NULL)
+    {
+      gtk_label_set_text (page->title, "");
+      gtk_label_set_text (page->status, "");
+      gtk_label_set_text (page->legend, "");
+      gtk_widget_queue_draw (page->drawing);
+      return;
+    }
+  words = entry_words (&r->entry);
+  title = g_strdup_printf (_("Clause %u: %s"), r->entry.clause, words);
+  status = nb_overview_status_text (&r->entry, &r->status);
+  legend = r->have_setup ? nb_setup_describe (&r->setup) : g_strdup (r->setup_error);
+  gtk_label_set_text (page->title, title);
+  gtk_label_set_text (page->status, status);
+  gtk_label_set_text (page->legend, legend);
+  gtk_button_set_label (GTK_BUTTON (page->scope), r->entry.in_scope ? _("Out of _Scope…")
+                                                                    : _("Back in _Scope"));
+  gtk_widget_queue_draw (page->drawing);
+}
+
+static void
+on_row_selected (GtkListBox *list, GtkListBoxRow *row, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+
+  if (page->filling)
+    return;
+  page->selected = row ? gtk_list_box_row_get_index (row) : -1;
+  show_selected (page);
+}
+
+gboolean
+nb_overview_page_select (NbOverviewPage *page, guint clause, const char *config)
+{
+  for (guint i = 0; page->rows && i < page->rows->len; i++)
+    {
+      const PlanRow *r = &g_array_index (page->rows, PlanRow, i);
+
+      if (r->entry.clause == clause && g_str_equal (r->entry.config, config))
+        {
+          gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list, i));
+          page->selected = (int) i;
+          show_selected (page);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+  const PlanRow *r = page->rows && page->selected >= 0
+                     ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
+  GdkRGBA fg;
+
+  if (r == NULL || !r->have_setup)
+    return;
+  gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
+  nb_setup_draw (cr, &r->setup, width, height, &fg);
+}
+
+/* ------------------------------------------------------------- scope -- */
+
+typedef struct {
+  char *path, *config, *reason;
+  guint clause;
+} ScopeJob;
+
+static void
+scope_job_free (gpointer p)
+{
+  ScopeJob *job = p;
+
+  g_free (job->path);
+  g_free (job->config);
+  g_free (job->reason);
+  g_free (job);
+}
+
+static gpointer
+scope_work (gpointer data, GError **error)
+{
+  ScopeJob *job = data;
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (job->path, 0, error);
+
+  if (campaign == NULL ||
+      !nb_campaign_plan_set_scope (campaign, job->clause, job->config, job->reason == NULL,
+                                   job->reason, error) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), error))
+    return NULL;
+  return GINT_TO_POINTER (1);
+}
+
+static void
+toast (NbOverviewPage *page, const char *text)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (page));
+
+  if (NB_IS_WINDOW (root))
+    nb_window_toast (NB_WINDOW (root), text);
+}
+
+static void
+scope_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  NbOverviewPage *page = NB_OVERVIEW_PAGE (owner);
+  ScopeJob *job = data;
+
+  if (g_strcmp0 (job->path, page->path) != 0 || page->list == NULL)
+    return;
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The plan could not be changed: %s"),
+                                               error->message);
+
+      toast (page, text);
+    }
+  else
+    toast (page, job->reason ? _("Taken out of scope: the protocol gives the reason.")
+                             : _("Back in scope."));
+  nb_overview_page_reload (page);
+}
+
+void
+nb_overview_page_set_scope (NbOverviewPage *page, const char *reason)
+{
+  const PlanRow *r = page->rows && page->selected >= 0
+                     ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
+  ScopeJob *job;
+
+  if (r == NULL || page->path == NULL)
+    return;
+  job = g_new0 (ScopeJob, 1);
+  job->path = g_strdup (page->path);
+  job->clause = r->entry.clause;
+  job->config = g_strdup (r->entry.config);
+  job->reason = reason ? g_strstrip (g_strdup (reason)) : NULL;
+  nb_io_queue_push (page->queue, G_OBJECT (page), scope_work, scope_done, job, scope_job_free,
+                    NULL);
+}
+
+static void
+on_reason_changed (GtkEditable *entry, gpointer user_data)
+{
+  AdwMessageDialog *dialog = user_data;
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  adw_message_dialog_set_response_enabled (dialog, "exclude", text[0] != '\0');
+}
+
+static void
+on_reason_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+
+  if (page->dialog == dialog)
+    page->dialog = NULL;
+  if (g_str_equal (response, "exclude"))
+    nb_overview_page_set_scope (page, gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+on_scope_clicked (GtkButton *button, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+  const PlanRow *r = page->rows && page->selected >= 0
+                     ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
+  GtkWidget *dialog, *entry;
+  g_autofree char *words = NULL, *body = NULL;
+
+  if (r == NULL)
+    return;
+  if (!r->entry.in_scope)
+    {
+      nb_overview_page_set_scope (page, NULL);
+      return;
+    }
+  words = entry_words (&r->entry);
+  body = g_strdup_printf (_("Clause %u, %s is not tested. The protocol prints the reason: the "
+                            "manufacturer's declaration, as a rule."), r->entry.clause, words);
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (page))),
+                                   _("Out of Scope"), body);
+  entry = gtk_entry_new ();
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Reason"));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "exclude", _("_Take Out of Scope"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "exclude",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "exclude", FALSE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "exclude");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (entry, "changed", G_CALLBACK (on_reason_changed), dialog);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_reason_response), page);
+  page->dialog = ADW_MESSAGE_DIALOG (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+AdwMessageDialog *
+nb_overview_page_get_dialog (NbOverviewPage *page)
+{
+  return page->dialog;
+}
+
+/* -------------------------------------------------------------- life -- */
+
+static void
+on_map (GtkWidget *widget, gpointer user_data)
+{
+  /* Shown again: the runner or the form may have changed the file. */
+  nb_overview_page_reload (NB_OVERVIEW_PAGE (widget));
+}
+
+static void
+nb_overview_page_init (NbOverviewPage *page)
+{
+  gtk_widget_init_template (GTK_WIDGET (page));
+  page->selected = -1;
+  gtk_list_box_set_header_func (page->list, header_func, page, NULL);
+  g_signal_connect (page->list, "row-selected", G_CALLBACK (on_row_selected), page);
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->drawing), draw, page, NULL);
+  g_signal_connect (page->scope, "clicked", G_CALLBACK (on_scope_clicked), page);
+  g_signal_connect (page, "map", G_CALLBACK (on_map), NULL);
+  gtk_widget_set_sensitive (page->scope, FALSE);
+}
+
+static void
+nb_overview_page_dispose (GObject *object)
+{
+  /* The list's rows go: not a selection. */
+  NB_OVERVIEW_PAGE (object)->filling = TRUE;
+  /* AdwBin unparents its child itself: first, so the template's root is
+   * not unparented twice. */
+  adw_bin_set_child (ADW_BIN (object), NULL);
+  gtk_widget_dispose_template (GTK_WIDGET (object), NB_TYPE_OVERVIEW_PAGE);
+  G_OBJECT_CLASS (nb_overview_page_parent_class)->dispose (object);
+}
+
+static void
+nb_overview_page_finalize (GObject *object)
+{
+  NbOverviewPage *page = NB_OVERVIEW_PAGE (object);
+
+  g_free (page->path);
+  g_clear_pointer (&page->rows, g_array_unref);
+  g_clear_pointer (&page->queue, nb_io_queue_unref);
+  G_OBJECT_CLASS (nb_overview_page_parent_class)->finalize (object);
+}
+
+static void
+nb_overview_page_class_init (NbOverviewPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = nb_overview_page_dispose;
+  object_class->finalize = nb_overview_page_finalize;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/org/navbench/Navbench/nb-overview-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, stack);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, empty);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, summary);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, next);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, title);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, status);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, legend);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, list);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, drawing);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, scope);
+}
+
+GtkWidget *
+nb_overview_page_new (NbIoQueue *queue)
+{
+  NbOverviewPage *page = g_object_new (NB_TYPE_OVERVIEW_PAGE, NULL);
+
+  page->queue = nb_io_queue_ref (queue);
+  return GTK_WIDGET (page);
+}

@@ -1,0 +1,916 @@
+/* test-gui-setup — the window's Overview and Instrument pages under Xvfb
+ *
+ * On a campaign whose plan has 12 of clause 5 straight-no-load's 30 trials
+ * and clause 9 no-load's five successful passages: the Overview lists the
+ * plan in order, each row's state equal to nb_plan_status on the store
+ * (through the page's one formatter, and for those two spelt out), "next" is
+ * what `campaign plan` names next, each configuration has its scale drawing
+ * (pixels drawn), and a configuration taken out of scope through the
+ * page's dialog is out of scope in the store, with the reason, and back.
+ * The Instrument page connects the simulator (samples arrive at its 50 Hz),
+ * an NMEA receiver over TCP loopback (samples arrive; the server closes:
+ * "lost" shows at once and is toasted), lists the serial ports as
+ * libserialport does, and fits a registration from a survey CSV: the
+ * residuals shown are the library's (nb_registration_fit), and stored, the
+ * campaign's fields are nb_registration_store's.  With NAVBENCH_SCREENSHOT_DIR
+ * set, both pages are saved there, light and dark, at 1280×800 and 1024×600.
+ */
+#include "nb-application.h"
+#include "nb-campaign-plan.h"
+#include "nb-error.h"
+#include "nb-gui-paths.h"
+#include "nb-instrument-page.h"
+#include "nb-overview-page.h"
+#include "nb-registration.h"
+#include "nb-setup.h"
+#include "nb-test-nmea-gen.h"
+#include "nb-test-tmp.h"
+#include "nb-test.h"
+#include "nb-transport.h"
+#include "nb-window.h"
+
+#include <gio/gio.h>
+#include <glib/gi18n.h>
+#include <gtk/gtk.h>
+#include <locale.h>
+#include <math.h>
+#include <string.h>
+
+typedef struct {
+  char *dir, *db, *points_csv;
+  NbApplication *app;
+  NbWindow *window;
+  guint stored;                 /* registration-stored signals */
+  gboolean stored_ok;
+} Fixture;
+
+static Fixture fx;
+
+static void
+iterate_until (gboolean (*done) (gpointer), gpointer data, double seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("timed out after %.0f s", seconds);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (2000);
+    }
+}
+
+static gboolean
+idle_window (gpointer data)
+{
+  return nb_window_get_pending (fx.window) == 0;
+}
+
+static GtkWidget *
+lookup (const char *name)
+{
+  GtkWidget *w = nb_window_lookup (fx.window, name);
+
+  if (w == NULL)
+    g_error ("no widget named %s", name);
+  return w;
+}
+
+static GtkWidget *
+find_in (GtkWidget *widget, const char *name)
+{
+  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_in (c, name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+settle (void)
+{
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_usleep (150000);
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+static void
+show_page (const char *page)
+{
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
+  settle ();
+  iterate_until (idle_window, NULL, 60);
+  settle ();
+}
+
+static NbOverviewPage *
+overview (void)
+{
+  return NB_OVERVIEW_PAGE (lookup ("overview-page"));
+}
+
+static NbInstrumentPage *
+instrument (void)
+{
+  return NB_INSTRUMENT_PAGE (lookup ("instrument-page"));
+}
+
+/* What a click does (gtk_widget_activate's is 250 ms late). */
+static void
+click (const char *name)
+{
+  GtkWidget *button = lookup (name);
+
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static const char *
+label (const char *name)
+{
+  return gtk_label_get_text (GTK_LABEL (lookup (name)));
+}
+
+static void
+snapshot_to (const char *file)
+{
+  const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
+  GtkWidget *w = GTK_WIDGET (fx.window);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GtkSnapshot) snapshot = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree char *path = NULL;
+  int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
+
+  if (dir == NULL)
+    return;
+  settle ();
+  width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
+  paintable = gtk_widget_paintable_new (w);
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  g_assert_nonnull (node);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  path = g_build_filename (dir, file, NULL);
+  g_assert_true (gdk_texture_save_to_png (texture, path));
+}
+
+/* Pixels of the widget that differ from its first pixel (its background). */
+static guint
+drawn_pixels (GtkWidget *w)
+{
+  int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (w);
+  g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autofree guchar *data = NULL;
+  guint n = 0;
+
+  g_assert_cmpint (width, >, 100);
+  g_assert_cmpint (height, >, 100);
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  if (node == NULL)
+    return 0;
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (w)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  data = g_malloc ((gsize) width * height * 4);
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int i = 1; i < width * height; i++)
+    n += memcmp (data + 4 * i, data, 4) != 0;
+  return n;
+}
+
+/* ------------------------------------------------------------ store -- */
+
+static GArray *
+stored_plan (NbCampaign **campaign_out)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  GArray *plan;
+
+  g_assert_no_error (error);
+  plan = nb_campaign_plan_list (c, &error);
+  g_assert_no_error (error);
+  *campaign_out = c;
+  return plan;
+}
+
+static void
+add_planned (NbCampaign *c, guint clause, const char *name, NbCampaignConfig *config)
+{
+  g_autoptr (GError) error = NULL;
+  NbSetup setup;
+
+  g_assert_true (nb_setup_of_planned (c, clause, name, config, &setup, &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_add_config (c, config, &error));
+  g_assert_no_error (error);
+}
+
+/* 12 attained poses about clause 5's command; five successful passages. */
+static void
+make_campaign (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "setup test", &error);
+  NbCampaignConfig pose, passage;
+  gboolean made;
+
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_set_field (c, "robot.width_mm", "600", &error));
+  g_assert_true (nb_campaign_set_field (c, "robot.rated_load_kg", "20", &error));
+  g_assert_true (nb_plan_ensure (c, &made, &error));
+  g_assert_no_error (error);
+  g_assert_true (made);
+  add_planned (c, 5, "straight-no-load", &pose);
+  for (guint i = 0; i < 12; i++)
+    {
+      NbCampaignTrial t;
+
+      nb_campaign_trial_init (&t);
+      t.outcome = NB_TRIAL_OK;
+      t.command = pose.command;
+      t.attained = (NbPose) { pose.command.x_mm + 2.0 + 0.5 * sin (i), pose.command.y_mm - 1.0,
+                              pose.command.theta_deg + 0.1 };
+      t.start_time = i, t.end_time = i + 0.5;
+      g_assert_true (nb_campaign_record_trial (c, pose.id, &t, &error));
+      g_assert_no_error (error);
+      nb_campaign_trial_clear (&t);
+    }
+  add_planned (c, 9, "no-load", &passage);
+  for (guint i = 0; i < 5; i++)
+    {
+      NbCampaignTrial t;
+
+      nb_campaign_trial_init (&t);
+      t.outcome = NB_TRIAL_OK;
+      t.number = i + 1;
+      t.time_s = 6.0 + 0.1 * i;
+      t.start_time = 100 + 10 * i, t.end_time = t.start_time + t.time_s;
+      g_assert_true (nb_campaign_record_trial (c, passage.id, &t, &error));
+      g_assert_no_error (error);
+      nb_campaign_trial_clear (&t);
+    }
+  nb_campaign_config_clear (&pose);
+  nb_campaign_config_clear (&passage);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+}
+
+/* ---------------------------------------------------------- overview -- */
+
+static gboolean
+loaded (gpointer data)
+{
+  return nb_overview_page_get_loads (overview ()) > GPOINTER_TO_UINT (data) &&
+         nb_window_get_pending (fx.window) == 0;
+}
+
+static const char *
+row_status (GtkWidget *row)
+{
+  GtkWidget *status = find_in (row, "plan-status");
+
+  g_assert_nonnull (status);
+  return gtk_label_get_text (GTK_LABEL (status));
+}
+
+static void
+test_overview (void)
+{
+  g_autoptr (GArray) plan = NULL;
+  GtkListBox *list;
+  NbCampaign *c = NULL;
+  const NbPlanEntry *next = NULL;
+  guint n = 0;
+
+  show_page ("overview");
+  iterate_until (loaded, GUINT_TO_POINTER (0), 60);
+  list = GTK_LIST_BOX (lookup ("overview-list"));
+  plan = stored_plan (&c);
+  g_assert_cmpuint (plan->len, >, 20);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (list, (int) i);
+      g_autofree char *name = g_strdup_printf ("plan-%u-%s", e->clause, e->config);
+      g_autofree char *expected = NULL;
+      g_autoptr (GError) error = NULL;
+      NbPlanStatus st;
+
+      g_assert_nonnull (row);
+      g_assert_cmpstr (gtk_widget_get_name (GTK_WIDGET (row)), ==, name);
+      g_assert_true (nb_plan_status (c, e, &st, &error));
+      g_assert_no_error (error);
+      expected = nb_overview_status_text (e, &st);
+      g_assert_cmpstr (row_status (GTK_WIDGET (row)), ==, expected);
+      if (next == NULL && nb_plan_runs_next (e, &st))
+        next = e;
+      /* The rated load of 20 kg: everything in scope. */
+      g_assert_true (e->in_scope);
+      n++;
+    }
+  g_assert_null (gtk_list_box_get_row_at_index (list, (int) n));
+
+  /* The two with trials, spelt out as a person reads them. */
+  {
+    GtkWidget *row = find_in (GTK_WIDGET (list), "plan-5-straight-no-load");
+    g_autofree char *twelve = g_strdup_printf (_("%u/%u %s — %s"), 12, 30, _("trials"),
+                                               _("in progress"));
+    g_autofree char *five = g_strdup_printf (_("%u/%u %s — %s"), 5, 5, _("trials"), _("passed"));
+
+    g_assert_cmpstr (row_status (row), ==, twelve);
+    g_assert_cmpstr (row_status (find_in (GTK_WIDGET (list), "plan-9-no-load")), ==, five);
+  }
+  /* Next is campaign plan's next: the first configuration left to run. */
+  g_assert_nonnull (next);
+  g_assert_cmpuint (next->clause, ==, 5);
+  g_assert_cmpstr (next->config, ==, "straight-no-load");
+  {
+    g_autofree char *prefix = g_strdup_printf (_("Next: clause %u, %s (%s)."), 5, "@", "@");
+
+    *strchr (prefix, '@') = '\0';
+    g_assert_true (g_str_has_prefix (label ("overview-next"), prefix));
+  }
+  g_assert_true (nb_campaign_close (c, NULL));
+
+  /* Every configuration's set-up is drawn. */
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+
+      g_assert_true (nb_overview_page_select (overview (), e->clause, e->config));
+      settle ();
+      g_assert_cmpstr (label ("overview-legend"), !=, "");
+      if (drawn_pixels (lookup ("overview-drawing")) < 500)
+        g_error ("clause %u %s: the set-up is not drawn", e->clause, e->config);
+    }
+}
+
+static void
+test_scope (void)
+{
+  g_autoptr (GArray) plan = NULL;
+  NbCampaign *c = NULL;
+  AdwMessageDialog *dialog;
+  GtkWidget *entry, *row;
+  guint loads;
+  const char *reason = "the manufacturer declares the rectangular route only unladen";
+
+  show_page ("overview");
+  g_assert_true (nb_overview_page_select (overview (), 5, "rectangular-rated-load"));
+  click ("overview-scope");
+  dialog = nb_overview_page_get_dialog (overview ());
+  g_assert_nonnull (dialog);
+  /* No reason, no exclusion. */
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "exclude"));
+  entry = adw_message_dialog_get_extra_child (dialog);
+  gtk_editable_set_text (GTK_EDITABLE (entry), reason);
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "exclude"));
+  loads = nb_overview_page_get_loads (overview ());
+  adw_message_dialog_response (dialog, "exclude");
+  iterate_until (loaded, GUINT_TO_POINTER (loads), 60);
+
+  plan = stored_plan (&c);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbPlanEntry *e = &g_array_index (plan, NbPlanEntry, i);
+
+      if (e->clause == 5 && g_str_equal (e->config, "rectangular-rated-load"))
+        {
+          NbPlanStatus st;
+          g_autofree char *expected = NULL;
+
+          g_assert_false (e->in_scope);
+          g_assert_cmpstr (e->reason, ==, reason);
+          g_assert_true (nb_plan_status (c, e, &st, NULL));
+          g_assert_cmpint (st.state, ==, NB_PLAN_OUT_OF_SCOPE);
+          expected = nb_overview_status_text (e, &st);
+          row = find_in (lookup ("overview-list"), "plan-5-rectangular-rated-load");
+          g_assert_cmpstr (row_status (row), ==, expected);
+          g_assert_nonnull (strstr (expected, reason));
+        }
+    }
+  g_assert_true (nb_campaign_close (c, NULL));
+  g_clear_pointer (&plan, g_array_unref);
+
+  /* And back: the selection stayed on it. */
+  loads = nb_overview_page_get_loads (overview ());
+  click ("overview-scope");
+  iterate_until (loaded, GUINT_TO_POINTER (loads), 60);
+  plan = stored_plan (&c);
+  for (guint i = 0; i < plan->len; i++)
+    if (g_str_equal (g_array_index (plan, NbPlanEntry, i).config, "rectangular-rated-load"))
+      g_assert_true (g_array_index (plan, NbPlanEntry, i).in_scope);
+  g_assert_true (nb_campaign_close (c, NULL));
+}
+
+/* -------------------------------------------------------- instrument -- */
+
+typedef struct {
+  guint64 samples;
+  NbLinkState state;
+} Want;
+
+static gboolean
+reached (gpointer data)
+{
+  const Want *w = data;
+
+  return nb_instrument_page_get_samples (instrument ()) >= w->samples &&
+         nb_instrument_page_get_state (instrument ()) == w->state;
+}
+
+static double
+shown_number (const char *name)
+{
+  g_autofree char *text = g_strdup (label (name));
+  char *end;
+  double v;
+
+  g_strdelimit (text, ",", '.');
+  v = g_ascii_strtod (text, &end);
+  g_assert_true (end != text);
+  return v;
+}
+
+static void
+test_simulator (void)
+{
+  Want want = { 120, NB_LINK_CONNECTED };
+
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_SIMULATOR);
+  g_assert_false (gtk_widget_get_visible (lookup ("instrument-url")));
+  click ("instrument-connect");
+  g_assert_false (gtk_widget_get_sensitive (lookup ("instrument-connect")));
+  /* 50 Hz: 120 samples in about 2.4 s. */
+  iterate_until (reached, &want, 30);
+  settle ();
+  g_assert_cmpstr (label ("instrument-state"), ==, _("Connected"));
+  /* The simulator's rate, counted from the samples' times. */
+  nb_assert_abs (shown_number ("instrument-rate"), 50.0, 5.0, "the rate shown");
+  g_assert_cmpstr (label ("instrument-position"), !=, "—");
+  g_assert_nonnull (strstr (label ("instrument-quality"), _("simulated")));
+  click ("instrument-disconnect");
+  g_assert_cmpint (nb_instrument_page_get_state (instrument ()), ==, NB_LINK_DISCONNECTED);
+  g_assert_cmpstr (label ("instrument-state"), ==, _("Not connected"));
+  g_assert_true (gtk_widget_get_sensitive (lookup ("instrument-connect")));
+}
+
+typedef struct {
+  GSocketListener *listener;
+  gint stop;                    /* atomic: close the connection */
+  guint64 sent;
+} Server;
+
+/* An NMEA receiver on TCP: epochs at 50 Hz until told to stop, then the
+ * connection and the listener close (the receiver is gone). */
+static gpointer
+serve (gpointer data)
+{
+  Server *srv = data;
+  g_autoptr (GSocketConnection) conn = g_socket_listener_accept (srv->listener, NULL, NULL, NULL);
+  GOutputStream *out;
+  /* NMEA's numbers have a decimal point, whatever the window's language. */
+  locale_t c_numeric = newlocale (LC_NUMERIC_MASK, "C", (locale_t) 0);
+  locale_t before = uselocale (c_numeric);
+
+  if (conn == NULL)
+    {
+      uselocale (before);
+      freelocale (c_numeric);
+      return NULL;
+    }
+  out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
+  while (!g_atomic_int_get (&srv->stop))
+    {
+      char buf[256];
+      gsize n = nb_test_nmea_epoch (buf, srv->sent++);
+
+      if (!g_output_stream_write_all (out, buf, n, NULL, NULL, NULL))
+        break;
+      g_usleep (20000);
+    }
+  g_io_stream_close (G_IO_STREAM (conn), NULL, NULL);
+  g_socket_listener_close (srv->listener);
+  uselocale (before);
+  freelocale (c_numeric);
+  return NULL;
+}
+
+static void
+test_tcp_lost (void)
+{
+  g_autoptr (GError) error = NULL;
+  Server srv = { g_socket_listener_new (), 0, 0 };
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) any = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autofree char *url = NULL;
+  Want connected = { 20, NB_LINK_CONNECTED }, lost = { 20, NB_LINK_LOST };
+  GThread *thread;
+  gint64 closed_at;
+  double lost_after_s;
+
+  g_assert_true (g_socket_listener_add_address (srv.listener, any, G_SOCKET_TYPE_STREAM,
+                                                G_SOCKET_PROTOCOL_TCP, NULL, &bound, &error));
+  g_assert_no_error (error);
+  url = g_strdup_printf ("tcp://127.0.0.1:%u",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  thread = g_thread_new ("nmea-server", serve, &srv);
+
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_URL);
+  g_assert_true (gtk_widget_get_visible (lookup ("instrument-url")));
+  g_assert_true (gtk_widget_get_visible (lookup ("instrument-driver")));
+  g_assert_true (nb_instrument_page_select_driver (instrument (), "nmea"));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-url")), url);
+  click ("instrument-connect");
+  iterate_until (reached, &connected, 30);
+  settle ();
+  /* RTK fixed, as the GGA says (quality 4). */
+  g_assert_nonnull (strstr (label ("instrument-quality"), _("RTK fixed")));
+  g_assert_cmpstr (label ("instrument-position"), !=, "—");
+
+  /* The receiver goes: the window says so as the link drops. */
+  closed_at = g_get_monotonic_time ();
+  g_atomic_int_set (&srv.stop, 1);
+  iterate_until (reached, &lost, 30);
+  lost_after_s = (g_get_monotonic_time () - closed_at) / 1e6;
+  g_test_message ("lost shown %.3f s after the server closed", lost_after_s);
+  /* Bounded generously (a loaded machine): the EOF, not the 1 s silence. */
+  g_assert_cmpfloat (lost_after_s, <, 10.0);
+  g_assert_true (gtk_widget_has_css_class (lookup ("instrument-state"), "error"));
+  g_assert_true (g_str_has_prefix (label ("instrument-state"), _("Lost — reconnecting")));
+  {
+    g_autofree char *prefix = g_strdup_printf (_("The instrument is lost: %s"), "");
+
+    g_assert_true (g_str_has_prefix (nb_window_get_last_message (fx.window), prefix));
+  }
+  {
+    g_autofree char *name = g_strdup_printf ("instrument-lost-%s-light-1280x800.png",
+                                             nb_gui_ui_language ());
+
+    snapshot_to (name);
+  }
+  click ("instrument-disconnect");
+  g_thread_join (thread);
+  g_object_unref (srv.listener);
+}
+
+static void
+test_serial_ports (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) ports = nb_transport_list_serial_ports (&error);
+  GListModel *model;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (ports);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_SERIAL);
+  g_assert_true (gtk_widget_get_visible (lookup ("instrument-port")));
+  g_assert_true (gtk_widget_get_visible (lookup ("instrument-baud")));
+  click ("instrument-refresh");
+  model = adw_combo_row_get_model (ADW_COMBO_ROW (lookup ("instrument-port")));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, ports->len);
+  for (guint i = 0; i < ports->len; i++)
+    {
+      const char *shown = gtk_string_list_get_string (GTK_STRING_LIST (model), i);
+
+      g_assert_true (g_str_has_prefix (shown, g_array_index (ports, NbSerialPortInfo, i).name));
+    }
+  g_test_message ("%u serial port(s) here", ports->len);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_SIMULATOR);
+}
+
+static gboolean
+stored (gpointer data)
+{
+  return fx.stored > GPOINTER_TO_UINT (data) && nb_window_get_pending (fx.window) == 0;
+}
+
+static char *
+stored_field (const char *key)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  char *v;
+
+  g_assert_no_error (error);
+  v = nb_campaign_get_field (c, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  return v;
+}
+
+static void
+test_registration (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) points = nb_reference_points_read (fx.points_csv, 2, &error);
+  g_auto (NbRegistrationFit) fit = { { { 0 } } };
+  guint before = fx.stored;
+  char rms[32], rms_stored[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_assert_no_error (error);
+  g_assert_true (nb_registration_fit ((const NbReferencePoint *) points->data, points->len, 2,
+                                      "survey.csv", &fit, &error));
+  g_assert_no_error (error);
+  /* The survey's own residuals: up to a few tenths of a millimetre. */
+  g_assert_cmpfloat (fit.registration.rms_m, >, 1e-5);
+  g_assert_cmpfloat (fit.registration.rms_m, <, 1e-3);
+
+  show_page ("instrument");
+  g_assert_false (gtk_widget_get_sensitive (lookup ("registration-fit")));
+  g_assert_true (nb_instrument_page_import_points (instrument (), fx.points_csv, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (nb_instrument_page_get_n_points (instrument ()), ==, points->len);
+  g_assert_true (gtk_widget_get_sensitive (lookup ("registration-fit")));
+  click ("registration-fit");
+  for (guint i = 0; i < points->len; i++)
+    {
+      const NbReferencePoint *p = &g_array_index (points, NbReferencePoint, i);
+      g_autofree char *name = g_strdup_printf ("residual-%s", p->name);
+      g_autofree char *expected = g_strdup_printf (_("%.3f mm"), fit.residuals_m[i] * 1000.0);
+
+      g_assert_cmpstr (label (name), ==, expected);
+    }
+  /* Shown in the window's language; stored as nb_registration_store writes it. */
+  g_snprintf (rms, sizeof rms, "%.3f", fit.registration.rms_m * 1000.0);
+  g_ascii_formatd (rms_stored, sizeof rms_stored, "%.3f", fit.registration.rms_m * 1000.0);
+  g_assert_nonnull (strstr (label ("registration-result"), rms));
+
+  g_assert_true (gtk_widget_get_sensitive (lookup ("registration-store")));
+  click ("registration-store");
+  iterate_until (stored, GUINT_TO_POINTER (before), 60);
+  g_assert_true (fx.stored_ok);
+  {
+    g_autofree char *stored_rms = stored_field ("instrument.registration_rms_mm");
+    g_autofree char *method = stored_field ("instrument.registration");
+    g_autofree char *transform = stored_field ("instrument.registration_transform");
+    NbRigidTransform tf;
+
+    g_assert_cmpstr (stored_rms, ==, rms_stored);
+    g_assert_nonnull (strstr (method, "survey.csv"));
+    g_assert_true (nb_rigid_transform_from_json (transform, &tf, &error));
+    g_assert_no_error (error);
+    nb_assert_abs (nb_rigid_yaw_deg (&tf), nb_rigid_yaw_deg (&fit.registration.transform), 1e-9,
+                   "the stored rotation");
+    g_assert_nonnull (strstr (label ("registration-stored"), rms));
+  }
+
+  /* Entered by hand: a point that is not a number is refused, named. */
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("point-name")), "E");
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("point-instrument-x")), "12,5");
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("point-instrument-y")), "oops");
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("point-reference-x")), "1");
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("point-reference-y")), "2");
+  click ("point-add");
+  g_assert_true (gtk_widget_get_visible (lookup ("point-error")));
+  g_assert_cmpuint (nb_instrument_page_get_n_points (instrument ()), ==, points->len);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("point-instrument-y")), "3");
+  click ("point-add");
+  g_assert_false (gtk_widget_get_visible (lookup ("point-error")));
+  g_assert_cmpuint (nb_instrument_page_get_n_points (instrument ()), ==, points->len + 1);
+  /* A new point: the old fit is gone until fitted again. */
+  g_assert_false (gtk_widget_get_sensitive (lookup ("registration-store")));
+  g_assert_cmpstr (label ("registration-result"), ==, "—");
+  /* Put the survey back for the screenshots. */
+  g_assert_true (nb_instrument_page_import_points (instrument (), fx.points_csv, NULL));
+  g_assert_true (nb_instrument_page_fit (instrument (), NULL));
+}
+
+/* A bad survey file: the reader's error, naming the file and line. */
+static void
+test_registration_bad_file (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *bad = g_build_filename (fx.dir, "bad.csv", NULL);
+  guint n = nb_instrument_page_get_n_points (instrument ());
+
+  g_assert_true (g_file_set_contents (bad, "point,instrument_x_mm,instrument_y_mm,reference_x_mm,"
+                                      "reference_y_mm\nA,1,2,3,x\n", -1, NULL));
+  g_assert_false (nb_instrument_page_import_points (instrument (), bad, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_nonnull (strstr (error->message, "bad.csv:2"));
+  g_assert_nonnull (strstr (nb_window_get_last_message (fx.window), "bad.csv:2"));
+  /* The points shown are kept. */
+  g_assert_cmpuint (nb_instrument_page_get_n_points (instrument ()), ==, n);
+}
+
+static GtkWidget *
+find_type (GtkWidget *widget, const char *type_name)
+{
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), type_name))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_type (c, type_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* Closes the toasts the tests before left (with their × button, as a
+ * person would), so the screenshots show the pages. */
+static void
+dismiss_toasts (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  GtkWidget *toast;
+
+  while ((toast = find_type (GTK_WIDGET (fx.window), "AdwToastWidget")) != NULL)
+    {
+      GtkWidget *button = find_type (toast, "GtkButton");
+
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (button != NULL)
+        g_signal_emit_by_name (button, "clicked");
+      for (int i = 0; i < 40; i++)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (10000);
+        }
+    }
+}
+
+static gboolean
+sized (gpointer data)
+{
+  const int *wh = data;
+
+  return gtk_widget_get_width (GTK_WIDGET (fx.window)) == wh[0] &&
+         gtk_widget_get_height (GTK_WIDGET (fx.window)) == wh[1];
+}
+
+/* With NAVBENCH_SCREENSHOT_DIR: the two pages, light and dark, at 1280×800
+ * and 1024×600, as PAGE-LANG-STYLE-WxH.png (tests/golden/gui/); the
+ * simulator connected on the Instrument page, the survey fitted. */
+static void
+test_screenshots (void)
+{
+  static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
+  static const char *const pages[] = { "overview", "instrument" };
+  const char *lang = nb_gui_ui_language ();
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  Want live = { 60, NB_LINK_CONNECTED };
+
+  if (g_getenv ("NAVBENCH_SCREENSHOT_DIR") == NULL)
+    {
+      g_test_skip ("NAVBENCH_SCREENSHOT_DIR is not set");
+      return;
+    }
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_SIMULATOR);
+  live.samples = nb_instrument_page_get_samples (instrument ()) + 60;
+  click ("instrument-connect");
+  iterate_until (reached, &live, 30);
+  dismiss_toasts ();
+  show_page ("overview");
+  /* The other clauses' set-ups, light, at 1280×800. */
+  {
+    static const struct { guint clause; const char *config; } setups[] = {
+      { 5, "rectangular-no-load" }, { 6, "wooden-table" }, { 7, "b1-wooden-wall" },
+      { 8, "straight-rated-load" }, { 9, "no-load" }, { 10, "arena" },
+    };
+
+    adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_LIGHT);
+    for (guint i = 0; i < G_N_ELEMENTS (setups); i++)
+      {
+        g_autofree char *name = g_strdup_printf ("overview-clause%u-%s-light-1280x800.png",
+                                                 setups[i].clause, lang);
+
+        g_assert_true (nb_overview_page_select (overview (), setups[i].clause, setups[i].config));
+        snapshot_to (name);
+      }
+  }
+  /* A clause 7 course: the drawing with the most in it. */
+  g_assert_true (nb_overview_page_select (overview (), 7, "b2-large-cylinder"));
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+      gtk_window_set_default_size (GTK_WINDOW (fx.window), sizes[s][0], sizes[s][1]);
+      while (!sized ((gpointer) sizes[s]) && g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, FALSE);
+      for (guint dark = 0; dark < 2; dark++)
+        {
+          adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
+                                                          : ADW_COLOR_SCHEME_FORCE_LIGHT);
+          for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
+            {
+              g_autofree char *name = g_strdup_printf ("%s-%s-%s-%dx%d.png", pages[p], lang,
+                                                       dark ? "dark" : "light", sizes[s][0],
+                                                       sizes[s][1]);
+
+              show_page (pages[p]);
+              dismiss_toasts ();
+              snapshot_to (name);
+            }
+        }
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  nb_instrument_page_disconnect (instrument ());
+}
+
+static void
+on_stored (NbInstrumentPage *page, gboolean ok, gpointer user_data)
+{
+  fx.stored++;
+  fx.stored_ok = ok;
+}
+
+/* A survey of four points: the test area's, and the instrument's seeing
+ * them turned 5° and shifted (1.2 m, −0.4 m), each a few tenths of a
+ * millimetre off (the survey's own error). */
+static void
+write_survey (void)
+{
+  static const struct { const char *name; double x, y, ex, ey; } pts[] = {
+    { "A", 0, 0, 0.3, -0.2 }, { "B", 5000, 0, -0.1, 0.4 },
+    { "C", 5000, 5000, 0.2, 0.1 }, { "D", 0, 5000, -0.4, -0.3 },
+  };
+  g_autoptr (GString) csv = g_string_new ("point,instrument_x_mm,instrument_y_mm,"
+                                          "reference_x_mm,reference_y_mm\n");
+  double a = -5.0 * G_PI / 180.0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (pts); i++)
+    {
+      /* instrument = R(−5°)·(reference − t) + error */
+      double rx = pts[i].x - 1200.0, ry = pts[i].y + 400.0;
+      char ix[G_ASCII_DTOSTR_BUF_SIZE], iy[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_ascii_formatd (ix, sizeof ix, "%.4f", cos (a) * rx - sin (a) * ry + pts[i].ex);
+      g_ascii_formatd (iy, sizeof iy, "%.4f", sin (a) * rx + cos (a) * ry + pts[i].ey);
+      g_string_append_printf (csv, "%s,%s,%s,%.0f,%.0f\n", pts[i].name, ix, iy, pts[i].x, pts[i].y);
+    }
+  fx.points_csv = g_build_filename (fx.dir, "survey.csv", NULL);
+  g_assert_true (g_file_set_contents (fx.points_csv, csv->str, -1, NULL));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autoptr (GError) error = NULL;
+  int status;
+
+  setlocale (LC_ALL, "");
+  fx.dir = nb_test_make_dir ();
+  {
+    g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
+
+    g_setenv ("XDG_DATA_HOME", data, TRUE);
+  }
+  gtk_test_init (&argc, &argv, NULL);
+  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  fx.db = g_build_filename (fx.dir, "setup.nbc", NULL);
+  make_campaign ();
+  write_survey ();
+  fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
+  fx.window = nb_window_new (GTK_APPLICATION (fx.app));
+  gtk_window_set_default_size (GTK_WINDOW (fx.window), 1280, 800);
+  g_signal_connect (lookup ("instrument-page"), "registration-stored", G_CALLBACK (on_stored),
+                    NULL);
+  gtk_window_present (GTK_WINDOW (fx.window));
+  nb_window_open_campaign (fx.window, fx.db);
+  iterate_until (idle_window, NULL, 60);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
+
+  g_test_add_func ("/gui-setup/overview", test_overview);
+  g_test_add_func ("/gui-setup/scope", test_scope);
+  g_test_add_func ("/gui-setup/simulator", test_simulator);
+  g_test_add_func ("/gui-setup/tcp-lost", test_tcp_lost);
+  g_test_add_func ("/gui-setup/serial-ports", test_serial_ports);
+  g_test_add_func ("/gui-setup/registration", test_registration);
+  g_test_add_func ("/gui-setup/registration-bad-file", test_registration_bad_file);
+  g_test_add_func ("/gui-setup/screenshots", test_screenshots);
+  status = g_test_run ();
+
+  gtk_window_destroy (GTK_WINDOW (fx.window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_clear_object (&fx.app);
+  nb_test_remove_dir (fx.dir);
+  g_free (fx.dir);
+  g_free (fx.db);
+  g_free (fx.points_csv);
+  return status;
+}
