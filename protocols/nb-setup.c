@@ -11,14 +11,6 @@
 #include <math.h>
 #include <string.h>
 
-void
-nb_detection_placement (guint k, double *bearing_deg, gboolean *max_range)
-{
-  /* 6.3 d): on the line of sight, then every 45° counter-clockwise. */
-  *bearing_deg = 45.0 * (double) ((k % NB_DETECTION_PLACEMENTS) / 2);
-  *max_range = k % 2 == 0;
-}
-
 double
 nb_setup_parameter (const char *parameters, const char *key)
 {

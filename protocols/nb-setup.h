@@ -3,7 +3,7 @@
  * What a person lays out on the floor before the trials of a configuration:
  * the route with P0–P3 (clauses 5 and 8, nb_route_make at 5 LU legs), the
  * obstacle's 16 placements round the robot (6.3, nb_detection_placement and
- * nb_course_detection at the declared ranges), the avoidance course with P0,
+ * nb_course_detection of nb-course.h at the declared ranges), the avoidance course with P0,
  * P1, PG and the obstacle's way (7.2, nb_course_avoidance), the passage
  * (9.2, nb_course_passage) and the 7 LU arena with its column (10.2,
  * nb_arena_corners).  The same functions the campaign runner calls, from
@@ -58,13 +58,6 @@ typedef struct {
   double column_centre_mm[2];
   double column_diameter_mm;
 } NbSetup;
-
-/* 6.3: the placements of one obstacle: 8 directions every 45°
- * counter-clockwise from the line of sight, at the maximum then the
- * minimum range in each: placement k (0–15) is direction k / 2, the maximum
- * range when k is even. */
-#define NB_DETECTION_PLACEMENTS 16
-void     nb_detection_placement (guint k, double *bearing_deg, gboolean *max_range);
 
 /* A number of a configuration's parameters (JSON text); NaN when absent,
  * null or not a number. */

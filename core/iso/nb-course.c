@@ -171,6 +171,14 @@ nb_course_detection (double w, const NbObstacleShape *obstacle, double bearing, 
 }
 
 void
+nb_detection_placement (guint k, double *bearing_deg, gboolean *max_range)
+{
+  /* 6.3 d): on the line of sight, then every 45° counter-clockwise. */
+  *bearing_deg = 45.0 * (double) ((k % NB_DETECTION_PLACEMENTS) / 2);
+  *max_range = k % 2 == 0;
+}
+
+void
 nb_course_obstacle_at (const NbCourse *c, double t, double *x, double *y)
 {
   double dx = c->obs_to[0] - c->obs_from[0], dy = c->obs_to[1] - c->obs_from[1];

@@ -100,6 +100,13 @@ gboolean nb_course_detection (double robot_width_mm, const NbObstacleShape *obst
                               double bearing_deg, double range_mm, NbCourse *course,
                               GError **error);
 
+/* 6.3: the placements of one obstacle, in the order they are made: 8
+ * directions every 45° counter-clockwise from the line of sight, at the
+ * maximum then the minimum range in each.  Placement k (0–15) is direction
+ * k / 2, at the maximum range when k is even. */
+#define NB_DETECTION_PLACEMENTS 16
+void   nb_detection_placement (guint k, double *bearing_deg, gboolean *max_range);
+
 /* The obstacle's centre t_s after the trial's start. */
 void   nb_course_obstacle_at (const NbCourse *course, double t_s, double *x_mm, double *y_mm);
 /* The gap between the robot (centred at x, y at t_s after the start) and

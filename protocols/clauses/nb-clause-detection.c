@@ -371,6 +371,18 @@ resolve_detection_config (NbRun *run, double *min_mm, double *max_mm, GError **e
   return nb_campaign_add_config (run->campaign, c, error);
 }
 
+/* A placement's key in the configuration's set of those recorded:
+ * "obstacle|max|45" (the trials' label, kind and angle). */
+static char *
+placement_key (const char *obstacle, guint k)
+{
+  double bearing;
+  gboolean max;
+
+  nb_detection_placement (k, &bearing, &max);
+  return g_strdup_printf ("%s|%s|%.0f", obstacle, max ? "max" : "min", bearing);
+}
+
 /* The obstacles to place: options.obstacle or table 2's six, none whose
  * placements the configuration holds already. */
 static GPtrArray *
@@ -420,16 +432,13 @@ detection_obstacles (NbRun *run, guint *next_number, GError **error)
     {
       guint n = 0;
 
-      for (guint d = 0; d < 8; d++)
-        for (guint m = 0; m < 2; m++)
-          {
-            g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
-                                                    (char *) g_ptr_array_index (list, k),
-                                                    m == 0 ? "max" : "min", 45.0 * d);
+      for (guint p = 0; p < NB_DETECTION_PLACEMENTS; p++)
+        {
+          g_autofree char *key = placement_key (g_ptr_array_index (list, k), p);
 
-            n += g_hash_table_contains (placed (run), key);
-          }
-      if (n == 16)
+          n += g_hash_table_contains (placed (run), key);
+        }
+      if (n == NB_DETECTION_PLACEMENTS)
         {
           g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: clause 6 configuration '%s' "
                        "already holds the placements of the %s (6.3 places each obstacle "
@@ -530,11 +539,9 @@ run_all (NbRun *run, gboolean *cancelled, GError **error)
     return FALSE;
   run->n_trials = 0;
   for (guint i = 0; i < obstacles->len; i++)
-    for (guint d = 0; d < 16; d++)
+    for (guint p = 0; p < NB_DETECTION_PLACEMENTS; p++)
       {
-        g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
-                                                (char *) g_ptr_array_index (obstacles, i),
-                                                d % 2 == 0 ? "max" : "min", 45.0 * (d / 2));
+        g_autofree char *key = placement_key (g_ptr_array_index (obstacles, i), p);
 
         run->n_trials += !g_hash_table_contains (placed (run), key);
       }
@@ -546,28 +553,27 @@ run_all (NbRun *run, gboolean *cancelled, GError **error)
       return FALSE;
     }
   for (guint i = 0; i < obstacles->len; i++)
-    for (guint d = 0; d < 8; d++)
-      for (guint m = 0; m < 2; m++)
-        {
-          NbTrialOutcome outcome = NB_TRIAL_RUNNING;
+    for (guint p = 0; p < NB_DETECTION_PLACEMENTS; p++)
+      {
+        NbTrialOutcome outcome = NB_TRIAL_RUNNING;
+        g_autofree char *key = placement_key (g_ptr_array_index (obstacles, i), p);
+        double bearing;
+        gboolean max;
 
-          g_autofree char *key = g_strdup_printf ("%s|%s|%.0f",
-                                                  (char *) g_ptr_array_index (obstacles, i),
-                                                  m == 0 ? "max" : "min", 45.0 * d);
-
-          if (g_hash_table_contains (placed (run), key))
-            continue;
-          if (g_cancellable_is_cancelled (run->cancellable))
-            {
-              *cancelled = TRUE;
-              return TRUE;
-            }
-          if (!run_placement (run, ++k, g_ptr_array_index (obstacles, i), 45.0 * d, m == 0,
-                              m == 0 ? max_mm : min_mm, number++, &outcome, error))
-            return FALSE;
-          sum->run++;
-          sum->ok += outcome == NB_TRIAL_OK;
-        }
+        if (g_hash_table_contains (placed (run), key))
+          continue;
+        if (g_cancellable_is_cancelled (run->cancellable))
+          {
+            *cancelled = TRUE;
+            return TRUE;
+          }
+        nb_detection_placement (p, &bearing, &max);
+        if (!run_placement (run, ++k, g_ptr_array_index (obstacles, i), bearing, max,
+                            max ? max_mm : min_mm, number++, &outcome, error))
+          return FALSE;
+        sum->run++;
+        sum->ok += outcome == NB_TRIAL_OK;
+      }
   return TRUE;
 }
 
