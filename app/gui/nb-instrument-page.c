@@ -139,7 +139,6 @@ static void
 show_state (NbInstrumentPage *page)
 {
   const char *words;
-  g_autofree char *text = NULL;
 
   switch (page->link)
     {
@@ -151,9 +150,12 @@ show_state (NbInstrumentPage *page)
     case NB_LINK_DISCONNECTED:
     default: words = _("Not connected"); break;
     }
-  text = page->link_message != NULL && (page->link == NB_LINK_LOST || page->link == NB_LINK_FAILED)
-         ? g_strdup_printf ("%s: %s", words, page->link_message) : g_strdup (words);
-  gtk_label_set_text (page->state, text);
+  /* The driver's own words (the transport's, in English) are the tooltip
+   * and the toast: the state itself in the window's language. */
+  gtk_label_set_text (page->state, words);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (page->state),
+                               page->link == NB_LINK_LOST || page->link == NB_LINK_FAILED
+                               ? page->link_message : NULL);
   gtk_widget_remove_css_class (GTK_WIDGET (page->state), "error");
   gtk_widget_remove_css_class (GTK_WIDGET (page->state), "success");
   if (page->link == NB_LINK_LOST || page->link == NB_LINK_FAILED)
@@ -824,7 +826,7 @@ nb_instrument_page_init (NbInstrumentPage *page)
   gtk_widget_init_template (GTK_WIDGET (page));
   gtk_string_list_append (sources, _("Simulator"));
   gtk_string_list_append (sources, _("Serial port"));
-  gtk_string_list_append (sources, _("Network or recording (URL)"));
+  gtk_string_list_append (sources, _("Network (URL)"));
   adw_combo_row_set_model (page->source, G_LIST_MODEL (sources));
   page->drivers = g_ptr_array_new ();
   list = nb_driver_list (&n);
