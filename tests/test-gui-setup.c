@@ -9,7 +9,8 @@
  * page's dialog is out of scope in the store, with the reason, and back.
  * The Instrument page connects the simulator (samples arrive at its 50 Hz),
  * an NMEA receiver over TCP loopback (samples arrive; the server closes:
- * "lost" shows at once and is toasted), lists the serial ports as
+ * "lost" shows at once and is toasted), replays a recording at its pace,
+ * lists the serial ports as
  * libserialport does, and fits a registration from a survey CSV: the
  * residuals shown are the library's (nb_registration_fit), and stored, the
  * campaign's fields are nb_registration_store's.  With NAVBENCH_SCREENSHOT_DIR
@@ -612,6 +613,33 @@ test_tcp_lost (void)
   g_object_unref (srv.listener);
 }
 
+/* A recording as the instrument: replayed at its own pace (a 10 Hz RTK
+ * receiver), through the same driver and device. */
+static void
+test_recording (void)
+{
+  g_autofree char *capture = g_test_build_filename (G_TEST_DIST, "captures", "nmea",
+                                                    "nmea-rtk.log", NULL);
+  Want want = { 10, NB_LINK_CONNECTED };
+
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_URL);
+  g_assert_true (nb_instrument_page_select_driver (instrument (), "nmea"));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-url")), capture);
+  click ("instrument-connect");
+  iterate_until (reached, &want, 30);
+  settle ();
+  g_test_message ("recording: %s; %s; %s", label ("instrument-quality"),
+                  label ("instrument-position"), label ("instrument-rate"));
+  g_assert_cmpstr (label ("instrument-quality"), !=, "—");
+  g_assert_cmpstr (label ("instrument-position"), !=, "—");
+  /* At the recorded pace: 10 Hz, as the receiver gave it. */
+  if (g_strcmp0 (label ("instrument-rate"), "—") != 0)
+    nb_assert_abs (shown_number ("instrument-rate"), 10.0, 2.0, "the recording's rate");
+  click ("instrument-disconnect");
+  g_assert_cmpint (nb_instrument_page_get_state (instrument ()), ==, NB_LINK_DISCONNECTED);
+}
+
 static void
 test_serial_ports (void)
 {
@@ -901,6 +929,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-setup/scope", test_scope);
   g_test_add_func ("/gui-setup/simulator", test_simulator);
   g_test_add_func ("/gui-setup/tcp-lost", test_tcp_lost);
+  g_test_add_func ("/gui-setup/recording", test_recording);
   g_test_add_func ("/gui-setup/serial-ports", test_serial_ports);
   g_test_add_func ("/gui-setup/registration", test_registration);
   g_test_add_func ("/gui-setup/registration-bad-file", test_registration_bad_file);
