@@ -282,7 +282,7 @@ loaded (gpointer data)
 static const char *
 row_status (GtkWidget *row)
 {
-  GtkWidget *status = find_in (row, "plan-status");
+  GtkWidget *status = find_in (row, "overview-row-status");
 
   g_assert_nonnull (status);
   return gtk_label_get_text (GTK_LABEL (status));

@@ -250,7 +250,7 @@ make_row (const PlanRow *r)
   gtk_label_set_wrap (GTK_LABEL (title), TRUE);
   gtk_label_set_xalign (GTK_LABEL (sub), 0);
   gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
-  gtk_widget_set_name (sub, "plan-status");
+  gtk_widget_set_name (sub, "overview-row-status");
   gtk_widget_add_css_class (sub, "caption");
   gtk_widget_add_css_class (sub, r->status.state == NB_PLAN_FAILED ? "error" : "dim-label");
   gtk_box_append (GTK_BOX (texts), title);
