@@ -155,7 +155,7 @@ nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GE
       NbConfigResult fig;
 
       memset (&fig, 0, sizeof fig);
-      if (!nb_config_result_compute (campaign, &config, &fig, error))
+      if (!nb_config_result_compute_figures (campaign, &config, &fig, error))
         {
           nb_config_result_clear (&fig);
           nb_campaign_config_clear (&config);

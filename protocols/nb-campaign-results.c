@@ -38,9 +38,9 @@ nb_config_result_clear (gpointer p)
 /* Computes r's figures from the counted trials; a failure of the figures
  * (too few trials, no sample on the segment) goes into r->error, a failure to
  * read the file into error. */
-gboolean
-nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *c, NbConfigResult *r,
-                          GError **error)
+static gboolean
+compute (NbCampaign *campaign, const NbCampaignConfig *c, NbConfigResult *r, gboolean budgets,
+         GError **error)
 {
   const NbClause *clause = nb_clause_lookup (c->clause);
   g_autoptr (GArray) all = NULL;
@@ -75,7 +75,7 @@ nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *c, NbCon
     }
   /* #17: the uncertainty of the figures, from the same trials and the
    * campaign's stated inputs (a malformed field is the file's error). */
-  if (clause->uncertainty != NULL)
+  if (budgets && clause->uncertainty != NULL)
     {
       g_autoptr (GError) local = NULL;
       NbUncSetup setup;
@@ -91,6 +91,20 @@ nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *c, NbCon
         }
     }
   return TRUE;
+}
+
+gboolean
+nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *c, NbConfigResult *r,
+                          GError **error)
+{
+  return compute (campaign, c, r, TRUE, error);
+}
+
+gboolean
+nb_config_result_compute_figures (NbCampaign *campaign, const NbCampaignConfig *c,
+                                  NbConfigResult *r, GError **error)
+{
+  return compute (campaign, c, r, FALSE, error);
 }
 
 /* ------------------------------------------------------ the campaign's -- */

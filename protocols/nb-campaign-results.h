@@ -103,6 +103,12 @@ typedef struct {
  * result->error and returns TRUE; a failure to read the file sets error. */
 gboolean nb_config_result_compute (NbCampaign *campaign, const NbCampaignConfig *config,
                                    NbConfigResult *result, GError **error);
+/* The same without the uncertainty budgets (result->unc stays NULL): for
+ * the rules that read a figure (the plan's verdicts, the goal tolerance of
+ * 7.3 c / 9.3 c, a trial's running figures), which would otherwise run the
+ * budgets' Monte Carlo after every trial. */
+gboolean nb_config_result_compute_figures (NbCampaign *campaign, const NbCampaignConfig *config,
+                                           NbConfigResult *result, GError **error);
 /* Frees what result holds (a GDestroyNotify for arrays of results). */
 void     nb_config_result_clear   (gpointer result);
 

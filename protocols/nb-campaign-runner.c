@@ -696,7 +696,7 @@ gboolean
 nb_run_figures (NbRun *run, NbConfigResult *figures, GError **error)
 {
   memset (figures, 0, sizeof *figures);
-  return nb_config_result_compute (run->campaign, &run->config, figures, error);
+  return nb_config_result_compute_figures (run->campaign, &run->config, figures, error);
 }
 
 static gboolean

@@ -1758,6 +1758,18 @@ nb_protocol_report_json (const NbDocument *doc)
 
 /* ------------------------------------------------------------ tables -- */
 
+const guint nb_protocol_report_tables[] = { 1, 3, 4, 5, 6, 7, 0 };
+
+char *
+nb_protocol_report_table_path (const char *protocol, guint number)
+{
+  g_autofree char *stem = g_str_has_suffix (protocol, ".pdf")
+                            ? g_strndup (protocol, strlen (protocol) - 4)
+                            : g_strdup (protocol);
+
+  return g_strdup_printf ("%s-table-%u.csv", stem, number);
+}
+
 /* `export --table N`: a protocol table through the same model as the report,
  * so CSV, JSON, Markdown and PDF cannot disagree. */
 char *

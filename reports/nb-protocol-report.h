@@ -37,5 +37,11 @@ char       *nb_protocol_report_json     (const NbDocument *doc);
  * clause was not tested). */
 char       *nb_protocol_report_table_csv  (const NbDocument *doc, guint number);
 char       *nb_protocol_report_table_json (const NbDocument *doc, guint number);
+/* The protocol's table numbers (1, 3–7; table 2 is the standard's list of
+ * obstacles, not a result), in order, ending with 0. */
+extern const guint nb_protocol_report_tables[];
+/* Where a table's CSV goes beside the protocol: NAME.pdf → NAME-table-N.csv
+ * (one rule for `report --tables` and the window's Protocol page). */
+char       *nb_protocol_report_table_path (const char *protocol, guint number);
 
 G_END_DECLS

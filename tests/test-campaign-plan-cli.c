@@ -431,10 +431,11 @@ test_demo (void)
   g_autofree char *db = g_strdup_printf ("%s/campaign.nbc", dir);
   g_autofree char *err = NULL;
   g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "demo", "--out", dir, NULL);
-  static const char *const files[] = { "protocol-ru.pdf", "protocol-en.pdf", "table-1-ru.csv",
-                                       "table-1-en.csv", "table-3-en.csv", "table-4-en.csv",
-                                       "table-5-en.csv", "table-6-en.csv", "table-7-en.csv",
-                                       "demo.log" };
+  static const char *const files[] = {
+    "protocol-ru.pdf", "protocol-en.pdf", "protocol-ru-table-1.csv", "protocol-en-table-1.csv",
+    "protocol-en-table-3.csv", "protocol-en-table-4.csv", "protocol-en-table-5.csv",
+    "protocol-en-table-6.csv", "protocol-en-table-7.csv", "demo.log"
+  };
 
   g_assert_nonnull (strstr (out, "next: nothing the runner drives is left"));
   g_assert_nonnull (strstr (out, "arena                    3/3            complete"));
@@ -449,10 +450,16 @@ test_demo (void)
       g_assert_cmpuint (len, >, 0);
       if (g_str_has_suffix (files[i], ".pdf"))
         g_assert_true (g_str_has_prefix (text, "%PDF-"));
-      if (g_str_equal (files[i], "table-1-en.csv"))
+      if (g_str_equal (files[i], "protocol-en-table-1.csv"))
         {
           g_auto (GStrv) lines = g_strsplit (text, "\n", -1);
           guint rows = 0;
+          /* report --tables writes what export --table writes. */
+          g_autofree char *exported = nb_test_cli_run (NULL, 0, NULL, "export", "--db", db,
+                                                       "--table", "1", "--lang", "en",
+                                                       "--format", "csv", NULL);
+
+          g_assert_cmpstr (text, ==, exported);
 
           /* The header and the six configurations of 5.4, 30 trials each
            * (the table's notes are '#' lines). */

@@ -100,7 +100,7 @@ nb_cli_report (int argc, char **argv)
   g_autoptr (NbDocument) doc = NULL;
   g_autofree char *db = NULL, *format = NULL, *lang = NULL, *out = NULL;
   const NbCatalogue *words;
-  gboolean check = FALSE;
+  gboolean check = FALSE, tables = FALSE;
   const GOptionEntry entries[] = {
     { "check", 0, 0, G_OPTION_ARG_NONE, &check, "list what a complete protocol lacks (exit 1 "
       "when anything is missing, 0 when complete); --format json for a JSON object", NULL },
@@ -109,6 +109,9 @@ nb_cli_report (int argc, char **argv)
     { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "ru or en (default)", "LANG" },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "where to write (- for stdout; "
       "required for pdf)", "OUT" },
+    { "tables", 0, 0, G_OPTION_ARG_NONE, &tables, "also write each protocol table as CSV "
+      "beside OUT (OUT-table-N.csv, as export --table N writes it), from the same document",
+      NULL },
     { NULL }
   };
 
@@ -137,6 +140,11 @@ nb_cli_report (int argc, char **argv)
   if (g_str_equal (format, "pdf") && !check && (out == NULL || g_str_equal (out, "-")))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "a PDF report needs -o OUT.pdf");
+      return nb_cli_report_error (error);
+    }
+  if (tables && (check || out == NULL || g_str_equal (out, "-")))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--tables needs -o OUT (and not --check)");
       return nb_cli_report_error (error);
     }
   if ((words = nb_cli_catalogue (lang, &error)) == NULL)
@@ -169,6 +177,16 @@ nb_cli_report (int argc, char **argv)
                                                         : nb_protocol_report_json (doc);
 
       if (!write_text (out, text, &error))
+        return nb_cli_report_error (error);
+    }
+  /* The tables from the document just written: one build of the report
+   * (its budgets' Monte Carlo included) for the protocol and its CSVs. */
+  for (const guint *n = nb_protocol_report_tables; tables && *n != 0; n++)
+    {
+      g_autofree char *csv = nb_protocol_report_table_csv (doc, *n);
+      g_autofree char *path = nb_protocol_report_table_path (out, *n);
+
+      if (csv != NULL && !write_text (path, csv, &error))
         return nb_cli_report_error (error);
     }
   return NB_EXIT_OK;

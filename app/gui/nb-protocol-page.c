@@ -12,7 +12,6 @@
 #include <string.h>
 
 /* The protocol's tables that `export --table` knows (ISO 18646-2 tables 1, 3–7). */
-static const guint table_numbers[] = { 1, 3, 4, 5, 6, 7 };
 static const char *const languages[] = { "ru", "en" };   /* the combo row's order */
 
 struct _NbProtocolPage {
@@ -79,16 +78,6 @@ job_unref (gpointer job)
   g_atomic_rc_box_release_full (job, job_clear);
 }
 
-/* NAME.pdf → NAME-table-N.csv beside it. */
-static char *
-csv_path (const char *pdf, guint number)
-{
-  g_autofree char *stem = g_str_has_suffix (pdf, ".pdf") ? g_strndup (pdf, strlen (pdf) - 4)
-                                                         : g_strdup (pdf);
-
-  return g_strdup_printf ("%s-table-%u.csv", stem, number);
-}
-
 /* In the worker: the protocol in the job's language, as the CLI builds it
  * (the whole file verified first: damage anywhere is refused). */
 static void
@@ -113,14 +102,14 @@ build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
   job->trials = counts.trials;
   job->csv_paths = g_ptr_array_new_with_free_func (g_free);
   job->csv_texts = g_ptr_array_new_with_free_func (g_free);
-  for (guint i = 0; job->csv && i < G_N_ELEMENTS (table_numbers); i++)
+  for (const guint *n = nb_protocol_report_tables; job->csv && *n != 0; n++)
     {
-      char *text = nb_protocol_report_table_csv (job->doc, table_numbers[i]);
+      char *text = nb_protocol_report_table_csv (job->doc, *n);
 
       if (text == NULL)
         continue;
       g_ptr_array_add (job->csv_texts, text);
-      g_ptr_array_add (job->csv_paths, csv_path (job->pdf, table_numbers[i]));
+      g_ptr_array_add (job->csv_paths, nb_protocol_report_table_path (job->pdf, *n));
     }
   g_task_return_boolean (task, TRUE);
 }

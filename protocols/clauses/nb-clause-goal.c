@@ -88,7 +88,7 @@ nb_goal_tolerance_from_campaign (NbCampaign *campaign, double load_kg, NbGoalTol
                    "the campaign has no clause 5 configuration on the straight route");
       return FALSE;
     }
-  if (!nb_config_result_compute (campaign, pick, &fig, error))
+  if (!nb_config_result_compute_figures (campaign, pick, &fig, error))
     return FALSE;
   if (fig.error != NULL)
     {
