@@ -10,9 +10,13 @@ cd "$(dirname "$0")/.."
 
 builddir=build-tests
 options="-Dwerror=true"
+multiplier=1
 if [ "${1:-}" = "--sanitize" ]; then
   builddir=build-asan
   options="$options -Db_sanitize=address,undefined -Db_lundef=false"
+  # ASan runs the simulator-heavy tests (ISO 9283 campaigns, the exhaustive
+  # number checks) 5-7 times slower than the plain build.
+  multiplier=4
 fi
 
 tools/install-deps.sh
@@ -30,6 +34,6 @@ fi
 ninja -C "$builddir"
 
 status=0
-meson test -C "$builddir" --print-errorlogs --num-processes 2 || status=$?
+meson test -C "$builddir" --print-errorlogs --num-processes 2 --timeout-multiplier "$multiplier" || status=$?
 /usr/bin/python3 tools/tap-summary.py "$builddir/meson-logs/testlog.json"
 exit "$status"
