@@ -12,6 +12,7 @@
  *    value, the audit trail shows the old and the new value and why;
  *  - a motion sequence on the simulated arm: its log, and stopped.
  */
+#include "nb-test-gui.h"
 #include "nb-application.h"
 #include "nb-campaign.h"
 #include "nb-campaign-plan.h"
@@ -701,31 +702,10 @@ static void
 snapshot_page (const char *page, const char *file)
 {
   const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
-  GtkWidget *w = GTK_WIDGET (fx.window);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  int width, height;
 
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-  g_usleep (200000);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  width = gtk_widget_get_width (w);
-  height = gtk_widget_get_height (w);
-  paintable = gtk_widget_paintable_new (w);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  nb_test_gui_settle (200);
+  nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
 }
 
 static gboolean

@@ -16,6 +16,7 @@
  * campaign's fields are nb_registration_store's.  With NAVBENCH_SCREENSHOT_DIR
  * set, both pages are saved there, light and dark, at 1280×800 and 1024×600.
  */
+#include "nb-test-gui.h"
 #include "nb-application.h"
 #include "nb-campaign-plan.h"
 #include "nb-error.h"
@@ -77,29 +78,10 @@ lookup (const char *name)
   return w;
 }
 
-static GtkWidget *
-find_in (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_in (c, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static void
 settle (void)
 {
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-  g_usleep (150000);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  nb_test_gui_settle (150);
 }
 
 static void
@@ -143,27 +125,11 @@ static void
 snapshot_to (const char *file)
 {
   const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
-  GtkWidget *w = GTK_WIDGET (fx.window);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
 
   if (dir == NULL)
     return;
   settle ();
-  width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
-  paintable = gtk_widget_paintable_new (w);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
 }
 
 /* Pixels of the widget that differ from its first pixel (its background). */
@@ -282,7 +248,7 @@ loaded (gpointer data)
 static const char *
 row_status (GtkWidget *row)
 {
-  GtkWidget *status = find_in (row, "overview-row-status");
+  GtkWidget *status = nb_test_gui_find (row, "overview-row-status");
 
   g_assert_nonnull (status);
   return gtk_label_get_text (GTK_LABEL (status));
@@ -327,13 +293,13 @@ test_overview (void)
 
   /* The two with trials, spelt out as a person reads them. */
   {
-    GtkWidget *row = find_in (GTK_WIDGET (list), "plan-5-straight-no-load");
+    GtkWidget *row = nb_test_gui_find (GTK_WIDGET (list), "plan-5-straight-no-load");
     g_autofree char *twelve = g_strdup_printf (_("%u/%u %s — %s"), 12, 30, _("trials"),
                                                _("in progress"));
     g_autofree char *five = g_strdup_printf (_("%u/%u %s — %s"), 5, 5, _("trials"), _("passed"));
 
     g_assert_cmpstr (row_status (row), ==, twelve);
-    g_assert_cmpstr (row_status (find_in (GTK_WIDGET (list), "plan-9-no-load")), ==, five);
+    g_assert_cmpstr (row_status (nb_test_gui_find (GTK_WIDGET (list), "plan-9-no-load")), ==, five);
   }
   /* Next is campaign plan's next: the first configuration left to run. */
   g_assert_nonnull (next);
@@ -399,7 +365,7 @@ test_scope (void)
           g_assert_true (nb_plan_status (c, e, &st, NULL));
           g_assert_cmpint (st.state, ==, NB_PLAN_OUT_OF_SCOPE);
           expected = nb_overview_status_text (e, &st);
-          row = find_in (lookup ("overview-list"), "plan-5-rectangular-rated-load");
+          row = nb_test_gui_find (lookup ("overview-list"), "plan-5-rectangular-rated-load");
           g_assert_cmpstr (row_status (row), ==, expected);
           g_assert_nonnull (strstr (expected, reason));
         }

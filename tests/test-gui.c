@@ -14,6 +14,7 @@
  * opens the PDF (a viewer of the test's own, the default for PDF here).  With NAVBENCH_SCREENSHOT_DIR
  * set, each page is saved there as PNG (LANG=C.UTF-8 LANGUAGE=ru: in Russian).
  */
+#include "nb-test-gui.h"
 #include "nb-application.h"
 #include "nb-preferences-window.h"
 #include "nb-protocol-page.h"
@@ -149,24 +150,13 @@ list_rows (void)
 static void
 settle (void)
 {
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-  g_usleep (100000);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
+  nb_test_gui_settle (100);
 }
 
 static void
 snapshot_page (const char *page, const char *file)
 {
   const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
-  GtkWidget *w = GTK_WIDGET (fx.window);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GtkSnapshot) snapshot = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autofree char *path = NULL;
-  int width, height;
 
   if (dir == NULL)
     return;
@@ -174,22 +164,8 @@ snapshot_page (const char *page, const char *file)
   /* The Protocol page checks the campaign when shown. */
   iterate_until (idle_window, NULL);
   /* Let the page lay out and draw. */
-  for (int i = 0; i < 50; i++)
-    g_main_context_iteration (NULL, FALSE);
-  g_usleep (200000);
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  width = gtk_widget_get_width (w);
-  height = gtk_widget_get_height (w);
-  paintable = gtk_widget_paintable_new (w);
-  snapshot = gtk_snapshot_new ();
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), width, height);
-  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
-  g_assert_nonnull (node);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  path = g_build_filename (dir, file, NULL);
-  g_assert_true (gdk_texture_save_to_png (texture, path));
+  nb_test_gui_settle (200);
+  nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
 }
 
 static void
@@ -811,21 +787,6 @@ find_toplevel (GType type)
   return NULL;
 }
 
-static GtkWidget *
-find_in (GtkWidget *widget, const char *name)
-{
-  if (g_strcmp0 (gtk_widget_get_name (widget), name) == 0)
-    return widget;
-  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
-    {
-      GtkWidget *found = find_in (c, name);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
-
 static gboolean
 has_accel (const char *action, const char *accel)
 {
@@ -878,7 +839,7 @@ test_conventions (void)
   prefs = find_toplevel (NB_TYPE_PREFERENCES_WINDOW);
   g_assert_nonnull (prefs);
   /* Dark forced, then the desktop's choice again (light under Xvfb). */
-  row = ADW_COMBO_ROW (find_in (GTK_WIDGET (prefs), "pref-style"));
+  row = ADW_COMBO_ROW (nb_test_gui_find (GTK_WIDGET (prefs), "pref-style"));
   g_assert_nonnull (row);
   adw_combo_row_set_selected (row, 2);
   g_assert_true (adw_style_manager_get_dark (adw_style_manager_get_default ()));
@@ -895,7 +856,7 @@ test_conventions (void)
   expected_ui = g_strdup (g_str_equal (_("Campaign opened."), "Campaign opened.") ? "en" : "ru");
   g_assert_cmpstr (nb_gui_ui_language (), ==, expected_ui);
   g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, expected_ui);
-  row = ADW_COMBO_ROW (find_in (GTK_WIDGET (prefs), "pref-protocol-language"));
+  row = ADW_COMBO_ROW (nb_test_gui_find (GTK_WIDGET (prefs), "pref-protocol-language"));
   adw_combo_row_set_selected (row, 1);
   g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, "ru");
   adw_combo_row_set_selected (row, 2);
