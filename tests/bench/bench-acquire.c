@@ -401,6 +401,8 @@ main (int argc, char **argv)
   }
   g_rmdir (dir);
   close (p.fd);
+  g_free (p.sent_us);
+  g_free (r.latency_us);
   if (check && (r.received != p.total || r.out_of_order != 0 || back.n != p.total ||
                 back.out_of_order != 0))
     {
