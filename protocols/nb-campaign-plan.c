@@ -150,8 +150,9 @@ nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GE
     st->state = trials->len > 0 ? NB_PLAN_IN_PROGRESS : NB_PLAN_NOT_STARTED;
   else if (st->done < st->needed)
     st->state = NB_PLAN_IN_PROGRESS;
-  else if (e->clause == 7 || e->clause == 9)
+  else if (clause->passed != NULL)
     {
+      /* A pass/fail clause (7.3, 9.3): its verdict, from its figures. */
       NbConfigResult fig;
 
       memset (&fig, 0, sizeof fig);
@@ -161,8 +162,7 @@ nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GE
           nb_campaign_config_clear (&config);
           return FALSE;
         }
-      st->state = (e->clause == 7 ? fig.avoidance.passed : fig.passage.passed)
-                  ? NB_PLAN_PASSED : NB_PLAN_FAILED;
+      st->state = clause->passed (&fig) ? NB_PLAN_PASSED : NB_PLAN_FAILED;
       nb_config_result_clear (&fig);
     }
   else

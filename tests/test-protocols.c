@@ -5,6 +5,7 @@
 #include "nb-test.h"
 
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <string.h>
 
 static void
@@ -148,6 +149,100 @@ test_gsl_handler (void)
   gsl_error ("a status navbench turns into a GError", __FILE__, __LINE__, GSL_EDOM);
 }
 
+/* The protocol's coverage and the plan's verdict, as the clause modules
+ * decide them: every prescribed configuration covered by itself and by no
+ * other of its clause (one kind each), read as a person reads it; a
+ * laboratory's configuration covers by its kind, not its name; only the
+ * pass/fail clauses (7, 9) give a verdict. */
+static void
+test_coverage (void)
+{
+  const char *first[] = { "straight route, no load", "wooden wall", "behaviour 1, wooden wall",
+                          "straight route, no load", "no load", "the arena of 10.2" };
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GArray) configs = NULL;
+  g_autoptr (GHashTable) labels = g_hash_table_new (g_str_hash, g_str_equal);
+  NbConfigResult r;
+  NbClauseEnv env;
+  guint seen[6] = { 0 }, named = 0;
+
+  nb_clause_env_init (&env);
+  env.robot_width_mm = 620.0;
+  env.lu_mm = 1000.0;
+  env.rated_load_kg = 20.0;
+  env.clockwise = TRUE;
+  configs = nb_clause_all_configurations (&env, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < configs->len; i++)
+    {
+      const NbCampaignConfig *p = &g_array_index (configs, NbCampaignConfig, i);
+      const NbClause *clause = nb_clause_lookup (p->clause);
+      g_autofree char *what = clause->describe (NULL, p);
+      guint covered = 0;
+
+      if (seen[p->clause - 5]++ == 0)
+        g_assert_cmpstr (what, ==, first[p->clause - 5]);
+      if (g_str_equal (p->name, "combined-cw-rated-load") && ++named)
+        g_assert_cmpstr (what, ==, "combined route clockwise, rated load");
+      if (g_str_equal (p->name, "rectangular-rated-load") && ++named)
+        g_assert_cmpstr (what, ==, "rectangular route, rated load");
+      if (p->clause == 6)
+        g_hash_table_add (labels, p->obstacle);
+      for (guint j = 0; j < configs->len; j++)
+        {
+          const NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, j);
+
+          if (c->clause == p->clause && clause->covers (p, c, labels))
+            {
+              covered++;
+              if (p->clause != 6 && p->clause != 10)
+                g_assert_cmpuint (i, ==, j);
+            }
+        }
+      /* 6.3: once placed, an obstacle is tested by every clause 6 configuration. */
+      g_assert_cmpuint (covered, >=, 1);
+      g_hash_table_remove_all (labels);
+    }
+  /* 5 + the clockwise rectangular and combined (4.5), 6, 10, 2, 2, 1. */
+  g_assert_cmpuint (seen[0], ==, 10);
+  g_assert_cmpuint (seen[1], ==, 6);
+  g_assert_cmpuint (seen[2], ==, 10);
+  g_assert_cmpuint (named, ==, 2);
+
+  {
+    /* A laboratory's names: the load by load_kg, else by the name; "table"
+     * is table 2's wooden table. */
+    NbCampaignConfig rated = { .clause = 8, .name = "rated load run", .load_kg = NAN };
+    NbCampaignConfig heavy = { .clause = 9, .name = "no-load?", .load_kg = 12.0 };
+    NbCampaignConfig p8 = { .clause = 8, .name = "straight-rated-load", .load_kg = 20.0 };
+    NbCampaignConfig p9 = { .clause = 9, .name = "no-load", .load_kg = 0.0 };
+    NbCampaignConfig p7 = { .clause = 7, .name = "b1-wooden-table", .behaviour = "1",
+                            .obstacle = "wooden table" };
+    NbCampaignConfig lab7 = { .clause = 7, .name = "t", .behaviour = "1", .obstacle = "table" };
+    NbCampaignConfig p6 = { .clause = 6, .name = "wooden-table", .obstacle = "wooden table" };
+
+    g_assert_true (nb_clause_lookup (8)->covers (&p8, &rated, labels));
+    g_assert_false (nb_clause_lookup (9)->covers (&p9, &heavy, labels));
+    g_assert_true (nb_clause_lookup (7)->covers (&p7, &lab7, labels));
+    lab7.behaviour = "2";
+    g_assert_false (nb_clause_lookup (7)->covers (&p7, &lab7, labels));
+    g_assert_false (nb_clause_lookup (6)->covers (&p6, &lab7, labels));
+    g_hash_table_add (labels, "table");
+    g_assert_true (nb_clause_lookup (6)->covers (&p6, &lab7, labels));
+  }
+
+  memset (&r, 0, sizeof r);
+  for (guint k = 5; k <= 10; k++)
+    g_assert_true ((nb_clause_lookup (k)->passed != NULL) == (k == 7 || k == 9));
+  r.avoidance.passed = TRUE;
+  g_assert_true (nb_clause_lookup (7)->passed (&r));
+  g_assert_false (nb_clause_lookup (9)->passed (&r));
+  r.passage.passed = TRUE;
+  r.avoidance.passed = FALSE;
+  g_assert_false (nb_clause_lookup (7)->passed (&r));
+  g_assert_true (nb_clause_lookup (9)->passed (&r));
+}
+
 static void
 test_conditions (void)
 {
@@ -186,6 +281,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/protocols/clauses", test_clauses);
   g_test_add_func ("/protocols/registry", test_registry);
+  g_test_add_func ("/protocols/coverage", test_coverage);
   g_test_add_func ("/protocols/gsl-handler", test_gsl_handler);
   g_test_add_func ("/protocols/conditions", test_conditions);
   return g_test_run ();

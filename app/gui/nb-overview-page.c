@@ -99,6 +99,7 @@ nb_overview_status_text (const NbPlanEntry *e, const NbPlanStatus *st)
 static char *
 entry_words (const NbPlanEntry *e)
 {
+  const NbClause *clause = nb_clause_lookup (e->clause);
   g_autofree char *load = NULL;
   const char *obstacle = e->obstacle ? _(e->obstacle) : NULL;
 
@@ -119,11 +120,11 @@ entry_words (const NbPlanEntry *e)
     return g_strdup_printf (_("behaviour %s, %s"), e->behaviour, obstacle);
   if (obstacle != NULL)
     return g_strdup (obstacle);
-  if (e->clause == 6)
+  if (clause != NULL && nb_clause_takes (clause, NB_CLAUSE_OPT_ALL_OBSTACLES))
     return g_strdup (_("all table 2 obstacles"));
   if (g_str_equal (e->config, "arena"))
     return g_strdup (_("the arena"));
-  if (load != NULL && e->clause != 10)
+  if (load != NULL && clause != NULL && nb_clause_takes (clause, NB_CLAUSE_OPT_LOAD))
     return g_steal_pointer (&load);
   return g_strdup (e->config);
 }

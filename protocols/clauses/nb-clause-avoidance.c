@@ -495,6 +495,29 @@ export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignT
   return row (cells, G_N_ELEMENTS (cells), data, error);
 }
 
+/* 7.2: a configuration tests a prescribed one of its behaviour and obstacle. */
+static gboolean
+covers (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *labels)
+{
+  (void) labels;
+  return g_strcmp0 (p->behaviour, c->behaviour) == 0 &&
+         g_strcmp0 (nb_clause_canonical_obstacle (p->obstacle),
+                    nb_clause_canonical_obstacle (c->obstacle)) == 0;
+}
+
+static char *
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  return g_strdup_printf (nb_tr (lang, "behaviour %s, %s"), p->behaviour, nb_tr (lang, p->obstacle));
+}
+
+/* 7.3: the configuration passes when its trials do (the figures' rule). */
+static gboolean
+passed (const NbConfigResult *r)
+{
+  return r->avoidance.passed;
+}
+
 const NbClause nb_clause_avoidance = {
   .number = 7,
   .title = N_("Obstacle avoidance"),
@@ -525,4 +548,7 @@ const NbClause nb_clause_avoidance = {
   .event_text = nb_clause_course_event_text,
   .export_columns = export_columns,
   .export_trial = export_trial,
+  .passed = passed,
+  .covers = covers,
+  .describe = describe,
 };

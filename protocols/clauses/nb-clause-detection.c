@@ -602,6 +602,28 @@ export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignT
   return row (cells, G_N_ELEMENTS (cells), data, error);
 }
 
+/* 6.3: a prescribed obstacle is tested when it was placed (a counted
+ * trial of its name) in any clause 6 configuration. */
+static gboolean
+covers (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *labels)
+{
+  GHashTableIter it;
+  gpointer label;
+
+  (void) c;
+  g_hash_table_iter_init (&it, labels);
+  while (g_hash_table_iter_next (&it, &label, NULL))
+    if (g_strcmp0 (nb_clause_canonical_obstacle (label), p->obstacle) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+static char *
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  return g_strdup (nb_tr (lang, p->obstacle));
+}
+
 const NbClause nb_clause_detection = {
   .number = 6,
   .title = N_("Obstacle detection"),
@@ -629,4 +651,6 @@ const NbClause nb_clause_detection = {
   .event_text = event_text,
   .export_columns = export_columns,
   .export_trial = export_trial,
+  .covers = covers,
+  .describe = describe,
 };

@@ -613,6 +613,21 @@ static const NbClauseRunner runner = {
   .run_all = run_all,
 };
 
+/* 10.2: one arena; any configuration of the clause tests it. */
+static gboolean
+covers (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *labels)
+{
+  (void) p, (void) c, (void) labels;
+  return TRUE;
+}
+
+static char *
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  (void) p;
+  return g_strdup (nb_tr (lang, "the arena of 10.2"));
+}
+
 const NbClause nb_clause_mapping = {
   .number = 10,
   .title = N_("Mapping accuracy"),
@@ -636,4 +651,6 @@ const NbClause nb_clause_mapping = {
   .event_json = event_json,
   .event_text = event_text,
   .uncertainty = uncertainty,
+  .covers = covers,
+  .describe = describe,
 };

@@ -212,6 +212,20 @@ export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignT
   return row (cells, G_N_ELEMENTS (cells), data, error);
 }
 
+/* 9.3: the passage with and without the rated load. */
+static char *
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  return g_strdup (nb_clause_load_words (lang, p));
+}
+
+/* 9.3: the configuration passes when its trials do (the figures' rule). */
+static gboolean
+passed (const NbConfigResult *r)
+{
+  return r->passage.passed;
+}
+
 const NbClause nb_clause_passage = {
   .number = 9,
   .title = N_("Narrow passage"),
@@ -240,4 +254,7 @@ const NbClause nb_clause_passage = {
   .event_text = nb_clause_course_event_text,
   .export_columns = export_columns,
   .export_trial = export_trial,
+  .passed = passed,
+  .covers = nb_clause_covers_load,
+  .describe = describe,
 };

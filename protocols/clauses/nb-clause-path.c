@@ -429,6 +429,13 @@ config_json (NbJsonWriter *w, const NbCampaignConfig *c)
   nb_json_end_array (w);
 }
 
+/* 8.3: the straight route, with and without the rated load. */
+static char *
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  return g_strdup_printf (nb_tr (lang, "straight route, %s"), nb_clause_load_words (lang, p));
+}
+
 const NbClause nb_clause_path = {
   .number = 8,
   .title = N_("Path deviation"),
@@ -456,4 +463,6 @@ const NbClause nb_clause_path = {
   .export_columns = export_columns,
   .export_trial = export_trial,
   .config_json = config_json,
+  .covers = nb_clause_covers_load,
+  .describe = describe,
 };

@@ -296,6 +296,36 @@ nb_clause_pose_gnss_accepted (double linear_error_pct)
   return fabs (linear_error_pct) <= NB_GNSS_LINEAR_ERROR_PCT;
 }
 
+/* 4.5: a route run clockwise (the manufacturer declared it): the runner's
+ * and the plan's parameters say so, an imported configuration's name may
+ * ("-cw-"). */
+static gboolean
+clockwise (const NbCampaignConfig *c)
+{
+  return (c->parameters != NULL && strstr (c->parameters, "\"clockwise\": true") != NULL) ||
+         (c->name != NULL && strstr (c->name, "-cw-") != NULL);
+}
+
+/* 5.4: a configuration tests a prescribed one of its route, direction and
+ * load (0 kg: no load; more: the rated load). */
+static gboolean
+covers (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *labels)
+{
+  (void) labels;
+  return g_strcmp0 (p->route, c->route) == 0 &&
+         nb_clause_load_kind (c) == nb_clause_prescribed_rated (p) && clockwise (p) == clockwise (c);
+}
+
+static char *
+describe (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  const char *load = nb_clause_load_words (lang, p);
+
+  if (clockwise (p))
+    return g_strdup_printf (nb_tr (lang, "%s route clockwise, %s"), nb_tr (lang, p->route), load);
+  return g_strdup_printf (nb_tr (lang, "%s route, %s"), nb_tr (lang, p->route), load);
+}
+
 const NbClause nb_clause_pose = {
   .number = 5,
   .title = N_("Pose accuracy and pose repeatability"),
@@ -322,4 +352,6 @@ const NbClause nb_clause_pose = {
   .export_columns = export_columns,
   .export_trial = export_trial,
   .config_json = config_json,
+  .covers = covers,
+  .describe = describe,
 };

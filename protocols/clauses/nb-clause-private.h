@@ -34,6 +34,21 @@ gboolean nb_clause_new_config     (NbCampaign *campaign, guint clause, const cha
 /* check_import (): --config is required. */
 gboolean nb_clause_require_config (const NbClauseImport *in, GError **error);
 
+/* covers (), describe (): a configuration's load — 1 rated, 0 none, -1
+ * when it does not say (its load_kg, else its name: "rated", "no load");
+ * whether a prescribed one is of the rated load (its name); the table 2
+ * obstacle a name means ("table" is the wooden table); "rated load" or
+ * "no load" in lang. */
+int               nb_clause_load_kind          (const NbCampaignConfig *config);
+gboolean          nb_clause_prescribed_rated   (const NbCampaignConfig *prescribed);
+const char       *nb_clause_canonical_obstacle (const char *name);
+const char       *nb_clause_load_words         (const NbCatalogue *lang,
+                                                const NbCampaignConfig *prescribed);
+/* covers () of a clause whose configurations differ only by load (8, 9). */
+gboolean          nb_clause_covers_load        (const NbCampaignConfig *prescribed,
+                                                const NbCampaignConfig *config,
+                                                GHashTable *labels);
+
 /* Pass rule of the clauses whose figures count only the ok trials. */
 gboolean nb_clause_counts_ok      (const NbCampaignTrial *trial);
 /* Pass rule of the pass/fail clauses (7, 9): a failed trial is a result. */

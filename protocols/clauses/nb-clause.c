@@ -392,6 +392,46 @@ nb_clause_check_start (NbCampaign *campaign, GPtrArray *trials, const NbPose *p0
   return TRUE;
 }
 
+/* The coverage table's kinds (decided, the names are the laboratory's):
+ * a configuration's load by its load_kg, else by its name. */
+int
+nb_clause_load_kind (const NbCampaignConfig *c)
+{
+  if (!isnan (c->load_kg))
+    return c->load_kg > 0.0;
+  if (c->name != NULL && strstr (c->name, "rated") != NULL)
+    return 1;
+  if (c->name != NULL && (strstr (c->name, "no load") != NULL || strstr (c->name, "no-load")))
+    return 0;
+  return -1;
+}
+
+/* The prescribed names are configurations ()'s: "…-rated-load". */
+gboolean
+nb_clause_prescribed_rated (const NbCampaignConfig *p)
+{
+  return p->name != NULL && strstr (p->name, "rated-load") != NULL;
+}
+
+const char *
+nb_clause_canonical_obstacle (const char *name)
+{
+  return g_strcmp0 (name, "table") == 0 ? "wooden table" : name;
+}
+
+const char *
+nb_clause_load_words (const NbCatalogue *lang, const NbCampaignConfig *p)
+{
+  return nb_clause_prescribed_rated (p) ? nb_tr (lang, "rated load") : nb_tr (lang, "no load");
+}
+
+gboolean
+nb_clause_covers_load (const NbCampaignConfig *p, const NbCampaignConfig *c, GHashTable *labels)
+{
+  (void) labels;
+  return nb_clause_load_kind (c) == nb_clause_prescribed_rated (p);
+}
+
 gboolean
 nb_clause_counts_ok (const NbCampaignTrial *t)
 {

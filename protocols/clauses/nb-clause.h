@@ -86,6 +86,16 @@
  *  - config_json (): what a configuration of the clause holds beside the
  *    members every configuration has (5: the command pose; 8: the commanded
  *    segment), for `campaign info --json`; NULL: nothing more.
+ *  - passed (): the verdict of a pass/fail clause (7.3, 9.3) from a
+ *    configuration's figures, the plan's "passed"/"failed"
+ *    (nb-campaign-plan.c); NULL: the clause states figures, no verdict.
+ *  - covers (), describe (): the protocol's coverage table (reports/
+ *    nb-protocol-coverage.c).  covers: whether the campaign's configuration
+ *    config tests the prescribed one (one of configurations ()), decided on
+ *    its kind, not its name (the names are the laboratory's); labels holds
+ *    the labels of the counted trials of every configuration of the clause
+ *    in the campaign (6: the obstacles placed).  describe: the prescribed
+ *    configuration as a person reads it, in lang (new string).
  */
 #pragma once
 
@@ -93,6 +103,7 @@
 
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
+#include "nb-catalogue.h"
 #include "nb-json-writer.h"
 #include "nb-unc-iso.h"
 
@@ -242,6 +253,11 @@ struct _NbClause {
                               const NbCampaignTrial *trial, NbClauseExportRow row, gpointer data,
                               GError **error);
   void     (*config_json)    (NbJsonWriter *w, const NbCampaignConfig *config);
+  /* The plan's verdict; the protocol's coverage (the contract above). */
+  gboolean (*passed)         (const NbConfigResult *result);
+  gboolean (*covers)         (const NbCampaignConfig *prescribed, const NbCampaignConfig *config,
+                              GHashTable *labels /* set of the trials' labels */);
+  char    *(*describe)       (const NbCatalogue *lang, const NbCampaignConfig *prescribed);
 };
 
 /* The clauses in number order; *n_clauses set. */
