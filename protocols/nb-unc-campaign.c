@@ -47,7 +47,6 @@ coverage_field (NbCampaign *campaign, double *k, GError **error)
 {
   g_autoptr (GError) local = NULL;
   g_autofree char *text = nb_campaign_get_field (campaign, "instrument.accuracy_k", &local);
-  double v;
 
   *k = 2.0;                     /* the data-sheet convention when not said (docs/uncertainty.md) */
   if (local != NULL)
@@ -57,21 +56,13 @@ coverage_field (NbCampaign *campaign, double *k, GError **error)
     }
   if (text == NULL)
     return TRUE;
-  g_strstrip (text);
-  if (g_ascii_strcasecmp (text, "rectangular") == 0)
+  if (!nb_unc_parse_coverage (text, k, &local))
     {
-      *k = 0.0;
-      return TRUE;
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: field instrument.accuracy_k: %s",
+                   nb_campaign_get_path (campaign), local->message);
+      return FALSE;
     }
-  if (nb_parse_double (text, strlen (text), &v) && v > 0.0)
-    {
-      *k = v;
-      return TRUE;
-    }
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-               "%s: field instrument.accuracy_k: '%s' is neither a coverage factor > 0 nor "
-               "'rectangular'", nb_campaign_get_path (campaign), text);
-  return FALSE;
+  return TRUE;
 }
 
 /* instrument.registration_points → the rigid fit's u(t), u(φ) and centroid

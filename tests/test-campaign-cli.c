@@ -43,6 +43,51 @@ assert_ok (const Run *r, const char *what)
     g_error ("%s: exit %d: %s", what, r->status, r->err);
 }
 
+/* The field as `campaign info --json` shows it (NULL: not set). */
+static char *
+field_of (const char *db, const char *key)
+{
+  g_auto (Run) r = cli ("campaign", "info", "--db", db, "--json", NULL);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonObject *fields;
+  JsonNode *v;
+
+  assert_ok (&r, "campaign info --json");
+  g_assert_true (json_parser_load_from_data (p, r.out, -1, NULL));
+  fields = json_object_get_object_member (json_node_get_object (json_parser_get_root (p)),
+                                          "fields");
+  g_assert_nonnull (fields);
+  v = json_object_get_member (fields, key);
+  return v == NULL || JSON_NODE_HOLDS_NULL (v) ? NULL : g_strdup (json_node_get_string (v));
+}
+
+static void
+assert_field (const char *db, const char *key, const char *want)
+{
+  g_autofree char *got = field_of (db, key);
+
+  g_assert_cmpstr (got, ==, want);
+}
+
+/* A field's value written into the file as an older navbench that did not
+ * check it at set could have. */
+static void
+store_raw_field (const char *db, const char *key, const char *value)
+{
+  sqlite3 *sql = NULL;
+  sqlite3_stmt *st = NULL;
+
+  g_assert_cmpint (sqlite3_open (db, &sql), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (sql, "INSERT INTO field (key, value) VALUES (?1, ?2) "
+                                            "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                                       -1, &st, NULL), ==, SQLITE_OK);
+  sqlite3_bind_text (st, 1, key, -1, SQLITE_STATIC);
+  sqlite3_bind_text (st, 2, value, -1, SQLITE_STATIC);
+  g_assert_cmpint (sqlite3_step (st), ==, SQLITE_DONE);
+  sqlite3_finalize (st);
+  sqlite3_close (sql);
+}
+
 static JsonNode *
 parse (const char *text)
 {
@@ -435,14 +480,32 @@ test_uncertainty_results (void)
   }
   nb_test_run_clear (&r);
 
-  /* A coverage factor that is none: exit 2 naming the field, nothing on stdout. */
+  /* A coverage factor that is none: `campaign set` refuses it (exit 2
+   * naming the field, nothing on stdout) and stores nothing, so the
+   * results are still those above. */
   r = cli ("campaign", "set", "--db", db, "instrument.accuracy_k=about two", NULL);
-  assert_ok (&r, "set accuracy_k");
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "instrument.accuracy_k: 'about two' is neither a coverage "
+                                   "factor > 0 nor 'rectangular'"));
   nb_test_run_clear (&r);
+  assert_field (db, "instrument.accuracy_k", "2");
+  r = cli ("campaign", "results", "--db", db, "--json", NULL);
+  assert_ok (&r, "results after a refused set");
+  {
+    g_autoptr (JsonNode) again = parse (r.out);
+
+    g_assert_true (json_node_equal (again, results));
+  }
+  nb_test_run_clear (&r);
+  /* One stored before `set` checked it (an older navbench) is refused
+   * where it is read, naming the file and the field. */
+  store_raw_field (db, "instrument.accuracy_k", "about two");
   r = cli ("campaign", "results", "--db", db, "--json", NULL);
   g_assert_cmpint (r.status, ==, 2);
   g_assert_cmpstr (r.out, ==, "");
-  g_assert_nonnull (strstr (r.err, "instrument.accuracy_k: 'about two'"));
+  g_assert_nonnull (strstr (r.err, "field instrument.accuracy_k: 'about two'"));
+  g_assert_nonnull (strstr (r.err, db));
 }
 
 /* The statement of the conformity table of report --format json for
@@ -551,13 +614,38 @@ test_conformity (void)
                    cases_[i].limit, rule, stated);
       }
 
-  /* A rule that is none: exit 2 naming the field. */
+  /* A rule that is none: `campaign set` refuses it (exit 2 naming the
+   * field, nothing on stdout, nothing stored: the rule set last stays). */
   r = cli ("campaign", "set", "--db", db, "conformity.decision_rule=lenient", NULL);
-  assert_ok (&r, "set rule");
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "conformity.decision_rule: decision rule 'lenient': "
+                                   "simple-acceptance or guarded-w=U"));
   nb_test_run_clear (&r);
+  assert_field (db, "conformity.decision_rule", "guarded-w=U");
+  /* Nor with other fields in the same command: all or nothing. */
+  {
+    g_autofree char *declared = field_of (db, "declared.ap_mm");
+
+    g_assert_nonnull (declared);
+    r = cli ("campaign", "set", "--db", db, "declared.ap_mm=99", "conformity.decision_rule=lenient",
+             NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    nb_test_run_clear (&r);
+    assert_field (db, "declared.ap_mm", declared);
+  }
+  {
+    g_autofree char *rule = NULL, *stated = statement_of (db, "Ap, mm", "P0→P1 30 kg", &rule);
+
+    g_assert_nonnull (stated);
+    g_assert_cmpstr (rule, ==, "guarded-w=U");
+  }
+  /* One stored before `set` checked it is refused where it is read. */
+  store_raw_field (db, "conformity.decision_rule", "lenient");
   r = cli ("report", "--db", db, "--format", "json", "-o", "-", NULL);
   g_assert_cmpint (r.status, ==, 2);
-  g_assert_nonnull (strstr (r.err, "conformity.decision_rule"));
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "field conformity.decision_rule: decision rule 'lenient'"));
 }
 
 static void

@@ -140,6 +140,10 @@ value_for (const NbCampaignField *f, guint i)
       return g_strdup_printf ("2026-02-%02u", 1 + i % 28);
     case NB_FIELD_DATES:
       return g_strdup_printf ("2026-03-%02u/2026-04-%02u", 1 + i % 28, 1 + i % 28);
+    case NB_FIELD_COVERAGE:
+      return g_strdup (i % 2 ? "rectangular" : "1.96");
+    case NB_FIELD_DECISION_RULE:
+      return g_strdup (i % 2 ? "guarded-w=U" : "simple-acceptance");
     }
   g_assert_not_reached ();
 }

@@ -5,6 +5,7 @@
 #include "nb-error.h"
 #include "nb-number.h"
 #include "nb-route.h"
+#include "nb-unc.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -89,7 +90,7 @@ static const NbCampaignField campaign_fields[] = {
    * at range_m, at the data sheet's coverage factor. */
   { "instrument.accuracy_ppm", NB_FIELD_POSITIVE,
     N_("stated accuracy, distance-dependent part, ppm (µm/m)") },
-  { "instrument.accuracy_k", NB_FIELD_TEXT,
+  { "instrument.accuracy_k", NB_FIELD_COVERAGE,
     N_("coverage factor of the stated accuracies (2 when not set), or 'rectangular' (an MPE)") },
   { "instrument.range_m", NB_FIELD_POSITIVE,
     N_("distance from the measurement system to the test area, m (for the ppm part)") },
@@ -126,7 +127,7 @@ static const NbCampaignField campaign_fields[] = {
   { "declared.dm_mm", NB_FIELD_POSITIVE, N_("declared mapping accuracy: max Dm ≤ …, mm") },
   { "declared.passage_time_s", NB_FIELD_POSITIVE, N_("declared passage time ≤ …, s") },
   { "declared.delay_ratio", NB_FIELD_POSITIVE, N_("declared delay ratio T1/T0 ≤ …") },
-  { "conformity.decision_rule", NB_FIELD_TEXT,
+  { "conformity.decision_rule", NB_FIELD_DECISION_RULE,
     N_("decision rule of the conformity statements: simple-acceptance or guarded-w=U (ILAC G8:2019)") },
   /* 6.4, 7.4: the table 2 obstacles as used (their dimensions are table 2's). */
   { "obstacle.wooden_wall.material", NB_FIELD_TEXT, N_("wooden wall: material as used (6.4)") },
@@ -270,6 +271,25 @@ check_field_value (const NbCampaignField *f, const char *value, char **canonical
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: expected indoor or outdoor, got '%s'",
                    f->key, value);
       return FALSE;
+    case NB_FIELD_COVERAGE:
+    case NB_FIELD_DECISION_RULE:
+      {
+        /* #17: checked here, as the budgets and the conformity statements
+         * read them, so a campaign never holds a value its report refuses. */
+        g_autoptr (GError) local = NULL;
+        g_autofree char *t = g_strstrip (g_strdup (value));
+        double k;
+        NbDecisionRule rule;
+
+        if (f->type == NB_FIELD_COVERAGE ? nb_unc_parse_coverage (t, &k, &local)
+                                         : nb_decision_rule_parse (t, &rule, &local))
+          {
+            *canonical = g_steal_pointer (&t);
+            return TRUE;
+          }
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: %s", f->key, local->message);
+        return FALSE;
+      }
     }
   g_assert_not_reached ();
 }

@@ -81,6 +81,8 @@ typedef enum {
   NB_FIELD_ENVIRONMENT,   /* indoor|outdoor */
   NB_FIELD_DATE,          /* YYYY-MM-DD */
   NB_FIELD_DATES,         /* YYYY-MM-DD or an interval YYYY-MM-DD/YYYY-MM-DD */
+  NB_FIELD_COVERAGE,      /* a coverage factor k > 0 or "rectangular" (nb_unc_parse_coverage) */
+  NB_FIELD_DECISION_RULE, /* simple-acceptance | guarded-w=U (nb_decision_rule_parse) */
 } NbFieldType;
 
 typedef struct {

@@ -3,6 +3,7 @@
 #include "nb-unc.h"
 
 #include "nb-error.h"
+#include "nb-number.h"
 
 #include <float.h>
 #include <math.h>
@@ -659,6 +660,27 @@ nb_unc_round_interval (double lo, double hi, int decimals, double *rlo, double *
 }
 
 /* --------------------------------------------------- conformity -- */
+
+gboolean
+nb_unc_parse_coverage (const char *text, double *k, GError **error)
+{
+  g_autofree char *t = g_strstrip (g_strdup (text ? text : ""));
+  double v;
+
+  if (g_ascii_strcasecmp (t, "rectangular") == 0)
+    {
+      *k = 0.0;
+      return TRUE;
+    }
+  if (nb_parse_double (t, strlen (t), &v) && v > 0.0)
+    {
+      *k = v;
+      return TRUE;
+    }
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+               "'%s' is neither a coverage factor > 0 nor 'rectangular'", t);
+  return FALSE;
+}
 
 const char *
 nb_decision_rule_name (NbDecisionRule rule)

@@ -50,6 +50,12 @@ typedef enum {
 
 const char *nb_unc_distribution_name (NbUncDistribution dist);
 
+/* A data sheet's coverage factor as the campaign field
+ * instrument.accuracy_k states it: a number k > 0, or "rectangular" (the
+ * figure is a maximum permissible error: *k = 0).  The one reading of it,
+ * for `campaign set` and for the budgets. */
+gboolean nb_unc_parse_coverage (const char *text, double *k, GError **error);
+
 typedef struct {
   const char *name;       /* the input quantity, in the standard's words */
   const char *source;     /* where its value and u come from (campaign field, Type A) */
