@@ -13,4 +13,14 @@ void       nb_test_gui_settle (guint pause_ms);
 /* Renders widget as it is on screen into DIR/FILE (PNG). */
 void       nb_test_gui_save_png (GtkWidget *widget, const char *dir, const char *file);
 
+/* Shows page `page` and saves the window into `file` (a name, in the
+ * screenshot directory). */
+typedef void (*NbTestGuiShotFunc) (const char *page, const char *file, gpointer user_data);
+/* The screenshots of tests/golden/gui/: the window at 1280×800 and
+ * 1024×600, light and dark, each of `pages` (NULL-terminated page names)
+ * shot by `shot` as PAGE-LANG-STYLE-WxH.png; the style is given back to
+ * the system's at the end. */
+void       nb_test_gui_screenshots (GtkWindow *window, const char *const *pages,
+                                    NbTestGuiShotFunc shot, gpointer user_data);
+
 G_END_DECLS

@@ -708,13 +708,10 @@ snapshot_page (const char *page, const char *file)
   nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
 }
 
-static gboolean
-sized (gpointer data)
+static void
+shoot (const char *page, const char *file, gpointer user_data)
 {
-  const int *wh = data;
-
-  return gtk_widget_get_width (GTK_WIDGET (fx.window)) == wh[0] &&
-         gtk_widget_get_height (GTK_WIDGET (fx.window)) == wh[1];
+  snapshot_page (page, file);
 }
 
 /* With NAVBENCH_SCREENSHOT_DIR: the Trials and Motion pages as the
@@ -723,11 +720,8 @@ sized (gpointer data)
 static void
 test_screenshots (void)
 {
-  static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
   /* The Run page ("trials") is test-gui's, after its clause 5 run. */
-  static const char *const pages[][2] = { { "results", "results" }, { "motion", "motion" } };
-  const char *lang = nb_gui_ui_language ();
-  AdwStyleManager *style = adw_style_manager_get_default ();
+  static const char *const pages[] = { "results", "motion", NULL };
   g_autoptr (GArray) session = NULL;
 
   if (g_getenv ("NAVBENCH_SCREENSHOT_DIR") == NULL)
@@ -740,28 +734,7 @@ test_screenshots (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("results-clause")), 1);
   nb_results_page_select_trial (NB_RESULTS_PAGE (lookup ("results-page")),
                                 g_array_index (session, NbCampaignTrial, 0).id);
-  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
-    {
-      gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-      gtk_window_set_default_size (GTK_WINDOW (fx.window), sizes[s][0], sizes[s][1]);
-      while (!sized ((gpointer) sizes[s]) && g_get_monotonic_time () < deadline)
-        g_main_context_iteration (NULL, FALSE);
-      for (guint dark = 0; dark < 2; dark++)
-        {
-          adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK
-                                                          : ADW_COLOR_SCHEME_FORCE_LIGHT);
-          for (guint p = 0; p < G_N_ELEMENTS (pages); p++)
-            {
-              g_autofree char *name = g_strdup_printf ("%s-%s-%s-%dx%d.png", pages[p][1], lang,
-                                                       dark ? "dark" : "light", sizes[s][0],
-                                                       sizes[s][1]);
-
-              snapshot_page (pages[p][0], name);
-            }
-        }
-    }
-  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+  nb_test_gui_screenshots (GTK_WINDOW (fx.window), pages, shoot, NULL);
 }
 
 int
