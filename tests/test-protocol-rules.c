@@ -37,6 +37,58 @@ markdown (NbCampaign *c)
   return nb_protocol_report_markdown (doc, NULL);
 }
 
+/* Stores config (filled by the caller; cleared here) and gives its id. */
+static gint64
+add_config (NbCampaign *c, NbCampaignConfig *config)
+{
+  g_autoptr (GError) error = NULL;
+  gint64 id;
+
+  g_assert_true (nb_campaign_add_config (c, config, &error));
+  g_assert_no_error (error);
+  id = config->id;
+  nb_campaign_config_clear (config);
+  return id;
+}
+
+/* A configuration of clause with name and load (NaN: none); the caller
+ * sets the rest, then add_config. */
+static void
+config_init (NbCampaignConfig *config, guint clause, const char *name, double load_kg)
+{
+  nb_campaign_config_init (config);
+  config->clause = clause;
+  config->name = g_strdup (name);
+  config->load_kg = load_kg;
+}
+
+/* Records t (filled by the caller; cleared here) as a trial of config. */
+static void
+record_trial (NbCampaign *c, gint64 config, NbCampaignTrial *t)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (nb_campaign_record_trial (c, config, t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (t);
+}
+
+/* Records t (cleared here) as a trial of config run with the track s[n]:
+ * begun, its samples, ended ok. */
+static void
+record_track_trial (NbCampaign *c, gint64 config, NbCampaignTrial *t, const NbTrackSample *s,
+                    guint n)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (nb_campaign_begin_trial (c, config, t, &error));
+  g_assert_true (nb_campaign_add_samples (c, t->id, s, n, &error));
+  t->outcome = NB_TRIAL_OK;
+  g_assert_true (nb_campaign_end_trial (c, t, &error));
+  g_assert_no_error (error);
+  nb_campaign_trial_clear (t);
+}
+
 /* ------------------------------------------------------------- 10.3 -- */
 
 /* The arena's corners (7 LU, LU 1000 mm) and a map off by (dx, dy). */
@@ -45,26 +97,17 @@ static const double arena[4][2] = { { 0, 0 }, { 7000, 0 }, { 7000, 7000 }, { 0, 
 static gint64
 mapping_config (NbCampaign *c)
 {
-  g_autoptr (GError) error = NULL;
   NbCampaignConfig config;
-  gint64 id;
 
-  nb_campaign_config_init (&config);
-  config.clause = 10;
-  config.name = g_strdup ("arena");
+  config_init (&config, 10, "arena", NAN);
   memcpy (config.truth_mm, arena, sizeof arena);
-  g_assert_true (nb_campaign_add_config (c, &config, &error));
-  g_assert_no_error (error);
-  id = config.id;
-  nb_campaign_config_clear (&config);
-  return id;
+  return add_config (c, &config);
 }
 
 static void
 map_trial (NbCampaign *c, gint64 config, guint number, double off_mm, gboolean ok,
            const char *reason)
 {
-  g_autoptr (GError) error = NULL;
   NbCampaignTrial t;
 
   nb_campaign_trial_init (&t);
@@ -77,9 +120,7 @@ map_trial (NbCampaign *c, gint64 config, guint number, double off_mm, gboolean o
   t.outcome = ok ? NB_TRIAL_OK : NB_TRIAL_FAILED;
   t.reason = g_strdup (reason);
   t.time_s = 600.0 + number;
-  g_assert_true (nb_campaign_record_trial (c, config, &t, &error));
-  g_assert_no_error (error);
-  nb_campaign_trial_clear (&t);
+  record_trial (c, config, &t);
 }
 
 static void
@@ -155,14 +196,9 @@ test_mapping_consecutive (void)
 static gint64
 timed_config (NbCampaign *c, guint clause, const char *name)
 {
-  g_autoptr (GError) error = NULL;
   NbCampaignConfig config;
-  gint64 id;
 
-  nb_campaign_config_init (&config);
-  config.clause = clause;
-  config.name = g_strdup (name);
-  config.load_kg = 0.0;
+  config_init (&config, clause, name, 0.0);
   if (clause == 7)
     {
       config.obstacle = g_strdup ("small cylinder");
@@ -171,18 +207,13 @@ timed_config (NbCampaign *c, guint clause, const char *name)
     }
   else
     config.parameters = g_strdup ("{\"passage_width_mm\": 900}");
-  g_assert_true (nb_campaign_add_config (c, &config, &error));
-  g_assert_no_error (error);
-  id = config.id;
-  nb_campaign_config_clear (&config);
-  return id;
+  return add_config (c, &config);
 }
 
 static void
 timed_trial (NbCampaign *c, gint64 config, const char *kind, guint number, double time_s,
              gboolean ok)
 {
-  g_autoptr (GError) error = NULL;
   NbCampaignTrial t;
 
   nb_campaign_trial_init (&t);
@@ -190,9 +221,7 @@ timed_trial (NbCampaign *c, gint64 config, const char *kind, guint number, doubl
   t.kind = g_strdup (kind);
   t.time_s = time_s;
   t.outcome = ok ? NB_TRIAL_OK : NB_TRIAL_FAILED;
-  g_assert_true (nb_campaign_record_trial (c, config, &t, &error));
-  g_assert_no_error (error);
-  nb_campaign_trial_clear (&t);
+  record_trial (c, config, &t);
 }
 
 /* 9.3: five trials, the mean of five consecutive successes; 11 trials with
@@ -232,36 +261,30 @@ pose_config (NbCampaign *c)
 {
   static const NbPose attained[] = { { 5004, -2, 0.1 }, { 5002, -2, -0.1 }, { 5003, -1, 0.1 },
                                      { 5003, -3, -0.1 } };
-  g_autoptr (GError) error = NULL;
+  const NbPose command = { 5000, 0, 0 };
   NbCampaignConfig config;
+  gint64 id;
 
-  nb_campaign_config_init (&config);
-  config.clause = 5;
-  config.name = g_strdup ("straight-no-load");
+  config_init (&config, 5, "straight-no-load", 0.0);
   config.route = g_strdup ("straight");
-  config.load_kg = 0.0;
-  config.command = (NbPose) { 5000, 0, 0 };
-  g_assert_true (nb_campaign_add_config (c, &config, &error));
+  config.command = command;
+  id = add_config (c, &config);
   for (guint i = 0; i < G_N_ELEMENTS (attained); i++)
     {
       NbCampaignTrial t;
 
       nb_campaign_trial_init (&t);
-      t.command = config.command;
+      t.command = command;
       t.attained = attained[i];
       t.outcome = NB_TRIAL_OK;
-      g_assert_true (nb_campaign_record_trial (c, config.id, &t, &error));
-      nb_campaign_trial_clear (&t);
+      record_trial (c, id, &t);
     }
-  g_assert_no_error (error);
-  nb_campaign_config_clear (&config);
 }
 
 /* A clause 8 trial along P0 (0, 0) → P1 (5000, 0), its track ending at end. */
 static void
 path_trial (NbCampaign *c, gint64 config, const char *label, double end_x, double end_y)
 {
-  g_autoptr (GError) error = NULL;
   NbTrackSample s[51];
   NbCampaignTrial t;
 
@@ -269,34 +292,20 @@ path_trial (NbCampaign *c, gint64 config, const char *label, double end_x, doubl
     s[i] = (NbTrackSample) { i * 0.1, end_x * i / 50.0, end_y * i / 50.0, NAN, NAN };
   nb_campaign_trial_init (&t);
   t.label = g_strdup (label);
-  g_assert_true (nb_campaign_begin_trial (c, config, &t, &error));
-  g_assert_true (nb_campaign_add_samples (c, t.id, s, G_N_ELEMENTS (s), &error));
-  t.outcome = NB_TRIAL_OK;
-  g_assert_true (nb_campaign_end_trial (c, &t, &error));
-  g_assert_no_error (error);
-  nb_campaign_trial_clear (&t);
+  record_track_trial (c, config, &t, s, G_N_ELEMENTS (s));
 }
 
 static gint64
 path_config (NbCampaign *c)
 {
-  g_autoptr (GError) error = NULL;
   NbCampaignConfig config;
-  gint64 id;
 
-  nb_campaign_config_init (&config);
-  config.clause = 8;
-  config.name = g_strdup ("straight-no-load");
+  config_init (&config, 8, "straight-no-load", 0.0);
   config.route = g_strdup ("straight");
-  config.load_kg = 0.0;
   config.from_mm[0] = config.from_mm[1] = 0.0;
   config.to_mm[0] = 5000.0;
   config.to_mm[1] = 0.0;
-  g_assert_true (nb_campaign_add_config (c, &config, &error));
-  g_assert_no_error (error);
-  id = config.id;
-  nb_campaign_config_clear (&config);
-  return id;
+  return add_config (c, &config);
 }
 
 /* "Within the position and orientation repeatability of clause 5", read
@@ -403,7 +412,6 @@ test_goal_tolerance (void)
 static void
 clearance_trial (NbCampaign *c, gint64 config, const char *kind, guint number, double clearance)
 {
-  g_autoptr (GError) error = NULL;
   NbCampaignTrial t;
 
   nb_campaign_trial_init (&t);
@@ -412,9 +420,7 @@ clearance_trial (NbCampaign *c, gint64 config, const char *kind, guint number, d
   t.time_s = 10.0 + number;
   t.clearance_mm = clearance;
   t.outcome = NB_TRIAL_OK;
-  g_assert_true (nb_campaign_record_trial (c, config, &t, &error));
-  g_assert_no_error (error);
-  nb_campaign_trial_clear (&t);
+  record_trial (c, config, &t);
 }
 
 /* 7.1: each trial with the obstacle keeps the manufacturer's minimum
@@ -469,19 +475,13 @@ test_min_distance (void)
 static void
 pose_trial_from (NbCampaign *c, gint64 config, double x, double y, double theta)
 {
-  g_autoptr (GError) error = NULL;
-  NbTrackSample s[2] = { { 0.0, x, y, theta, NAN }, { 5.0, 5001, 1, 0.1, NAN } };
+  const NbTrackSample s[2] = { { 0.0, x, y, theta, NAN }, { 5.0, 5001, 1, 0.1, NAN } };
   NbCampaignTrial t;
 
   nb_campaign_trial_init (&t);
   t.command = (NbPose) { 5000, 0, 0 };
-  g_assert_true (nb_campaign_begin_trial (c, config, &t, &error));
-  g_assert_true (nb_campaign_add_samples (c, t.id, s, 2, &error));
   t.attained = (NbPose) { 5001, 1, 0.1 };
-  t.outcome = NB_TRIAL_OK;
-  g_assert_true (nb_campaign_end_trial (c, &t, &error));
-  g_assert_no_error (error);
-  nb_campaign_trial_clear (&t);
+  record_track_trial (c, config, &t, s, G_N_ELEMENTS (s));
 }
 
 /* 5.4 a: every trial starts at P0 — its start pose (the first sample of its
@@ -491,33 +491,27 @@ static void
 test_start_pose (void)
 {
   NbCampaign *c = new_campaign ("start.nbc");
-  g_autoptr (GError) error = NULL;
   g_autofree char *md = NULL;
   NbCampaignConfig config;
+  gint64 id;
 
-  nb_campaign_config_init (&config);
-  config.clause = 5;
-  config.name = g_strdup ("straight");
+  config_init (&config, 5, "straight", 0.0);
   config.route = g_strdup ("straight");
-  config.load_kg = 0.0;
   config.command = (NbPose) { 5000, 0, 0 };
-  g_assert_true (nb_campaign_add_config (c, &config, &error));
-  pose_trial_from (c, config.id, 0.5, -0.3, 0.2);
-  pose_trial_from (c, config.id, 12, 30, -1);
-  pose_trial_from (c, config.id, 80, 0, 0);
-  pose_trial_from (c, config.id, 0, 0, 9);
+  id = add_config (c, &config);
+  pose_trial_from (c, id, 0.5, -0.3, 0.2);
+  pose_trial_from (c, id, 12, 30, -1);
+  pose_trial_from (c, id, 80, 0, 0);
+  pose_trial_from (c, id, 0, 0, 9);
   {
     NbCampaignTrial t;
 
     nb_campaign_trial_init (&t);
-    t.command = config.command;
+    t.command = (NbPose) { 5000, 0, 0 };
     t.attained = (NbPose) { 5002, 0, 0 };
     t.outcome = NB_TRIAL_OK;
-    g_assert_true (nb_campaign_record_trial (c, config.id, &t, &error));
-    nb_campaign_trial_clear (&t);
+    record_trial (c, id, &t);
   }
-  g_assert_no_error (error);
-  nb_campaign_config_clear (&config);
   md = markdown (c);
   g_assert_nonnull (strstr (md, "| **⚠ straight** |"));
   g_assert_nonnull (strstr (md, "straight: trials that did not start at P0 (5.4 a): 3 (80.0 mm, "
