@@ -345,9 +345,13 @@ run_clause5 (const char *db, const char *config, double load, guint32 seed, NbPo
   watch_init (&w);
   g_assert_true (run (db, &o, &rig, &w));
   g_assert_no_error (w.error);
-  /* The virtual clock: 30 trials of a 5 m route in well under two seconds. */
-  g_assert_cmpfloat (g_timer_elapsed (timer, NULL), <, 2.0);
+  /* The virtual clock: 30 trials of a 5 m route (over 150 s of it) run far
+   * faster than real time.  The bound is a tenth of the virtual time, not a
+   * fixed wall time: a loaded machine (load 20 on 2 cores) took 2.15 s where
+   * a quiet one takes well under one; a runner that slept in real time would
+   * take all 150 s. */
   g_assert_cmpfloat (rig.robot.base->clock_s, >, 30 * 5.0);
+  g_assert_cmpfloat (g_timer_elapsed (timer, NULL), <, rig.robot.base->clock_s / 10.0);
   g_assert_cmpuint (w.summary.run, ==, 30);
   g_assert_cmpuint (w.summary.ok, ==, 30);
   g_assert_null (w.summary.figures.error);
