@@ -106,6 +106,55 @@ nb_iso9283_pose_run_clear (NbIso9283PoseRun *run)
     g_clear_pointer (&run->attained[i], g_array_unref);
 }
 
+/* The simulated tracker's words as a run stores them (English msgids). */
+static const char *const sim_measurement[2] = {
+  "simulated laser tracker, 1 kHz, 6-DoF probe",
+  "simulated laser tracker on the joints the robot reports",
+};
+
+const char *
+nb_iso9283_sim_measurement (gboolean served)
+{
+  return sim_measurement[served ? 1 : 0];
+}
+
+void
+nb_iso9283_stored_pose_run (NbIso9283StoredRun *out, const char *config,
+                            const NbIso9283PoseRun *run, const NbIso9283Cube *cube,
+                            const char *robot_url, const char *measurement, double speed_pct,
+                            const char *load)
+{
+  *out = (NbIso9283StoredRun) {
+    .config = (char *) config,
+    .robot = (char *) (robot_url ? robot_url : "sim"),
+    .measurement = (char *) (measurement ? measurement
+                                         : nb_iso9283_sim_measurement (robot_url != NULL)),
+    .speed_pct = speed_pct,
+    .load = (char *) (load ? load : "rated"),
+    .plane = cube->plane,
+    .edge_mm = cube->edge_mm,
+    .cycles = run->cycles,
+  };
+  memcpy (out->centre_mm, cube->centre_mm, sizeof out->centre_mm);
+  memcpy (out->command, run->command, sizeof out->command);
+  memcpy (out->attained, run->attained, sizeof out->attained);
+}
+
+gboolean
+nb_iso9283_record_pose_run (const char *path, const char *config, const NbIso9283PoseRun *run,
+                            const NbIso9283Cube *cube, const char *robot_url,
+                            const char *measurement, double speed_pct, const char *load,
+                            GError **error)
+{
+  g_autoptr (NbCampaign) c = nb_campaign_open (path, 0, error);
+  NbIso9283StoredRun r;
+
+  if (c == NULL)
+    return FALSE;
+  nb_iso9283_stored_pose_run (&r, config, run, cube, robot_url, measurement, speed_pct, load);
+  return nb_campaign_iso9283_add_run (c, &r, error) && nb_campaign_close (g_steal_pointer (&c), error);
+}
+
 void
 nb_iso9283_sim_errors (NbSimArm *arm)
 {

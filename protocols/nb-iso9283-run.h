@@ -19,6 +19,7 @@
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-campaign-iso9283.h"
 #include "nb-device.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283.h"
@@ -43,6 +44,28 @@ gboolean nb_iso9283_pose_run   (const NbArmModel *model, const NbIso9283Cube *cu
                                 NbIso9283MeasureFunc measure, gpointer measure_data,
                                 NbIso9283PoseRun *run, GError **error);
 void     nb_iso9283_pose_run_clear (NbIso9283PoseRun *run);
+
+/* What a pose test run is measured with as a run stores it: the simulated
+ * tracker on the in-process arm, or on the joints a served arm reports
+ * (English; the protocol translates them, nb_protocol_iso9283_measurement). */
+const char *nb_iso9283_sim_measurement (gboolean served);
+
+/* A pose test run as the campaign stores it (nb-campaign-iso9283.h): robot
+ * the motion stack's URL (NULL: "sim"), measurement the instrument's words
+ * (NULL: the simulated tracker's), load "rated" or "10%" (NULL: rated).
+ * The strings and attained arrays are borrowed from the arguments: out
+ * lives as long as they do and is not freed. */
+void     nb_iso9283_stored_pose_run (NbIso9283StoredRun *out, const char *config,
+                                     const NbIso9283PoseRun *run, const NbIso9283Cube *cube,
+                                     const char *robot_url, const char *measurement,
+                                     double speed_pct, const char *load);
+/* `campaign run --standard iso9283 --db F --config NAME`: the run recorded
+ * in the campaign file at path as the configuration config (one
+ * transaction, logged; NB_ERROR_INPUT when the name is taken). */
+gboolean nb_iso9283_record_pose_run (const char *path, const char *config,
+                                     const NbIso9283PoseRun *run, const NbIso9283Cube *cube,
+                                     const char *robot_url, const char *measurement,
+                                     double speed_pct, const char *load, GError **error);
 
 /* The demonstration error model of the simulated arm (encoder offsets, link
  * length errors, backlash, noise, an underdamped servo with its dwell, the

@@ -3,6 +3,7 @@
 #include "nb-campaign-iso9283.h"
 #include "nb-clause-9283.h"
 #include "nb-error.h"
+#include "nb-iso9283-run.h"
 
 #include <math.h>
 
@@ -144,23 +145,11 @@ nb_protocol_iso9283_add_pose (NbDocument *doc, const NbCatalogue *lang, guint le
   return TRUE;
 }
 
-/* The simulated tracker's words as a run stores them (English msgids). */
-static const char *const sim_measurement[2] = {
-  N_("simulated laser tracker, 1 kHz, 6-DoF probe"),
-  N_("simulated laser tracker on the joints the robot reports"),
-};
-
-const char *
-nb_protocol_iso9283_sim_measurement (gboolean served)
-{
-  return sim_measurement[served ? 1 : 0];
-}
-
 const char *
 nb_protocol_iso9283_measurement (const char *stored, const NbCatalogue *lang)
 {
   for (guint i = 0; stored != NULL && i < 2; i++)
-    if (g_str_equal (stored, sim_measurement[i]))
+    if (g_str_equal (stored, nb_iso9283_sim_measurement (i == 1)))
       return i == 0 ? nb_ptr (lang, "iso9283", "simulated laser tracker, 1 kHz, 6-DoF probe")
                     : nb_ptr (lang, "iso9283",
                               "simulated laser tracker on the joints the robot reports");
@@ -190,7 +179,7 @@ nb_protocol_iso9283_add_run (NbDocument *doc, const NbCatalogue *lang, guint lev
     /* A live instrument is stored as "DRIVER URL", words of no language;
      * the simulated tracker's stored words are translated. */
     .measurement = nb_protocol_iso9283_measurement (
-      r->measurement ? r->measurement : nb_protocol_iso9283_sim_measurement (http), lang),
+      r->measurement ? r->measurement : nb_iso9283_sim_measurement (http), lang),
     .edge_mm = r->edge_mm,
     .plane = r->plane,
     .speed_pct = r->speed_pct,

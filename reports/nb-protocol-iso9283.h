@@ -60,11 +60,8 @@ gboolean nb_protocol_iso9283_add_run (NbDocument *doc, const NbCatalogue *lang, 
 gboolean nb_protocol_iso9283_add_campaign (NbDocument *doc, const NbCatalogue *lang,
                                            NbCampaign *campaign, gboolean headed,
                                            GError **error);
-/* The words of the simulated tracker as a run stores them (English): in
- * process (served FALSE) or watching the served arm's reported joints. */
-const char *nb_protocol_iso9283_sim_measurement (gboolean served);
 /* A stored measurement in the language: the simulated tracker's words
- * translated, any other (a live instrument's "DRIVER URL") as it is. */
+ * (nb_iso9283_sim_measurement) translated, any other (a live instrument's "DRIVER URL") as it is. */
 const char *nb_protocol_iso9283_measurement (const char *stored, const NbCatalogue *lang);
 /* The robot of a pose run in the language: the simulated arm or the served
  * one (its URL is added by the caller). */

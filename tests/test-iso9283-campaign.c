@@ -21,6 +21,7 @@
 #include "nb-arm-file.h"
 #include "nb-campaign-iso9283.h"
 #include "nb-error.h"
+#include "nb-test.h"
 #include "nb-test-tmp.h"
 
 #include <math.h>
@@ -943,6 +944,82 @@ test_compliance (void)
   bench_clear (&b);
 }
 
+/* campaign run --standard iso9283 --db F --config NAME, as a library call
+ * the CLI and the window make (nb_iso9283_record_pose_run): a pose test of
+ * 3 cycles on the simulated arm recorded, read back pose for pose with the
+ * defaults it states (robot "sim", the simulated tracker's words, the
+ * rated load), AP from the file equal to the run's; a served arm's run
+ * keeps its URL and instrument; a name is recorded once. */
+static void
+test_record_pose_run (void)
+{
+  g_autofree char *path = g_build_filename (tmp_dir, "record-pose-run.nbc", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) runs = NULL;
+  NbIso9283PoseRun run = { 0 };
+  NbSimArm arm;
+  NbSimTracker tracker;
+  NbIso9283SimMeasure m = { &tracker, 0.2 };
+  NbCampaign *c = nb_campaign_create (path, "record", &error);
+
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (c, &error));
+  nb_sim_arm_init (&arm, &model, 11);
+  nb_iso9283_sim_errors (&arm);
+  nb_sim_tracker_init (&tracker, &arm, 1000, TRACKER_MM, 0.002, 12);
+  g_assert_true (nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) cube_q, 3,
+                                      nb_sim_arm_ops (), &arm, nb_iso9283_measure_sim, &m, &run,
+                                      &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_iso9283_record_pose_run (path, "sim 3 cycles", &run, &cube, NULL, NULL, 100.0,
+                                             NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_iso9283_record_pose_run (path, "served", &run, &cube, "http://127.0.0.1:1",
+                                             "natnet udp://127.0.0.1:1511", 50.0, "10%", &error));
+  g_assert_no_error (error);
+  g_assert_false (nb_iso9283_record_pose_run (path, "served", &run, &cube, NULL, NULL, 100.0, NULL,
+                                              &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_clear_error (&error);
+
+  c = nb_campaign_open (path, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+  runs = nb_campaign_iso9283_runs (c, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (runs->len, ==, 2);
+  {
+    const NbIso9283StoredRun *r = g_ptr_array_index (runs, 0), *h = g_ptr_array_index (runs, 1);
+
+    g_assert_cmpstr (r->config, ==, "sim 3 cycles");
+    g_assert_cmpstr (r->robot, ==, "sim");
+    g_assert_cmpstr (r->measurement, ==, nb_iso9283_sim_measurement (FALSE));
+    g_assert_cmpstr (r->measurement, ==, "simulated laser tracker, 1 kHz, 6-DoF probe");
+    g_assert_cmpstr (r->load, ==, "rated");
+    g_assert_cmpuint (r->cycles, ==, 3);
+    g_assert_cmpuint (r->plane, ==, cube.plane);
+    nb_assert_abs (r->edge_mm, cube.edge_mm, 0.0, "edge");
+    for (guint i = 0; i < NB_ISO9283_POSES; i++)
+      {
+        NbIso9283Pose again;
+
+        g_assert_cmpuint (r->attained[i]->len, ==, 3);
+        g_assert_true (nb_iso9283_pose (&r->command[i], (const NbPose6 *) r->attained[i]->data,
+                                        r->attained[i]->len, &again, &error));
+        g_assert_no_error (error);
+        nb_assert_abs (again.ap_mm, run.result[i].ap_mm, 0.0, "AP from the file");
+        nb_assert_abs (again.rp_mm, run.result[i].rp_mm, 0.0, "RP from the file");
+      }
+    g_assert_cmpstr (h->robot, ==, "http://127.0.0.1:1");
+    g_assert_cmpstr (h->measurement, ==, "natnet udp://127.0.0.1:1511");
+    g_assert_cmpstr (h->load, ==, "10%");
+    nb_assert_abs (h->speed_pct, 50.0, 0.0, "speed");
+  }
+  g_assert_true (nb_campaign_close (c, &error));
+  nb_iso9283_pose_run_clear (&run);
+  nb_sim_tracker_clear (&tracker);
+  nb_sim_arm_clear (&arm);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -968,6 +1045,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-campaign/path", test_path);
   g_test_add_func ("/iso9283-campaign/positioning", test_positioning);
   g_test_add_func ("/iso9283-campaign/compliance", test_compliance);
+  g_test_add_func ("/iso9283-campaign/record-pose-run", test_record_pose_run);
   rc = g_test_run ();
   nb_test_remove_dir (tmp_dir);
   g_free (tmp_dir);

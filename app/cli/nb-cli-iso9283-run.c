@@ -69,31 +69,6 @@ write_poses (const char *dir, const NbIso9283PoseRun *run, GError **error)
 }
 
 static gboolean
-record_run (const char *db, const char *config, const NbIso9283PoseRun *run,
-            const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
-            const char *load, const char *instrument, GError **error)
-{
-  g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, error);
-  NbIso9283StoredRun r = {
-    .config = (char *) config,
-    .robot = (char *) (over_http ? url : "sim"),
-    .measurement = (char *) (instrument ? instrument : nb_protocol_iso9283_sim_measurement (over_http)),
-    .speed_pct = speed,
-    .load = (char *) (load ? load : "rated"),
-    .plane = cube->plane,
-    .edge_mm = cube->edge_mm,
-    .cycles = run->cycles,
-  };
-
-  if (c == NULL)
-    return FALSE;
-  memcpy (r.centre_mm, cube->centre_mm, sizeof r.centre_mm);
-  memcpy (r.command, run->command, sizeof r.command);
-  memcpy (r.attained, run->attained, sizeof r.attained);
-  return nb_campaign_iso9283_add_run (c, &r, error) && nb_campaign_close (g_steal_pointer (&c), error);
-}
-
-static gboolean
 write_report (const char *path, const char *lang_name, const char *db, const NbIso9283PoseRun *run,
               const NbIso9283Cube *cube, gboolean over_http, const char *url, double speed,
               const char *load, const char *instrument, GError **error)
@@ -120,20 +95,10 @@ write_report (const char *path, const char *lang_name, const char *db, const NbI
     }
   else
     {
-      NbIso9283StoredRun r = {
-        .config = NULL,
-        .robot = (char *) (over_http ? url : "sim"),
-        .measurement = (char *) instrument,
-        .speed_pct = speed,
-        .load = (char *) (load ? load : "rated"),
-        .plane = cube->plane,
-        .edge_mm = cube->edge_mm,
-        .cycles = run->cycles,
-      };
+      NbIso9283StoredRun r;
 
-      memcpy (r.centre_mm, cube->centre_mm, sizeof r.centre_mm);
-      memcpy (r.command, run->command, sizeof r.command);
-      memcpy (r.attained, run->attained, sizeof r.attained);
+      nb_iso9283_stored_pose_run (&r, NULL, run, cube, over_http ? url : NULL, instrument, speed,
+                                  load);
       if (!nb_protocol_iso9283_add_run (doc, lang, 1, &r, error))
         return FALSE;
     }
@@ -234,7 +199,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
       rig.measure = nb_iso9283_measure_sim;
       rig.measure_data = &sm;
       rig.robot_name = "sim";
-      rig.measurement = nb_protocol_iso9283_sim_measurement (FALSE);
+      rig.measurement = nb_iso9283_sim_measurement (FALSE);
     }
   else
     {
@@ -265,7 +230,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
                                          0.005, 0.002 };
           rig.measure = nb_iso9283_measure_state;
           rig.measure_data = &hm;
-          rig.measurement = nb_protocol_iso9283_sim_measurement (TRUE);
+          rig.measurement = nb_iso9283_sim_measurement (TRUE);
         }
     }
   ok = nb_iso9283_run_plan (c, &rig, o->only, say_cycle, &say, &ran, &error);
@@ -557,8 +522,9 @@ nb_cli_iso9283_run (int argc, char **argv)
       nb_sim_arm_clear (&truth);
     }
   if (!ok || (output != NULL && !write_poses (output, &run, &error)) ||
-      (db != NULL && !record_run (db, config, &run, &cube, over_http, robot_text, speed, load,
-                                  instrument_words, &error)) ||
+      (db != NULL && !nb_iso9283_record_pose_run (db, config, &run, &cube,
+                                                  over_http ? robot_text : NULL,
+                                                  instrument_words, speed, load, &error)) ||
       (report != NULL && !write_report (report, lang ? lang : "en", db, &run, &cube, over_http,
                                         robot_text, speed, load, instrument_words, &error)))
     {
