@@ -350,7 +350,7 @@ nb_protocol_clause_4 (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
   *outdoor = g_strcmp0 (env, "outdoor") == 0;
   nb_table_add_column (t, "item", nb_tr (lang, "Item"), NULL, 0);
   nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 0);
-  nb_table_add_column (t, "clause", nb_tr (lang, "Clause"), NULL, 0);
+  nb_table_add_column (t, "clause", nb_ptr (lang, "subclause", "Clause"), NULL, 0);
   for (guint i = 0; i < G_N_ELEMENTS (items); i++)
     {
       const NbProtocolItem *it = &items[i];
