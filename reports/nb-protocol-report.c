@@ -387,9 +387,10 @@ start_summary (Build *b, NbTable *t, const StartTally *tally, const char *where)
 
   if (tally->checked > 0)
     {
-      note = g_strdup_printf (nb_tr (b->lang, "Start at P0 (%s): each trial's start pose is the "
-                                     "first sample of its track, within %g mm and %g° of P0 "
-                                     "(decided): %u of %u trials."), where,
+      note = g_strdup_printf (nb_tr (b->lang, "Start at P0 (%s): each trial's start pose (the "
+                                     "first sample of its track, or the one an import gave) "
+                                     "within %g mm and %g° of P0 (decided): %u of %u "
+                                     "trials."), where,
                               NB_START_TOLERANCE_MM, NB_START_TOLERANCE_DEG,
                               tally->checked - tally->off, tally->checked);
       nb_table_add_note (t, note);
@@ -397,10 +398,12 @@ start_summary (Build *b, NbTable *t, const StartTally *tally, const char *where)
   if (tally->unrecorded > 0)
     {
       g_free (note);
-      note = g_strdup_printf (nb_ntr (b->lang, "Start at P0 (%s): %u trial has no track "
-                                      "(imported): its start pose is not recorded.",
-                                      "Start at P0 (%s): %u trials have no track (imported): "
-                                      "their start poses are not recorded.", tally->unrecorded),
+      note = g_strdup_printf (nb_ntr (b->lang, "Start at P0 (%s): %u trial has no track and "
+                                      "no start pose (imported): its start pose is not "
+                                      "recorded.",
+                                      "Start at P0 (%s): %u trials have no track and no start "
+                                      "pose (imported): their start poses are not recorded.",
+                                      tally->unrecorded),
                               where, tally->unrecorded);
       nb_table_add_note (t, note);
     }
@@ -466,6 +469,46 @@ goal_rule (Build *b, const NbCampaignConfig *c, const char *where, gboolean *log
     text = goal_describe (b, &tol, where, "PG");
   nb_goal_tolerance_clear (&tol);
   return text;
+}
+
+/* 7.3 c, 9.3 c: the imported trials whose attained pose the laboratory gave,
+ * judged by the rule goal_notes states (nb_clause_course_judge_imported);
+ * a success that stopped beyond it is flagged on the row. */
+static void
+goal_imported_note (Build *b, NbTable *t, guint row, guint column, const NbCampaignConfig *c,
+                    const NbConfigResult *r, const char *where)
+{
+  g_autoptr (GString) list = g_string_new (NULL);
+  g_autofree char *note = NULL;
+
+  if (r->goal_judged == 0)
+    return;
+  for (guint k = 0; r->goal_missed != NULL && k < r->goal_missed->len; k++)
+    {
+      const NbGoalMiss *m = &g_array_index (r->goal_missed, NbGoalMiss, k);
+
+      if (k > 0)
+        g_string_append (list, ", ");
+      if (isnan (m->turn_deg))
+        g_string_append_printf (list, nb_tr (b->lang, "%s (%.1f mm)"), m->label, m->miss_mm);
+      else
+        g_string_append_printf (list, nb_tr (b->lang, "%s (%.1f mm, %.2f°)"), m->label,
+                                m->miss_mm, m->turn_deg);
+    }
+  if (r->goal_missed == NULL)
+    note = g_strdup_printf (nb_tr (b->lang, "%s: PG reached (%s) by the attained poses the "
+                                   "laboratory gave: %u of %u imported trials within the "
+                                   "tolerance."), c->name, where, r->goal_reached, r->goal_judged);
+  else
+    {
+      note = g_strdup_printf (nb_tr (b->lang, "%s: PG reached (%s) by the attained poses the "
+                                     "laboratory gave: %u of %u imported trials within the "
+                                     "tolerance; recorded as successful but stopped beyond it: "
+                                     "%s."), c->name, where, r->goal_reached, r->goal_judged,
+                              list->str);
+      nb_table_flag_cell (t, row, column);
+    }
+  nb_table_add_note (t, note);
 }
 
 /* The rule of "PG reached" for each configuration of a course clause, one
@@ -1044,6 +1087,7 @@ clause_7 (Build *b, GArray *configs)
        * flagged (the first three decide). */
       short_series (b, t, row, 2, 7, c->name, judged_trials (b, c));
       start_note (b, t, row, 0, c, &r, "7.3 a", &start);
+      goal_imported_note (b, t, row, 2, c, &r, "7.3 c");
       /* 7.1: the smallest clearance of its trials with the obstacle against
        * the manufacturer's minimum distance. */
       if (r.clearance_measured == 0)
@@ -1090,9 +1134,9 @@ clause_7 (Build *b, GArray *configs)
       nb_table_add_note (t, note);
     }
   if (unmeasured > 0)
-    nb_table_add_note (t, nb_tr (b->lang, "Not measured: trials imported without their track; "
-                                 "whether the robot kept its distance is the laboratory's "
-                                 "record."));
+    nb_table_add_note (t, nb_tr (b->lang, "Not measured: trials imported without their track "
+                                 "or clearance; whether the robot kept its distance is the "
+                                 "laboratory's record."));
   start_summary (b, t, &start, "7.3 a");
   nb_table_add_note (t, nb_tr (b->lang, "A configuration is avoided when its first three trials succeed (7.3)."));
   goal_notes (b, t, configs, "7.3 c");
@@ -1289,12 +1333,15 @@ clause_9 (Build *b, GArray *configs)
 {
   NbTable *t = nb_table_new (nb_tr (b->lang, "Table 6 — Narrow passage"));
   StartTally start = { 0 };
+  guint unmeasured = 0;
 
   nb_table_set_protocol_number (t, 6);
   nb_table_add_column (t, "config", nb_tr (b->lang, "Configuration"), NULL, 0);
   nb_table_add_column (t, "load_kg", nb_tr (b->lang, "Load"), nb_tr (b->lang, "kg"), 1);
   nb_table_add_column (t, "passage_width_mm", nb_tr (b->lang, "Declared passage width"), nb_tr (b->lang, "mm"), 0);
   add_figure_columns (b, t, 9);
+  nb_table_add_column (t, "clearance_min_mm", nb_tr (b->lang, "Smallest clearance to the walls"),
+                       nb_tr (b->lang, "mm"), 1);
   nb_document_add_table (b->doc, t);
   for (guint i = 0; i < configs->len; i++)
     {
@@ -1328,8 +1375,23 @@ clause_9 (Build *b, GArray *configs)
        * failures) or fewer is flagged, never passed silently. */
       short_series (b, t, row, 3, 9, c->name, judged_trials (b, c));
       start_note (b, t, row, 0, c, &r, "9.3 a", &start);
+      goal_imported_note (b, t, row, 3, c, &r, "9.3 c");
+      /* 9.3: a contact with a wall fails the trial; the smallest clearance
+       * of its trials, as a run measured it or the import gave it. */
+      if (r.clearance_measured == 0)
+        {
+          nb_table_set_text (t, row, 6, nb_tr (b->lang, "not measured"));
+          nb_table_flag_cell (t, row, 6);
+          unmeasured++;
+        }
+      else
+        nb_table_set_number (t, row, 6, r.clearance_min_mm);
       nb_config_result_clear (&r);
     }
+  if (unmeasured > 0)
+    nb_table_add_note (t, nb_tr (b->lang, "Not measured: trials imported without their track "
+                                 "or clearance; whether the robot touched a wall is the "
+                                 "laboratory's record."));
   start_summary (b, t, &start, "9.3 a");
   nb_table_add_note (t, nb_tr (b->lang, "The passage time is the mean of five consecutive successful trials (9.3)."));
   goal_notes (b, t, configs, "9.3 c");

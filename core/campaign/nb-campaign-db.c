@@ -147,6 +147,13 @@ const char *const nbc_migrations[] = {
    * passage's walls (7.1: judged against the manufacturer's minimum
    * distance; NULL: not measured, as for imported trials). */
   "ALTER TABLE trial ADD COLUMN clearance_mm REAL;\n",
+
+  /* 6 → 7: the start pose of a trial measured elsewhere (5.4 a, 7.3 a, 9.3 a:
+   * "the robot is placed at P0"), which an import states without a track;
+   * NULL: not given (a run's start is the first sample of its track). */
+  "ALTER TABLE trial ADD COLUMN start_x_mm REAL;\n"
+  "ALTER TABLE trial ADD COLUMN start_y_mm REAL;\n"
+  "ALTER TABLE trial ADD COLUMN start_theta_deg REAL;\n",
 };
 
 G_STATIC_ASSERT (G_N_ELEMENTS (nbc_migrations) == NB_CAMPAIGN_SCHEMA_VERSION);
@@ -170,8 +177,8 @@ const char *const nbc_statement_sql[N_STATEMENTS] = {
     "UPDATE trial SET number = ?, label = ?, kind = ?, start_time = ?, end_time = ?, "
     "outcome = ?, reason = ?, time_s = ?, command_x_mm = ?, command_y_mm = ?, "
     "command_theta_deg = ?, attained_x_mm = ?, attained_y_mm = ?, attained_theta_deg = ?, "
-    "angle_deg = ?, true_mm = ?, measured_mm = ?, detected = ?, corners = ?, clearance_mm = ? "
-    "WHERE id = ? AND outcome = 'running'",
+    "angle_deg = ?, true_mm = ?, measured_mm = ?, detected = ?, corners = ?, clearance_mm = ?, "
+    "start_x_mm = ?, start_y_mm = ?, start_theta_deg = ? WHERE id = ? AND outcome = 'running'",
   [ST_NEXT_TRIAL_SEQ] = "SELECT coalesce (max (seq), 0) + 1 FROM trial WHERE config_id = ?",
   [ST_TRIAL_SUBJECT] =
     "SELECT c.clause, c.name, t.seq FROM trial t JOIN config c ON c.id = t.config_id "

@@ -49,7 +49,7 @@ nb_campaign_trial_init (NbCampaignTrial *t)
 {
   memset (t, 0, sizeof *t);
   t->start_time = t->end_time = t->time_s = NAN;
-  t->command = t->attained = (NbPose) { NAN, NAN, NAN };
+  t->command = t->attained = t->start = (NbPose) { NAN, NAN, NAN };
   t->angle_deg = t->true_mm = t->measured_mm = t->clearance_mm = NAN;
   t->outcome = NB_TRIAL_RUNNING;
   nbc_corners_init (t->corners_mm);
@@ -154,7 +154,10 @@ nb_campaign_end_trial (NbCampaign *c, const NbCampaignTrial *t, GError **error)
   nbc_bind_corners (s, 19, t->corners_mm);
   /* SQLite keeps +inf (nothing near); NaN becomes NULL. */
   nbc_bind_double (s, 20, t->clearance_mm);
-  sqlite3_bind_int64 (s, 21, t->id);
+  nbc_bind_double (s, 21, t->start.x_mm);
+  nbc_bind_double (s, 22, t->start.y_mm);
+  nbc_bind_double (s, 23, t->start.theta_deg);
+  sqlite3_bind_int64 (s, 24, t->id);
   if (!nbc_step_done (c, s, "ending a trial", error))
     return nbc_tx_fail (c);
   if (sqlite3_changes (c->db) != 1)
@@ -199,7 +202,8 @@ nb_campaign_list_trials (NbCampaign *c, gint64 config_id, GError **error)
                                "end_time, outcome, reason, time_s, command_x_mm, command_y_mm, "
                                "command_theta_deg, attained_x_mm, attained_y_mm, "
                                "attained_theta_deg, angle_deg, true_mm, measured_mm, detected, "
-                               "corners, n_samples, clearance_mm FROM trial WHERE config_id = ? ORDER BY seq",
+                               "corners, n_samples, clearance_mm, start_x_mm, start_y_mm, "
+                               "start_theta_deg FROM trial WHERE config_id = ? ORDER BY seq",
                                -1, &s, NULL);
 
   g_array_set_clear_func (out, trial_clear_func);
@@ -233,6 +237,8 @@ nb_campaign_list_trials (NbCampaign *c, gint64 config_id, GError **error)
           nbc_column_corners (s, 21, t.corners_mm);
           t.n_samples = (guint64) sqlite3_column_int64 (s, 22);
           t.clearance_mm = nbc_column_double (s, 23);
+          t.start = (NbPose) { nbc_column_double (s, 24), nbc_column_double (s, 25),
+                               nbc_column_double (s, 26) };
           g_array_append_val (out, t);
         }
     }

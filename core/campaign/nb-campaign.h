@@ -32,7 +32,7 @@ G_BEGIN_DECLS
 
 /* The schema this navbench writes; files up to it are read (older ones are
  * migrated forward when opened for writing). */
-#define NB_CAMPAIGN_SCHEMA_VERSION 6
+#define NB_CAMPAIGN_SCHEMA_VERSION 7
 /* PRAGMA application_id of a navbench campaign: "NBCP". */
 #define NB_CAMPAIGN_APPLICATION_ID 0x4E424350
 
@@ -170,6 +170,9 @@ typedef struct {
   double corners_mm[4][2];/* clause 10: the map's corners A'_1..A'_4 */
   double clearance_mm;    /* clauses 7, 9: the smallest gap to the obstacle or the walls
                            * over the trial (7.1); NaN: not measured, +inf: none near */
+  NbPose start;           /* 5.4 a, 7.3 a, 8.3 a, 9.3 a: the pose the trial started from, as
+                           * an import gave it (NaN: not given; a run's is the first
+                           * sample of its track) */
   guint64 n_samples;      /* committed samples (read back) */
 } NbCampaignTrial;
 

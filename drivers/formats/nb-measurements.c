@@ -244,13 +244,46 @@ timed_row_clear (gpointer p)
   g_free (((NbTimedRow *) p)->config);
 }
 
+/* An optional pose of a timed row (columns x, y, theta from cols[0]): NaN
+ * when its cells are empty or absent; x and y come together. */
+static gboolean
+read_optional_pose (NbCsvReader *reader, NbCsvColumn *cols, NbPose *pose, GError **error)
+{
+  gboolean has_x, has_y, has_theta;
+
+  *pose = (NbPose) { NAN, NAN, NAN };
+  if (!nb_csv_reader_get_double_or_empty (reader, &cols[0], &pose->x_mm, &has_x, error) ||
+      !nb_csv_reader_get_double_or_empty (reader, &cols[1], &pose->y_mm, &has_y, error) ||
+      !nb_csv_reader_get_double_or_empty (reader, &cols[2], &pose->theta_deg, &has_theta, error))
+    return FALSE;
+  if (has_x != has_y || (has_theta && !has_x))
+    {
+      nb_csv_reader_set_error (reader, error, "%s, %s%s%s: give the position's x and y "
+                               "together (or leave them all empty: not measured)",
+                               cols[0].name, cols[1].name, has_theta ? ", " : "",
+                               has_theta ? cols[2].name : "");
+      return FALSE;
+    }
+  if (!has_x)
+    pose->x_mm = pose->y_mm = NAN;
+  if (!has_theta)
+    pose->theta_deg = NAN;
+  return TRUE;
+}
+
 /* kind: read the clause 7 kind column (baseline|obstacle). */
 static GArray *
 read_timed (const char *path, gboolean kind, GError **error)
 {
+  /* The required columns first, then the optional ones of a run's
+   * measurements (NbTimedRow), then kind (absent from clause 9's table). */
   NbCsvColumn cols[] = { { "config", TRUE }, { "trial", TRUE }, { "time_s", TRUE },
-                         { "success", TRUE }, { "kind", kind } };
-  g_autoptr (NbCsvReader) reader = open_table (path, cols, kind ? 5 : 4, error);
+                         { "success", TRUE }, { "clearance_mm", FALSE },
+                         { "start_x_mm", FALSE }, { "start_y_mm", FALSE },
+                         { "start_theta_deg", FALSE }, { "attained_x_mm", FALSE },
+                         { "attained_y_mm", FALSE }, { "attained_theta_deg", FALSE },
+                         { "kind", kind } };
+  g_autoptr (NbCsvReader) reader = open_table (path, cols, kind ? 12 : 11, error);
   g_autoptr (GArray) rows = g_array_new (FALSE, FALSE, sizeof (NbTimedRow));
   g_autoptr (GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   int rc;
@@ -262,7 +295,7 @@ read_timed (const char *path, gboolean kind, GError **error)
     {
       const char *name, *kind_text = "";
       NbTimedRow row = { NULL };
-      gboolean present;
+      gboolean present, present_c;
       gpointer first_line;
       char *key;
 
@@ -270,8 +303,22 @@ read_timed (const char *path, gboolean kind, GError **error)
           !nb_csv_reader_get_uint (reader, &cols[1], &row.trial.trial, error) ||
           !nb_csv_reader_get_double_or_empty (reader, &cols[2], &row.trial.time_s, &present, error) ||
           !nb_csv_reader_get_flag (reader, &cols[3], &row.trial.success, error) ||
-          (kind && (kind_text = nb_csv_reader_get_text (reader, &cols[4], error)) == NULL))
+          !nb_csv_reader_get_double_or_empty (reader, &cols[4], &row.clearance_mm, &present_c,
+                                              error) ||
+          !read_optional_pose (reader, &cols[5], &row.start, error) ||
+          !read_optional_pose (reader, &cols[8], &row.attained, error) ||
+          (kind && (kind_text = nb_csv_reader_get_text (reader, &cols[11], error)) == NULL))
         return NULL;
+      if (!present_c)
+        row.clearance_mm = NAN;
+      /* 7.3, 9.3: a contact fails the trial. */
+      else if (row.trial.success && row.clearance_mm <= 0.0)
+        {
+          nb_csv_reader_set_error (reader, error, "a successful trial with clearance_mm %g: a "
+                                   "contact (clearance ≤ 0 mm) fails the trial (7.3, 9.3)",
+                                   row.clearance_mm);
+          return NULL;
+        }
       if (kind && !g_str_equal (kind_text, "baseline") && !g_str_equal (kind_text, "obstacle"))
         {
           nb_csv_reader_set_error (reader, error, "kind '%s': expected baseline or obstacle",

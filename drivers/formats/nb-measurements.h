@@ -41,11 +41,19 @@ typedef struct {
 
 GArray  *nb_measurements_read_detection (const char *path, GError **error);  /* of NbPlacement */
 
-/* Clauses 7 and 9: config[, kind], trial, time_s, success. */
+/* Clauses 7 and 9: config[, kind], trial, time_s, success, and optionally
+ * what a run measures of a trial (docs/campaign.md): clearance_mm (7.1: the
+ * smallest gap to the obstacle or the walls), start_x_mm, start_y_mm,
+ * start_theta_deg (7.3 a, 9.3 a: where the trial started), attained_x_mm,
+ * attained_y_mm, attained_theta_deg (7.3 c, 9.3 c: where it stopped at PG).
+ * An empty cell or an absent column is "not measured" (NaN); a pose needs
+ * its x and y together, its heading may be left empty. */
 typedef struct {
   char *config;
   gboolean baseline;            /* clause 7 kind "baseline": the run without obstacle */
   NbTimedTrial trial;
+  double clearance_mm;          /* NaN: not measured */
+  NbPose start, attained;       /* NaN: not measured */
   guint64 line;
 } NbTimedRow;
 

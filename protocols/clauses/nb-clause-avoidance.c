@@ -117,7 +117,8 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
   {
     const NbPose p0 = { 0.0, 0.0, 0.0 };
 
-    return nb_clause_check_start (campaign, trials, &p0, r, error);
+    return nb_clause_check_start (campaign, trials, &p0, r, error) &&
+           nb_clause_course_judge_imported (campaign, c, trials, r, error);
   }
 }
 

@@ -198,6 +198,7 @@ nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunner
     {
       ev->attained = (NbPose) { res.x_m * MM_PER_M, res.y_m * MM_PER_M,
                                 nb_angle_recast_deg (res.heading_deg) };
+      t->attained = ev->attained;   /* 7.3 c, 9.3 c: kept with the trial */
       t->reason = pg_missed (run, &ev->attained);
       t->outcome = t->reason != NULL ? NB_TRIAL_FAILED : NB_TRIAL_OK;
     }
@@ -212,6 +213,7 @@ nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
   gboolean touched;
 
   ev->attained = *attained;
+  t->attained = *attained;          /* 7.3 c, 9.3 c: kept with the trial */
   run->clearance_mm = min_clearance (run);
   t->clearance_mm = run->clearance_mm;   /* 7.1: kept with the trial */
   if (!ask_contact (run, k, &touched, error))
@@ -232,4 +234,83 @@ nb_clause_course_ended (NbRun *run, const NbCampaignTrial *t, NbRunnerEvent *ev)
 {
   ev->time_s = t->time_s;
   ev->clearance_mm = run->clearance_mm;
+}
+
+static void
+goal_miss_clear (gpointer p)
+{
+  g_free (((NbGoalMiss *) p)->label);
+}
+
+/* 7.3 c, 9.3 c for trials measured elsewhere: an imported trial whose
+ * attained pose the laboratory gave is judged against the campaign's
+ * clause 5 figures as a run judges it (nb_goal_reached about PG of the
+ * configuration's course); the outcome stays the laboratory's, a trial it
+ * recorded as a success that stopped beyond the tolerance is listed
+ * (r->goal_missed) for the protocol to flag.  A run's trials were judged
+ * when they ran (the tolerance it logged). */
+gboolean
+nb_clause_course_judge_imported (NbCampaign *campaign, const NbCampaignConfig *c,
+                                 GPtrArray *trials, NbConfigResult *r, GError **error)
+{
+  g_autoptr (GError) no_goal = NULL;
+  g_autofree char *width_text = NULL;
+  double width, passage;
+  NbCourse course;
+  NbPose goal;
+  gboolean any = FALSE;
+
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+
+      any |= t->n_samples == 0 && isfinite (t->attained.x_mm);
+    }
+  if (!any)
+    return TRUE;
+  width_text = nb_campaign_get_field (campaign, "robot.width_mm", error);
+  if (error != NULL && *error != NULL)
+    return FALSE;
+  width = width_text != NULL ? g_ascii_strtod (width_text, NULL) : NAN;
+  passage = nb_run_param_number (c->parameters, "passage_width_mm");
+  if (isnan (passage))
+    passage = width + 200.0;   /* 9.2 decided: robot width + 200 mm */
+  if (!(width > 0.0) ||
+      !(c->clause == 7 ? nb_course_avoidance (width, NULL, 0, 0.0, &course, NULL)
+                       : nb_course_passage (width, passage, &course, NULL)))
+    return TRUE;                /* no course to judge on: the LU is not known */
+  nb_goal_tolerance_clear (&r->goal);
+  if (!nb_goal_tolerance_from_campaign (campaign, c->load_kg, &r->goal, &no_goal))
+    {
+      if (g_error_matches (no_goal, NB_ERROR, NB_ERROR_NOT_FOUND))
+        return TRUE;            /* goal_notes states it: no clause 5 figures */
+      g_propagate_error (error, g_steal_pointer (&no_goal));
+      return FALSE;
+    }
+  goal = (NbPose) { course.pg[0], course.pg[1], 0.0 };
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+      double miss, turn;
+
+      if (t->n_samples != 0 || !isfinite (t->attained.x_mm))
+        continue;
+      r->goal_judged++;
+      if (nb_goal_reached (&r->goal, &goal, &t->attained, &miss, &turn))
+        r->goal_reached++;
+      else if (t->outcome == NB_TRIAL_OK)
+        {
+          NbGoalMiss m = { g_strdup_printf ("%s%u", g_strcmp0 (t->kind, "baseline") == 0
+                                                    ? "T0 " : "", t->number ? t->number : t->seq),
+                           miss, turn };
+
+          if (r->goal_missed == NULL)
+            {
+              r->goal_missed = g_array_new (FALSE, FALSE, sizeof (NbGoalMiss));
+              g_array_set_clear_func (r->goal_missed, goal_miss_clear);
+            }
+          g_array_append_val (r->goal_missed, m);
+        }
+    }
+  return TRUE;
 }

@@ -76,7 +76,21 @@ compute (NbCampaign *campaign, const NbCampaignConfig *c, GPtrArray *trials, NbC
 
   nb_clause_timed_trials (trials, &baseline, &timed);
   nb_metrics_passage ((NbTimedTrial *) timed->data, timed->len, &r->passage, figures);
-  return nb_clause_check_start (campaign, trials, &p0, r, error);
+  /* 9.3: the smallest clearance to the passage's walls (a contact fails a
+   * trial), measured by a run or given by the import. */
+  r->clearance_min_mm = r->declared_min_distance_mm = NAN;
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = g_ptr_array_index (trials, i);
+
+      if (isnan (t->clearance_mm))
+        continue;
+      r->clearance_measured++;
+      if (isnan (r->clearance_min_mm) || t->clearance_mm < r->clearance_min_mm)
+        r->clearance_min_mm = t->clearance_mm;
+    }
+  return nb_clause_check_start (campaign, trials, &p0, r, error) &&
+         nb_clause_course_judge_imported (campaign, c, trials, r, error);
 }
 
 /* #17: the passage time of a configuration that passed (9.3's five trials). */

@@ -101,5 +101,10 @@ gboolean nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *at
                                            NbCampaignTrial *t, NbRunnerEvent *ev,
                                            GError **error);
 void     nb_clause_course_ended   (NbRun *run, const NbCampaignTrial *t, NbRunnerEvent *ev);
+/* compute (): 7.3 c, 9.3 c — imported trials with an attained pose judged
+ * against the clause 5 figures about PG (r->goal, goal_judged, goal_reached,
+ * goal_missed: the successes beyond it). */
+gboolean nb_clause_course_judge_imported (NbCampaign *campaign, const NbCampaignConfig *c,
+                                          GPtrArray *trials, NbConfigResult *r, GError **error);
 
 G_END_DECLS

@@ -360,12 +360,20 @@ nb_clause_check_start (NbCampaign *campaign, GPtrArray *trials, const NbPose *p0
       g_autoptr (GError) local = NULL;
       double off, turn;
 
-      if (t->n_samples == 0)
+      /* An imported trial's start pose as the laboratory measured it. */
+      if (isfinite (t->start.x_mm))
+        {
+          first.x_mm = t->start.x_mm;
+          first.y_mm = t->start.y_mm;
+          first.theta_deg = t->start.theta_deg;
+        }
+      else if (t->n_samples == 0)
         {
           r->start_unrecorded++;
           continue;
         }
-      if (!nb_campaign_foreach_samples (campaign, t->id, take_first, &first, &local) &&
+      if (isnan (first.x_mm) &&
+          !nb_campaign_foreach_samples (campaign, t->id, take_first, &first, &local) &&
           !g_error_matches (local, FIRST_ONLY, 0))
         {
           g_propagate_error (error, g_steal_pointer (&local));
@@ -478,6 +486,11 @@ nb_clause_import_timed (NbCampaign *campaign, const NbClause *clause, const NbCl
       t.kind = clause->baseline ? g_strdup (row->baseline ? "baseline" : "obstacle") : NULL;
       t.time_s = row->trial.time_s;
       t.outcome = row->trial.success ? NB_TRIAL_OK : NB_TRIAL_FAILED;
+      /* What a run measures of the trial, when the laboratory measured it
+       * too: kept in the trial as a run keeps it (7.1, 7.3 a/c, 9.3 a/c). */
+      t.clearance_mm = row->clearance_mm;
+      t.start = row->start;
+      t.attained = row->attained;
       ok = nb_campaign_record_trial (campaign, *id, &t, error);
       nb_campaign_trial_clear (&t);
       if (!ok)
