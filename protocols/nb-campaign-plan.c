@@ -136,7 +136,9 @@ nb_plan_status (NbCampaign *campaign, const NbPlanEntry *e, NbPlanStatus *st, GE
       return FALSE;
     }
   g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
-  for (guint i = 0; i < trials->len; i++)
+  if (clause->plan_done != NULL)
+    st->done = MIN (clause->plan_done (trials), st->needed);
+  for (guint i = 0; clause->plan_done == NULL && i < trials->len; i++)
     {
       const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
 

@@ -14,8 +14,10 @@
  *
  * A configuration's state comes from its stored trials, counted as the
  * clause counts them (clause 7: the trials with the obstacle; its baseline
- * is a prerequisite): not started, k/N, complete, and for the clauses that
- * judge (7, 9) passed or failed.
+ * is a prerequisite; clause 10: the successful maps since the last failed
+ * one, so that it is complete at 10.3's three consecutive successes, not
+ * at three maps — NbClause.plan_done): not started, k/N, complete, and for
+ * the clauses that judge (7, 9) passed or failed.
  */
 #pragma once
 

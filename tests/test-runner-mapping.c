@@ -10,7 +10,9 @@
  *  - 10.3's consecutive rule: a map with a shadow beyond the accepted range
  *    fails and the run goes on until three consecutive successes (ok,
  *    failed, ok, ok, ok: the figure from the last three); three failed maps
- *    in a row stop the run;
+ *    in a row stop the run; the plan (`campaign plan --json`) calls the
+ *    configuration complete at three consecutive successes, not at three
+ *    maps (a run stopped after ok, failed, ok is 1/3 in progress);
  *  - from map files: a rig that builds no map (a real robot) — the arena's
  *    survey, each map's YAML, its build time and the defects judgement are
  *    answered from a file of answers, in the log with the file's line; the
@@ -27,6 +29,7 @@
 #include "nb-runner-sim.h"
 #include "nb-test.h"
 #include "nb-test-campaign.h"
+#include "nb-test-cli.h"
 #include "nb-test-tmp.h"
 
 #include <math.h>
@@ -334,6 +337,82 @@ test_consecutive (void)
   nb_runner_summary_clear (&sum);
 }
 
+/* The plan's state of clause 10 'arena' from `campaign plan --json`:
+ * *done of *needed. */
+static char *
+plan_state (const char *db, gint64 *done, gint64 *needed)
+{
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db,
+                                          "--json", NULL);
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  JsonArray *configs = json_object_get_array_member (nb_test_parse_object (parser, out),
+                                                     "configs");
+
+  for (guint i = 0; i < json_array_get_length (configs); i++)
+    {
+      JsonObject *e = json_array_get_object_element (configs, i);
+
+      if (json_object_get_int_member (e, "clause") != 10)
+        continue;
+      g_assert_cmpstr (json_object_get_string_member (e, "config"), ==, "arena");
+      *done = json_object_get_int_member (e, "trials");
+      *needed = json_object_get_int_member (e, "of");
+      return g_strdup (json_object_get_string_member (e, "state"));
+    }
+  g_assert_not_reached ();
+}
+
+/* 10.3 in the plan: a run stopped after three maps, the second failed
+ * (as a run killed there leaves it), is not complete: one success since
+ * the failed map.  The same command then makes the two maps left. */
+static void
+test_plan_state (void)
+{
+  g_autofree char *db = new_campaign ("plan-state");
+  g_autofree char *maps = g_build_filename (tmpdir, "plan-state-maps", NULL);
+  g_autoptr (NbRunnerSim) sim = new_sim (8, 1u << 1);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *state = NULL;
+  NbCampaignRunnerOptions o;
+  NbRunnerRig rig;
+  NbRunnerSummary sum;
+  gint64 done = -1, needed = -1;
+
+  options (&o, maps);
+  o.defect_range_mm = 50.0;
+  o.trials = 3;
+  nb_runner_sim_rig (sim, &rig);
+  g_assert_true (run (db, &o, &rig, NULL, &sum, &error));
+  g_assert_cmpuint (sum.ok, ==, 2);
+  g_assert_cmpuint (sum.failed, ==, 1);
+  nb_runner_summary_clear (&sum);
+  state = plan_state (db, &done, &needed);
+  g_assert_cmpstr (state, ==, "in progress");
+  g_assert_cmpint (done, ==, 1);
+  g_assert_cmpint (needed, ==, 3);
+  g_clear_pointer (&state, g_free);
+
+  /* One more map: two in a row. */
+  o.trials = 1;
+  g_assert_true (run (db, &o, &rig, NULL, &sum, &error));
+  nb_runner_summary_clear (&sum);
+  state = plan_state (db, &done, &needed);
+  g_assert_cmpstr (state, ==, "in progress");
+  g_assert_cmpint (done, ==, 2);
+  g_clear_pointer (&state, g_free);
+
+  /* The standard's count: one map is left, then it is complete. */
+  o.trials = 0;
+  g_assert_true (run (db, &o, &rig, NULL, &sum, &error));
+  g_assert_cmpuint (sum.run, ==, 1);
+  g_assert_cmpuint (sum.ok, ==, 1);
+  nb_runner_summary_clear (&sum);
+  state = plan_state (db, &done, &needed);
+  g_assert_cmpstr (state, ==, "complete");
+  g_assert_cmpint (done, ==, 3);
+  g_assert_cmpint (needed, ==, 3);
+}
+
 /* ------------------------------------------------------------ map files -- */
 
 /* A real robot's rig: the sim base and its tracker, no mapping model. */
@@ -546,6 +625,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/mapping/sim", test_sim);
   g_test_add_func ("/mapping/consecutive", test_consecutive);
+  g_test_add_func ("/mapping/plan-state", test_plan_state);
   g_test_add_func ("/mapping/map-files-prompts", test_map_files);
   g_test_add_func ("/prompts/simulation-clause7", test_sim_prompts_clause7);
   rc = g_test_run ();

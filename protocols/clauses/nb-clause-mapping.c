@@ -406,27 +406,41 @@ run_arena (NbRun *run, double lu, GError **error)
   return nb_campaign_add_config (run->campaign, c, error);
 }
 
+/* 10.3: the successful maps since the last failed one (in store order);
+ * aborted and incomplete trials neither count nor break the run.  The
+ * runner makes trials until there are three; the plan calls the
+ * configuration complete when there are. */
+static guint
+consecutive_successes (const GArray *trials)
+{
+  guint tail_ok = 0;
+
+  for (guint i = 0; i < trials->len; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      if (t->outcome == NB_TRIAL_OK)
+        tail_ok++;
+      else if (nb_clause_counts_judged (t))
+        tail_ok = 0;              /* a failed map breaks the run */
+    }
+  return tail_ok;
+}
+
 /* The trials to make: up to three consecutive successes at the end. */
 static gboolean
 run_count (NbRun *run, guint *next_number, GError **error)
 {
   g_autoptr (GArray) trials = nb_campaign_list_trials (run->campaign, run->config.id, error);
-  guint tail_ok = 0;
+  guint tail_ok;
 
   if (trials == NULL)
     return FALSE;
   g_array_set_clear_func (trials, (GDestroyNotify) nb_campaign_trial_clear);
   *next_number = 1;
   for (guint i = 0; i < trials->len; i++)
-    {
-      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
-
-      *next_number = MAX (*next_number, t->number + 1);
-      if (t->outcome == NB_TRIAL_OK)
-        tail_ok++;
-      else if (nb_clause_counts_judged (t))
-        tail_ok = 0;              /* a failed map breaks the run; aborted ones do not count */
-    }
+    *next_number = MAX (*next_number, g_array_index (trials, NbCampaignTrial, i).number + 1);
+  tail_ok = consecutive_successes (trials);
   if (run->r->o.trials > 0)
     run->n_trials = run->r->o.trials;
   else if (tail_ok >= MAPPING_CONSECUTIVE)
@@ -641,6 +655,7 @@ const NbClause nb_clause_mapping = {
   .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,
+  .plan_done = consecutive_successes,
   .check_import = check_import,
   .import = import,
   .compute = compute,

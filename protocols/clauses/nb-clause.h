@@ -42,6 +42,11 @@
  *  - counts (): which stored trials the figures count (the pass rule's
  *    input): ok ones; for the pass/fail clauses 7 and 9 failed ones too.
  *    Aborted and incomplete trials are kept in the file but measure nothing.
+ *  - plan_done (): how many of the clause's `trials` a configuration's
+ *    stored trials (all of them, in store order) give the plan, which
+ *    calls it complete at `trials` (10: the successful maps since the last
+ *    failed one, 10.3's three consecutive successes); NULL: the trials
+ *    counts () takes (7: those with the obstacle; the baseline gives T0).
  *  - run, layout, contact, goal_clause, baseline: what the campaign runner
  *    says of a run of the clause (NB_CLAUSE_RUN_NONE: not driven, record its
  *    trials with `campaign import`).
@@ -231,6 +236,7 @@ struct _NbClause {
   gboolean (*configurations) (const NbClauseEnv *env, GArray *out /* of NbCampaignConfig */,
                               GError **error);
   gboolean (*counts)         (const NbCampaignTrial *trial);
+  guint    (*plan_done)      (const GArray *trials /* of NbCampaignTrial, store order */);
   gboolean (*check_import)   (const NbClauseImport *in, GError **error);
   gboolean (*import)         (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials,
                               GError **error);
