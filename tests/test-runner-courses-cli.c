@@ -2,12 +2,17 @@
  * the trials (kind, number, time, clearance), the final figures equal to
  * those of `campaign results --json` and `report --format json`, the
  * figures against the simulated base's model, a passage narrower than the
- * wander, and bad input refused with exit 2. */
+ * wander, and bad input refused with exit 2.  An operator-driven clause 7
+ * run headless: the track replayed through the csv instrument, every
+ * prompt (the robot at P0, the obstacle placed, each trial's contact)
+ * answered from a file of answers and in the event log with the file's
+ * line. */
 #include "nb-test.h"
 #include "nb-test-cli.h"
 #include "nb-test-tmp.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 
 static char *tmpdir;
@@ -365,6 +370,230 @@ test_outdoor_obstacles (void)
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (r, "obstacles")), ==, 3);
 }
 
+/* ------------------------------------------------- operator, from a file -- */
+
+/* The operator's robot on clause 7's course (LU 500 mm: P0 at 0, P1 at
+ * 2250 mm, PG at 4500 mm): per trial a rest at P0, the drive to a rest a
+ * few mm off PG, the rest, the drive back.  The three baseline drives are
+ * straight and take 1.5 s; the three with the obstacle bow 450 mm round the
+ * small cylinder at P1 and take 2.0 s. */
+#define OP_RATE_HZ 50.0
+#define OP_REST_S 0.8
+#define OP_BULGE_MM 450.0
+static const double op_travel_s[6] = { 1.5, 1.5, 1.5, 2.0, 2.0, 2.0 };
+static const double op_rest[6][3] = {
+  { 4497.0, 2.0, 0.3 }, { 4502.0, -1.5, -0.2 }, { 4499.5, 0.8, 0.1 },
+  { 4503.0, 1.2, -0.3 }, { 4498.0, -2.2, 0.2 }, { 4500.5, 0.4, 0.0 },
+};
+
+static void
+op_pose (double t, double p[3])
+{
+  p[0] = p[1] = p[2] = 0.0;
+  if ((t -= OP_REST_S) < 0.0)
+    return;
+  for (guint k = 0; k < 6; k++)
+    {
+      double T = op_travel_s[k], bulge = k >= 3 ? OP_BULGE_MM : 0.0, f;
+
+      if (t >= 2.0 * (T + OP_REST_S))
+        {
+          t -= 2.0 * (T + OP_REST_S);
+          continue;
+        }
+      if (t < T)
+        f = t / T;
+      else if (t < T + OP_REST_S)
+        f = 1.0, bulge = 0.0;
+      else if (t < 2.0 * T + OP_REST_S)
+        f = 1.0 - (t - T - OP_REST_S) / T, bulge = -bulge;   /* back round the other side */
+      else
+        return;
+      p[0] = f * op_rest[k][0];
+      p[1] = f * op_rest[k][1] + bulge * sin (G_PI * f);
+      p[2] = f * op_rest[k][2];
+      return;
+    }
+}
+
+static char *
+op_track (void)
+{
+  char *path = g_build_filename (tmpdir, "operator-track.csv", NULL);
+  g_autoptr (GString) csv = g_string_new ("t_s,x_mm,y_mm,theta_deg\n");
+  double total = OP_REST_S + 0.5;
+  g_autoptr (GError) error = NULL;
+
+  for (guint k = 0; k < 6; k++)
+    total += 2.0 * (op_travel_s[k] + OP_REST_S);
+  for (guint i = 0; i <= (guint) (total * OP_RATE_HZ); i++)
+    {
+      double t = i / OP_RATE_HZ, p[3];
+
+      op_pose (t, p);
+      g_string_append_printf (csv, "%.3f,%.3f,%.3f,%.4f\n", t, p[0], p[1], p[2]);
+    }
+  g_assert_true (g_file_set_contents (path, csv->str, -1, &error));
+  return path;
+}
+
+/* The answers in the order the runner asks: each trial's "at P0?", its
+ * contact; the placement before the first trial with the obstacle.
+ * touched_trial (1–6; 0: none): the operator saw that trial touch. */
+static char *
+op_answers (const char *name, guint touched_trial, GPtrArray *expect)
+{
+  char *path = g_strdup_printf ("%s/%s", tmpdir, name);
+  g_autoptr (GString) text = g_string_new ("# the operator's answers, in the order asked\n");
+  g_autoptr (GError) error = NULL;
+
+  for (guint k = 1; k <= 6; k++)
+    {
+      const char *contact = k == touched_trial ? "yes" : "no";
+
+      if (k == 4)
+        {
+          g_string_append (text, "yes\n");
+          g_ptr_array_add (expect, g_strdup ("Place the small cylinder for behaviour 1 at P1 "
+                                             "(2250 mm"));
+          g_ptr_array_add (expect, g_strdup ("yes"));
+        }
+      g_string_append_printf (text, "yes\n%s\n", contact);
+      g_ptr_array_add (expect, g_strdup_printf ("Trial %u/6 of clause 7 'b1': bring the robot "
+                                                "to P0", k));
+      g_ptr_array_add (expect, g_strdup ("yes"));
+      g_ptr_array_add (expect, g_strdup_printf ("Trial %u: did the robot touch the obstacle?",
+                                                k));
+      g_ptr_array_add (expect, g_strdup (contact));
+    }
+  g_assert_true (g_file_set_contents (path, text->str, -1, &error));
+  return path;
+}
+
+static char *
+op_run (const char *db, const char *track, const char *answers, int expect, char **err)
+{
+  return nb_test_cli_run (NULL, expect, err, "campaign", "run", "--db", db, "--clause", "7",
+                          "--config", "b1", "--obstacle", "small cylinder", "--behaviour", "1",
+                          "--robot", "operator", "--instrument", "csv", "--url", track,
+                          "--set", "t=t_s", "--set", "x=x_mm", "--set", "y=y_mm",
+                          "--set", "yaw=theta_deg", "--set", "unit=mm", "--set",
+                          "angle-unit=deg", "--set", "pace=fast", "--prompts", answers,
+                          "--goal-tolerance-mm", "50", "--goal-tolerance-deg", "5", "--json",
+                          NULL);
+}
+
+static void
+op_check (guint touched_trial)
+{
+  g_autofree char *name = g_strdup_printf ("operator-%u", touched_trial);
+  g_autofree char *file = g_strdup_printf ("answers-%u.txt", touched_trial);
+  g_autofree char *db = new_campaign (name);
+  g_autofree char *track = op_track ();
+  g_autoptr (GPtrArray) expect = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *answers = op_answers (file, touched_trial, expect);
+  g_autofree char *out = op_run (db, track, answers, 0, NULL);
+  g_autofree char *info = nb_test_cli_run (NULL, 0, NULL, "campaign", "info", "--db", db,
+                                           "--json", NULL);
+  g_autoptr (GPtrArray) parsers = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr (GPtrArray) lines = run_lines (out, 12, parsers);
+  g_autoptr (JsonParser) pi = json_parser_new ();
+  JsonArray *events = json_object_get_array_member (nb_test_parse_object (pi, info), "events");
+  JsonObject *fig = json_object_get_object_member (g_ptr_array_index (lines, 12), "figures");
+  guint asked = 0, answer_line = 1;
+
+  for (guint k = 0; k < 6; k++)
+    {
+      JsonObject *ev = g_ptr_array_index (lines, 2 * k + 1);
+      JsonObject *at = json_object_get_object_member (ev, "attained");
+      gboolean touched = k + 1 == touched_trial;
+
+      g_assert_cmpstr (json_object_get_string_member (ev, "kind"), ==,
+                       k < 3 ? "baseline" : "obstacle");
+      g_assert_cmpstr (json_object_get_string_member (ev, "outcome"), ==,
+                       touched ? "failed" : "ok");
+      /* From leaving P0 (50 mm) to the first sample at rest: the played
+       * drive, to a sample. */
+      nb_assert_abs (json_object_get_double_member (ev, "time_s"), op_travel_s[k],
+                     1.5 / OP_RATE_HZ, "trial time from the stream");
+      nb_assert_abs (json_object_get_double_member (at, "x_mm"), op_rest[k][0], 1e-3, "x");
+      nb_assert_abs (json_object_get_double_member (at, "y_mm"), op_rest[k][1], 1e-3, "y");
+      nb_assert_abs (json_object_get_double_member (at, "theta_deg"), op_rest[k][2], 1e-3, "θ");
+      if (k >= 3)
+        {
+          /* At P1 the bow's top: 450 mm + half the rest's offset, less the
+           * robot's half width (225 mm) and the cylinder's radius (35 mm). */
+          double clearance = OP_BULGE_MM + op_rest[k][1] / 2.0 - 225.0 - 35.0;
+
+          nb_assert_abs (json_object_get_double_member (ev, "clearance_mm"), clearance, 0.5,
+                         "clearance round the cylinder");
+          if (touched)
+            g_assert_nonnull (strstr (json_object_get_string_member (ev, "reason"),
+                                      "touched the obstacle (the operator saw it"));
+        }
+      else
+        g_assert_true (json_object_get_null_member (ev, "clearance_mm"));   /* nothing near */
+    }
+  nb_assert_abs (json_object_get_double_member (fig, "t0_s"), 1.5, 1.5 / OP_RATE_HZ, "T0");
+  g_assert_cmpint (json_object_get_boolean_member (fig, "passed"), ==, touched_trial == 0);
+  if (touched_trial == 0)
+    {
+      nb_assert_abs (json_object_get_double_member (fig, "t1_s"), 2.0, 1.5 / OP_RATE_HZ, "T1");
+      nb_assert_abs (json_object_get_double_member (fig, "delay_ratio"), 2.0 / 1.5, 0.03,
+                     "T1/T0");
+    }
+
+  /* Every prompt in the log, in order: the question, the answer of the
+   * file's line, who (the file and line) and when. */
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      g_autofree char *who = NULL;
+
+      if (g_strcmp0 (json_object_get_string_member (e, "what"), "operator prompt") != 0)
+        continue;
+      g_assert_cmpuint (asked, <, expect->len / 2);
+      answer_line++;          /* the file's first line is a comment */
+      who = g_strdup_printf ("operator (%s:%u)", answers, answer_line);
+      g_assert_true (g_str_has_prefix (json_object_get_string_member (e, "subject"),
+                                       g_ptr_array_index (expect, 2 * asked)));
+      g_assert_cmpstr (json_object_get_string_member (e, "new"), ==,
+                       g_ptr_array_index (expect, 2 * asked + 1));
+      g_assert_cmpstr (json_object_get_string_member (e, "who"), ==, who);
+      g_assert_cmpuint (strlen (json_object_get_string_member (e, "time")), >, 0);
+      if (strstr (json_object_get_string_member (e, "subject"), "touch") != NULL)
+        /* The measured clearance proposes "no" on every trial. */
+        g_assert_cmpstr (json_object_get_string_member (e, "old"), ==, "no");
+      asked++;
+    }
+  g_assert_cmpuint (asked, ==, 13);
+}
+
+static void
+test_operator_prompts_file (void)
+{
+  g_autofree char *db = new_campaign ("operator-short");
+  g_autofree char *track = op_track ();
+  g_autofree char *short_answers = g_build_filename (tmpdir, "short.txt", NULL);
+  g_autofree char *bad = g_build_filename (tmpdir, "bad.txt", NULL);
+  g_autofree char *err = NULL, *err2 = NULL, *out = NULL, *out2 = NULL;
+  g_autoptr (GError) error = NULL;
+
+  op_check (0);         /* passed: T1/T0 from the played drives */
+  op_check (5);         /* the operator saw trial 5 touch, the measurement did not */
+
+  /* Nothing is assumed: a file that runs out stops the run naming the
+   * prompt; a judgement that is not yes or no names the file's line. */
+  g_assert_true (g_file_set_contents (short_answers, "yes\nno\nyes\n", -1, &error));
+  out = op_run (db, track, short_answers, 2, &err);
+  g_assert_nonnull (strstr (err, "short.txt: no answer for prompt 4 ('Trial 2: did the robot "
+                                 "touch the obstacle?"));
+  g_assert_true (g_file_set_contents (bad, "yes\n\n# seen\nmaybe\n", -1, &error));
+  out2 = op_run (db, track, bad, 2, &err2);
+  g_assert_nonnull (strstr (err2, "bad.txt:4: 'maybe' is not yes or no (prompt 'Trial 1: did "
+                                  "the robot touch the obstacle?"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -377,6 +606,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner-courses-cli/detection", test_detection);
   g_test_add_func ("/runner-courses-cli/outdoor-obstacles", test_outdoor_obstacles);
   g_test_add_func ("/runner-courses-cli/bad-input", test_bad_input);
+  g_test_add_func ("/runner-courses-cli/operator-prompts-file", test_operator_prompts_file);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

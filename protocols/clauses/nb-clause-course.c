@@ -149,8 +149,12 @@ ask_contact (NbRun *run, guint k, gboolean *touched, GError **error)
   g_autofree char *q = NULL, *seen = NULL;
   const char *measured = run->clearance_mm <= 0.0 ? "yes" : "no";
 
-  q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)", k,
-                       run->r->clause->contact, run->clearance_mm);
+  if (isfinite (run->clearance_mm))
+    q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)", k,
+                         run->r->clause->contact, run->clearance_mm);
+  else
+    q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured: nothing near)", k,
+                         run->r->clause->contact);
   if (run->r->o.import_track)
     seen = g_strdup (measured);   /* a recording: nobody saw it, the measurement says */
   else if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, measured, &seen, error))
