@@ -31,6 +31,52 @@ nb_plan_runs_next (const NbPlanEntry *e, const NbPlanStatus *s)
   return !nb_plan_status_done (s) && clause != NULL && clause->runner != NULL;
 }
 
+/* The plan's own reasons: stored by key, printed in the reader's language.
+ * The msgids are the English sentences files planned before the keys
+ * stored (so those are recognised and translated too). */
+static const struct {
+  const char *key;
+  const char *msgid;
+} plan_reasons[] = {
+  { NB_PLAN_REASON_PREFIX "no-rated-load",
+    N_("the manufacturer declares no rated load (robot.rated_load_kg)") },
+  { NB_PLAN_REASON_PREFIX "rated-load-zero",
+    N_("the rated load is 0 kg: the same as the no-load configuration") },
+};
+
+static int
+plan_reason (const char *stored)
+{
+  for (guint i = 0; stored != NULL && i < G_N_ELEMENTS (plan_reasons); i++)
+    if (g_str_equal (stored, plan_reasons[i].key) || g_str_equal (stored, plan_reasons[i].msgid))
+      return (int) i;
+  return -1;
+}
+
+const char *
+nb_plan_reason_msgid (const char *stored)
+{
+  int i = plan_reason (stored);
+
+  return i >= 0 ? plan_reasons[i].msgid : NULL;
+}
+
+const char *
+nb_plan_reason_key (const char *stored)
+{
+  int i = plan_reason (stored);
+
+  return i >= 0 ? plan_reasons[i].key + strlen (NB_PLAN_REASON_PREFIX) : NULL;
+}
+
+const char *
+nb_plan_reason_text (const NbCatalogue *lang, const char *stored)
+{
+  const char *msgid = nb_plan_reason_msgid (stored);
+
+  return msgid != NULL ? nb_tr (lang, msgid) : stored;
+}
+
 static gboolean
 make_plan (NbCampaign *campaign, GError **error)
 {
@@ -69,9 +115,8 @@ make_plan (NbCampaign *campaign, GError **error)
       if (strstr (c->name, "rated-load") != NULL && !(c->load_kg > 0.0))
         {
           e.in_scope = FALSE;
-          e.reason = g_strdup (isnan (c->load_kg)
-                               ? "the manufacturer declares no rated load (robot.rated_load_kg)"
-                               : "the rated load is 0 kg: the same as the no-load configuration");
+          /* Language-neutral: the protocol prints it in its language. */
+          e.reason = g_strdup (plan_reasons[isnan (c->load_kg) ? 0 : 1].key);
         }
       ok = nb_campaign_plan_add (campaign, &e, error);
       nb_plan_entry_clear (&e);

@@ -10,7 +10,11 @@
  * NbPlanEntry).  decided: a rated-load configuration of a robot that
  * declares no rated load (robot.rated_load_kg unset) or a rated load of
  * 0 kg is planned out of scope with that reason; any other goes out of
- * scope only by the engineer, with the reason the protocol prints.
+ * scope only by the engineer, with the reason the protocol prints.  The
+ * plan's own reasons are stored as keys (NB_PLAN_REASON_PREFIX + a name,
+ * nb-campaign.h),
+ * so that each reader prints them in its language (nb_plan_reason_text);
+ * the engineer's are stored and printed as typed.
  *
  * A configuration's state comes from its stored trials, counted as the
  * clause counts them (clause 7: the trials with the obstacle; its baseline
@@ -25,8 +29,18 @@
 
 #include "nb-campaign.h"
 #include "nb-campaign-runner.h"
+#include "nb-catalogue.h"
 
 G_BEGIN_DECLS
+
+/* The msgid of a stored reason that is the plan's own (by key, or the
+ * English sentence an older file stored); NULL for the engineer's words. */
+const char *nb_plan_reason_msgid (const char *stored);
+/* Its key without the prefix ("no-rated-load"); NULL likewise. */
+const char *nb_plan_reason_key   (const char *stored);
+/* A stored reason as lang reads it (NULL: English): the plan's own
+ * translated, the engineer's as typed; NULL for NULL. */
+const char *nb_plan_reason_text  (const NbCatalogue *lang, const char *stored);
 
 typedef enum {
   NB_PLAN_OUT_OF_SCOPE,

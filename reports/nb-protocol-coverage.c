@@ -19,6 +19,7 @@
  */
 #include "nb-protocol-coverage.h"
 
+#include "nb-campaign-plan.h"
 #include "nb-clause.h"
 #include "nb-protocol-front.h"
 
@@ -120,7 +121,9 @@ nb_protocol_coverage (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
             {
               /* Out of scope with its recorded reason: stated, not missing. */
               g_autofree char *why = g_strdup_printf (nb_tr (lang, "out of scope: %s"),
-                                                      e->reason ? e->reason : "");
+                                                      e->reason ? nb_plan_reason_text (lang,
+                                                                                       e->reason)
+                                                                : "");
 
               nb_table_set_text (t, row, 2, why);
             }

@@ -199,6 +199,93 @@ test_plan_states (void)
   g_assert_nonnull (strstr (err, "standard's trial counts"));
 }
 
+/* The plan's own out-of-scope reasons are stored by key and printed in the
+ * reader's language; the engineer's as typed.  A file planned before the
+ * keys (the English sentence stored) is read the same. */
+static void
+test_reasons_translated (void)
+{
+  g_autofree char *db = new_campaign ("reasons", "conditions.environment=indoor");
+  g_autofree char *zero = new_campaign ("reasons-zero", "robot.rated_load_kg=0");
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db,
+                                          "--json", NULL);
+  g_autofree char *out0 = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", zero,
+                                           "--json", NULL);
+  g_autofree char *err = NULL, *stored = NULL, *stored0 = NULL;
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autoptr (JsonParser) p0 = json_parser_new ();
+  JsonArray *configs = json_object_get_array_member (nb_test_parse_object (p, out), "configs");
+  JsonArray *configs0 = json_object_get_array_member (nb_test_parse_object (p0, out0), "configs");
+  sqlite3 *s;
+
+  for (guint i = 0; i < json_array_get_length (configs); i++)
+    {
+      JsonObject *c = json_array_get_object_element (configs, i);
+      JsonObject *c0 = json_array_get_object_element (configs0, i);
+
+      if (strstr (json_object_get_string_member (c, "config"), "rated-load") == NULL)
+        {
+          g_assert_true (json_object_get_null_member (c, "reason_key"));
+          continue;
+        }
+      g_assert_cmpstr (json_object_get_string_member (c, "reason"), ==,
+                       "the manufacturer declares no rated load (robot.rated_load_kg)");
+      g_assert_cmpstr (json_object_get_string_member (c, "reason_key"), ==, "no-rated-load");
+      g_assert_cmpstr (json_object_get_string_member (c0, "reason"), ==,
+                       "the rated load is 0 kg: the same as the no-load configuration");
+      g_assert_cmpstr (json_object_get_string_member (c0, "reason_key"), ==, "rated-load-zero");
+    }
+  g_assert_cmpint (sqlite3_open_v2 (db, &s, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  stored = query_text (s, "SELECT reason FROM plan WHERE clause = 5 AND config = "
+                          "'straight-rated-load'");
+  sqlite3_close (s);
+  g_assert_cmpint (sqlite3_open_v2 (zero, &s, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  stored0 = query_text (s, "SELECT reason FROM plan WHERE clause = 9 AND config = 'rated-load'");
+  sqlite3_close (s);
+  g_assert_cmpstr (stored, ==, "@plan:no-rated-load");
+  g_assert_cmpstr (stored0, ==, "@plan:rated-load-zero");
+
+  /* An engineer's reason may not read as a key. */
+  g_free (nb_test_cli_run (NULL, 2, &err, "campaign", "plan", "--db", db, "--exclude",
+                           "7:b1-wooden-wall", "--reason", "@plan:no-rated-load", NULL));
+  g_assert_nonnull (strstr (err, "a reason starting with '@plan:' reads as one of the plan's "
+                                 "own"));
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--exclude",
+                           "7:b1-wooden-wall", "--reason", "declared: no walls on site", NULL));
+  /* An older file: the English sentence stored, translated alike. */
+  g_assert_cmpint (sqlite3_open_v2 (db, &s, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (s, "UPDATE plan SET reason = 'the manufacturer declares no "
+                                    "rated load (robot.rated_load_kg)' WHERE clause = 8",
+                                 NULL, NULL, NULL), ==, SQLITE_OK);
+  sqlite3_close (s);
+  {
+    g_autofree char *en = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md",
+                                           "--lang", "en", "-o", "-", NULL);
+    g_autofree char *ru = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md",
+                                           "--lang", "ru", "-o", "-", NULL);
+    g_autofree char *ru0 = nb_test_cli_run (NULL, 0, NULL, "report", "--db", zero, "--format",
+                                            "md", "--lang", "ru", "-o", "-", NULL);
+    /* (Markdown escapes the field's underscores.) */
+    const char *ru_why = "вне области испытаний: изготовитель не заявил номинальную нагрузку "
+                         "(robot.rated\\_load\\_kg) |";
+    const char *p_ru = strstr (ru, ru_why);
+
+    g_assert_nonnull (strstr (en, "out of scope: the manufacturer declares no rated load "
+                                  "(robot.rated\\_load\\_kg) |"));
+    g_assert_null (strstr (en, "@plan:"));
+    g_assert_null (strstr (ru, "@plan:"));
+    g_assert_null (strstr (ru, "manufacturer declares no rated load"));
+    /* Four by key (5: three routes, 9), one from the English of an older file (8). */
+    for (guint n = 0; n < 5; n++, p_ru = strstr (p_ru + 1, ru_why))
+      g_assert_nonnull (p_ru);
+    g_assert_null (p_ru);
+    g_assert_nonnull (strstr (ru0, "вне области испытаний: номинальная нагрузка 0 кг: то же, "
+                                   "что конфигурация без нагрузки |"));
+    /* The engineer's words as typed, in either language. */
+    g_assert_nonnull (strstr (ru, "вне области испытаний: declared: no walls on site |"));
+  }
+}
+
 /* ids of the trials a --json run reported ended (recorded). */
 static GArray *
 reported_ids (const char *out)
@@ -485,6 +572,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/campaign-plan/plan-states-all", test_plan_states);
+  g_test_add_func ("/campaign-plan/reasons-translated", test_reasons_translated);
   g_test_add_func ("/campaign-plan/sigkill-resume", test_sigkill);
   g_test_add_func ("/campaign-plan/sigint-resume", test_sigint);
   g_test_add_func ("/campaign-plan/demo", test_demo);

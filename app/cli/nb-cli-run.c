@@ -865,7 +865,14 @@ nb_cli_campaign_plan (int argc, char **argv)
           nb_json_key (w, "in_scope"); nb_json_bool (w, e->in_scope);
           nb_json_key (w, "reason");
           if (e->reason)
-            nb_json_string (w, e->reason);
+            nb_json_string (w, nb_plan_reason_text (NULL, e->reason));
+          else
+            nb_json_null (w);
+          /* The plan's own reason by its key (language-neutral); null for
+           * the engineer's words. */
+          nb_json_key (w, "reason_key");
+          if (nb_plan_reason_key (e->reason) != NULL)
+            nb_json_string (w, nb_plan_reason_key (e->reason));
           else
             nb_json_null (w);
           nb_json_end_object (w);
@@ -876,7 +883,7 @@ nb_cli_campaign_plan (int argc, char **argv)
 
           g_string_append_printf (out, "%-7u %-24s %-14s %s%s%s\n", e->clause, e->config, count,
                                   nb_plan_state_name (st.state), e->reason ? ": " : "",
-                                  e->reason ? e->reason : "");
+                                  e->reason ? nb_plan_reason_text (NULL, e->reason) : "");
         }
     }
   if (json)

@@ -3,6 +3,7 @@
 #include "nb-overview-page.h"
 
 #include "nb-campaign.h"
+#include "nb-campaign-plan.h"
 #include "nb-clause.h"
 #include "nb-error.h"
 #include "nb-setup.h"
@@ -91,7 +92,10 @@ nb_overview_status_text (const NbPlanEntry *e, const NbPlanStatus *st)
   const char *word = clause != NULL ? _(clause->trial_word) : _("trials");
 
   if (st->state == NB_PLAN_OUT_OF_SCOPE)
-    return g_strdup_printf (_("out of scope: %s"), e->reason ? e->reason : _("no reason given"));
+    return g_strdup_printf (_("out of scope: %s"),
+                            e->reason == NULL ? _("no reason given")
+                            : nb_plan_reason_msgid (e->reason) != NULL
+                            ? _(nb_plan_reason_msgid (e->reason)) : e->reason);
   return g_strdup_printf (_("%u/%u %s — %s"), st->done, st->needed, word, state_words (st->state));
 }
 

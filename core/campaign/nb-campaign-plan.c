@@ -135,6 +135,13 @@ nb_campaign_plan_set_scope (NbCampaign *c, guint clause, const char *config, gbo
                    "manufacturer's declaration); the protocol prints it", subject);
       return FALSE;
     }
+  if (!in_scope && g_str_has_prefix (reason, NB_PLAN_REASON_PREFIX))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s out of scope: a reason starting with "
+                   "'%s' reads as one of the plan's own (a key the protocol translates); give "
+                   "it in words", subject, NB_PLAN_REASON_PREFIX);
+      return FALSE;
+    }
   if (!nbc_require_writer (c, error) || !nbc_tx_ensure (c, error))
     return FALSE;
   rc = sqlite3_prepare_v2 (c->db, "UPDATE plan SET in_scope = ?, reason = ? "

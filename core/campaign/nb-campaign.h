@@ -263,8 +263,14 @@ typedef struct {
   char *obstacle;
   char *behaviour;
   gboolean in_scope;
-  char *reason;           /* out of scope: why (the manufacturer's declaration) */
+  char *reason;           /* out of scope: why (the manufacturer's declaration, as typed;
+                           * the plan's own reasons by key: NB_PLAN_REASON_PREFIX) */
 } NbPlanEntry;
+
+/* A reason that starts so is one of the plan's own, stored by key so that
+ * it is printed in the reader's language (protocols/nb-campaign-plan.h:
+ * nb_plan_reason_text); an engineer's reason may not start so. */
+#define NB_PLAN_REASON_PREFIX "@plan:"
 
 void     nb_plan_entry_init  (NbPlanEntry *entry);
 void     nb_plan_entry_clear (NbPlanEntry *entry);
@@ -272,9 +278,9 @@ void     nb_plan_entry_clear (NbPlanEntry *entry);
 gboolean nb_campaign_plan_add (NbCampaign *campaign, NbPlanEntry *entry, GError **error);
 /* Of NbPlanEntry (cleared with the array), in plan order. */
 GArray  *nb_campaign_plan_list (NbCampaign *campaign, GError **error);
-/* Takes a configuration out of scope (reason required) or back in; the log
- * keeps the old state and the reason.  NB_ERROR_INPUT when the plan has no
- * such configuration. */
+/* Takes a configuration out of scope (reason required, not a key: see
+ * NB_PLAN_REASON_PREFIX) or back in; the log keeps the old state and the
+ * reason.  NB_ERROR_INPUT when the plan has no such configuration. */
 gboolean nb_campaign_plan_set_scope (NbCampaign *campaign, guint clause, const char *config,
                                      gboolean in_scope, const char *reason, GError **error);
 
