@@ -1,5 +1,8 @@
 /* navbench-cli replay streams: its peak memory does not grow with the
- * capture, every fix comes out, and the numbers read back exactly.
+ * capture, every fix comes out, and the numbers read back exactly: every
+ * number of every line of the 4 MB run (t, device_time, x, y, z, lat, lon,
+ * alt, hdop), read with strtod, is the very double the nmea driver decodes
+ * from the same sentences in this process (bit for bit; NAN is null).
  *
  * The capture is a synthetic GGA + RMC log (nb-test-nmea-gen.h) written
  * into a pipe (--capture file:/dev/stdin) by a thread of this test, so no size
@@ -11,6 +14,7 @@
 /* wait4 (the child's own rusage) is BSD, not POSIX. */
 #define _DEFAULT_SOURCE
 
+#include "nb-driver.h"
 #include "nb-test-nmea-gen.h"
 #include "nb-test.h"
 
@@ -55,17 +59,88 @@ write_capture (gpointer data)
   return NULL;
 }
 
+/* The driver in this process: the samples of one epoch. */
 typedef struct {
-  guint64 lines, fixes_checked;
+  const NbDriver *driver;
+  gpointer ctx;
+  NbSample samples[4];
+  guint n;
+} Decoder;
+
+static void
+on_decoded (const NbSample *s, gpointer user_data)
+{
+  Decoder *d = user_data;
+
+  g_assert_cmpuint (d->n, <, G_N_ELEMENTS (d->samples));
+  d->samples[d->n++] = *s;
+}
+
+static void
+decoder_epoch (Decoder *d, guint64 epoch)
+{
+  NbSink sink = { on_decoded, NULL, d };
+  char text[256];
+  gsize len = nb_test_nmea_epoch (text, epoch);
+
+  d->n = 0;
+  d->driver->feed (d->ctx, (const guint8 *) text, len, &sink);
+  g_assert_cmpuint (d->n, ==, 2);
+}
+
+/* The number after "key": in a JSON line is want, exactly. */
+static void
+assert_number (const char *line, const char *key, double want)
+{
+  g_autofree char *pattern = g_strdup_printf ("\"%s\":", key);
+  const char *at = strstr (line, pattern);
+  char *end;
+  double got;
+
+  if (at == NULL && isnan (want) && g_str_equal (key, "hdop"))
+    return;   /* hdop is left out when there is none */
+  g_assert_nonnull (at);
+  at += strlen (pattern);
+  if (isnan (want))
+    {
+      if (!g_str_has_prefix (at, "null"))
+        g_error ("%s: %s is %.24s, want null", line, key, at);
+      return;
+    }
+  got = g_ascii_strtod (at, &end);
+  g_assert_true (end > at && (*end == ',' || *end == '}'));
+  if (memcmp (&got, &want, sizeof got) != 0)
+    g_error ("%s: %s reads back as %a, the driver's double is %a", line, key, got, want);
+}
+
+static void
+assert_sample_line (const char *line, const NbSample *s)
+{
+  /* replay: a recording's t is its device time */
+  assert_number (line, "t", s->device_time_s);
+  assert_number (line, "device_time", s->device_time_s);
+  assert_number (line, "x", s->x_m);
+  assert_number (line, "y", s->y_m);
+  assert_number (line, "z", s->z_m);
+  assert_number (line, "lat", s->lat_deg);
+  assert_number (line, "lon", s->lon_deg);
+  assert_number (line, "alt", s->alt_m);
+  assert_number (line, "hdop", s->hdop);
+}
+
+typedef struct {
+  guint64 lines, fixes_checked, lines_exact;
   long max_rss_kib;
   int status;
 } Result;
 
 /* Replays bytes of capture through a pipe; counts the output lines and
- * checks the first ones against the sentences written. */
+ * checks the first ones against the sentences written, and with exact
+ * every line's numbers against the driver's doubles. */
 static void
-replay_pipe (guint64 bytes, Result *res)
+replay_pipe (guint64 bytes, gboolean exact, Result *res)
 {
+  Decoder dec = { nb_driver_find ("nmea") };
   const char *cli = g_getenv ("NAVBENCH_CLI");
   int in[2], out[2];
   pid_t pid;
@@ -102,8 +177,19 @@ replay_pipe (guint64 bytes, Result *res)
 
   f = fdopen (out[0], "r");
   memset (res, 0, sizeof *res);
+  g_assert_nonnull (dec.driver);
+  dec.ctx = dec.driver->open (NULL);
+  g_assert_true (dec.driver->configure (dec.ctx, "origin", "41.57,-93.75,217.9", NULL));
+  g_assert_true (dec.driver->start (dec.ctx, NULL));
   while (getline (&line, &cap, f) > 0)
     {
+      if (exact)
+        {
+          if (res->lines % 2 == 0)
+            decoder_epoch (&dec, res->lines / 2);
+          assert_sample_line (line, &dec.samples[res->lines % 2]);
+          res->lines_exact++;
+        }
       if (res->lines < 20)
         {
           /* The fix of sentence k: lat/lon as the generator wrote them,
@@ -136,6 +222,7 @@ replay_pipe (guint64 bytes, Result *res)
     }
   free (line);
   fclose (f);
+  dec.driver->close (dec.ctx);
   g_thread_join (writer);
   g_assert_cmpint (wait4 (pid, &status, 0, &ru), ==, pid);
   res->status = status;
@@ -149,14 +236,16 @@ test_flat_memory (void)
 {
   Result small, large;
 
-  replay_pipe (4 * 1000 * 1000, &small);
-  replay_pipe (40 * 1000 * 1000, &large);
+  replay_pipe (4 * 1000 * 1000, TRUE, &small);
+  replay_pipe (40 * 1000 * 1000, FALSE, &large);
   g_test_message ("peak RSS: %ld KiB for 4 MB, %ld KiB for 40 MB; %" G_GUINT64_FORMAT
                   " and %" G_GUINT64_FORMAT " samples", small.max_rss_kib, large.max_rss_kib,
                   small.lines, large.lines);
   g_assert_true (WIFEXITED (small.status) && WEXITSTATUS (small.status) == 0);
   g_assert_true (WIFEXITED (large.status) && WEXITSTATUS (large.status) == 0);
   g_assert_cmpuint (small.fixes_checked, ==, 20);
+  g_assert_cmpuint (small.lines_exact, ==, small.lines);
+  g_assert_cmpuint (small.lines_exact, >, 40000);
   /* The 20 MiB of the issue is for the plain build; AddressSanitizer's
    * shadow memory and quarantine add their own, the same for both sizes. */
 #ifndef __SANITIZE_ADDRESS__

@@ -14,6 +14,7 @@
 #include "nb-device.h"
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-swar.h"
 
 #include <errno.h>
 #include <math.h>
@@ -38,6 +39,28 @@ static char *
 put_string (char *p, const char *text)
 {
   return put (p, text, strlen (text));
+}
+
+/* A NUL-terminated name in a char array of 8 or 16 bytes (NbSample's
+ * source and tag): the whole array is copied and the NUL found a word at
+ * a time, no call. */
+#define PUT_ARRAY(p, array) put_array ((p), (array), sizeof (array))
+
+static char *
+put_array (char *p, const char *array, gsize size)
+{
+  guint64 lo = nb_swar_load8 (array), zero = nb_swar_equal (lo, 0);
+
+  memcpy (p, array, 8);
+  if (zero != 0 || size < 16)
+    return p + (zero != 0 ? nb_swar_first (zero) : (int) strnlen (array, size));
+  {
+    guint64 hi = nb_swar_load8 (array + 8);
+
+    memcpy (p + 8, array + 8, 8);
+    zero = nb_swar_equal (hi, 0);
+    return p + (zero != 0 ? 8 + nb_swar_first (zero) : (int) strnlen (array, size));
+  }
 }
 
 /* The numbers of consecutive samples repeat (a GGA and the RMC of the same
@@ -65,8 +88,12 @@ put_double (char *p, double v, NumberMemo *memo)
   slot = (guint) ((bits * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 58);
   if (memo->len[slot] == 0 || memo->bits[slot] != bits)
     {
+      /* Formatted into the line, then kept: the line's next bytes do not
+       * wait on a wide load of what was just written narrow. */
       memo->bits[slot] = bits;
-      memo->len[slot] = (guint8) nb_format_double (memo->text[slot], v);
+      memo->len[slot] = (guint8) nb_format_double (p, v);
+      memcpy (memo->text[slot], p, 32);
+      return p + memo->len[slot];
     }
   /* a fixed-size copy (the line has the room): no call */
   memcpy (p, memo->text[slot], 32);
@@ -98,9 +125,9 @@ format_sample_json (char *line, const NbSample *s, NumberMemo *m)
   char *p = line;
 
   p = PUT_LITERAL (p, "{\"source\":\"");
-  p = put_string (p, s->source);
+  p = PUT_ARRAY (p, s->source);
   p = PUT_LITERAL (p, "\",\"tag\":\"");
-  p = put_string (p, s->tag);
+  p = PUT_ARRAY (p, s->tag);
   p = PUT_LITERAL (p, "\"");
   if (s->target_id >= 0)
     p = put_int (PUT_LITERAL (p, ",\"id\":"), s->target_id);

@@ -17,6 +17,7 @@
 #include "nb-number.h"
 
 #include "nb-pow10-table.h"
+#include "nb-swar.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -506,61 +507,9 @@ parse_general (const char *s, gsize len, double *out)
   return TRUE;
 }
 
-/* Eight ASCII digits at once (SWAR): the eight bytes at p as one
- * little-endian word, its first character in the lowest byte. */
-static inline uint64_t
-load8 (const char *p)
-{
-  uint64_t v;
-
-  memcpy (&v, p, sizeof v);
-#if G_BYTE_ORDER == G_BIG_ENDIAN
-  v = GUINT64_SWAP_LE_BE (v);
-#endif
-  return v;
-}
-
-/* The value of eight digits: pairs, then quadruples, then the eight, by
- * three multiplications instead of eight (the first digit is the lowest
- * byte, so each step puts the earlier group's value times 10^k on top). */
-static inline uint32_t
-eight_digits (uint64_t v)
-{
-  const uint64_t mask = G_GUINT64_CONSTANT (0x000000FF000000FF);
-  const uint64_t mul1 = 100 + (G_GUINT64_CONSTANT (1000000) << 32);
-  const uint64_t mul2 = 1 + (G_GUINT64_CONSTANT (10000) << 32);
-
-  v -= G_GUINT64_CONSTANT (0x3030303030303030);
-  v = v * 10 + (v >> 8);
-  v = ((v & mask) * mul1 + ((v >> 16) & mask) * mul2) >> 32;
-  return (uint32_t) v;
-}
-
-/* One bit (0x80) in each byte of v that is not '0'…'9'.  A carry from one
- * byte's sum runs only into the bytes after it, so the lowest flagged byte
- * — the first non-digit, all that is used — is always right. */
-static inline uint64_t
-non_digit_bytes (uint64_t v)
-{
-  uint64_t x = v ^ G_GUINT64_CONSTANT (0x3030303030303030);   /* digits → 0…9 */
-
-  return ((x + G_GUINT64_CONSTANT (0x7676767676767676)) | x) &
-         G_GUINT64_CONSTANT (0x8080808080808080);
-}
-
 static const uint64_t pow10_u64[] = {
   1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
 };
-
-/* The value of the first n (0…7) digits of the word v. */
-static inline uint64_t
-digits_value (uint64_t v, int n)
-{
-  if (n == 0)
-    return 0;
-  /* Shifted up to the word's end behind '0's: the same eight-digit sum. */
-  return eight_digits ((v << (64 - 8 * n)) | (G_GUINT64_CONSTANT (0x3030303030303030) >> (8 * n)));
-}
 
 /* Digits from p on into *w (w·10^n + their value), a word of eight bytes at
  * a time while eight remain before end; a run of fewer than eight in a word
@@ -573,17 +522,17 @@ scan_run (const char *p, const char *end, uint64_t *w)
 
   while (end - p >= 8)
     {
-      uint64_t chunk = load8 (p), stop = non_digit_bytes (chunk);
+      uint64_t chunk = nb_swar_load8 (p), stop = nb_swar_non_digits (chunk);
       int n;
 
       if (stop == 0)
         {
-          v = v * 100000000 + eight_digits (chunk);
+          v = v * 100000000 + nb_swar_eight_digits (chunk);
           p += 8;
           continue;
         }
       n = __builtin_ctzll (stop) >> 3;
-      v = v * pow10_u64[n] + digits_value (chunk, n);
+      v = v * pow10_u64[n] + nb_swar_digits_value (chunk, n);
       p += n;
       *w = v;
       return p;
@@ -610,31 +559,31 @@ parse_prefix_slow (const char *s, const char *end, double *out)
   if (p < end && (*p == '+' || *p == '-'))
     negative = *p++ == '-';
   digits = p;
-  if (G_LIKELY (end - p >= 17) && (head = non_digit_bytes (load8 (p))) != 0)
+  if (G_LIKELY (end - p >= 17) && (head = nb_swar_non_digits (nb_swar_load8 (p))) != 0)
     {
       /* The usual measurement: fewer than eight integer digits, a point,
        * the fraction; the integer part is one word, the fraction's first
        * eight digits the next (17 bytes: 7 digits, '.', 8 digits, 1 more). */
       int n1 = __builtin_ctzll (head) >> 3;
 
-      w = digits_value (load8 (p), n1);
+      w = nb_swar_digits_value (nb_swar_load8 (p), n1);
       p += n1;
       nd = (gsize) n1;
       if (*p == '.')
         {
           const char *frac = ++p;
-          uint64_t chunk = load8 (p), mask = non_digit_bytes (chunk);
+          uint64_t chunk = nb_swar_load8 (p), mask = nb_swar_non_digits (chunk);
 
           if (mask != 0)
             {
               int n2 = __builtin_ctzll (mask) >> 3;
 
-              w = w * pow10_u64[n2] + digits_value (chunk, n2);
+              w = w * pow10_u64[n2] + nb_swar_digits_value (chunk, n2);
               p += n2;
             }
           else
             {
-              w = w * 100000000 + eight_digits (chunk);
+              w = w * 100000000 + nb_swar_eight_digits (chunk);
               p = scan_run (p + 8, end, &w);
             }
           exp10 = -(int64_t) (p - frac);
@@ -718,8 +667,8 @@ nb_parse_double_prefix (const char *s, const char *end, double *out)
   if (G_UNLIKELY (end - s < 26))
     return parse_prefix_slow (s, end, out);
   p += *p == '-' || *p == '+';
-  a = load8 (p);
-  if ((mask = non_digit_bytes (a)) == 0)
+  a = nb_swar_load8 (p);
+  if ((mask = nb_swar_non_digits (a)) == 0)
     return parse_prefix_slow (s, end, out);
   n1 = __builtin_ctzll (mask) >> 3;
   if (p[n1] != '.')
@@ -727,27 +676,27 @@ nb_parse_double_prefix (const char *s, const char *end, double *out)
       /* An integer of up to 7 digits. */
       if (n1 == 0 || (p[n1] | 0x20) == 'e')
         return parse_prefix_slow (s, end, out);
-      value = (double) digits_value (a, n1);
+      value = (double) nb_swar_digits_value (a, n1);
       *out = *s == '-' ? -value : value;
       return p + n1;
     }
   frac = p + n1 + 1;
-  c = load8 (frac);
-  w = digits_value (a, n1);
-  if ((mask = non_digit_bytes (c)) != 0)
+  c = nb_swar_load8 (frac);
+  w = nb_swar_digits_value (a, n1);
+  if ((mask = nb_swar_non_digits (c)) != 0)
     {
       n2 = __builtin_ctzll (mask) >> 3;
-      w = w * pow10_u64[n2] + digits_value (c, n2);
+      w = w * pow10_u64[n2] + nb_swar_digits_value (c, n2);
     }
   else
     {
       /* Eight fraction digits, then up to seven more. */
-      uint64_t d = load8 (frac + 8);
+      uint64_t d = nb_swar_load8 (frac + 8);
 
-      if ((mask = non_digit_bytes (d)) == 0)
+      if ((mask = nb_swar_non_digits (d)) == 0)
         return parse_prefix_slow (s, end, out);
       n2 = __builtin_ctzll (mask) >> 3;
-      w = (w * 100000000 + eight_digits (c)) * pow10_u64[n2] + digits_value (d, n2);
+      w = (w * 100000000 + nb_swar_eight_digits (c)) * pow10_u64[n2] + nb_swar_digits_value (d, n2);
       n2 += 8;
     }
   q = frac + n2;
@@ -902,52 +851,24 @@ static const char digit_pairs[201] =
   "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
   "8081828384858687888990919293949596979899";
 
-/* The digits of f (below 10^17, no trailing zeros) into d[0..20), right
- * aligned in fixed places two at a time; returns their count, the first
- * at d + 20 − count. */
+/* The digits of f (0 < f < 10^17) into d[3..20), right aligned: the
+ * first digit, then two words of eight (nb-swar.h), leading zeros
+ * included; returns how many digits f has, the first at d + 20 − count. */
 static int
 write_digits (uint64_t f, char *d)
 {
-  uint32_t lo, hi;
-  int n;
+  uint64_t hi = f / 100000000, top = hi / 100000000;
+  uint64_t mid = nb_swar_digits_of ((uint32_t) (hi - top * 100000000));
+  uint64_t low = nb_swar_digits_of ((uint32_t) (f - hi * 100000000));
 
-  if (f < 100000000)
-    {
-      lo = (uint32_t) f;
-      hi = 0;
-    }
-  else
-    {
-      hi = (uint32_t) (f / 100000000);
-      lo = (uint32_t) (f % 100000000);
-    }
-  if (hi != 0)
-    {
-      /* the low eight, zeros included */
-      for (int i = 0; i < 4; i++)
-        {
-          memcpy (d + 18 - 2 * i, digit_pairs + 2 * (lo % 100), 2);
-          lo /= 100;
-        }
-      lo = hi;
-      n = 8;
-    }
-  else
-    n = 0;
-  while (lo >= 100)
-    {
-      memcpy (d + 18 - n, digit_pairs + 2 * (lo % 100), 2);
-      lo /= 100;
-      n += 2;
-    }
-  if (lo >= 10)
-    {
-      memcpy (d + 18 - n, digit_pairs + 2 * lo, 2);
-      n += 2;
-    }
-  else
-    d[19 - n++] = (char) ('0' + lo);
-  return n;
+  d[3] = (char) ('0' + top);
+  nb_swar_store8 (d + 4, mid + NB_SWAR_ZEROS);
+  nb_swar_store8 (d + 12, low + NB_SWAR_ZEROS);
+  if (top != 0)
+    return 17;
+  if (mid != 0)
+    return 16 - nb_swar_first (mid);
+  return 8 - nb_swar_first (low);
 }
 
 gsize

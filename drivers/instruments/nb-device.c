@@ -44,6 +44,11 @@ struct _NbDevice {
   NbTransport *transport;
   gboolean is_file;
   double pace_device_t0, pace_mono_t0;
+  /* While a chunk read at full speed is fed: the time it was read, the
+   * time of each event from it (NAN otherwise: the clock is read per
+   * event; at replay speed a clock read per sample costs as much as the
+   * JSON of it). */
+  double feed_now;
 };
 
 double
@@ -86,6 +91,7 @@ nb_device_new (const char *driver_name, GError **error)
   d->ctx = ctx;
   nb_transport_options_init (&d->options);
   d->loss_timeout_s = 1.0;
+  d->feed_now = NAN;
   d->queue = g_async_queue_new_full (event_free);
   g_queue_init (&d->taken);
   g_mutex_init (&d->lock);
@@ -290,7 +296,7 @@ push (NbDevice *d, NbEventKind kind, const NbSample *sample, char *message, int 
       /* In the caller's thread: the event lives on this stack, nothing is
        * allocated or queued per sample. */
       NbEvent local = { .kind = kind, .message = message, .error_code = code,
-                        .t_s = nb_device_now () };
+                        .t_s = isnan (d->feed_now) ? nb_device_now () : d->feed_now };
 
       if (sample != NULL)
         local.sample = *sample;
@@ -514,7 +520,9 @@ run_transport (NbDevice *d, const NbSink *sink)
       /* At recorded pace each sample is handed over as its time comes. */
       if (!d->pace_recorded && d->direct == NULL)
         d->batch = g_ptr_array_new ();
+      d->feed_now = d->pace_recorded ? NAN : now;
       d->driver->feed (d->ctx, buf, (gsize) n, sink);
+      d->feed_now = NAN;
       flush_batch (d);
       g_clear_pointer (&d->batch, g_ptr_array_unref);
       continue;

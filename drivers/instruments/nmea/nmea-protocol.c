@@ -9,6 +9,7 @@
 #include "nmea-protocol.h"
 
 #include "nb-angle.h"
+#include "nb-swar.h"
 
 #include "nb-error.h"
 #include "nb-sample.h"
@@ -82,15 +83,71 @@ parse_digits (const char *p, gsize n, guint64 *out)
   return TRUE;
 }
 
+static const guint64 pow10_u64[] = { 1, 10, 100, 1000, 10000, 100000, 1000000, 10000000 };
+
 /* "ddd[.ddd]" (no sign) in one pass: the integer part (at most 18 digits),
  * the first 18 digits of the fraction and how many there were.  FALSE on
- * anything but digits and one point, or no digit at all. */
-static gboolean
-scan_decimal (const char *p, const char *end, guint64 *ip, gsize *in, guint64 *fp, gsize *fn)
+ * anything but digits and one point, or no digit at all.  The field is
+ * p..end; bytes up to limit (the sentence's end) may be read. */
+/* (inlined: its four results then stay in registers) */
+NB_SWAR_INLINE gboolean
+scan_decimal (const char *p, const char *end, const char *limit, guint64 *ip, gsize *in,
+              guint64 *fp, gsize *fn)
 {
   guint64 i = 0, f = 0;
   gsize ni = 0, nf = 0;
 
+  /* The usual field, "I[.F]" with I below eight digits and F up to 16, is
+   * a word or two or three (nb-swar.h), not a loop per digit; it gives the
+   * same integers as the loop below, which takes everything else. */
+  if (limit - p >= 8)
+    {
+      guint64 w = nb_swar_load8 (p), mask = nb_swar_non_digits (w);
+
+      if (mask != 0)
+        {
+          int n1 = nb_swar_first (mask), n2;
+          const char *q = p + n1, *frac = q + 1;
+
+          if (q == end && n1 > 0)
+            {
+              *ip = nb_swar_digits_value (w, n1);
+              *in = (gsize) n1;
+              *fp = 0;
+              *fn = 0;
+              return TRUE;
+            }
+          if (*q == '.' && limit - frac >= 8)
+            {
+              guint64 c = nb_swar_load8 (frac), fv;
+
+              if ((mask = nb_swar_non_digits (c)) != 0)
+                {
+                  n2 = nb_swar_first (mask);
+                  fv = nb_swar_digits_value (c, n2);
+                }
+              else if (limit - frac >= 16 &&
+                       (mask = nb_swar_non_digits (nb_swar_load8 (frac + 8))) != 0)
+                {
+                  int n3 = nb_swar_first (mask);
+
+                  n2 = 8 + n3;
+                  fv = nb_swar_eight_digits (c) * pow10_u64[n3] +
+                       nb_swar_digits_value (nb_swar_load8 (frac + 8), n3);
+                }
+              else
+                n2 = -1;
+              if (n2 >= 0 && frac + n2 == end && n1 + n2 > 0)
+                {
+                  *ip = nb_swar_digits_value (w, n1);
+                  *in = (gsize) n1;
+                  *fp = fv;
+                  *fn = (gsize) n2;
+                  return TRUE;
+                }
+            }
+        }
+    }
   for (; p < end; p++)
     {
       unsigned d = (unsigned) (*p - '0');
@@ -128,7 +185,7 @@ scan_decimal (const char *p, const char *end, guint64 *ip, gsize *in, guint64 *f
 /* "[-+]ddd[.ddd]" → double.  Splits at the point so long fractions keep
  * full precision. */
 static gboolean
-parse_decimal (const Field *f, double *out)
+parse_decimal (const Field *f, const char *limit, double *out)
 {
   const char *p = f->p, *end = f->p + f->n;
   gboolean negative = FALSE;
@@ -140,9 +197,12 @@ parse_decimal (const Field *f, double *out)
       negative = *p == '-';
       p++;
     }
-  if (!scan_decimal (p, end, &ip, &in, &fp, &fn))
+  if (!scan_decimal (p, end, limit, &ip, &in, &fp, &fn))
     return FALSE;
-  *out = fn > 0 ? (double) ip + (double) fp / pow10_table[fn] : (double) ip;
+  /* (the integers are below 10^18 < 2^63: a signed conversion, one
+   * instruction, gives the same double as the unsigned one) */
+  *out = fn > 0 ? (double) (gint64) ip + (double) (gint64) fp / pow10_table[fn]
+                : (double) (gint64) ip;
   if (negative)
     *out = -*out;
   return TRUE;
@@ -161,23 +221,24 @@ parse_int (const Field *f, int *out)
 
 /* (d)ddmm.mmmm + hemisphere → signed degrees. */
 static gboolean
-parse_angle (const Field *f, const Field *hemi, int degree_digits_max, double *out)
+parse_angle (const Field *f, const Field *hemi, int degree_digits_max, const char *limit,
+             double *out)
 {
   guint64 ip, fp;
   gsize in, fn;
   double minutes;
   guint64 degrees;
 
-  if (!scan_decimal (f->p, f->p + f->n, &ip, &in, &fp, &fn) || in < 3 ||
+  if (!scan_decimal (f->p, f->p + f->n, limit, &ip, &in, &fp, &fn) || in < 3 ||
       in > (gsize) degree_digits_max + 2)
     return FALSE;
-  minutes = (double) (ip % 100);
+  minutes = (double) (gint64) (ip % 100);
   if (fn > 0)
-    minutes += (double) fp / pow10_table[fn];
+    minutes += (double) (gint64) fp / pow10_table[fn];
   degrees = ip / 100;
   if (minutes >= 60.0)
     return FALSE;
-  *out = (double) degrees + minutes / 60.0;
+  *out = (double) (gint64) degrees + minutes / 60.0;
   if (hemi->n != 1)
     return FALSE;
   switch (hemi->p[0])
@@ -192,7 +253,7 @@ parse_angle (const Field *f, const Field *hemi, int degree_digits_max, double *o
 
 /* hhmmss[.sss] → seconds of the day. */
 static gboolean
-parse_time (const Field *f, double *out)
+parse_time (const Field *f, const char *limit, double *out)
 {
   guint64 hh, mm;
   double ss;
@@ -201,12 +262,12 @@ parse_time (const Field *f, double *out)
   if (f->n < 6 || !parse_digits (f->p, 2, &hh) || !parse_digits (f->p + 2, 2, &mm))
     return FALSE;
   sec = (Field) { f->p + 4, f->n - 4 };
-  if (sec.p[0] == '-' || sec.p[0] == '+' || !parse_decimal (&sec, &ss))
+  if (sec.p[0] == '-' || sec.p[0] == '+' || !parse_decimal (&sec, limit, &ss))
     return FALSE;
   /* 60 allows a leap second. */
   if (hh > 23 || mm > 59 || ss >= 61.0)
     return FALSE;
-  *out = (double) (hh * 3600 + mm * 60) + ss;
+  *out = (double) (gint64) (hh * 3600 + mm * 60) + ss;
   return TRUE;
 }
 
@@ -272,6 +333,7 @@ mode_quality (char mode)
 typedef struct {
   const Field *f;
   guint n;
+  const char *limit;   /* the sentence's end: numbers may read up to it */
   const char *type;
   GError **error;
 } Ctx;
@@ -296,7 +358,7 @@ opt_decimal (Ctx *c, guint i, double *out, gboolean *present)
   *present = FALSE;
   if (empty (c, i))
     return TRUE;
-  if (!parse_decimal (&c->f[i], out) || !isfinite (*out))
+  if (!parse_decimal (&c->f[i], c->limit, out) || !isfinite (*out))
     return bad (c, i, "not a number");
   *present = TRUE;
   return TRUE;
@@ -307,7 +369,7 @@ opt_time (Ctx *c, guint i, NbNmeaFix *out)
 {
   if (empty (c, i))
     return TRUE;
-  if (!parse_time (&c->f[i], &out->time_s))
+  if (!parse_time (&c->f[i], c->limit, &out->time_s))
     return bad (c, i, "not a time hhmmss.ss");
   out->has |= NB_NMEA_HAS_TIME;
   return TRUE;
@@ -322,9 +384,9 @@ opt_position (Ctx *c, guint i, NbNmeaFix *out, gboolean *present)
     return TRUE;
   if (empty (c, i) || empty (c, i + 1) || empty (c, i + 2) || empty (c, i + 3))
     return bad (c, i, "incomplete position");
-  if (!parse_angle (&c->f[i], &c->f[i + 1], 2, &out->lat_deg))
+  if (!parse_angle (&c->f[i], &c->f[i + 1], 2, c->limit, &out->lat_deg))
     return bad (c, i, "not a latitude ddmm.mm,N|S");
-  if (!parse_angle (&c->f[i + 2], &c->f[i + 3], 3, &out->lon_deg))
+  if (!parse_angle (&c->f[i + 2], &c->f[i + 3], 3, c->limit, &out->lon_deg))
     return bad (c, i + 2, "not a longitude dddmm.mm,E|W");
   *present = TRUE;
   return TRUE;
@@ -571,18 +633,15 @@ parse_zda (Ctx *c, NbNmeaFix *out)
   return TRUE;
 }
 
-static void
-fix_clear (NbNmeaFix *out)
-{
-  memset (out, 0, sizeof *out);
-  out->lat_deg = out->lon_deg = NAN;
-  out->alt_msl_m = out->geoid_sep_m = NAN;
-  out->hdop = out->pdop = out->vdop = NAN;
-  out->gst_rms_m = out->gst_major_m = out->gst_minor_m = out->gst_orient_deg = NAN;
-  out->gst_lat_m = out->gst_lon_m = out->gst_alt_m = NAN;
-  out->heading_deg = out->speed_mps = out->course_deg = NAN;
-  out->satellites = -1;
-}
+/* A fix with nothing in it: copied, not cleared and set field by field
+ * (a memset of the struct is a slow string instruction at this size). */
+static const NbNmeaFix fix_empty = {
+  .lat_deg = NAN, .lon_deg = NAN, .alt_msl_m = NAN, .geoid_sep_m = NAN,
+  .satellites = -1, .hdop = NAN, .pdop = NAN, .vdop = NAN,
+  .gst_rms_m = NAN, .gst_major_m = NAN, .gst_minor_m = NAN, .gst_orient_deg = NAN,
+  .gst_lat_m = NAN, .gst_lon_m = NAN, .gst_alt_m = NAN,
+  .heading_deg = NAN, .speed_mps = NAN, .course_deg = NAN,
+};
 
 gboolean
 nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
@@ -597,7 +656,7 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
   gsize addr_n;
   gboolean ok;
 
-  fix_clear (out);
+  *out = fix_empty;
   while (end > 0 && (line[end - 1] == '\r' || line[end - 1] == '\n'))
     end--;
   if (end < 6 || (line[0] != '$' && line[0] != '!'))
@@ -617,26 +676,67 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
     gsize start = 1;
     gboolean too_many = FALSE;
 
-    for (gsize i = 1; i < star; i++)
-      {
-        guint8 ch = (guint8) line[i];
-        int k = body_class (ch);
+    guint64 acc = 0;
 
-        sum ^= ch;
-        if (G_LIKELY (k == BODY_PLAIN))
-          continue;
-        if (k == BODY_INVALID)
+    /* Eight bytes a word (nb-swar.h): the word XORed into the sum, and
+     * only the bytes that are not plain — the commas, and the rare byte
+     * below '-' or above '~' — looked at one by one, in order. */
+    for (gsize i = 1; i < star; i += 8)
+      {
+        guint64 w, special;
+
+        if (G_LIKELY (star - i >= 8))
           {
-            g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-                         "invalid character 0x%02x at column %" G_GSIZE_FORMAT, ch, i + 1);
-            return FALSE;
+            w = nb_swar_load8 (line + i);
+            special = nb_swar_outside (w, 0x2d, 0x7e);
           }
-        if (n == MAX_FIELDS - 1)
-          too_many = TRUE;
         else
-          f[n++] = (Field) { line + start, i - start };
-        start = i + 1;
+          {
+            /* The last bytes: a word of them behind zeros, which add
+             * nothing to the sum and are not looked at. */
+            char tail[8] = { 0 };
+
+            memcpy (tail, line + i, star - i);
+            w = nb_swar_load8 (tail);
+            special = nb_swar_outside (w, 0x2d, 0x7e) &
+                      (G_MAXUINT64 >> (64 - 8 * (star - i)));
+          }
+        acc ^= w;
+        if (G_UNLIKELY ((special & ~nb_swar_equal (w, ',')) != 0))
+          {
+            /* A byte other than a comma below '-' or above '~' in this
+             * word: a space or '+' is plain, the rest is refused. */
+            for (guint64 m = special & ~nb_swar_equal (w, ','); m != 0; m &= m - 1)
+              {
+                gsize k = i + (gsize) nb_swar_first (m);
+                guint8 ch = (guint8) line[k];
+
+                if (body_class (ch) == BODY_INVALID)
+                  {
+                    /* (a comma before it in this word is cut first, as
+                     * the sentence is read in order: nothing to cut on
+                     * an error) */
+                    g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                                 "invalid character 0x%02x at column %" G_GSIZE_FORMAT, ch,
+                                 k + 1);
+                    return FALSE;
+                  }
+              }
+            special &= nb_swar_equal (w, ',');
+          }
+        /* Only commas are left: the fields are cut without reading a byte. */
+        for (; special != 0; special &= special - 1)
+          {
+            gsize k = i + (gsize) nb_swar_first (special);
+
+            if (G_UNLIKELY (n == MAX_FIELDS - 1))
+              too_many = TRUE;
+            else
+              f[n++] = (Field) { line + start, k - start };
+            start = k + 1;
+          }
       }
+    sum = nb_swar_xor_bytes (acc);
     f[n++] = (Field) { line + start, star - start };
     hi = hex_value (line[star + 1]);
     lo = hex_value (line[star + 2]);
@@ -689,7 +789,7 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
   memcpy (out->talker, addr, 2);
   memcpy (out->type, addr + 2, 3);
 
-  c = (Ctx) { f, n, out->type, error };
+  c = (Ctx) { f, n, line + end, out->type, error };
 #define IS(t) (memcmp (addr + 2, t, 3) == 0)
   if (IS ("GGA"))
     out->sentence = NB_NMEA_GGA, ok = parse_gga (&c, out);
@@ -779,6 +879,24 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
             gsize have = start >= 0 ? i - (gsize) start : lexer->len;
             gsize limit = MIN (len, i + (sizeof lexer->buf - have)), j = i, run;
 
+            /* Eight bytes a word up to the first that is not printable
+             * ASCII from '%' to '~'; of those, ' ', '"' and '#' belong to
+             * the sentence and the scan goes on past them. */
+            while (limit - j >= 8)
+              {
+                guint64 stop = nb_swar_outside (nb_swar_load8 ((const char *) data + j), 0x25,
+                                                0x7e);
+
+                if (stop == 0)
+                  {
+                    j += 8;
+                    continue;
+                  }
+                j += (gsize) nb_swar_first (stop);
+                if (!lexer_body (data[j]))
+                  break;
+                j++;
+              }
             while (j < limit && lexer_body (data[j]))
               j++;
             run = j - i;

@@ -43,6 +43,7 @@ typedef struct {
   double last_geo[3], last_enu[3];
   gboolean has_last;
   const NbSink *sink;
+  NbSample blank;              /* nb_sample_init's sample, copied for each fix */
 } NmeaCtx;
 
 static void
@@ -72,6 +73,7 @@ nmea_open (GError **error)
 {
   NmeaCtx *c = g_new0 (NmeaCtx, 1);
 
+  nb_sample_init (&c->blank, "nmea");
   state_reset (c);
   return c;
 }
@@ -206,7 +208,7 @@ on_line (const char *line, gsize len, gpointer user_data)
   if (!(f.has & NB_NMEA_HAS_POSITION))
     return;
 
-  nb_sample_init (&s, "nmea");
+  s = c->blank;
   {
     /* talker + type ("GN" "GGA"), without a printf per sample */
     gsize t = strlen (f.talker), y = MIN (strlen (f.type), sizeof s.tag - 1 - t);
