@@ -16,6 +16,15 @@
  *   /delay-cookie/plain    a file with a header and no cookie reads back
  *                          byte for byte, the header included
  *   /delay-cookie/bad      a bad cookie line: exit 2, FILE:LINE, no output
+ *   /delay-cookie/percent-delay
+ *                          gpsfake's "%Delay: N" at a piece's start (FakeGPS.feed
+ *                          sleeps N s before that piece): the transport hands
+ *                          out the same pieces without the directive's line, that
+ *                          piece starts at least 1 s after the one before (a lower
+ *                          bound only), the replay is the same; in a capture
+ *                          without a cookie the line is noise the driver skips
+ *   /delay-cookie/percent-delay-bad
+ *                          "%Delay: x": exit 2, FILE:LINE of the directive
  */
 #include "nb-test.h"
 
@@ -243,6 +252,107 @@ test_bad (Fixture *f, gconstpointer data)
     }
 }
 
+/* The fixture's pieces joined by cookies, with text before piece k. */
+static char *
+cookied_with (Fixture *f, guint k, const char *text)
+{
+  GString *out = g_string_new ("# Name: nmea-rtk.log, the first 60 sentences\n"
+                               "# Delay-Cookie: | 0.01\n");
+
+  for (guint i = 0; i < f->pieces->len; i++)
+    {
+      if (i > 0)
+        g_string_append_c (out, '|');
+      if (i == k)
+        g_string_append (out, text);
+      g_string_append (out, f->pieces->pdata[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_percent_delay (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_build_filename (f->dir, "percent-delay.log", NULL);
+  g_autofree char *text = cookied_with (f, 2, "%Delay: 1\n");
+  g_autofree char *no_cookie = g_build_filename (f->dir, "no-cookie.log", NULL);
+  g_autofree char *lines = data_lines ();
+  g_autofree char *with_line = g_strconcat ("%Delay: 1\n", lines, NULL);
+  g_autofree char *want = NULL, *got = NULL, *got_plain = NULL, *e1 = NULL, *e2 = NULL,
+                  *e3 = NULL;
+  NbTransport *t;
+  guint piece = 0;
+  gsize offset = 0;
+  gint64 start[32] = { 0 };
+  int code;
+
+  nb_test_write_file (path, text);
+  t = open_file (path);
+  while (!nb_transport_at_end (t))
+    {
+      g_autoptr (GError) error = NULL;
+      guint8 buf[100];
+      gssize n = nb_transport_read (t, buf, sizeof buf, 50, &error);
+      const char *piece_text;
+
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >=, 0);
+      if (n == 0)
+        continue;
+      g_assert_cmpuint (piece, <, f->pieces->len);
+      piece_text = f->pieces->pdata[piece];
+      if (offset == 0)
+        start[piece] = g_get_monotonic_time ();
+      g_assert_cmpuint (offset + (gsize) n, <=, strlen (piece_text));
+      g_assert_true (memcmp (buf, piece_text + offset, (gsize) n) == 0);
+      offset += (gsize) n;
+      if (offset == strlen (piece_text))
+        piece++, offset = 0;
+    }
+  nb_transport_close (t);
+  g_assert_cmpuint (piece, ==, f->pieces->len);
+  /* the directive's second, and the cookie's 0.01 s before it */
+  g_assert_cmpint (start[2] - start[1], >=, G_USEC_PER_SEC);
+
+  want = replay (f->plain, &code, &e1);
+  g_assert_cmpint (code, ==, 0);
+  got = replay (path, &code, &e2);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (got, ==, want);
+  /* no cookie: gpsfake's packet reader drops the line as noise, so does
+   * the nmea driver's lexer */
+  nb_test_write_file (no_cookie, with_line);
+  got_plain = replay (no_cookie, &code, &e3);
+  g_assert_cmpint (code, ==, 0);
+  g_assert_cmpstr (got_plain, ==, want);
+}
+
+static void
+test_percent_delay_bad (Fixture *f, gconstpointer data)
+{
+  const char *bad[] = { "%Delay: x\n", "%Delay:\n", "%Delay: 1.5\n", "%Delay: 99999\n",
+                        "\n%Delay: 2 s\n" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *path = g_build_filename (f->dir, "percent-delay-bad.log", NULL);
+      g_autofree char *text = cookied_with (f, 1, bad[i]);
+      g_autofree char *out = NULL, *err = NULL, *where = NULL;
+      const char *at = strstr (text, "%Delay");
+      guint line = 1;
+      int code;
+
+      for (const char *p = text; p < at; p++)
+        line += *p == '\n';
+      where = g_strdup_printf ("%s:%u: bad %%Delay line", path, line);
+      nb_test_write_file (path, text);
+      out = replay (path, &code, &err);
+      g_assert_cmpint (code, ==, 2);
+      if (strstr (err, where) == NULL)
+        g_error ("'%s' does not say '%s'", err, where);
+    }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -254,5 +364,9 @@ main (int argc, char **argv)
   g_test_add ("/delay-cookie/plain", Fixture, NULL, fixture_set_up, test_plain,
               fixture_tear_down);
   g_test_add ("/delay-cookie/bad", Fixture, NULL, fixture_set_up, test_bad, fixture_tear_down);
+  g_test_add ("/delay-cookie/percent-delay", Fixture, NULL, fixture_set_up, test_percent_delay,
+              fixture_tear_down);
+  g_test_add ("/delay-cookie/percent-delay-bad", Fixture, NULL, fixture_set_up,
+              test_percent_delay_bad, fixture_tear_down);
   return g_test_run ();
 }

@@ -40,6 +40,11 @@ struct _NbTransport {
   gboolean in_piece, source_eof;
   guint8 *cbuf;
   gsize cstart, cend;
+  /* gpsfake's "%Delay: N" at the start of a piece (FakeGPS.feed): N more
+   * seconds before the piece; looked for once per piece.  line_no: the
+   * file's line at cbuf + cstart, for messages. */
+  gboolean piece_looked_at;
+  guint line_no;
 };
 
 #define HEADER_MAX_BYTES (64 * 1024)
@@ -381,11 +386,98 @@ file_read_header (NbTransport *t, GError **error)
       /* The cookie splitter reads from its own buffer, the line after the
        * header first. */
       t->cbuf = g_malloc (COOKIE_BUFFER_BYTES);
+      t->line_no = line_no - (t->pending_len > header_end ? 1 : 0) + 1;
       t->cend = t->pending_len - header_end;
       memcpy (t->cbuf, t->pending + header_end, t->cend);
       g_clear_pointer (&t->pending, g_free);
       t->pending_len = 0;
     }
+  return TRUE;
+}
+
+static guint
+count_newlines (const guint8 *p, gsize n)
+{
+  guint lines = 0;
+
+  for (const guint8 *end = p + n; (p = memchr (p, '\n', (gsize) (end - p))) != NULL; p++)
+    lines++;
+  return lines;
+}
+
+/* Keeps at least half the cookie buffer ahead of cstart, unless the file
+ * has ended. */
+static gboolean
+cookie_fill (NbTransport *t, GError **error)
+{
+  size_t got;
+
+  if (t->source_eof || t->cend - t->cstart >= COOKIE_BUFFER_BYTES / 2)
+    return TRUE;
+  memmove (t->cbuf, t->cbuf + t->cstart, t->cend - t->cstart);
+  t->cend -= t->cstart;
+  t->cstart = 0;
+  got = fread (t->cbuf + t->cend, 1, COOKIE_BUFFER_BYTES - t->cend, t->file);
+  if (got == 0 && ferror (t->file))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+      return FALSE;
+    }
+  t->cend += got;
+  t->source_eof = got == 0 || feof (t->file);
+  return TRUE;
+}
+
+/* A piece whose first word is "%Delay:" (after blanks and line ends) waits
+ * N more seconds, N a whole number as gpsfake's int() reads it; the
+ * directive's line is gpsfake's, not the instrument's: it is not handed
+ * out (gpsd's packet lexer drops it as noise; a binary driver would not).
+ * gpsfake looks for it in pieces only, so only a Delay-Cookie capture has
+ * it; elsewhere such a line is the driver's to skip. */
+static gboolean
+cookie_piece_delay (NbTransport *t, GError **error)
+{
+  static const char word[] = "%Delay:";
+  const guint8 *p = t->cbuf + t->cstart, *end = t->cbuf + t->cend, *cookie, *line_end, *q;
+  gsize blanks = 0, cut;
+  guint64 seconds = 0;
+  guint digits = 0, line_no;
+
+  while (p + blanks < end &&
+         (p[blanks] == ' ' || p[blanks] == '\t' || p[blanks] == '\r' || p[blanks] == '\n'))
+    blanks++;
+  if ((gsize) (end - p) - blanks < sizeof word - 1 ||
+      memcmp (p + blanks, word, sizeof word - 1) != 0)
+    return TRUE;
+  line_no = t->line_no + count_newlines (p, blanks);
+  cookie = memmem (p, (gsize) (end - p), t->cookie, t->cookie_len);
+  if (cookie == NULL)
+    cookie = end;
+  line_end = memchr (p + blanks, '\n', (gsize) (cookie - (p + blanks)));
+  line_end = line_end != NULL ? line_end + 1 : cookie;
+  for (q = p + blanks + sizeof word - 1; q < line_end && (*q == ' ' || *q == '\t'); q++)
+    ;
+  for (; q < line_end && *q >= '0' && *q <= '9'; q++, digits++)
+    seconds = seconds * 10 + (guint64) (*q - '0');
+  while (q < line_end && g_ascii_isspace (*q))
+    q++;
+  if (digits == 0 || digits > 4 || seconds > 3600 || q != line_end)
+    {
+      g_autofree char *text = g_strndup ((const char *) p + blanks,
+                                         (gsize) (line_end - (p + blanks)));
+
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "%s:%u: bad %%Delay line '%s': it reads '%%Delay: N', N whole seconds "
+                   "(0 to 3600)", t->name, line_no, g_strchomp (text));
+      return FALSE;
+    }
+  /* The blanks before it stay, the directive's line goes. */
+  cut = (gsize) (line_end - (p + blanks));
+  memmove (t->cbuf + t->cstart + cut, t->cbuf + t->cstart, blanks);
+  t->cstart += cut;
+  t->line_no += count_newlines (p + blanks, cut);
+  t->next_piece_us = MAX (t->next_piece_us, g_get_monotonic_time ()) +
+                     (gint64) seconds * G_USEC_PER_SEC;
   return TRUE;
 }
 
@@ -399,8 +491,16 @@ cookie_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GError **
 
   if (!t->in_piece)
     {
-      gint64 now = g_get_monotonic_time ();
+      gint64 now;
 
+      if (!t->piece_looked_at)
+        {
+          /* a directive line is short: half the buffer holds it */
+          if (!cookie_fill (t, error) || !cookie_piece_delay (t, error))
+            return -1;
+          t->piece_looked_at = TRUE;
+        }
+      now = g_get_monotonic_time ();
       if (now < t->next_piece_us)
         {
           g_usleep ((gulong) MIN (t->next_piece_us - now, (gint64) timeout_ms * 1000));
@@ -408,23 +508,10 @@ cookie_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GError **
             return 0;
         }
       t->in_piece = TRUE;
+      t->piece_looked_at = FALSE;
     }
-  if (!t->source_eof && t->cend - t->cstart < COOKIE_BUFFER_BYTES / 2)
-    {
-      size_t got;
-
-      memmove (t->cbuf, t->cbuf + t->cstart, t->cend - t->cstart);
-      t->cend -= t->cstart;
-      t->cstart = 0;
-      got = fread (t->cbuf + t->cend, 1, COOKIE_BUFFER_BYTES - t->cend, t->file);
-      if (got == 0 && ferror (t->file))
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
-          return -1;
-        }
-      t->cend += got;
-      t->source_eof = got == 0 || feof (t->file);
-    }
+  if (!cookie_fill (t, error))
+    return -1;
   avail = t->cend - t->cstart;
   at = memmem (t->cbuf + t->cstart, avail, t->cookie, t->cookie_len);
   if (at != NULL)
@@ -435,10 +522,12 @@ cookie_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GError **
     n = avail - MIN (avail, t->cookie_len - 1);   /* may be a cookie's start */
   n = MIN (n, len);
   memcpy (buf, t->cbuf + t->cstart, n);
+  t->line_no += count_newlines (buf, n);
   t->cstart += n;
   if (at != NULL && t->cbuf + t->cstart == at)
     {
       /* The piece is written: the cookie goes, the delay runs. */
+      t->line_no += count_newlines (at, t->cookie_len);
       t->cstart += t->cookie_len;
       t->in_piece = FALSE;
       t->next_piece_us = g_get_monotonic_time () + t->delay_us;
