@@ -196,20 +196,14 @@ nb_iso9283_measure_sim (gpointer data, NbPose6 *attained, GError **error)
   return TRUE;
 }
 
-static double
-gauss (GRand *r, double sigma)
-{
-  double u = g_rand_double_range (r, 1e-300, 1.0), v = g_rand_double (r);
-
-  return sigma * sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
-}
+static void true_tcp (NbSimArm *truth, GRand *rand, double noise_mm, double noise_deg,
+                      const double q[NB_ARM_JOINTS], NbPose6 *p);
 
 gboolean
 nb_iso9283_measure_state (gpointer data, NbPose6 *attained, GError **error)
 {
   NbIso9283StateMeasure *m = data;
   NbRobotState st;
-  double T[16], R[9], abc[3];
 
   if (!nb_http_robot_state (m->robot, &st, error))
     return FALSE;
@@ -218,18 +212,7 @@ nb_iso9283_measure_state (gpointer data, NbPose6 *attained, GError **error)
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the arm still moves after its goal");
       return FALSE;
     }
-  nb_sim_arm_true_pose (m->truth, st.position, T);
-  for (int r = 0; r < 3; r++)
-    for (int c = 0; c < 3; c++)
-      R[r * 3 + c] = T[r * 4 + c];
-  nb_iso9283_matrix_to_abc (R, abc);
-  *attained = (NbPose6) {
-    T[3] * 1000 + gauss (m->rand, m->noise_mm), T[7] * 1000 + gauss (m->rand, m->noise_mm),
-    T[11] * 1000 + gauss (m->rand, m->noise_mm),
-    nb_angle_recast_deg (abc[0] + gauss (m->rand, m->noise_deg)),
-    abc[1] + gauss (m->rand, m->noise_deg),
-    nb_angle_recast_deg (abc[2] + gauss (m->rand, m->noise_deg)),
-  };
+  true_tcp (m->truth, m->rand, m->noise_mm, m->noise_deg, st.position, attained);
   return TRUE;
 }
 
@@ -328,13 +311,181 @@ nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error)
 
 /* ------------------------------------------------ the rig and the plan -- */
 
+/* ------------------------------------------------------- the sampler -- */
+
+/* One thread for the sampler's life (a libsoup session belongs to the
+ * thread that made it): it waits while the stream is paused and polls while
+ * it runs; a poll begun in one goal's window and answered after it is
+ * dropped (the generation). */
+struct _NbIso9283Sampler {
+  NbHttpRobot *robot;           /* its own connection */
+  NbSimArm *truth;
+  GRand *rand;
+  double noise_mm, noise_deg;
+  GThread *thread;
+  GMutex lock;
+  GCond wake;
+  gboolean running, quit;
+  guint generation;
+  GArray *t_s, *pose;           /* the current window's samples (under lock while running) */
+  GError *error;                /* the window's first failed poll */
+};
+
+static double
+gauss (GRand *r, double sigma)
+{
+  double u = g_rand_double_range (r, 1e-300, 1.0), v = g_rand_double (r);
+
+  return sigma * sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
+}
+
+/* The tracker's view of the true arm at the joints q (mm, °, with noise). */
+static void
+true_tcp (NbSimArm *truth, GRand *rand, double noise_mm, double noise_deg,
+          const double q[NB_ARM_JOINTS], NbPose6 *p)
+{
+  double T[16], R[9], abc[3];
+
+  nb_sim_arm_true_pose (truth, q, T);
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 3; c++)
+      R[r * 3 + c] = T[r * 4 + c];
+  nb_iso9283_matrix_to_abc (R, abc);
+  *p = (NbPose6) {
+    T[3] * 1000 + gauss (rand, noise_mm), T[7] * 1000 + gauss (rand, noise_mm),
+    T[11] * 1000 + gauss (rand, noise_mm), nb_angle_recast_deg (abc[0] + gauss (rand, noise_deg)),
+    abc[1] + gauss (rand, noise_deg), nb_angle_recast_deg (abc[2] + gauss (rand, noise_deg)),
+  };
+}
+
+static gpointer
+sampler_thread (gpointer data)
+{
+  NbIso9283Sampler *s = data;
+
+  for (;;)
+    {
+      g_autoptr (GError) local = NULL;
+      double t0, t;
+      guint generation;
+      NbRobotState st;
+      gboolean ok;
+
+      g_mutex_lock (&s->lock);
+      while (!s->running && !s->quit)
+        g_cond_wait (&s->wake, &s->lock);
+      if (s->quit)
+        {
+          g_mutex_unlock (&s->lock);
+          return NULL;
+        }
+      generation = s->generation;
+      g_mutex_unlock (&s->lock);
+
+      t0 = g_get_monotonic_time () / 1e6;
+      ok = nb_http_robot_state (s->robot, &st, &local);
+      /* The joints were read between the request and its answer. */
+      t = 0.5 * (t0 + g_get_monotonic_time () / 1e6);
+
+      g_mutex_lock (&s->lock);
+      if (s->running && s->generation == generation)
+        {
+          if (ok)
+            {
+              NbPose6 p;
+
+              true_tcp (s->truth, s->rand, s->noise_mm, s->noise_deg, st.position, &p);
+              g_array_append_val (s->t_s, t);
+              g_array_append_val (s->pose, p);
+            }
+          else if (s->error == NULL)
+            s->error = g_steal_pointer (&local);
+        }
+      g_mutex_unlock (&s->lock);
+      /* At most the tracker's 1 kHz (and a failed poll waits as long). */
+      {
+        gint64 rest = (gint64) (t0 * 1e6) + 1000 - g_get_monotonic_time ();
+
+        if (rest > 0)
+          g_usleep ((gulong) rest);
+      }
+    }
+}
+
+NbIso9283Sampler *
+nb_iso9283_sampler_new (const char *url, NbSimArm *truth, double noise_mm, double noise_deg,
+                        guint32 seed, GError **error)
+{
+  NbHttpRobot *robot = nb_http_robot_new (url, NULL, 10, error);
+  NbIso9283Sampler *s;
+
+  if (robot == NULL)
+    return NULL;
+  s = g_new0 (NbIso9283Sampler, 1);
+  s->robot = robot;
+  s->truth = truth;
+  s->rand = g_rand_new_with_seed (seed);
+  s->noise_mm = noise_mm;
+  s->noise_deg = noise_deg;
+  s->t_s = g_array_new (FALSE, FALSE, sizeof (double));
+  s->pose = g_array_new (FALSE, FALSE, sizeof (NbPose6));
+  g_mutex_init (&s->lock);
+  g_cond_init (&s->wake);
+  s->thread = g_thread_new ("nb-iso9283-sampler", sampler_thread, s);
+  return s;
+}
+
+void
+nb_iso9283_sampler_free (NbIso9283Sampler *s)
+{
+  if (s == NULL)
+    return;
+  g_mutex_lock (&s->lock);
+  s->quit = TRUE;
+  g_cond_signal (&s->wake);
+  g_mutex_unlock (&s->lock);
+  g_thread_join (s->thread);
+  nb_http_robot_free (s->robot);
+  g_rand_free (s->rand);
+  g_array_unref (s->t_s);
+  g_array_unref (s->pose);
+  g_clear_error (&s->error);
+  g_mutex_clear (&s->lock);
+  g_cond_clear (&s->wake);
+  g_free (s);
+}
+
+/* The window opens: samples are appended from now on. */
+static void
+sampler_start (NbIso9283Sampler *s)
+{
+  g_mutex_lock (&s->lock);
+  g_clear_error (&s->error);
+  s->running = TRUE;
+  s->generation++;
+  g_cond_signal (&s->wake);
+  g_mutex_unlock (&s->lock);
+}
+
+/* The window closes: the arrays are the caller's until the next start. */
+static void
+sampler_pause (NbIso9283Sampler *s)
+{
+  g_mutex_lock (&s->lock);
+  s->running = FALSE;
+  s->generation++;
+  g_mutex_unlock (&s->lock);
+}
+
+/* ------------------------------------------------ the rig and the plan -- */
+
 gboolean
 nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load, GError **error)
 {
-  if (rig->sim == NULL && speed_pct != 100)
+  if (!(speed_pct > 0 && speed_pct <= 100))
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%g %% of rated speed: the motion API's "
-                   "joint goals run at the controller's speed; only 100 %% over HTTP", speed_pct);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%g %% of rated speed: expected (0, 100]",
+                   speed_pct);
       return FALSE;
     }
   rig->speed_pct = speed_pct;
@@ -342,9 +493,37 @@ nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load,
   rig->load_kg = g_strcmp0 (load, "10%") == 0 ? 0.1 * rig->rated_load_kg : rig->rated_load_kg;
   if (rig->truth != NULL)
     rig->truth->payload_kg = rig->load_kg;
+  /* 6.7: the motion at speed % (the joints' velocity limits scaled alike). */
   if (rig->sim != NULL)
     rig->sim->slow_factor = 100.0 / speed_pct;
+  if (rig->http != NULL)
+    nb_http_robot_set_velocity_scaling (rig->http, speed_pct / 100.0);
+  if (rig->tracker != NULL)
+    {
+      rig->stream_t_s = rig->tracker->t_s;
+      rig->stream_pose = rig->tracker->pose;
+    }
+  else if (rig->sampler != NULL)
+    {
+      rig->stream_t_s = rig->sampler->t_s;
+      rig->stream_pose = rig->sampler->pose;
+    }
   return TRUE;
+}
+
+const char *
+nb_iso9283_rig_lacks (const NbIso9283Rig *rig, guint needs)
+{
+  if ((needs & NB_ISO9283_NEEDS_STREAM) && rig->tracker == NULL && rig->sampler == NULL)
+    return "it needs the tracker's stream during the motion, which a live instrument does not "
+           "give here (only its rest poses are measured)";
+  if ((needs & NB_ISO9283_NEEDS_FORCE) && rig->truth == NULL)
+    return "it needs a force at the TCP: the motion API drives no loading device, and a live "
+           "instrument measures the real arm";
+  if ((needs & NB_ISO9283_NEEDS_TIMED_PATH) && rig->sim == NULL)
+    return "it needs the path's joint points timed for the path velocity, which the motion "
+           "API's joint goals (each a stop) do not take";
+  return NULL;
 }
 
 double
@@ -368,6 +547,7 @@ nb_iso9283_rig_tracker (NbIso9283Rig *rig, gboolean on)
 {
   NbSimArm *arm = rig->sim;
 
+  rig->stream_off = !on;
   if (arm == NULL || rig->tracker == NULL)
     return;
   if (!on && arm->on_advance != NULL)
@@ -391,12 +571,28 @@ gboolean
 nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean measured,
                      NbPose6 *attained, GError **error)
 {
-  if (rig->tracker != NULL && !rig->keep_stream)
+  NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
+  gboolean ok;
+
+  if (rig->stream_t_s != NULL && !rig->keep_stream)
     {
-      g_array_set_size (rig->tracker->t_s, 0);
-      g_array_set_size (rig->tracker->pose, 0);
+      g_array_set_size (rig->stream_t_s, 0);
+      g_array_set_size (rig->stream_pose, 0);
     }
-  if (!rig->ops->move_to_joints (rig->robot, q, error))
+  if (sampler != NULL)
+    sampler_start (sampler);
+  ok = rig->ops->move_to_joints (rig->robot, q, error);
+  if (sampler != NULL)
+    {
+      sampler_pause (sampler);
+      if (ok && sampler->error != NULL && sampler->t_s->len == 0)
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&sampler->error),
+                                      "the stream of goal %u: ", rig->goals + 1);
+          ok = FALSE;
+        }
+    }
+  if (!ok)
     return FALSE;
   rig->goals++;
   if (measured && !rig->measure (rig->measure_data, attained, error))
@@ -521,6 +717,7 @@ nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const char *only,
       const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
       const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
       g_autoptr (GPtrArray) trials = NULL;
+      const char *why;
 
       if (only != NULL && !g_str_equal (only, e->config))
         continue;
@@ -538,19 +735,12 @@ nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const char *only,
         return FALSE;
       if (trials->len >= e->cycles)
         continue;
-      if (clause->sim_only != NULL && rig->sim == NULL)
+      if ((why = nb_iso9283_rig_lacks (rig, clause->needs)) != NULL)
         {
-          g_autofree char *why = g_strdup_printf ("left: %s", clause->sim_only);
+          g_autofree char *text = g_strdup_printf ("left: %s", why);
 
           if (say)
-            say (say_data, e->config, trials->len, e->cycles, why);
-          continue;
-        }
-      if (rig->sim == NULL && e->speed_pct != 100)
-        {
-          if (say)
-            say (say_data, e->config, trials->len, e->cycles, "left: the motion API's joint goals "
-                 "run at the controller's speed (only 100 % over HTTP)");
+            say (say_data, e->config, trials->len, e->cycles, text);
           continue;
         }
       if (!run_entry (campaign, rig, clause, e, trials, say, say_data, ran, error))

@@ -9,10 +9,11 @@
  * when the cycle comes back to it from P2).  Then AP and RP per pose.
  *
  * Measurement sources here: the simulated tracker on an in-process
- * simulated arm (its mean over the end of the goal's dwell), and a
- * simulated tracker watching a served arm through its reported joint state
- * (GET /robot/state): the TCP of the true arm (the error model's geometry)
- * at the joints the controller reports, with the tracker's noise.
+ * simulated arm (its mean over the end of the goal's dwell), a simulated
+ * tracker watching a served arm through its reported joint state (GET
+ * /robot/state): the TCP of the true arm (the error model's geometry) at
+ * the joints the controller reports, with the tracker's noise — at rest, or
+ * as a stream during the goal (NbIso9283Sampler) — and a live instrument.
  */
 #pragma once
 
@@ -113,6 +114,27 @@ void     nb_iso9283_sample_pose (const NbSample *sample, NbPose6 *pose);
 
 /* ------------------------------------------------ the rig and the plan -- */
 
+/* What a characteristic needs of the rig besides joint goals and rest poses
+ * (nb_iso9283_rig_lacks says why a rig cannot give it). */
+typedef enum {
+  NB_ISO9283_NEEDS_STREAM = 1 << 0,     /* the tracker's stream during a goal (7.4, 7.5, 9, 8) */
+  NB_ISO9283_NEEDS_FORCE = 1 << 1,      /* a force at the TCP (10) */
+  NB_ISO9283_NEEDS_TIMED_PATH = 1 << 2, /* joint points timed for the path velocity (8) */
+} NbIso9283Needs;
+
+/* The served arm's stream (over HTTP, measured by the simulated tracker):
+ * while it is on, a thread polls GET /robot/state on a connection of its
+ * own as fast as the server answers, at most 1 kHz (the tracker's full
+ * rate), and each answer is a sample — the TCP
+ * of the true arm at the joints reported (the served arm's servo, overshoot
+ * and ring included), with the tracker's noise, at the midpoint of the
+ * request on the monotonic clock (the rig's clock over HTTP). */
+typedef struct _NbIso9283Sampler NbIso9283Sampler;
+
+NbIso9283Sampler *nb_iso9283_sampler_new  (const char *url, NbSimArm *truth, double noise_mm,
+                                           double noise_deg, guint32 seed, GError **error);
+void              nb_iso9283_sampler_free (NbIso9283Sampler *sampler);
+
 /* What a campaign run of the ISO 9283 plan drives and measures with: the
  * arm's model and cube, the robot (ops + handle), the in-process simulated
  * arm and its 1 kHz tracker when there is one (sim, tracker; NULL over
@@ -142,14 +164,25 @@ typedef struct {
   double load_kg;
   guint goals;
   gboolean keep_stream;         /* the tracker's samples kept across goals (a path) */
+  /* The served arm (NULL: in-process): its goals at the configuration's
+   * speed through max_velocity_scaling_factor. */
+  NbHttpRobot *http;
+  /* Over HTTP, the stream of the goals (NULL: none, e.g. a live instrument). */
+  NbIso9283Sampler *sampler;
+  /* The stream of the current goal(s) while the tracker is on: t on the
+   * rig's clock (double), NbPose6 — the in-process tracker's arrays or the
+   * sampler's (set by nb_iso9283_rig_configure). */
+  GArray *stream_t_s, *stream_pose;
+  gboolean stream_off;
   /* The tracker's callback while it is off the arm. */
   void (*off_advance) (gpointer, double, const double *, double, const double *);
   gpointer off_advance_data;
 } NbIso9283Rig;
 
-/* Sets the rig for a configuration: the simulated arm's speed (100/speed
- * slower), the load (rated or 10 % of rated_load_kg on the true arm).
- * NB_ERROR_INPUT over HTTP for a speed other than 100 %. */
+/* Sets the rig for a configuration: the arm's speed (the simulated arm
+ * 100/speed slower; the served arm's joint goals at speed % of the joints'
+ * velocity limits), the load (rated or 10 % of rated_load_kg on the true
+ * arm). */
 gboolean nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load,
                                    GError **error);
 /* One joint goal; measured: the attained pose after it.  The tracker's
@@ -162,6 +195,11 @@ double   nb_iso9283_rig_clock (const NbIso9283Rig *rig);
 void     nb_iso9283_rig_servo (NbIso9283Rig *rig, gboolean on);
 /* The tracker on the arm or off it (unmeasured motion of a long run). */
 void     nb_iso9283_rig_tracker (NbIso9283Rig *rig, gboolean on);
+/* Why the rig cannot give what `needs` asks (NbIso9283Needs), NULL when it
+ * can: the stream needs the in-process tracker or the sampler, a force the
+ * simulated true arm (in-process, or the served arm's modelled geometry), a
+ * timed path the in-process arm. */
+const char *nb_iso9283_rig_lacks (const NbIso9283Rig *rig, guint needs);
 
 /* What the runner says as it goes (NULL: nothing). */
 typedef void (*NbIso9283RunSay) (gpointer data, const char *config, guint cycle, guint of,
@@ -170,9 +208,9 @@ typedef void (*NbIso9283RunSay) (gpointer data, const char *config, guint cycle,
 /* Runs every in-scope configuration of the file's ISO 9283 plan that is not
  * complete (only: that one), cycle after cycle from the next one not
  * stored, each cycle committed when it ends: a run killed resumes at the
- * next cycle.  A characteristic that needs the stream (7.4, 8) is left
- * (said, not failed) when the rig has no in-process arm.  *ran counts the
- * cycles run. */
+ * next cycle.  A characteristic that needs what the rig lacks
+ * (nb_iso9283_rig_lacks) is left, said, not failed.  *ran counts the cycles
+ * run. */
 gboolean nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const char *only,
                               NbIso9283RunSay say, gpointer say_data, guint *ran,
                               GError **error);

@@ -94,15 +94,23 @@ test_sim_and_http (void)
       g_assert_cmpfloat (json_object_get_double_member (b, "rp_mm"), <, 0.15);
     }
 
-  /* Over HTTP the speed is the controller's. */
+  /* Over HTTP at 50 %: the goals carry max_velocity_scaling_factor 0.5
+   * (the served arm takes it); the rest poses are the same geometry's. */
   {
-    g_autofree char *err = NULL;
-    g_autofree char *out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--standard",
+    g_autoptr (JsonParser) p50 = json_parser_new ();
+    g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard",
                                             "iso9283", "--robot", server.url, "--speed", "50",
-                                            NULL);
+                                            "--cycles", "5", "--json", NULL);
+    JsonObject *r50 = nb_test_parse_object (p50, out);
 
-    g_assert_cmpstr (out, ==, "");
-    g_assert_nonnull (strstr (err, "--speed"));
+    g_assert_cmpfloat (json_object_get_double_member (r50, "speed_pct"), ==, 50);
+    g_assert_cmpint (json_object_get_int_member (r50, "goals"), ==, 30);
+    for (guint i = 0; i < 5; i++)
+      nb_assert_abs (json_object_get_double_member (json_array_get_object_element (
+                       json_object_get_array_member (r50, "poses"), i), "ap_mm"),
+                     json_object_get_double_member (json_array_get_object_element (
+                       json_object_get_array_member (rh, "poses"), i), "ap_mm"), 0.04,
+                     "AP over HTTP at 50 % and 100 %");
   }
   nb_test_server_stop (&server);
 }

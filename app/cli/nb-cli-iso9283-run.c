@@ -207,6 +207,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
         goto fail;
       rig.ops = nb_http_robot_ops ();
       rig.robot = http;
+      rig.http = http;
       rig.truth = &truth;
       rig.robot_name = o->robot_text;
       if (o->instrument != NULL)
@@ -231,9 +232,14 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
           rig.measure = nb_iso9283_measure_state;
           rig.measure_data = &hm;
           rig.measurement = nb_iso9283_sim_measurement (TRUE);
+          /* The stream of the served joints, for 7.4, 7.5 and 9. */
+          if ((rig.sampler = nb_iso9283_sampler_new (o->robot_text, &truth, 0.005, 0.002,
+                                                     (guint32) o->seed + 2, &error)) == NULL)
+            goto fail;
         }
     }
   ok = nb_iso9283_run_plan (c, &rig, o->only, say_cycle, &say, &ran, &error);
+  g_clear_pointer (&rig.sampler, nb_iso9283_sampler_free);
   if (dev != NULL)
     nb_device_stop (dev);
   if (hm.rand)
@@ -317,7 +323,8 @@ nb_cli_iso9283_run (int argc, char **argv)
     { "max-edge", 0, 0, G_OPTION_ARG_DOUBLE, &max_edge, "the largest edge to try, mm (600)", "MM" },
     { "cycles", 0, 0, G_OPTION_ARG_INT, &cycles, "cycles (30, as 7.2 asks)", "N" },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed,
-      "% of rated speed: 100, 50 or 10 (the simulated arm only)", "PCT" },
+      "% of rated speed: 100, 50 or 10 (over HTTP: the joint goals' "
+      "max_velocity_scaling_factor)", "PCT" },
     { "load", 0, 0, G_OPTION_ARG_STRING, &load, "rated or 10% of --rated-load-kg",
       "L" },
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "the simulator's and tracker's seed (1)", "S" },
@@ -426,13 +433,6 @@ nb_cli_iso9283_run (int argc, char **argv)
                    robot_text);
       return nb_cli_report_error (error);
     }
-  if (over_http && speed != 100)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
-                   "--speed: the motion API's joint goals run at the controller's speed; only "
-                   "100 over HTTP");
-      return nb_cli_report_error (error);
-    }
   if (instrument != NULL && (!over_http || url == NULL || !(window > 0 && window <= 10) ||
                              !(guard >= 0 && guard <= 10)))
     {
@@ -493,6 +493,9 @@ nb_cli_iso9283_run (int argc, char **argv)
       g_autoptr (NbDevice) dev = http ? nb_device_new (instrument, &error) : NULL;
       NbIso9283DeviceMeasure m = { dev, guard, window, 2.0, 0.5, 0 };
 
+      /* 6.7: the goals at speed % of the joints' velocity limits. */
+      if (http != NULL)
+        nb_http_robot_set_velocity_scaling (http, speed / 100.0);
       if (dev == NULL || !nb_device_configure (dev, "url", url, &error) ||
           (settings != NULL && !nb_device_apply_settings (dev, settings, &error)) ||
           !nb_device_start (dev, &error))
@@ -510,6 +513,7 @@ nb_cli_iso9283_run (int argc, char **argv)
 
       if (http == NULL)
         return nb_cli_report_error (error);
+      nb_http_robot_set_velocity_scaling (http, speed / 100.0);
       nb_sim_arm_init (&truth, &model, (guint32) seed);
       nb_iso9283_sim_errors (&truth);
       truth.payload_kg = (isnan (rated_load_kg) ? 7.0 : rated_load_kg) *
@@ -653,7 +657,7 @@ nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter
           nb_json_key (w, "state"); nb_json_string (w, state);
           nb_json_key (w, "cycles"); nb_json_int (w, n);
           nb_json_key (w, "of"); nb_json_int (w, e->cycles);
-          nb_json_key (w, "stream"); nb_json_bool (w, clause && clause->stream);
+          nb_json_key (w, "stream"); nb_json_bool (w, clause && (clause->needs & NB_ISO9283_NEEDS_STREAM));
           nb_json_key (w, "reason");
           if (e->reason)
             nb_json_string (w, e->reason);

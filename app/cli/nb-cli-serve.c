@@ -58,7 +58,7 @@ nb_cli_serve (int argc, char **argv)
   g_autoptr (GMainLoop) loop = NULL;
   g_autofree char *listen = NULL, *token = NULL, *robot_dir = NULL, *sequences_dir = NULL;
   g_autofree char *recordings = NULL, *frame = NULL, *exe = NULL, *runner = NULL;
-  g_autofree char *token_file = NULL;
+  g_autofree char *token_file = NULL, *servo = NULL;
   NbServerConfig config;
   double time_scale = 0.0, grace_s = 10.0;
   double header_timeout_s, body_timeout_s;
@@ -90,6 +90,10 @@ nb_cli_serve (int argc, char **argv)
     { "time-scale", 0, 0, G_OPTION_ARG_DOUBLE, &time_scale,
       "wall seconds per simulated second of motion (default 0: instant; 1: real time)", "F" },
     { "seed", 0, 0, G_OPTION_ARG_INT, &seed, "the simulator's noise seed", "S" },
+    { "servo", 0, 0, G_OPTION_ARG_STRING, &servo,
+      "the simulated joints follow their ramp as a second-order servo: natural frequency "
+      "(rad/s), damping ratio, dwell after the ramp (s), e.g. 40,0.3,1.2 (default: none, the "
+      "joints ramp)", "W,Z,DWELL" },
     { "fail-goal", 0, 0, G_OPTION_ARG_INT, &fail_goal, "the simulator fails its K-th goal", "K" },
     { "log-lines", 0, 0, G_OPTION_ARG_INT, &log_lines, "the runner's log keeps N lines", "N" },
     { "runner", 0, 0, G_OPTION_ARG_FILENAME, &runner,
@@ -122,6 +126,22 @@ nb_cli_serve (int argc, char **argv)
                    "≥ 0, --log-lines ≥ 1, --max-connections ≥ 1, --runner-grace-s, "
                    "--header-timeout-s and --body-timeout-s in (0, 3600]");
       return nb_cli_report_error (error);
+    }
+  if (servo != NULL)
+    {
+      double v[3];
+
+      if (!nb_cli_parse_numbers ("servo", servo, v, 3, "W,Z,DWELL", &error))
+        return nb_cli_report_error (error);
+      if (!(v[0] > 0 && v[0] <= 1e4 && v[1] > 0 && v[1] <= 10 && v[2] >= 0 && v[2] <= 60))
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--servo: the natural frequency in "
+                       "(0, 10⁴] rad/s, the damping ratio in (0, 10], the dwell in [0, 60] s");
+          return nb_cli_report_error (error);
+        }
+      config.servo_omega_rad_s = v[0];
+      config.servo_zeta = v[1];
+      config.servo_dwell_s = v[2];
     }
   if (token_file != NULL && token != NULL)
     {

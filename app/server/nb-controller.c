@@ -9,6 +9,7 @@ typedef struct {
   guint id;
   NbPriority priority;
   double target[NB_ARM_JOINTS];
+  double velocity_scaling;      /* of the joints' velocity limits, (0, 1] */
   NbGoalDone done;
   gpointer data;
 } Goal;
@@ -19,9 +20,15 @@ struct NbController {
   char *default_frame;
   double time_scale;
   GHashTable *waiting;          /* id → Goal*, goals the arbiter holds back */
-  /* The goal being executed and its motion on the wall clock. */
+  /* The goal being executed and its motion on the wall clock: the joints
+   * the simulated arm went through (t in simulated s from the start, q),
+   * as its on_advance reported them — a ramp, or the servo's response with
+   * its overshoot and ring — so GET /robot/state shows what the joints do. */
   Goal *active;
   double q0[NB_ARM_JOINTS], q1[NB_ARM_JOINTS];
+  GArray *traj_t;               /* of double */
+  GArray *traj_q;               /* of double[NB_ARM_JOINTS] */
+  double traj_s;                /* the motion's simulated length */
   gint64 t0_us, duration_us;
   GError *result;               /* the active goal's result, set when it ends */
   guint finish_source;
@@ -47,6 +54,8 @@ nb_controller_new (const NbArmModel *model, const char *default_frame, double ti
   /* The simulator always has joint feedback; /sim/feedback can take it away. */
   nb_arbiter_set_feedback (c->arbiter, TRUE);
   c->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  c->traj_t = g_array_new (FALSE, FALSE, sizeof (double));
+  c->traj_q = g_array_new (FALSE, FALSE, sizeof (double));
   return c;
 }
 
@@ -69,6 +78,8 @@ nb_controller_free (NbController *c)
   g_hash_table_destroy (c->waiting);
   nb_arbiter_free (c->arbiter);
   nb_sim_arm_clear (&c->arm);
+  g_array_unref (c->traj_t);
+  g_array_unref (c->traj_q);
   g_free (c->default_frame);
   g_free (c);
 }
@@ -102,21 +113,58 @@ progress (NbController *c)
   return CLAMP ((double) (now - c->t0_us) / (double) c->duration_us, 0.0, 1.0);
 }
 
+/* The joints at fraction f of the motion (and their velocity, rad/s of
+ * wall time): linear between the trajectory's reported instants. */
+static void
+joints_at (NbController *c, double f, double q[NB_ARM_JOINTS], double v[NB_ARM_JOINTS])
+{
+  const double *t = (const double *) c->traj_t->data, *Q = (const double *) c->traj_q->data;
+  guint n = c->traj_t->len, lo = 0, hi;
+  double tau = f * c->traj_s, u, dt;
+
+  if (n < 2 || c->traj_s <= 0)
+    {
+      for (int i = 0; i < NB_ARM_JOINTS; i++)
+        {
+          q[i] = c->q0[i] + f * (c->q1[i] - c->q0[i]);
+          if (v)
+            v[i] = c->duration_us > 0 ? (c->q1[i] - c->q0[i]) / (c->duration_us * 1e-6) : 0;
+        }
+      return;
+    }
+  /* The last instant at or before tau (bisection: 1 kHz over seconds). */
+  hi = n - 1;
+  while (hi - lo > 1)
+    {
+      guint mid = (lo + hi) / 2;
+
+      if (t[mid] <= tau)
+        lo = mid;
+      else
+        hi = mid;
+    }
+  dt = t[hi] - t[lo];
+  u = dt > 0 ? CLAMP ((tau - t[lo]) / dt, 0.0, 1.0) : 1.0;
+  for (int i = 0; i < NB_ARM_JOINTS; i++)
+    {
+      double a = Q[lo * NB_ARM_JOINTS + i], b = Q[hi * NB_ARM_JOINTS + i];
+
+      q[i] = a + u * (b - a);
+      if (v)
+        v[i] = dt > 0 && c->time_scale > 0 ? (b - a) / (dt * c->time_scale) : 0;
+    }
+}
+
 void
 nb_controller_state (NbController *c, NbControllerState *st)
 {
   gboolean moving = c->active != NULL && c->finish_source != 0 && c->duration_us > 0;
-  double f = progress (c);
 
   memset (st, 0, sizeof *st);
-  for (int i = 0; i < NB_ARM_JOINTS; i++)
-    if (moving)
-      {
-        st->position[i] = c->q0[i] + f * (c->q1[i] - c->q0[i]);
-        st->velocity[i] = (c->q1[i] - c->q0[i]) / ((double) c->duration_us * 1e-6);
-      }
-    else
-      st->position[i] = c->arm.q[i];
+  if (moving)
+    joints_at (c, progress (c), st->position, st->velocity);
+  else
+    memcpy (st->position, c->arm.q, sizeof st->position);
   st->moving = moving;
   nb_arm_fk (&c->arm.model, st->position, st->tcp);
   st->goals = c->arm.goals;
@@ -163,10 +211,7 @@ on_finished (gpointer data)
 static void
 hold (NbController *c)
 {
-  double f = progress (c);
-
-  for (int i = 0; i < NB_ARM_JOINTS; i++)
-    c->arm.q[i] = c->q0[i] + f * (c->q1[i] - c->q0[i]);
+  joints_at (c, progress (c), c->arm.q, NULL);
 }
 
 static gboolean
@@ -191,13 +236,36 @@ on_lease_check (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The simulated arm's motion as it reports it (nb-sim-arm.h on_advance). */
+static void
+on_traj (gpointer data, double t0_s, const double *q0, double t1_s, const double *q1)
+{
+  NbController *c = data;
+  double t = c->traj_s + (t1_s - t0_s);
+
+  (void) q0;
+  /* The steps are contiguous: each begins where the last ended. */
+  c->traj_s = t;
+  g_array_append_val (c->traj_t, t);
+  g_array_append_vals (c->traj_q, q1, NB_ARM_JOINTS);
+}
+
 static void
 start (NbController *c, Goal *g)
 {
-  double before = c->arm.clock_s;
+  double before = c->arm.clock_s, slow = c->arm.slow_factor, zero = 0;
 
   c->active = g;
   memcpy (c->q0, c->arm.q, sizeof c->q0);
+  g_array_set_size (c->traj_t, 0);
+  g_array_set_size (c->traj_q, 0);
+  c->traj_s = 0;
+  g_array_append_val (c->traj_t, zero);
+  g_array_append_vals (c->traj_q, c->q0, NB_ARM_JOINTS);
+  c->arm.on_advance = on_traj;
+  c->arm.on_advance_data = c;
+  /* max_velocity_scaling_factor: the joints' velocity limits scaled. */
+  c->arm.slow_factor = slow / g->velocity_scaling;
   /* The simulator moves on its virtual clock; the wall clock follows it here. */
   if (!nb_sim_arm_ops ()->move_to_joints (&c->arm, g->target, &c->result))
     {
@@ -206,6 +274,9 @@ start (NbController *c, Goal *g)
     }
   else
     c->duration_us = (gint64) ((c->arm.clock_s - before) * c->time_scale * 1e6);
+  c->arm.slow_factor = slow;
+  c->arm.on_advance = NULL;
+  c->arm.on_advance_data = NULL;
   memcpy (c->q1, c->arm.q, sizeof c->q1);
   c->t0_us = g_get_monotonic_time ();
   c->finish_source = c->duration_us > 0
@@ -218,7 +289,8 @@ start (NbController *c, Goal *g)
 
 static gboolean
 submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
-        const double q[NB_ARM_JOINTS], NbGoalDone done, gpointer data, GError **error)
+        const double q[NB_ARM_JOINTS], double velocity_scaling, NbGoalDone done, gpointer data,
+        GError **error)
 {
   NbGoalDecision decision;
   guint id;
@@ -227,12 +299,19 @@ submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
   /* seeds/002: outside the soft range → refused before anything is sent. */
   if (!nb_arm_check_joints (&c->arm.model, q, error))
     return FALSE;
+  if (!(velocity_scaling > 0 && velocity_scaling <= 1))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "max_velocity_scaling_factor: %g is not in "
+                   "(0, 1]", velocity_scaling);
+      return FALSE;
+    }
   if ((id = nb_arbiter_submit (c->arbiter, priority, owner, epoch, &decision, error)) == 0)
     return FALSE;
   g = g_new0 (Goal, 1);
   g->id = id;
   g->priority = priority;
   memcpy (g->target, q, sizeof g->target);
+  g->velocity_scaling = velocity_scaling;
   g->done = done;
   g->data = data;
   if (decision == NB_GOAL_SEND && c->active == NULL)
@@ -244,10 +323,10 @@ submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
 
 gboolean
 nb_controller_move_joints (NbController *c, NbPriority priority, const char *owner,
-                           guint64 epoch, const double q[NB_ARM_JOINTS], NbGoalDone done,
-                           gpointer data, GError **error)
+                           guint64 epoch, const double q[NB_ARM_JOINTS], double velocity_scaling,
+                           NbGoalDone done, gpointer data, GError **error)
 {
-  return submit (c, priority, owner, epoch, q, done, data, error);
+  return submit (c, priority, owner, epoch, q, velocity_scaling, done, data, error);
 }
 
 gboolean
@@ -288,7 +367,7 @@ nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner
   nb_controller_state (c, &st);
   if (!nb_arm_ik (&c->arm.model, T, st.position, q, error))
     return FALSE;
-  return submit (c, priority, owner, epoch, q, done, data, error);
+  return submit (c, priority, owner, epoch, q, 1.0, done, data, error);
 }
 
 guint

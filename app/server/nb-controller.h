@@ -7,7 +7,9 @@
  * it now or lets it wait; its `done` is called exactly once from the main
  * loop with its terminal result (NULL: succeeded).  Motion takes the
  * simulator's time × time_scale of wall time (0: completes at the next
- * main-loop iteration), so that a stop can land in the middle of a motion.
+ * main-loop iteration), so that a stop can land in the middle of a motion;
+ * the state during it follows the joints as the simulated arm moved them
+ * (its servo's overshoot and ring included, when it has one).
  */
 #pragma once
 
@@ -44,10 +46,13 @@ NbSimArm     *nb_controller_arm     (NbController *c);   /* for fault injection 
 NbArbiter    *nb_controller_arbiter (NbController *c);
 const char   *nb_controller_default_frame (NbController *c);
 
-/* MoveToJoints.  priority LOW is a gizmo goal with its owner and epoch. */
+/* MoveToJoints.  priority LOW is a gizmo goal with its owner and epoch;
+ * velocity_scaling in (0, 1] scales the joints' velocity limits (MoveIt's
+ * max_velocity_scaling_factor; 1: the limits), else NB_ERROR_INPUT. */
 gboolean nb_controller_move_joints (NbController *c, NbPriority priority, const char *owner,
                                     guint64 epoch, const double q[NB_ARM_JOINTS],
-                                    NbGoalDone done, gpointer data, GError **error);
+                                    double velocity_scaling, NbGoalDone done, gpointer data,
+                                    GError **error);
 /* MoveToPose: the TCP pose relative to frame_id ("" or NULL: planning.default_frame). */
 gboolean nb_controller_move_pose   (NbController *c, NbPriority priority, const char *owner,
                                     guint64 epoch, const char *frame_id,

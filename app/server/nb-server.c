@@ -251,6 +251,25 @@ string_member (SoupServerMessage *msg, JsonObject *o, const char *key, const cha
   return TRUE;
 }
 
+/* An optional number member; FALSE (replied) when it is there but not a number. */
+static gboolean
+number_member (SoupServerMessage *msg, JsonObject *o, const char *key, double *out)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  if (n == NULL)
+    return TRUE;
+  if (!is_number (n))
+    {
+      g_autofree char *detail = g_strdup_printf ("%s: expected a number", key);
+
+      reply_error (msg, 400, "invalid request", detail);
+      return FALSE;
+    }
+  *out = json_node_get_double (n);
+  return TRUE;
+}
+
 /* -------------------------------------------------------------- log -- */
 
 static void
@@ -823,8 +842,8 @@ on_goal_done (const GError *result, gpointer data)
 /* Submits through the controller; the request waits for the result. */
 static void
 submit_goal (NbServer *s, SoupServerMessage *msg, NbPriority priority, const char *owner,
-             guint64 epoch, const char *frame_id, const double *joints, const double *position,
-             const double *orientation)
+             guint64 epoch, const char *frame_id, const double *joints, double velocity_scaling,
+             const double *position, const double *orientation)
 {
   g_autoptr (GError) error = NULL;
   Pending *p = pending_new (s, msg);
@@ -832,8 +851,8 @@ submit_goal (NbServer *s, SoupServerMessage *msg, NbPriority priority, const cha
 
   soup_server_message_pause (msg);
   ok = joints != NULL
-       ? nb_controller_move_joints (s->controller, priority, owner, epoch, joints, on_goal_done,
-                                    p, &error)
+       ? nb_controller_move_joints (s->controller, priority, owner, epoch, joints,
+                                    velocity_scaling, on_goal_done, p, &error)
        : nb_controller_move_pose (s->controller, priority, owner, epoch, frame_id, position,
                                   orientation, on_goal_done, p, &error);
   if (!ok)
@@ -853,15 +872,19 @@ submit_goal (NbServer *s, SoupServerMessage *msg, NbPriority priority, const cha
 static void
 handle_joints (NbServer *s, SoupServerMessage *msg, GHashTable *query)
 {
-  static const char *const keys[] = { "joints", NULL };
+  static const char *const keys[] = { "joints", "max_velocity_scaling_factor", NULL };
   g_autoptr (JsonParser) parser = json_parser_new ();
-  double q[NB_ARM_JOINTS];
+  double q[NB_ARM_JOINTS], scaling = 1.0;
   JsonObject *o;
 
+  /* max_velocity_scaling_factor (optional, (0, 1], MoveIt's name): the
+   * goal at a fraction of the joints' velocity limits (ISO 9283 6.7's
+   * 50 % and 10 %); out of range is 422 before any motion. */
   if ((o = body_object (msg, parser)) == NULL || !known_keys (msg, o, keys) ||
-      !number_array (msg, o, "joints", q, NB_ARM_JOINTS))
+      !number_array (msg, o, "joints", q, NB_ARM_JOINTS) ||
+      !number_member (msg, o, "max_velocity_scaling_factor", &scaling))
     return;
-  submit_goal (s, msg, NB_PRIORITY_HIGH, NULL, 0, NULL, q, NULL, NULL);
+  submit_goal (s, msg, NB_PRIORITY_HIGH, NULL, 0, NULL, q, scaling, NULL, NULL);
 }
 
 static gboolean
@@ -884,7 +907,7 @@ handle_pose (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   if ((o = body_object (msg, parser)) == NULL || !known_keys (msg, o, keys) ||
       !pose_body (msg, o, &frame_id, p, q) || !string_member (msg, o, "planner", &planner))
     return;
-  submit_goal (s, msg, NB_PRIORITY_HIGH, NULL, 0, frame_id, NULL, p, q);
+  submit_goal (s, msg, NB_PRIORITY_HIGH, NULL, 0, frame_id, NULL, 1.0, p, q);
 }
 
 static void
@@ -910,7 +933,7 @@ handle_gizmo_goal (NbServer *s, SoupServerMessage *msg, GHashTable *query)
       return;
     }
   submit_goal (s, msg, NB_PRIORITY_LOW, owner ? owner : "", (guint64) json_node_get_int (epoch),
-               frame_id, NULL, p, q);
+               frame_id, NULL, 1.0, p, q);
 }
 
 static void
@@ -1247,6 +1270,10 @@ nb_server_new (const NbServerConfig *config, GError **error)
   s->controller = nb_controller_new (&s->model, s->config.default_frame, config->time_scale,
                                      config->seed, config->clock, config->clock_data);
   nb_controller_arm (s->controller)->fail_goal = config->fail_goal;
+  /* The servo of the simulated joints (nb-sim-arm.h): 0 none, a ramp. */
+  nb_controller_arm (s->controller)->settle_omega_rad_s = config->servo_omega_rad_s;
+  nb_controller_arm (s->controller)->settle_zeta = config->servo_zeta;
+  nb_controller_arm (s->controller)->settle_dwell_s = config->servo_dwell_s;
   s->soup = soup_server_new ("server-header", "navbench", NULL);
   soup_server_add_handler (s->soup, NULL, dispatch, s, NULL);
   g_signal_connect (s->soup, "request-started", G_CALLBACK (on_request_started), s);

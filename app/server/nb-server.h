@@ -8,7 +8,8 @@
  *   POST /cobot/stop           cancel the current operation, invalidate pending ones
  *   GET  /robot/positions      the named positions (SRDF group_states)
  *   GET  /robot/state          the seven joints, the TCP pose
- *   POST /robot/joints         MoveToJoints (422 outside the soft range, before any motion)
+ *   POST /robot/joints         MoveToJoints (422 outside the soft range, before any motion);
+ *                              optional max_velocity_scaling_factor in (0, 1]
  *   POST /robot/pose           MoveToPose (empty frame_id: planning.default_frame)
  *   POST /cobot/tcp_gizmo/priority   the priority lease: acquire, renew, release
  *   GET  /cobot/tcp_gizmo/state      the gizmo state: epoch, feedback, lease, last rejection
@@ -41,6 +42,9 @@ typedef struct {
   double time_scale;            /* wall seconds per simulated second (0: instant) */
   guint32 seed;
   guint fail_goal;              /* the simulator fails its K-th goal (0: never) */
+  /* The simulated joints' servo (nb-sim-arm.h settle_*): natural frequency
+   * (0: none, the joints ramp), damping ratio, dwell after the ramp. */
+  double servo_omega_rad_s, servo_zeta, servo_dwell_s;
   gsize max_body;               /* request bodies above are refused (413) */
   guint max_connections;        /* open at once; beyond, 503 */
   double header_timeout_s;      /* a request's headers must arrive within (408) */

@@ -7,8 +7,10 @@
  * is the displacement along the force per newton (the slope of a least
  * squares line through the steps, mm/N), with the displacement at the full
  * force.  Three cycles (6.9, as read in docs/iso9283.md).  The force is put
- * on the simulated arm only (NbSimArm.tcp_force_n): a loading device on the
- * served arm is not part of the motion API.
+ * on the simulated true arm (NbSimArm.tcp_force_n): the in-process arm, or
+ * the served arm's modelled geometry the simulated tracker watches over
+ * HTTP (as the load is); the motion API drives no loading device, so a live
+ * instrument on a real arm does not run it.
  */
 #include "nb-clause-9283.h"
 
@@ -32,9 +34,11 @@ static gboolean
 prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
          NbClause9283Goals *c, GError **error)
 {
-  if (rig->truth == NULL || rig->sim == NULL)
+  const char *why = nb_iso9283_rig_lacks (rig, clause->needs);
+
+  if (why != NULL)
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "10: %s", clause->sim_only);
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "10: %s", why);
       return FALSE;
     }
   nb_clause_9283_add_goal (c, rig->q[0], FALSE);
@@ -61,7 +65,10 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
 
         memset (arm->tcp_force_n, 0, sizeof arm->tcp_force_n);
         arm->tcp_force_n[d / 2] = (d % 2 ? -1 : 1) * force * s / STEPS;
-        rig->ops->wait (rig->robot, SETTLE_S);
+        /* The in-process arm settles on its clock; over HTTP the force acts
+         * on the modelled geometry alone, at once (no wall time to wait). */
+        if (rig->sim != NULL)
+          rig->ops->wait (rig->robot, SETTLE_S);
         if ((ok = rig->measure (rig->measure_data, &p, error)))
           nb_clause_9283_pack_pose (t->data, &p);
       }
@@ -130,7 +137,7 @@ const NbClause9283 nb_clause_9283_compliance = {
   .title_ru = "Статическая податливость",
   .cycles = 3,
   .speeds = NB_9283_RATED_ONLY,
-  .sim_only = "it needs a force applied at the TCP, which only the simulated arm takes here",
+  .needs = NB_ISO9283_NEEDS_FORCE,
   .columns = columns,
   .n_columns = G_N_ELEMENTS (columns),
   .prepare = prepare,

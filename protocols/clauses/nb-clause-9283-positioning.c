@@ -6,12 +6,12 @@
  * its full rate from the goal's start; the positioning time is the time
  * from leaving P1 to the stabilised state in the limit band at the end pose
  * (7.4's band and attained pose, nb_iso9283_settling); three cycles, the
- * mean and the largest per distance.  Only an in-process arm gives the stream.
+ * mean and the largest per distance.  The stream is the rig's: the in-process tracker's, or the
+ * served arm's sampled over HTTP (nb-iso9283-run.h).
  */
 #include "nb-clause-9283.h"
 
 #include "nb-error.h"
-#include "nb-sim-tracker.h"
 
 #include <math.h>
 #include <string.h>
@@ -69,10 +69,9 @@ static gboolean
 run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
            NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
 {
-  const NbSimTracker *tr = rig->tracker;
   const double extra[2] = { rig->band_mm, TAIL_S };
 
-  if (tr == NULL)
+  if (rig->stream_t_s == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "9 needs the tracker's stream");
       return FALSE;
@@ -89,15 +88,16 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
       t0 = nb_iso9283_rig_clock (rig);
       if (!nb_iso9283_rig_goal (rig, &g_array_index (c->goals, double,
                                                      (2 * i + 1) * NB_ARM_JOINTS),
-                                FALSE, NULL, error))
+                                FALSE, NULL, error) ||
+          !nb_clause_9283_stream_check (rig, "9", error))
         return FALSE;
       /* Each move's stream: its count, then (t from the start, x, y, z). */
-      n = tr->t_s->len;
+      n = rig->stream_t_s->len;
       g_array_append_val (t->data, n);
-      for (guint k = 0; k < tr->t_s->len; k++)
+      for (guint k = 0; k < rig->stream_t_s->len; k++)
         {
-          const NbPose6 *p = &g_array_index (tr->pose, NbPose6, k);
-          const double s[4] = { g_array_index (tr->t_s, double, k) - t0, p->x_mm, p->y_mm,
+          const NbPose6 *p = &g_array_index (rig->stream_pose, NbPose6, k);
+          const double s[4] = { g_array_index (rig->stream_t_s, double, k) - t0, p->x_mm, p->y_mm,
                                 p->z_mm };
 
           g_array_append_vals (t->data, s, 4);
@@ -175,8 +175,7 @@ const NbClause9283 nb_clause_9283_positioning = {
   .title_ru = "Минимальное время позиционирования",
   .cycles = 3,
   .speeds = NB_9283_RATED_ONLY,
-  .stream = TRUE,
-  .sim_only = NB_CLAUSE_9283_STREAM_ONLY,
+  .needs = NB_ISO9283_NEEDS_STREAM,
   .columns = columns,
   .n_columns = G_N_ELEMENTS (columns),
   .prepare = prepare,

@@ -5,12 +5,12 @@
  * tracker at its full rate from the goal's start to the end of its dwell;
  * the stream is stored (t from the goal's start, x, y, z) and t and OV come
  * from it (nb_iso9283_settling: the band is the rig's, the attained pose
- * the mean of the last 0.2 s).  Only an in-process arm gives the stream.
+ * the mean of the last 0.2 s).  The stream is the rig's: the in-process tracker's, or the
+ * served arm's sampled over HTTP (nb-iso9283-run.h).
  */
 #include "nb-clause-9283.h"
 
 #include "nb-error.h"
-#include "nb-sim-tracker.h"
 
 #include <math.h>
 #include <string.h>
@@ -39,10 +39,9 @@ static gboolean
 run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
            NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
 {
-  const NbSimTracker *tr = rig->tracker;
   double t0, extra[2] = { rig->band_mm, TAIL_S };
 
-  if (tr == NULL)
+  if (rig->stream_t_s == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "7.4 needs the tracker's stream");
       return FALSE;
@@ -52,12 +51,14 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
     return FALSE;
   nb_iso9283_rig_tracker (rig, TRUE);
   t0 = nb_iso9283_rig_clock (rig);
-  if (!nb_iso9283_rig_goal (rig, rig->q[0], FALSE, NULL, error))
+  if (!nb_iso9283_rig_goal (rig, rig->q[0], FALSE, NULL, error) ||
+      !nb_clause_9283_stream_check (rig, "7.4", error))
     return FALSE;
-  for (guint i = 0; i < tr->t_s->len; i++)
+  for (guint i = 0; i < rig->stream_t_s->len; i++)
     {
-      const NbPose6 *p = &g_array_index (tr->pose, NbPose6, i);
-      const double s[4] = { g_array_index (tr->t_s, double, i) - t0, p->x_mm, p->y_mm, p->z_mm };
+      const NbPose6 *p = &g_array_index (rig->stream_pose, NbPose6, i);
+      const double s[4] = { g_array_index (rig->stream_t_s, double, i) - t0, p->x_mm, p->y_mm,
+                            p->z_mm };
 
       g_array_append_vals (t->data, s, 4);
     }
@@ -115,8 +116,7 @@ const NbClause9283 nb_clause_9283_stabilisation = {
   .title_ru = "Время стабилизации позиционирования и перерегулирование позиционирования",
   .cycles = 3,
   .speeds = NB_9283_ALL_SPEEDS,
-  .stream = TRUE,
-  .sim_only = NB_CLAUSE_9283_STREAM_ONLY,
+  .needs = NB_ISO9283_NEEDS_STREAM,
   .columns = columns,
   .n_columns = G_N_ELEMENTS (columns),
   .prepare = prepare,

@@ -341,3 +341,16 @@ nb_clause_9283_command (const NbIso9283Rig *rig, guint i, NbPose6 *p)
   *p = (NbPose6) { c->p_mm[i][0], c->p_mm[i][1], c->p_mm[i][2], c->abc_deg[0], c->abc_deg[1],
                    c->abc_deg[2] };
 }
+
+gboolean
+nb_clause_9283_stream_check (const NbIso9283Rig *rig, const char *clause, GError **error)
+{
+  guint n = rig->stream_t_s ? rig->stream_t_s->len : 0;
+
+  if (n >= 10)
+    return TRUE;
+  g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: the stream of goal %u holds %u samples: "
+               "the motion was not watched (a served arm that moves in no time, serve "
+               "--time-scale 0?)", clause, rig->goals, n);
+  return FALSE;
+}

@@ -20,9 +20,11 @@
  *    docs/iso9283.md): NB_9283_ALL_SPEEDS — 100 %, 50 %, 10 % of rated
  *    speed at rated load and 100 % at 10 % of it; NB_9283_RATED_ONLY —
  *    100 % speed, rated load.
- *  - stream: a cycle needs the tracker's stream at its full rate (7.4, 7.5,
- *    8); sim_only: why the characteristic runs on the in-process simulated
- *    arm only (the stream, a force applied at the TCP), NULL: on any rig.
+ *  - needs: what a cycle needs of the rig besides joint goals and rest
+ *    poses (NbIso9283Needs: the tracker's stream during the motion — 7.4,
+ *    7.5, 8, 9 —, a force at the TCP — 10 —, a path timed for its
+ *    velocity — 8); the runner leaves a configuration whose needs the rig
+ *    lacks, saying why (nb_iso9283_rig_lacks).
  *  - prepare (): the joint points of the configuration's cycle (IK of its
  *    command poses or of its path), checked against the soft ranges before
  *    anything moves; run_cycle (): one cycle on the rig, its command and
@@ -78,9 +80,7 @@ struct _NbClause9283 {
   const char *title_ru;
   guint cycles;
   NbClause9283Speeds speeds;
-  gboolean stream;
-  /* Why it runs on the in-process simulated arm only (NULL: on any rig). */
-  const char *sim_only;
+  guint needs;                  /* NbIso9283Needs */
   const NbClause9283Column *columns;
   guint n_columns;
 
@@ -162,6 +162,11 @@ void nb_clause_9283_goals_clear (NbClause9283Goals *cycle);
  * ranges, before anything moves; the error names the goal. */
 gboolean nb_clause_9283_check (const NbIso9283Rig *rig, const NbClause9283Goals *cycle,
                                GError **error);
+/* The stream of the goal just run holds enough to compute from (10
+ * samples), else an error naming the clause (a served arm that moves in no
+ * time gives none). */
+gboolean nb_clause_9283_stream_check (const NbIso9283Rig *rig, const char *clause,
+                                      GError **error);
 /* Appends the joints of a goal (measured or not) to the cycle. */
 void nb_clause_9283_add_goal (NbClause9283Goals *cycle, const double q[NB_ARM_JOINTS],
                               gboolean measured);
@@ -179,9 +184,5 @@ extern const NbClause9283 nb_clause_9283_path_small_circle;
 extern const NbClause9283 nb_clause_9283_corner;
 extern const NbClause9283 nb_clause_9283_positioning;
 extern const NbClause9283 nb_clause_9283_compliance;
-
-/* The reason of the stream characteristics' sim_only. */
-#define NB_CLAUSE_9283_STREAM_ONLY "it needs the tracker's stream at its full rate, which only " \
-  "the in-process simulated arm gives here"
 
 G_END_DECLS

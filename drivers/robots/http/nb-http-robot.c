@@ -18,6 +18,7 @@ struct NbHttpRobot {
   SoupSession *state_session;
   guint goals;
   gint stops;                   /* atomic: stop and interrupt may race */
+  double velocity_scaling;      /* of the joint goals; 1: not sent */
 };
 
 NbHttpRobot *
@@ -40,7 +41,14 @@ nb_http_robot_new (const char *base_url, const char *token, double goal_timeout_
     r->base[strlen (r->base) - 1] = '\0';
   r->token = g_strdup (token);
   r->goal_timeout_s = goal_timeout_s;
+  r->velocity_scaling = 1.0;
   return r;
+}
+
+void
+nb_http_robot_set_velocity_scaling (NbHttpRobot *r, double f)
+{
+  r->velocity_scaling = f;
 }
 
 void
@@ -181,6 +189,15 @@ move_to_joints (gpointer robot, const double q[NB_ARM_JOINTS], GError **error)
   g_autoptr (JsonNode) answer = NULL;
 
   append_numbers (body, q, NB_ARM_JOINTS);
+  /* Only below the limits' velocity: a goal at 100 % is the stack's plain
+   * MoveToJoints body. */
+  if (r->velocity_scaling != 1.0)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append_printf (body, ",\"max_velocity_scaling_factor\":%s",
+                              g_ascii_dtostr (buf, sizeof buf, r->velocity_scaling));
+    }
   g_string_append_c (body, '}');
   r->goals++;
   answer = call (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/robot/joints",

@@ -27,6 +27,10 @@ NbHttpRobot      *nb_http_robot_new   (const char *base_url, const char *token,
                                        double goal_timeout_s, GError **error);
 void              nb_http_robot_free  (NbHttpRobot *robot);
 const NbRobotOps *nb_http_robot_ops   (void);
+/* The joint goals from now on at f ∈ (0, 1] of the joints' velocity limits:
+ * POST /robot/joints carries "max_velocity_scaling_factor": f (MoveIt's
+ * name; `navbench-cli serve` takes it) when f < 1, nothing at 1 (default). */
+void              nb_http_robot_set_velocity_scaling (NbHttpRobot *robot, double f);
 /* The goals and motion stops sent so far. */
 guint             nb_http_robot_goals (NbHttpRobot *robot);
 guint             nb_http_robot_stops (NbHttpRobot *robot);

@@ -1,0 +1,455 @@
+/* test-iso9283-http — ISO 9283's stream characteristics, the slower speeds and clauses 9–10
+ * driven over the motion HTTP API
+ *
+ * `navbench-cli campaign run --standard iso9283 --robot http://…` against
+ * `navbench-cli serve --servo 40,0.3,0.8 --time-scale 1`: the served joints
+ * follow their ramp as an underdamped servo, GET /robot/state reports them
+ * as they move, and the simulated tracker samples them (the rig's sampler,
+ * ≤ 1 kHz, through the true arm's geometry of the demonstration error
+ * model).  The figures computed from the campaign file are compared with
+ * the servo's closed-form ramp response at the served arm's speed (the
+ * joints' velocity limits × max_velocity_scaling_factor, no speed error on
+ * the served arm), within the stream's own time resolution (its largest gap
+ * between samples, measured here from the stored stream); the static
+ * compliance with u·J·C·Jᵀ·u of the true arm at P1.
+ */
+#include "nb-clause-9283.h"
+#include "nb-iso9283-run.h"
+
+#include "nb-arm-file.h"
+#include "nb-campaign-iso9283.h"
+#include "nb-error.h"
+#include "nb-test.h"
+#include "nb-test-cli.h"
+#include "nb-test-raw-http.h"
+#include "nb-test-tmp.h"
+
+#include <math.h>
+#include <string.h>
+
+static char *tmp_dir;
+static NbArmModel model;
+static NbIso9283Cube cube;
+static double cube_q[5][NB_ARM_JOINTS];
+static NbTestServer live;       /* --time-scale 1 --servo */
+static NbTestServer instant;    /* --time-scale 0, no servo */
+
+#define OMEGA 40.0
+#define ZETA 0.3
+#define DWELL "0.8"
+#define TRACKER_MM 0.005
+#define RATED_KG 7.0
+
+static char *
+new_campaign (const char *name)
+{
+  char *db = g_strdup_printf ("%s/%s.nbc", tmp_dir, name);
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", name, NULL));
+  return db;
+}
+
+static JsonObject *
+run_http (JsonParser *p, const char *db, const char *config, const char *url, guint cycles)
+{
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard",
+                                          "iso9283", "--db", db, "--all", "--only", config,
+                                          "--robot", url, "--json", NULL);
+  JsonObject *o = nb_test_parse_object (p, out);
+
+  g_assert_cmpint (json_object_get_int_member (o, "cycles_run"), ==, cycles);
+  return o;
+}
+
+/* The configuration's figures and stored cycles, from the file. */
+static void
+from_file (const char *db, const char *config, const NbClause9283 **clause,
+           NbClause9283Figures *f, GPtrArray **trials)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, &error);
+  g_autoptr (GArray) plan = NULL;
+
+  g_assert_no_error (error);
+  plan = nb_campaign_iso9283_plan_list (c, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+
+      if (!g_str_equal (e->config, config))
+        continue;
+      *clause = nb_clause_9283_lookup (e->characteristic);
+      g_assert_true (nb_clause_9283_compute (c, e, f, &error));
+      g_assert_no_error (error);
+      if (f->error)
+        g_error ("%s: %s", config, f->error);
+      g_assert_cmpuint (f->cycles, ==, e->cycles);
+      *trials = nb_campaign_iso9283_trials (c, config, &error);
+      g_assert_no_error (error);
+      return;
+    }
+  g_assert_not_reached ();
+}
+
+static double
+fig (const NbClause9283 *clause, const NbClause9283Figures *f, guint row, const char *key)
+{
+  for (guint k = 0; k < clause->n_columns; k++)
+    if (g_str_equal (clause->columns[k].key, key))
+      return f->values[row * clause->n_columns + k];
+  g_assert_not_reached ();
+  return NAN;
+}
+
+/* The largest gap between successive samples of the streams stored in
+ * data (rows of (t, x, y, z), several streams each led by its count when
+ * counted), and the fewest samples of one stream. */
+static void
+stream_gaps (const GArray *data, gboolean counted, double *gap, guint *fewest)
+{
+  const double *d = (const double *) data->data;
+  gsize at = 0, len = data->len;
+
+  while (at < len)
+    {
+      gsize n = counted ? (gsize) d[at++] : len / 4;
+
+      g_assert_cmpuint (at + 4 * n, <=, len);
+      *fewest = MIN (*fewest, (guint) n);
+      for (gsize k = 1; k < n; k++)
+        *gap = MAX (*gap, d[at + 4 * k] - d[at + 4 * (k - 1)]);
+      at += 4 * n;
+    }
+}
+
+/* ------------------------------------------------ the servo's closed form -- */
+
+/* ẍ = ω²(r − x) − 2ζω·ẋ on the ramp q0 → q1 over T, then held (the served
+ * arm's servo, nb-sim-arm.c; derived as test-sim-arm-iso9283 does). */
+static double
+servo_closed_form (double q0, double q1, double T, double w, double z, double t)
+{
+  double s = z * w, wd = w * sqrt (1 - z * z), v = (q1 - q0) / T, ess = 2 * z * v / w;
+  double B = (v - s * ess) / wd, e, de, tau, f, df;
+
+  if (t < 0)
+    return q0;
+  if (t < T)
+    return q0 + v * t - (ess + exp (-s * t) * (-ess * cos (wd * t) + B * sin (wd * t)));
+  f = -ess * cos (wd * T) + B * sin (wd * T);
+  df = ess * wd * sin (wd * T) + B * wd * cos (wd * T);
+  e = ess + exp (-s * T) * f;
+  de = exp (-s * T) * (df - s * f) - v;
+  tau = t - T;
+  return q1 - exp (-s * tau) * (e * cos (wd * tau) + (de + s * e) / wd * sin (wd * tau));
+}
+
+static void
+truth_init (NbSimArm *t, double payload_kg)
+{
+  nb_sim_arm_init (t, &model, 1);
+  nb_iso9283_sim_errors (t);
+  t->payload_kg = payload_kg;
+  t->drift_tau_s = 0;
+}
+
+/* The settling of the move q0 → q1 at speed % as the served arm makes it,
+ * seen through the true arm, with the band `band_mm`. */
+static void
+closed_settling (const double q0[NB_ARM_JOINTS], const double q1[NB_ARM_JOINTS], double speed,
+                 double band_mm, NbIso9283Settling *r)
+{
+  NbSimArm truth;
+  double ramp = 0;
+  guint n;
+  g_autofree NbIso9283Sample *stream = NULL;
+  g_autoptr (GError) error = NULL;
+
+  truth_init (&truth, RATED_KG);
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    ramp = MAX (ramp, fabs (q1[j] - q0[j]) / model.joint[j].max_velocity);
+  ramp *= 100.0 / speed;
+  n = (guint) ((ramp + 0.8) * 1000);
+  stream = g_new (NbIso9283Sample, n);
+  for (guint i = 0; i < n; i++)
+    {
+      double q[NB_ARM_JOINTS], T[16], t = i / 1000.0;
+
+      for (int j = 0; j < NB_ARM_JOINTS; j++)
+        q[j] = servo_closed_form (q0[j], q1[j], ramp, OMEGA, ZETA, t);
+      nb_sim_arm_true_pose (&truth, q, T);
+      stream[i].t_s = t;
+      stream[i].p_mm[0] = T[3] * 1000, stream[i].p_mm[1] = T[7] * 1000;
+      stream[i].p_mm[2] = T[11] * 1000;
+    }
+  g_assert_true (nb_iso9283_settling (stream, n, band_mm, 0.2, r, &error));
+  g_assert_no_error (error);
+  nb_sim_arm_clear (&truth);
+}
+
+/* ------------------------------------------------ 7.4, 7.5 over HTTP -- */
+
+static void
+test_stabilisation (void)
+{
+  g_autofree char *db = new_campaign ("stabilisation");
+  const double speeds[] = { 100, 50 };
+
+  for (guint s = 0; s < G_N_ELEMENTS (speeds); s++)
+    {
+      g_autofree char *config = g_strdup_printf ("stabilisation-rated-%.0f", speeds[s]);
+      g_autoptr (JsonParser) p = json_parser_new ();
+      g_autoptr (GPtrArray) trials = NULL;
+      const NbClause9283 *clause;
+      NbClause9283Figures f;
+      NbIso9283Settling rm, wide, narrow;
+      double gap = 0, t, ov, tol;
+      guint fewest = G_MAXUINT;
+
+      run_http (p, db, config, live.url, 3);
+      from_file (db, config, &clause, &f, &trials);
+      for (guint j = 0; j < trials->len; j++)
+        stream_gaps (((NbIso9283Trial *) trials->pdata[j])->data, FALSE, &gap, &fewest);
+      /* P2 → P1 as the served arm makes it; the band's edge moves with the
+       * tracker's noise by up to 3σ (where a ring's peak grazes it, the
+       * last exit jumps by half a period): between the closed form's with
+       * the band 15 µm wider and narrower, and the stream's resolution. */
+      closed_settling (cube_q[1], cube_q[0], speeds[s], 0.1, &rm);
+      closed_settling (cube_q[1], cube_q[0], speeds[s], 0.1 + 3 * TRACKER_MM, &wide);
+      closed_settling (cube_q[1], cube_q[0], speeds[s], 0.1 - 3 * TRACKER_MM, &narrow);
+      t = fig (clause, &f, 0, "stabilisation_s");
+      ov = fig (clause, &f, 0, "overshoot_mm");
+      tol = 2 * gap + 0.005;
+      g_test_message ("%s over HTTP: t %.4f s (closed form %.4f, %.4f … %.4f s), OV %.4f mm "
+                      "(%.4f), %u samples or more a stream, largest gap %.1f ms", config, t,
+                      rm.stabilisation_s, MIN (wide.stabilisation_s, narrow.stabilisation_s),
+                      MAX (wide.stabilisation_s, narrow.stabilisation_s), ov, rm.overshoot_mm,
+                      fewest, gap * 1e3);
+      /* The stream is the served arm's motion watched (≈ 1.5 s; ~100 samples at load 16). */
+      g_assert_cmpuint (fewest, >=, 30);
+      g_assert_cmpfloat (gap, <, 0.25);
+      g_assert_cmpfloat (rm.overshoot_mm, >, 0.5);
+      g_assert_cmpfloat (t, >=, MIN (wide.stabilisation_s, narrow.stabilisation_s) - tol);
+      g_assert_cmpfloat (t, <=, MAX (wide.stabilisation_s, narrow.stabilisation_s) + tol);
+      /* A peak missed between samples: (ω·gap)²/8 of it at most. */
+      nb_assert_abs (ov, rm.overshoot_mm,
+                     0.01 * rm.overshoot_mm + rm.overshoot_mm * pow (OMEGA * gap, 2) / 8 + 0.01,
+                     "overshoot");
+      nb_clause_9283_figures_clear (&f);
+    }
+}
+
+/* ------------------------------------------------------ 9 over HTTP -- */
+
+static void
+test_positioning (void)
+{
+  g_autofree char *db = new_campaign ("positioning");
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autoptr (GPtrArray) trials = NULL;
+  g_autoptr (GError) error = NULL;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbClause9283Goals g;
+  NbIso9283Rig rig;
+  NbIso9283PlanEntry e = { .characteristic = "positioning", .config = "positioning-rated-100",
+                           .speed_pct = 100, .load = "rated", .cycles = 3 };
+  double gap = 0;
+  guint fewest = G_MAXUINT;
+
+  run_http (p, db, "positioning-rated-100", live.url, 3);
+  from_file (db, "positioning-rated-100", &clause, &f, &trials);
+  for (guint j = 0; j < trials->len; j++)
+    stream_gaps (((NbIso9283Trial *) trials->pdata[j])->data, TRUE, &gap, &fewest);
+  g_assert_cmpuint (fewest, >=, 30);
+  /* The moves the module sends (its prepare on this cube). */
+  memset (&rig, 0, sizeof rig);
+  memset (&g, 0, sizeof g);
+  rig.model = model;
+  rig.cube = cube;
+  memcpy (rig.q, cube_q, sizeof cube_q);
+  g_assert_true (clause->prepare (clause, &rig, &e, &g, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (f.n_rows, ==, g.n_command);
+  g_assert_cmpuint (f.n_rows, >=, 4);
+  for (guint i = 0; i < f.n_rows; i++)
+    {
+      const double *to = &g_array_index (g.goals, double, (2 * i + 1) * NB_ARM_JOINTS);
+      double t = fig (clause, &f, i, "positioning_s"), tol = 2 * gap + 0.005;
+      NbIso9283Settling rm, wide, narrow;
+
+      closed_settling (cube_q[0], to, 100, 0.1, &rm);
+      closed_settling (cube_q[0], to, 100, 0.1 + 3 * TRACKER_MM, &wide);
+      closed_settling (cube_q[0], to, 100, 0.1 - 3 * TRACKER_MM, &narrow);
+      g_test_message ("%s mm over HTTP: t_pos %.4f s (closed form %.4f s, %.4f … %.4f s), "
+                      "largest gap %.1f ms", f.labels[i], t, rm.t_stable_s, wide.t_stable_s,
+                      narrow.t_stable_s, gap * 1e3);
+      /* From the goal's start on the client's clock: the request's way to
+       * the server (a few ms) is inside the tolerance. */
+      g_assert_cmpfloat (t, >=, wide.t_stable_s - tol);
+      g_assert_cmpfloat (t, <=, narrow.t_stable_s + tol + 0.01);
+    }
+  nb_clause_9283_goals_clear (&g);
+  nb_clause_9283_figures_clear (&f);
+}
+
+/* ----------------------------------------------------- 10 over HTTP -- */
+
+static void
+test_compliance (void)
+{
+  g_autofree char *db = new_campaign ("compliance");
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autoptr (GPtrArray) trials = NULL;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth;
+  double qt[NB_ARM_JOINTS], J[3][NB_ARM_JOINTS], T[16];
+
+  run_http (p, db, "compliance-rated-100", instant.url, 3);
+  from_file (db, "compliance-rated-100", &clause, &f, &trials);
+  /* u·J·C·Jᵀ·u, J the true arm's position Jacobian at P1 (m/rad). */
+  truth_init (&truth, 0);
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    qt[j] = cube_q[0][j] + truth.joint_offset_rad[j];
+  nb_arm_fk (&truth.truth, qt, T);
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    {
+      double q[NB_ARM_JOINTS], T1[16];
+
+      memcpy (q, qt, sizeof q);
+      q[j] += 1e-6;
+      nb_arm_fk (&truth.truth, q, T1);
+      for (int a = 0; a < 3; a++)
+        J[a][j] = (T1[a * 4 + 3] - T[a * 4 + 3]) / 1e-6;
+    }
+  for (guint d = 0; d < 6; d++)
+    {
+      double c = 0;
+
+      for (int j = 0; j < NB_ARM_JOINTS; j++)
+        c += J[d / 2][j] * truth.compliance_rad_per_nm[j] * J[d / 2][j];
+      c *= 1000;
+      g_test_message ("%s over HTTP: %.6f mm/N (model %.6f)", f.labels[d],
+                      fig (clause, &f, d, "compliance_mm_n"), c);
+      g_assert_cmpfloat (c, >, 1e-4);
+      nb_assert_rel (fig (clause, &f, d, "compliance_mm_n"), c, 0.02, "compliance");
+      nb_assert_rel (fig (clause, &f, d, "displacement_mm"), c * RATED_KG * 9.80665, 0.03,
+                     "displacement at the rated force");
+    }
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+}
+
+/* ------------------------------------ speeds below 100 %, what is left -- */
+
+static guint
+post_joints (const char *url, const char *body)
+{
+  NbRawAddr a = nb_raw_addr (url);
+  g_autofree char *req = g_strdup_printf ("POST /robot/joints HTTP/1.1\r\nHost: x\r\n"
+                                          "Content-Type: application/json\r\n"
+                                          "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                                          strlen (body), body);
+  g_autofree char *answer = nb_raw_exchange (&a, req, strlen (req), 10);
+
+  g_assert_nonnull (answer);
+  return nb_raw_status (answer);
+}
+
+static void
+test_speeds (void)
+{
+  g_autofree char *db = new_campaign ("speeds");
+  g_autofree char *home = NULL, *body = NULL;
+  g_autoptr (GString) q = g_string_new (NULL);
+  g_autoptr (JsonParser) p10 = json_parser_new (), p100 = json_parser_new ();
+  JsonObject *o10, *o100, *r10, *r100;
+
+  /* The served arm takes max_velocity_scaling_factor in (0, 1], else 422
+   * before any motion; an unknown member stays a 400. */
+  for (int j = 0; j < NB_ARM_JOINTS; j++)
+    g_string_append_printf (q, "%s%.17g", j ? "," : "", cube_q[0][j]);
+  home = g_strdup_printf ("{\"joints\":[%s]}", q->str);
+  g_assert_cmpuint (post_joints (instant.url, home), ==, 200);
+  for (guint k = 0; k < 3; k++)
+    {
+      const char *const f[] = { "0", "1.5", "\"half\"" };
+      const guint want[] = { 422, 422, 400 };
+
+      g_free (body);
+      body = g_strdup_printf ("{\"joints\":[%s],\"max_velocity_scaling_factor\":%s}", q->str,
+                              f[k]);
+      g_assert_cmpuint (post_joints (instant.url, body), ==, want[k]);
+    }
+  g_free (body);
+  body = g_strdup_printf ("{\"joints\":[%s],\"max_velocity_scaling_factor\":0.1}", q->str);
+  g_assert_cmpuint (post_joints (instant.url, body), ==, 200);
+  /* A rest-pose characteristic at 10 % runs over HTTP (it was left): the
+   * served arm's geometry gives the same AD at either speed. */
+  o10 = run_http (p10, db, "distance-rated-10", instant.url, 30);
+  o100 = run_http (p100, db, "distance-rated-100", instant.url, 30);
+  r10 = json_array_get_object_element (json_object_get_array_member (
+          json_array_get_object_element (json_object_get_array_member (o10, "configs"), 0),
+          "rows"), 0);
+  r100 = json_array_get_object_element (json_object_get_array_member (
+           json_array_get_object_element (json_object_get_array_member (o100, "configs"), 1),
+           "rows"), 0);
+  g_assert_cmpfloat (fabs (json_object_get_double_member (r10, "ad_mm")), >, 0.05);
+  nb_assert_abs (json_object_get_double_member (r10, "ad_mm"),
+                 json_object_get_double_member (r100, "ad_mm"), 0.01, "AD at 10 % and 100 %");
+}
+
+static void
+test_left (void)
+{
+  g_autofree char *db = new_campaign ("left");
+  g_autofree char *out = NULL, *err = NULL;
+
+  /* A served arm that moves in no time gives no stream: an error, not a figure. */
+  out = nb_test_cli_run (NULL, 1, &err, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--all", "--only", "stabilisation-rated-100", "--robot", instant.url,
+                         NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "the motion was not watched"));
+  g_free (out);
+  /* The paths need joint points timed for the path velocity: left, said why. */
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--all", "--only", "path-line-rated-100", "--robot", instant.url, NULL);
+  g_assert_nonnull (strstr (out, "left: it needs the path's joint points timed"));
+  g_assert_nonnull (strstr (out, "0 cycles run"));
+}
+
+int
+main (int argc, char **argv)
+{
+  g_autofree char *dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data", "robots",
+                                           "iiwa7", NULL);
+  const double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
+  const double seed[NB_ARM_JOINTS] = { 0, 0.6, 0, -1.2, 0, 1.0, 0 };
+  g_autofree char *servo = g_strdup_printf ("%g,%g,%s", OMEGA, ZETA, DWELL);
+  g_autoptr (GError) error = NULL;
+  int rc;
+
+  g_test_init (&argc, &argv, NULL);
+  tmp_dir = nb_test_make_dir ();
+  g_assert_true (nb_arm_model_load (dir, &model, &error));
+  g_assert_no_error (error);
+  /* The cube `campaign run --standard iso9283` fits by default. */
+  g_assert_true (nb_iso9283_cube_fit (&model, centre, 1, abc, 600, seed, &cube, cube_q, &error));
+  g_assert_no_error (error);
+  live = nb_test_serve ("--time-scale", "1", "--servo", servo, NULL);
+  instant = nb_test_serve ("--time-scale", "0", NULL);
+  g_test_add_func ("/iso9283-http/stabilisation", test_stabilisation);
+  g_test_add_func ("/iso9283-http/positioning", test_positioning);
+  g_test_add_func ("/iso9283-http/compliance", test_compliance);
+  g_test_add_func ("/iso9283-http/speeds", test_speeds);
+  g_test_add_func ("/iso9283-http/left", test_left);
+  rc = g_test_run ();
+  nb_test_server_stop (&live);
+  nb_test_server_stop (&instant);
+  nb_test_remove_dir (tmp_dir);
+  g_free (tmp_dir);
+  return rc;
+}
