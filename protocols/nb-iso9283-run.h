@@ -73,6 +73,11 @@ gboolean nb_iso9283_record_pose_run (const char *path, const char *config,
  * joints' compliance under load, a thermal drift, a 0.4 % slow speed):
  * what docs/iso9283.md's examples and the CLI's --robot sim use. */
 void     nb_iso9283_sim_errors (NbSimArm *arm);
+/* Another unit of the type (7.7): the demonstration model's encoder offsets
+ * and link length errors each moved by a normal draw (σ 1·10⁻⁴ rad, 0.2 mm)
+ * seeded by the unit's identity (a stable hash of it); NULL: the
+ * demonstration model itself.  Call after nb_iso9283_sim_errors. */
+void     nb_iso9283_sim_unit   (NbSimArm *arm, const char *unit);
 
 /* The in-process source: the tracker's mean over the last window_s. */
 typedef struct {
@@ -153,6 +158,7 @@ typedef struct {
   NbIso9283MeasureFunc measure;
   gpointer measure_data;
   const char *robot_name;       /* "sim" or the URL */
+  const char *unit;             /* the robot unit (serial number, 7.7); NULL: robot_name */
   const char *measurement;
   double rated_load_kg;         /* 6.6: the manufacturer's rated load */
   double rated_speed_mm_s;      /* 6.7: the rated path velocity (100 %) */

@@ -59,6 +59,21 @@ def vap(cmd, groups):
     return {"vap_mm": vp, "vap_abc_deg": va.tolist()}
 
 
+def exchangeability(cmd, robots):
+    """7.7: the barycentres of each robot's attained poses; E the largest
+    distance between two of them (and which pair), as vAP's over paths."""
+    bars, angs = [], []
+    for g in robots:
+        P = np.array(g, dtype=float)
+        bars.append(np.array([exact_mean_offset(P[:, k], cmd[k]) for k in range(3)]))
+        angs.append(wrap(P[:, 3:] - np.array(cmd[3:])).mean(axis=0))
+    pairs = [(h, k) for h in range(len(robots)) for k in range(h + 1, len(robots))]
+    h, k = max(pairs, key=lambda hk: np.linalg.norm(bars[hk[0]] - bars[hk[1]]))
+    ea = np.max([np.abs(wrap(angs[a] - angs[b])) for a, b in pairs], axis=0)
+    return {"e_mm": float(np.linalg.norm(bars[h] - bars[k])), "e_abc_deg": ea.tolist(),
+            "pair": [h, k]}
+
+
 def distance(c1, c2, first, second):
     A, B = np.array(first, dtype=float), np.array(second, dtype=float)
     c1, c2 = np.array(c1), np.array(c2)
@@ -172,6 +187,8 @@ def main():
         out = pose(case["command"], case["poses"])
     elif kind == "vap":
         out = vap(case["command"], case["groups"])
+    elif kind == "exchangeability":
+        out = exchangeability(case["command"], case["robots"])
     elif kind == "distance":
         out = distance(case["c1"], case["c2"], case["first"], case["second"])
     elif kind == "settling":

@@ -208,23 +208,25 @@ test_plan (void)
   Bench b;
   g_autoptr (GArray) plan = NULL;
   g_autoptr (GError) error = NULL;
-  const char *const keys[] = { "pose", "vap", "distance", "stabilisation", "drift", "path-line",
-                               "path-large-circle", "path-small-circle", "corner", "positioning",
-                               "compliance" };
-  const guint cycles[] = { 30, 30, 30, 3, 9, 10, 10, 10, 3, 3, 3 };
+  const char *const keys[] = { "pose", "vap", "distance", "stabilisation", "drift",
+                               "exchangeability", "path-line", "path-large-circle",
+                               "path-small-circle", "corner", "positioning", "compliance" };
+  const guint cycles[] = { 30, 30, 30, 3, 9, 60, 10, 10, 10, 3, 3, 3 };
   gboolean made;
   guint k = 0;
 
   bench_init (&b, "plan.nbc", 1, 0, 0, FALSE);
   plan = nb_campaign_iso9283_plan_list (b.campaign, &error);
   g_assert_no_error (error);
-  /* Eight characteristics × (rated at 100, 50, 10 %; 10 % load at 100 %); drift, the
-   * minimum positioning time and the static compliance once. */
-  g_assert_cmpuint (plan->len, ==, 8 * 4 + 3);
+  /* Eight characteristics × (rated at 100, 50, 10 %; 10 % load at 100 %); drift,
+   * exchangeability (30 cycles on each of two robots), the minimum positioning time and
+   * the static compliance once. */
+  g_assert_cmpuint (plan->len, ==, 8 * 4 + 4);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       guint n = g_str_equal (keys[i], "drift") || g_str_equal (keys[i], "compliance") ||
-                g_str_equal (keys[i], "positioning") ? 1 : 4;
+                g_str_equal (keys[i], "positioning") || g_str_equal (keys[i], "exchangeability")
+                ? 1 : 4;
 
       for (guint j = 0; j < n; j++, k++)
         {
@@ -887,6 +889,91 @@ test_positioning (void)
   bench_clear (&b);
 }
 
+/* ------------------------------------------------- 7.7 exchangeability -- */
+
+/* Three units of the type (their own encoder offsets and link length
+ * errors, nb_iso9283_sim_unit), no joint noise or backlash: each robot's
+ * barycentre is its true arm at the commanded joints with the load's
+ * deflection, so E at each pose is the largest distance between two units'
+ * true TCPs there. */
+static void
+test_exchangeability (void)
+{
+  const char *const units[] = { "KUKA-0001", "KUKA-0002", "KUKA-0003" };
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth[3];
+  g_autoptr (GArray) keep = NULL;
+  g_autoptr (GError) error = NULL;
+  NbIso9283PlanEntry e;
+
+  bench_init (&b, "exchangeability.nbc", 23, 0, 0, FALSE);
+  entry_of (b.campaign, "exchangeability-rated-100", &e, &keep);
+  /* 30 cycles on each of two robots at least (6.9, 7.7). */
+  g_assert_cmpuint (e.cycles, ==, 60);
+  for (guint u = 0; u < 3; u++)
+    {
+      guint n;
+
+      nb_iso9283_sim_errors (&b.arm);
+      b.arm.noise_rad = 0;
+      b.arm.backlash_rad = 0;
+      b.arm.drift_tau_s = 0;
+      nb_iso9283_sim_unit (&b.arm, units[u]);
+      b.rig.unit = units[u];
+      bench_run (&b, "exchangeability-rated-100");
+      g_assert_true (nb_campaign_iso9283_count_trials (b.campaign, "exchangeability-rated-100",
+                                                       &n, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (n, ==, 30 * (u + 1));
+      /* The same unit again runs nothing: its 30 are stored. */
+      {
+        guint ran = 1;
+
+        g_assert_true (nb_iso9283_run_plan (b.campaign, &b.rig, "exchangeability-rated-100", NULL,
+                                            NULL, &ran, &error));
+        g_assert_cmpuint (ran, ==, 0);
+      }
+      if (u == 0)
+        {
+          /* One robot is no comparison: the figure says so. */
+          g_assert_true (nb_clause_9283_compute (b.campaign, &e, &f, &error));
+          g_assert_nonnull (f.error);
+          g_assert_nonnull (strstr (f.error, "only 'KUKA-0001' is measured"));
+          nb_clause_9283_figures_clear (&f);
+        }
+      truth_init (&truth[u], RATED_KG);
+      nb_iso9283_sim_unit (&truth[u], units[u]);
+    }
+  g_assert_true (nb_clause_9283_compute (b.campaign, &e, &f, &error));
+  g_assert_no_error (error);
+  g_assert_null (f.error);
+  clause = nb_clause_9283_lookup ("exchangeability");
+  g_assert_cmpuint (f.cycles, ==, 90);
+  for (guint i = 0; i < 5; i++)
+    {
+      double p[3][3], e_model = 0;
+
+      for (guint u = 0; u < 3; u++)
+        true_mm (&truth[u], cube_q[i], p[u]);
+      for (guint h = 0; h < 3; h++)
+        for (guint k = h + 1; k < 3; k++)
+          e_model = MAX (e_model, dist3 (p[h], p[k]));
+      g_test_message ("P%u: E %.4f mm (model %.4f mm)", i + 1, fig (clause, &f, i, "e_mm"),
+                      e_model);
+      /* The units differ measurably (σ 0.1 mrad, 0.2 mm of manufacturing). */
+      g_assert_cmpfloat (e_model, >, 0.05);
+      nb_assert_abs (fig (clause, &f, i, "e_mm"), e_model, 0.002, "E");
+      g_assert_cmpfloat (fig (clause, &f, i, "robots"), ==, 3);
+    }
+  g_assert_nonnull (strstr (f.note, "robots: KUKA-0001, KUKA-0002, KUKA-0003"));
+  nb_clause_9283_figures_clear (&f);
+  for (guint u = 0; u < 3; u++)
+    nb_sim_arm_clear (&truth[u]);
+  bench_clear (&b);
+}
+
 /* ------------------------------------------------ 10 static compliance -- */
 
 static void
@@ -1042,6 +1129,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-campaign/distance", test_distance);
   g_test_add_func ("/iso9283-campaign/stabilisation", test_stabilisation);
   g_test_add_func ("/iso9283-campaign/drift", test_drift);
+  g_test_add_func ("/iso9283-campaign/exchangeability", test_exchangeability);
   g_test_add_func ("/iso9283-campaign/path", test_path);
   g_test_add_func ("/iso9283-campaign/positioning", test_positioning);
   g_test_add_func ("/iso9283-campaign/compliance", test_compliance);

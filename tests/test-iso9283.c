@@ -234,6 +234,57 @@ test_vap (void)
   nb_assert_abs (res.vap_mm, sqrt (0.15 * 0.15 + 0.12 * 0.12), 0.02, "vAP near the model");
 }
 
+/* ------------------------------------------------------------ 7.7 -- */
+
+/* Four robots of one type at a command far from the origin, near ±180°. */
+static void
+test_exchangeability (void)
+{
+  g_autoptr (GRand) r = g_rand_new_with_seed (77);
+  g_autoptr (GString) s = g_string_new ("{\"kind\":\"exchangeability\",\"command\":");
+  g_autoptr (JsonParser) parser = NULL;
+  g_autoptr (GError) error = NULL;
+  const double bias[4][6] = {
+    { 0.02, -0.01, 0.00, 0.01, 0.00, -0.02 },
+    { -0.08, 0.05, 0.03, -0.02, 0.01, 0.03 },
+    { 0.04, 0.09, -0.06, 0.00, -0.03, 0.00 },
+    { 0.01, -0.02, 0.11, 0.03, 0.02, -0.01 },
+  };
+  NbPose6 g[4][30];
+  const NbPose6 *gp[4] = { g[0], g[1], g[2], g[3] };
+  const gsize n[4] = { 30, 30, 30, 30 };
+  NbIso9283Exchangeability res;
+  JsonObject *o;
+  JsonArray *pair;
+
+  json_pose (s, &far_command);
+  g_string_append (s, ",\"robots\":[");
+  for (int h = 0; h < 4; h++)
+    {
+      attained_set (r, &far_command, bias[h], 0.01, 0.02, g[h], 30);
+      if (h)
+        g_string_append_c (s, ',');
+      json_poses (s, g[h], 30);
+    }
+  g_string_append (s, "]}");
+  g_assert_true (nb_iso9283_exchangeability (&far_command, gp, n, 4, &res, &error));
+  g_assert_no_error (error);
+  o = reference (s->str, &parser);
+  CHECK1 (o, "e_mm", res.e_mm);
+  check3 (o, "e_abc_deg", res.e_abc_deg, 1e-9);
+  pair = json_object_get_array_member (o, "pair");
+  g_assert_cmpint (json_array_get_int_element (pair, 0), ==, res.robot_a);
+  g_assert_cmpint (json_array_get_int_element (pair, 1), ==, res.robot_b);
+  /* Robots 3 and 4 are the farthest apart by their biases (0.205 mm; the
+   * next pair 0.139 mm). */
+  g_assert_cmpuint (res.robot_a, ==, 2);
+  g_assert_cmpuint (res.robot_b, ==, 3);
+  nb_assert_abs (res.e_mm, 0.2047, 0.01, "E near the model");
+  /* One robot is no comparison. */
+  g_assert_false (nb_iso9283_exchangeability (&far_command, gp, n, 1, &res, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+}
+
 /* ------------------------------------------------------------ 7.3 -- */
 
 static void
@@ -729,6 +780,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283/pose", test_pose);
   g_test_add_func ("/iso9283/pose-by-hand", test_pose_by_hand);
   g_test_add_func ("/iso9283/vap", test_vap);
+  g_test_add_func ("/iso9283/exchangeability", test_exchangeability);
   g_test_add_func ("/iso9283/distance", test_distance);
   g_test_add_func ("/iso9283/settling", test_settling);
   g_test_add_func ("/iso9283/drift", test_drift);

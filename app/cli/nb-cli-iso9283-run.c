@@ -147,7 +147,7 @@ rated_load (NbCampaign *c, double option)
 }
 
 typedef struct {
-  const char *db, *only, *robot_text, *instrument, *instrument_words, *url;
+  const char *db, *only, *robot_text, *instrument, *instrument_words, *url, *unit;
   char **settings;
   double window, guard, rated_load_kg, rated_speed, band, drift_h;
   gint seed;
@@ -184,12 +184,15 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   rig.rated_load_kg = rated_load (c, o->rated_load_kg);
   rig.rated_speed_mm_s = o->rated_speed;
   rig.band_mm = o->band;
+  rig.unit = o->unit;
   nb_sim_arm_init (&truth, model, (guint32) o->seed);
   nb_iso9283_sim_errors (&truth);
+  nb_iso9283_sim_unit (&truth, o->unit);
   if (!over_http)
     {
       nb_sim_arm_init (&arm, model, (guint32) o->seed);
       nb_iso9283_sim_errors (&arm);
+      nb_iso9283_sim_unit (&arm, o->unit);
       nb_sim_tracker_init (&tracker, &arm, 1000, 0.005, 0.002, (guint32) o->seed + 1);
       rig.ops = nb_sim_arm_ops ();
       rig.robot = &arm;
@@ -306,7 +309,7 @@ nb_cli_iso9283_run (int argc, char **argv)
   gint plane = 1, cycles = 30, seed = 1;
   double speed = 100, max_edge = 600;
   double rated_load_kg = NAN, rated_speed = 250, band = 0.1, drift_h = 8;
-  g_autofree char *only = NULL;
+  g_autofree char *only = NULL, *unit = NULL;
   gboolean json = FALSE, all = FALSE;
   const GOptionEntry entries[] = {
     { "standard", 0, 0, G_OPTION_ARG_STRING, &standard, "iso9283", "S" },
@@ -362,6 +365,10 @@ nb_cli_iso9283_run (int argc, char **argv)
       "with --all: the limit band of 7.4, mm (0.1)", "MM" },
     { "drift-hours", 0, 0, G_OPTION_ARG_DOUBLE, &drift_h,
       "with --all, when the plan is made: the drift run's length (8 h, 7.6)", "H" },
+    { "unit", 0, 0, G_OPTION_ARG_STRING, &unit,
+      "with --all: the robot unit measured (its serial number), for 7.7 exchangeability; a "
+      "simulated unit has its own manufacturing errors (default: the robot, sim or the URL)",
+      "ID" },
     { NULL }
   };
   double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
@@ -459,7 +466,7 @@ nb_cli_iso9283_run (int argc, char **argv)
         .db = db, .only = only, .robot_text = robot_text, .instrument = instrument,
         .instrument_words = instrument_words, .url = url, .settings = settings, .window = window,
         .guard = guard, .rated_load_kg = rated_load_kg, .rated_speed = rated_speed, .band = band,
-        .drift_h = drift_h, .seed = seed, .json = json,
+        .drift_h = drift_h, .seed = seed, .json = json, .unit = unit,
       };
       int rc = run_all (&o, &model, &cube, (const double (*)[NB_ARM_JOINTS]) q);
 
@@ -657,7 +664,8 @@ nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter
           nb_json_key (w, "state"); nb_json_string (w, state);
           nb_json_key (w, "cycles"); nb_json_int (w, n);
           nb_json_key (w, "of"); nb_json_int (w, e->cycles);
-          nb_json_key (w, "stream"); nb_json_bool (w, clause && (clause->needs & NB_ISO9283_NEEDS_STREAM));
+          nb_json_key (w, "stream");
+          nb_json_bool (w, clause && (clause->needs & NB_ISO9283_NEEDS_STREAM));
           nb_json_key (w, "reason");
           if (e->reason)
             nb_json_string (w, e->reason);

@@ -177,11 +177,64 @@ nb_iso9283_pose (const NbPose6 *command, const NbPose6 *attained, gsize n,
 
 /* ------------------------------------------------------------ 7.2 -- */
 
+/* The largest distance between the barycentres of any two groups h, k (and
+ * its pair), the largest |ā_h − ā_k| (both means are recast differences to
+ * a_c): vAP's over approach paths (7.2), E's over robots (7.7).  what names
+ * a group in the errors. */
+static gboolean
+barycentre_spread (const NbPose6 *command, const NbPose6 *const *attained, const gsize *n,
+                   guint groups, const char *what, double *d_mm, double d_abc_deg[3],
+                   guint pair[2], GError **error)
+{
+  g_autofree Centred *c = NULL;
+
+  *d_mm = 0;
+  memset (d_abc_deg, 0, 3 * sizeof (double));
+  pair[0] = 0, pair[1] = 1;
+  if (!pose_finite (command))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the command pose is not finite");
+      return FALSE;
+    }
+  c = g_new0 (Centred, groups);
+  for (guint h = 0; h < groups; h++)
+    {
+      if (n[h] < 1)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s %u has no attained pose", what, h + 1);
+          return FALSE;
+        }
+      if (!check_poses (attained[h], n[h], "attained pose", error))
+        {
+          g_prefix_error (error, "%s %u: ", what, h + 1);
+          return FALSE;
+        }
+      centred_means (command, attained[h], n[h], &c[h]);
+    }
+  for (guint h = 0; h < groups; h++)
+    for (guint k = h + 1; k < groups; k++)
+      {
+        double d[3];
+
+        for (int i = 0; i < 3; i++)
+          d[i] = c[h].d_mm[i] - c[k].d_mm[i];
+        if (norm3 (d) > *d_mm)
+          {
+            *d_mm = norm3 (d);
+            pair[0] = h, pair[1] = k;
+          }
+        for (int i = 0; i < 3; i++)
+          d_abc_deg[i] = MAX (d_abc_deg[i],
+                              fabs (nb_angle_recast_deg (c[h].d_deg[i] - c[k].d_deg[i])));
+      }
+  return TRUE;
+}
+
 gboolean
 nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gsize *n,
                 guint n_paths, NbIso9283Vap *r, GError **error)
 {
-  g_autofree Centred *c = NULL;
+  guint pair[2];
 
   memset (r, 0, sizeof *r);
   if (n_paths < 2)
@@ -191,41 +244,29 @@ nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gs
                    n_paths);
       return FALSE;
     }
-  if (!pose_finite (command))
+  return barycentre_spread (command, attained, n, n_paths, "approach path", &r->vap_mm,
+                            r->vap_abc_deg, pair, error);
+}
+
+gboolean
+nb_iso9283_exchangeability (const NbPose6 *command, const NbPose6 *const *attained,
+                            const gsize *n, guint n_robots, NbIso9283Exchangeability *r,
+                            GError **error)
+{
+  guint pair[2];
+
+  memset (r, 0, sizeof *r);
+  if (n_robots < 2)
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the command pose is not finite");
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "ISO 9283 7.7 compares at least 2 robots of one type, got %u", n_robots);
       return FALSE;
     }
-  c = g_new0 (Centred, n_paths);
-  for (guint h = 0; h < n_paths; h++)
-    {
-      if (n[h] < 1)
-        {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "approach path %u has no attained pose",
-                       h + 1);
-          return FALSE;
-        }
-      if (!check_poses (attained[h], n[h], "attained pose", error))
-        {
-          g_prefix_error (error, "approach path %u: ", h + 1);
-          return FALSE;
-        }
-      centred_means (command, attained[h], n[h], &c[h]);
-    }
-  /* 7.2: the largest distance between the barycentres of any two paths h, k;
-   * the largest |ā_h − ā_k| (both means are recast differences to a_c). */
-  for (guint h = 0; h < n_paths; h++)
-    for (guint k = h + 1; k < n_paths; k++)
-      {
-        double d[3];
-
-        for (int i = 0; i < 3; i++)
-          d[i] = c[h].d_mm[i] - c[k].d_mm[i];
-        r->vap_mm = MAX (r->vap_mm, norm3 (d));
-        for (int i = 0; i < 3; i++)
-          r->vap_abc_deg[i] = MAX (r->vap_abc_deg[i],
-                                   fabs (nb_angle_recast_deg (c[h].d_deg[i] - c[k].d_deg[i])));
-      }
+  if (!barycentre_spread (command, attained, n, n_robots, "robot", &r->e_mm, r->e_abc_deg, pair,
+                          error))
+    return FALSE;
+  r->robot_a = pair[0];
+  r->robot_b = pair[1];
   return TRUE;
 }
 

@@ -53,6 +53,21 @@ typedef struct {
 gboolean nb_iso9283_vap (const NbPose6 *command, const NbPose6 *const *attained, const gsize *n,
                          guint n_paths, NbIso9283Vap *result, GError **error);
 
+/* -------------------------------------------------- 7.7 exchangeability -- */
+
+typedef struct {
+  double e_mm;                  /* 7.7 E: largest distance between two robots' barycentres */
+  double e_abc_deg[3];          /* the same of ā, b̄, c̄ (navbench also reports it) */
+  guint robot_a, robot_b;       /* the pair (0-based) of e_mm */
+} NbIso9283Exchangeability;
+
+/* The attained poses of one command pose on n_robots ≥ 2 robots of one type
+ * under the same conditions: attained[h] holds n[h] ≥ 1 poses of robot h.
+ * The barycentres' spread as vAP's over approach paths (7.2). */
+gboolean nb_iso9283_exchangeability (const NbPose6 *command, const NbPose6 *const *attained,
+                                     const gsize *n, guint n_robots,
+                                     NbIso9283Exchangeability *result, GError **error);
+
 /* -------------------------------------------------------- 7.3 AD, RD -- */
 
 typedef struct {

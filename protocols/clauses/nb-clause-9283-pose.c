@@ -31,9 +31,9 @@ static const NbClause9283Column pose_columns[] = {
   { "rp_c_deg", "RP_c (±)", "RP_c (±)", "°", 4 },
 };
 
-static gboolean
-pose_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
-              NbClause9283Goals *c, GError **error)
+gboolean
+nb_clause_9283_pose_prepare (const NbClause9283 *clause, NbIso9283Rig *rig,
+                             const NbIso9283PlanEntry *e, NbClause9283Goals *c, GError **error)
 {
   /* The cycle's order: P5, P4, P3, P2, P1 (nb_iso9283_cycle_pose). */
   for (guint k = 1; k <= NB_ISO9283_POSES; k++)
@@ -47,9 +47,10 @@ pose_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
   return nb_clause_9283_check (rig, c, error);
 }
 
-static gboolean
-pose_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
-            NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
+gboolean
+nb_clause_9283_pose_cycle (const NbClause9283 *clause, NbIso9283Rig *rig,
+                           const NbIso9283PlanEntry *e, NbClause9283Goals *c, guint number,
+                           NbIso9283Trial *t, GError **error)
 {
   NbPose6 attained[NB_ISO9283_POSES];
 
@@ -132,8 +133,8 @@ const NbClause9283 nb_clause_9283_pose = {
   .speeds = NB_9283_ALL_SPEEDS,
   .columns = pose_columns,
   .n_columns = G_N_ELEMENTS (pose_columns),
-  .prepare = pose_prepare,
-  .run_cycle = pose_cycle,
+  .prepare = nb_clause_9283_pose_prepare,
+  .run_cycle = nb_clause_9283_pose_cycle,
   .compute = pose_compute,
 };
 

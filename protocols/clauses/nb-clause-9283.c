@@ -14,6 +14,7 @@ static const NbClause9283 *const registry[] = {
   &nb_clause_9283_distance,
   &nb_clause_9283_stabilisation,
   &nb_clause_9283_drift,
+  &nb_clause_9283_exchangeability,
   &nb_clause_9283_path_line,
   &nb_clause_9283_path_large_circle,
   &nb_clause_9283_path_small_circle,
@@ -47,7 +48,7 @@ add_entry (GArray *out, const NbClause9283 *c, double speed, const char *load, d
                                                                                  : "10pct", speed),
     .speed_pct = speed,
     .load = g_strdup (load),
-    .cycles = c->cycles,
+    .cycles = c->cycles * MAX (1, c->units),
     .duration_s = duration_s,
     .in_scope = TRUE,
   };

@@ -79,6 +79,9 @@ struct _NbClause9283 {
   const char *title;
   const char *title_ru;
   guint cycles;
+  /* Robots of one type the configuration compares (7.7: 2 at least, each
+   * with `cycles`; 0: the one on the rig). */
+  guint units;
   NbClause9283Speeds speeds;
   guint needs;                  /* NbIso9283Needs */
   const NbClause9283Column *columns;
@@ -99,6 +102,11 @@ struct _NbClause9283 {
    * NULL: nothing. */
   void     (*resume)    (const NbClause9283 *clause, NbClause9283Goals *cycle,
                          const NbIso9283Trial *last);
+  /* How many cycles this rig has still to run of the configuration, given
+   * the stored ones (NULL: the entry's cycles less those stored; 7.7: this
+   * robot's 30 less its own). */
+  guint    (*to_run)    (const NbClause9283 *clause, const NbIso9283PlanEntry *entry,
+                         GPtrArray *stored, const NbIso9283Rig *rig);
   /* The figures from the configuration's stored trials (in cycle order). */
   gboolean (*compute)   (const NbClause9283 *clause, const NbIso9283PlanEntry *entry,
                          GPtrArray *trials, NbClause9283Figures *figures, GError **error);
@@ -167,6 +175,13 @@ gboolean nb_clause_9283_check (const NbIso9283Rig *rig, const NbClause9283Goals 
  * time gives none). */
 gboolean nb_clause_9283_stream_check (const NbIso9283Rig *rig, const char *clause,
                                       GError **error);
+/* The pose test's cycle (7.2), shared with 7.7. */
+gboolean nb_clause_9283_pose_prepare (const NbClause9283 *clause, NbIso9283Rig *rig,
+                                      const NbIso9283PlanEntry *e, NbClause9283Goals *c,
+                                      GError **error);
+gboolean nb_clause_9283_pose_cycle   (const NbClause9283 *clause, NbIso9283Rig *rig,
+                                      const NbIso9283PlanEntry *e, NbClause9283Goals *c,
+                                      guint number, NbIso9283Trial *t, GError **error);
 /* Appends the joints of a goal (measured or not) to the cycle. */
 void nb_clause_9283_add_goal (NbClause9283Goals *cycle, const double q[NB_ARM_JOINTS],
                               gboolean measured);
@@ -178,6 +193,7 @@ extern const NbClause9283 nb_clause_9283_vap;
 extern const NbClause9283 nb_clause_9283_distance;
 extern const NbClause9283 nb_clause_9283_stabilisation;
 extern const NbClause9283 nb_clause_9283_drift;
+extern const NbClause9283 nb_clause_9283_exchangeability;
 extern const NbClause9283 nb_clause_9283_path_line;
 extern const NbClause9283 nb_clause_9283_path_large_circle;
 extern const NbClause9283 nb_clause_9283_path_small_circle;
