@@ -138,8 +138,12 @@ nb_protocol_item_value (NbCampaign *campaign, const NbCatalogue *lang, const cha
         }
       return g_steal_pointer (&v);
     }
-  if (v == NULL)
-    return NULL;
+  return v == NULL ? NULL : nb_protocol_value_text (lang, key, v);
+}
+
+char *
+nb_protocol_value_text (const NbCatalogue *lang, const char *key, const char *v)
+{
   if (g_str_equal (key, "conditions.environment"))
     return g_strdup (g_str_equal (v, "outdoor") ? nb_tr (lang, "outdoors (annex A)") : nb_tr (lang, "indoors"));
   if (g_str_equal (key, "robot.preparation_done"))
@@ -148,7 +152,7 @@ nb_protocol_item_value (NbCampaign *campaign, const NbCatalogue *lang, const cha
    * the protocol's language, not the laboratory's free text. */
   if (g_ascii_strcasecmp (v, "none") == 0)
     return g_strdup (nb_ptr (lang, "value", "none"));
-  return g_steal_pointer (&v);
+  return g_strdup (v);
 }
 
 void

@@ -36,6 +36,8 @@ const NbProtocolItem *nb_protocol_items (guint *n);
 /* The value of a field as the protocol prints it in its language (indoor,
  * yes, an interval of dates), or NULL when unset. */
 char *nb_protocol_item_value (NbCampaign *campaign, const NbCatalogue *lang, const char *key);
+/* The same of a value the field had (the audit trail's). */
+char *nb_protocol_value_text (const NbCatalogue *lang, const char *key, const char *value);
 
 /* Records a required item left blank: the protocol says so in place and
  * `report --check` lists it. */

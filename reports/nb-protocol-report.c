@@ -11,6 +11,7 @@
 #include "nb-json-writer.h"
 #include "nb-plot.h"
 #include "nb-protocol-columns.h"
+#include "nb-protocol-conditions.h"
 #include "nb-protocol-coverage.h"
 #include "nb-protocol-front.h"
 #include "nb-protocol-unc.h"
@@ -1702,6 +1703,8 @@ nb_protocol_report_build (NbCampaign *campaign, const NbCatalogue *lang, GError 
           continue;
         }
       section (&b, configs);
+      /* ISO/IEC 17025 7.8.3.1 a: the conditions each trial was recorded under. */
+      nb_protocol_trial_conditions (campaign, lang, doc, clause, configs, b.outdoor);
       nb_protocol_unc_clause (unc, doc, clause);
     }
   nb_protocol_unc_finish (unc, doc);

@@ -151,6 +151,58 @@ test_bad_values (void)
   }
 }
 
+/* ISO/IEC 17025 7.8.3.1 a: each trial tied to the conditions in force when
+ * it was recorded (the audit trail), not one value per campaign: clause 9
+ * imported at 21 °C before the humidity was stated, clause 7 at 25 °C,
+ * the campaign now at 35 °C (beyond 4.2's 10–30 °C). */
+static void
+test_conditions (void)
+{
+  const char *root = g_getenv ("NAVBENCH_SOURCE_ROOT");
+  g_autofree char *db = g_build_filename (tmpdir, "conditions.nbc", NULL);
+  g_autofree char *passage = write_csv ("cond-passage.csv",
+    "config,trial,time_s,success\np,1,8.1,1\np,2,8.2,1\np,3,8.0,1\np,4,8.3,1\np,5,8.1,1\n");
+  g_autofree char *avoid = write_csv ("cond-avoid.csv",
+    "config,kind,trial,time_s,success\nw,baseline,1,9.3,1\nw,baseline,2,9.4,1\n"
+    "w,baseline,3,9.2,1\nw,obstacle,1,12.1,1\nw,obstacle,2,12.6,1\nw,obstacle,3,12.3,1\n");
+  g_autofree char *md = NULL, *ru = NULL, *same = NULL;
+
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "new", "--db", db, "--name", "conditions",
+                           "robot.width_mm=730", "conditions.environment=indoor",
+                           "conditions.temperature_c=21", "conditions.illuminance_lx=400",
+                           "conditions.friction_coefficient=0.72",
+                           "conditions.surface=epoxy-coated concrete", NULL));
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "import", "--db", db, "--clause", "9",
+                           "--input", passage, NULL));
+  /* Before the next import: every trial under clause 4's conditions. */
+  same = nb_test_cli_run (root, 0, NULL, "report", "--db", db, "--format", "md", NULL);
+  g_assert_nonnull (strstr (same, "Conditions of the trials of clause 9: every trial was recorded "
+                                  "under the conditions clause 4 states"));
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "set", "--db", db,
+                           "conditions.temperature_c=25", "conditions.humidity_pct=45", NULL));
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "import", "--db", db, "--clause", "7",
+                           "--input", avoid, "--behaviour", "1", "--obstacle", "wooden wall",
+                           NULL));
+  g_free (nb_test_cli_run (root, 0, NULL, "campaign", "set", "--db", db,
+                           "conditions.temperature_c=35", NULL));
+  md = nb_test_cli_run (root, 0, NULL, "report", "--db", db, "--format", "md", NULL);
+  g_assert_nonnull (strstr (md, "### Conditions of the trials of clause 7\n\n| Configuration | "
+                                "Trials (in the order recorded) | Environment | Ambient "
+                                "temperature, °C | Relative humidity, % | Illuminance, lx | "
+                                "Friction coefficient of the surface | Surface |\n"));
+  g_assert_nonnull (strstr (md, "| w | 1–6 | indoors | 25 | 45 | 400 | 0.72 | epoxy-coated "
+                                "concrete |\n"));
+  /* Clause 9's trials: 21 °C, the humidity not yet stated (flagged). */
+  g_assert_nonnull (strstr (md, "| p | 1–5 | indoors | 21 | **⚠ not stated** | 400 | 0.72 | "
+                                "epoxy-coated concrete |\n"));
+  /* Clause 4 states the campaign's 35 °C, flagged there; no trial ran at it. */
+  g_assert_null (strstr (md, "| 35 | 45 | 400"));
+  ru = nb_test_cli_run (root, 0, NULL, "report", "--db", db, "--format", "md", "--lang", "ru",
+                        NULL);
+  g_assert_nonnull (strstr (ru, "### Условия попыток раздела 7\n"));
+  g_assert_nonnull (strstr (ru, "| w | 1–6 | в помещении | 25 | 45 | 400 | 0.72 |"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -160,6 +212,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("nb-import-course-XXXXXX", NULL);
   g_test_add_func ("/import-course/columns", test_columns);
   g_test_add_func ("/import-course/bad-values", test_bad_values);
+  g_test_add_func ("/import-course/conditions", test_conditions);
   rc = g_test_run ();
   nb_test_remove_tree (tmpdir);
   g_free (tmpdir);
