@@ -29,18 +29,32 @@ typedef struct {
   int *heading_page;            /* per block; from the first pass */
   guint n_figures;
   gboolean measuring;           /* the first pass: layout only, figures not drawn */
+  /* What both passes share (owned by nb_pdf_write): each table's geometry
+   * and row heights, and the widths of single words, all measured once —
+   * the second pass draws what the first measured (#17: the budget tables
+   * made the PDF measure every cell and word four times). */
+  GHashTable *tables;           /* NbTable * → TableCache */
+  GHashTable *words_w;          /* "size weight word" → width (double *) */
+  PangoContext *pango;          /* one per pass, for every layout of its cairo context */
 } Layout;
 
 static PangoLayout *
 make_text (Layout *L, const char *text, double size, PangoWeight weight, PangoStyle style,
            double width)
 {
-  PangoLayout *layout = pango_cairo_create_layout (L->cr);
+  PangoLayout *layout;
   PangoFontDescription *font = pango_font_description_from_string (FONT);
 
-  /* Points are points: pango assumes 96 dpi unless told the PDF's 72. */
-  pango_cairo_context_set_resolution (pango_layout_get_context (layout), 72.0);
-  pango_layout_context_changed (layout);
+  if (L->pango == NULL)
+    {
+      /* pango_cairo_create_layout () made a context per text; one per
+       * cairo context is the same context (its target, font options and
+       * identity matrix do not change while text is drawn). */
+      L->pango = pango_cairo_create_context (L->cr);
+      /* Points are points: pango assumes 96 dpi unless told the PDF's 72. */
+      pango_cairo_context_set_resolution (L->pango, 72.0);
+    }
+  layout = pango_layout_new (L->pango);
 
   pango_font_description_set_size (font, (gint) (size * PANGO_SCALE));
   pango_font_description_set_weight (font, weight);
@@ -294,6 +308,24 @@ header_text (const NbColumn *col)
   return col->unit ? g_strdup_printf ("%s, %s", col->heading, col->unit) : g_strdup (col->heading);
 }
 
+/* A word's width at a size and weight, measured once per report. */
+static double
+word_width (Layout *L, const char *word, double size, PangoWeight weight)
+{
+  g_autofree char *key = g_strdup_printf ("%g %d %s", size, (int) weight, word);
+  double *w = g_hash_table_lookup (L->words_w, key);
+
+  if (w == NULL)
+    {
+      g_autoptr (PangoLayout) l = make_text (L, word, size, weight, PANGO_STYLE_NORMAL, 0);
+
+      w = g_new (double, 1);
+      *w = text_width (l);
+      g_hash_table_insert (L->words_w, g_steal_pointer (&key), w);
+    }
+  return *w;
+}
+
 static double
 longest_word (Layout *L, const char *text, double size, PangoWeight weight)
 {
@@ -301,11 +333,7 @@ longest_word (Layout *L, const char *text, double size, PangoWeight weight)
   double w = 0.0;
 
   for (guint i = 0; words[i]; i++)
-    {
-      g_autoptr (PangoLayout) l = make_text (L, words[i], size, weight, PANGO_STYLE_NORMAL, 0);
-
-      w = MAX (w, text_width (l));
-    }
+    w = MAX (w, word_width (L, words[i], size, weight));
   return w;
 }
 
@@ -465,48 +493,84 @@ draw_row (Layout *L, const NbTable *t, const TableGeometry *g, int row, double h
   L->y += h;
 }
 
+/* A table's geometry and its rows' heights (the header's first), as the
+ * first pass measured them. */
+typedef struct {
+  TableGeometry g;
+  double *row_h;
+} TableCache;
+
+static void
+table_cache_free (gpointer p)
+{
+  TableCache *c = p;
+
+  g_free (c->g.width);
+  g_free (c->g.min);
+  g_free (c->g.cells);
+  g_free (c->g.numeric);
+  g_free (c->row_h);
+  g_free (c);
+}
+
+static const TableCache *
+table_geometry (Layout *L, const NbTable *t)
+{
+  TableCache *c = g_hash_table_lookup (L->tables, t);
+  guint n_rows = nb_table_n_rows (t);
+
+  if (c != NULL)
+    return c;
+  c = g_new0 (TableCache, 1);
+  c->g = (TableGeometry) { nb_table_n_columns (t), 9.0, NULL, NULL, NULL, NULL };
+  c->g.width = g_new0 (double, MAX (c->g.n, 1));
+  c->g.min = g_new0 (double, MAX (c->g.n, 1));
+  c->g.cells = g_new0 (double, MAX (c->g.n, 1));
+  c->g.numeric = g_new0 (gboolean, MAX (c->g.n, 1));
+  /* Smaller type (down to 6.5 pt) before a number would be squeezed. */
+  while (measure (L, t, &c->g) > TEXT_W && c->g.size > 6.5)
+    c->g.size -= 0.5;
+  share_width (&c->g);
+  c->row_h = g_new (double, n_rows + 1);
+  for (guint r = 0; r <= n_rows; r++)
+    c->row_h[r] = row_height (L, t, &c->g, (int) r - 1);
+  g_hash_table_insert (L->tables, (gpointer) t, c);
+  return c;
+}
+
 static void
 table (Layout *L, const NbTable *t)
 {
-  TableGeometry g = { nb_table_n_columns (t), 9.0, NULL, NULL, NULL, NULL };
-  g_autofree double *width = g_new0 (double, MAX (g.n, 1));
-  g_autofree double *min = g_new0 (double, MAX (g.n, 1));
-  g_autofree double *cells = g_new0 (double, MAX (g.n, 1));
-  g_autofree gboolean *numeric = g_new0 (gboolean, MAX (g.n, 1));
+  const TableCache *cache = table_geometry (L, t);
+  const TableGeometry *gp = &cache->g;
   g_autoptr (PangoLayout) title = NULL;
-  double header_h;
+  double header_h = cache->row_h[0];
 
-  g.width = width;
-  g.min = min;
-  g.cells = cells;
-  g.numeric = numeric;
-  /* Smaller type (down to 6.5 pt) before a number would be squeezed. */
-  while (measure (L, t, &g) > TEXT_W && g.size > 6.5)
-    g.size -= 0.5;
-  share_width (&g);
-
-  header_h = row_height (L, t, &g, -1);
   if (nb_table_title (t))
     {
+      /* The title keeps the header and two rows with it (one when there is
+       * only one; a table of no rows measured its first as the header). */
+      double first = nb_table_n_rows (t) > 0 ? cache->row_h[1] : header_h;
+
       title = make_text (L, nb_table_title (t), 10.0, PANGO_WEIGHT_BOLD, PANGO_STYLE_NORMAL, TEXT_W);
-      ensure (L, text_height (title) + header_h + 2.0 * row_height (L, t, &g, 0) + 6.0);
+      ensure (L, text_height (title) + header_h + 2.0 * first + 6.0);
       show (L, title, MARGIN, L->y, 0, 0, 0);
       L->y += text_height (title) + 4.0;
     }
   else
     ensure (L, header_h + 30.0);
 
-  draw_row (L, t, &g, -1, header_h);
+  draw_row (L, t, gp, -1, header_h);
   for (guint r = 0; r < nb_table_n_rows (t); r++)
     {
-      double h = row_height (L, t, &g, (int) r);
+      double h = cache->row_h[r + 1];
 
       if (L->y + h > BOTTOM)
         {
           new_page (L);
-          draw_row (L, t, &g, -1, header_h);  /* the header again */
+          draw_row (L, t, gp, -1, header_h);  /* the header again */
         }
-      draw_row (L, t, &g, (int) r, h);
+      draw_row (L, t, gp, (int) r, h);
     }
   L->y += 4.0;
   for (guint i = 0; i < nb_table_n_notes (t); i++)
@@ -581,6 +645,8 @@ gboolean
 nb_pdf_write (const NbDocument *doc, const NbPdfWords *words, const char *path, GError **error)
 {
   g_autofree int *pages = g_new0 (int, MAX (nb_document_n_blocks (doc), 1));
+  g_autoptr (GHashTable) tables = g_hash_table_new_full (NULL, NULL, NULL, table_cache_free);
+  g_autoptr (GHashTable) words_w = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   cairo_surface_t *surface;
   cairo_status_t status;
   Layout L = { doc, words ? words : &english };
@@ -591,8 +657,11 @@ nb_pdf_write (const NbDocument *doc, const NbPdfWords *words, const char *path, 
   L.cr = cairo_create (surface);
   L.heading_page = pages;
   L.measuring = TRUE;
+  L.tables = tables;
+  L.words_w = words_w;
   render (&L);
   total = L.page;
+  g_clear_object (&L.pango);
   cairo_destroy (L.cr);
   cairo_surface_destroy (surface);
 
@@ -603,7 +672,10 @@ nb_pdf_write (const NbDocument *doc, const NbPdfWords *words, const char *path, 
   L.cr = cairo_create (surface);
   L.total_pages = total;
   L.heading_page = g_memdup2 (pages, MAX (nb_document_n_blocks (doc), 1) * sizeof (int));
+  L.tables = tables;
+  L.words_w = words_w;
   render (&L);
+  g_clear_object (&L.pango);
   cairo_destroy (L.cr);
   cairo_surface_finish (surface);
   status = cairo_surface_status (surface);
