@@ -1244,6 +1244,7 @@ clause_8 (Build *b, GArray *configs)
       nb_table_set_number (t, row, 6, r.path.std_mm);
       nb_protocol_unc_mark (b->unc, t, row, "max_mm", "max_mm");
       nb_protocol_unc_mark (b->unc, t, row, "mean_mm", "mean_mm");
+      nb_protocol_unc_mark (b->unc, t, row, "mean_abs_mm", "mean_abs_mm");
       nb_protocol_unc_mark (b->unc, t, row, "std_mm", "std_mm");
       short_series (b, t, row, 2, 8, c->name, (guint) r.path.n);
       start_note (b, t, row, 0, c, &r, "8.3 a", &start);

@@ -47,8 +47,8 @@ struct _NbProtocolUnc {
   GPtrArray *budgets;           /* owned: every budget taken over */
   NbUncBudget *last;            /* the last result's (in budgets) */
   GArray *marks;                /* of Mark, of the clause under way */
-  NbUncBudget *clause_budget;   /* the clause's first, for its budget table */
-  char *clause_config;
+  GPtrArray *clause_budgets;    /* the clause's budgets (in budgets), one per configuration */
+  GPtrArray *clause_configs;    /* their configurations' names (owned) */
   GPtrArray *results[11];       /* per clause 5..10 (and any other of the registry ≤ 10):
                                  * each result's JSON object */
   GArray *statements;           /* of NbConformityStatement */
@@ -67,6 +67,8 @@ nb_protocol_unc_new (NbCampaign *campaign, const NbCatalogue *lang, GError **err
   u->limits = g_new (double, n);
   u->budgets = g_ptr_array_new_with_free_func ((GDestroyNotify) nb_unc_budget_free);
   u->marks = g_array_new (FALSE, FALSE, sizeof (Mark));
+  u->clause_budgets = g_ptr_array_new ();
+  u->clause_configs = g_ptr_array_new_with_free_func (g_free);
   u->statements = g_array_new (FALSE, TRUE, sizeof (NbConformityStatement));
   g_array_set_clear_func (u->statements, nb_conformity_statement_clear);
   for (guint i = 0; i < G_N_ELEMENTS (u->results); i++)
@@ -87,7 +89,8 @@ nb_protocol_unc_free (NbProtocolUnc *u)
   g_ptr_array_unref (u->budgets);
   g_array_unref (u->marks);
   g_array_unref (u->statements);
-  g_free (u->clause_config);
+  g_ptr_array_unref (u->clause_budgets);
+  g_ptr_array_unref (u->clause_configs);
   for (guint i = 0; i < G_N_ELEMENTS (u->results); i++)
     g_ptr_array_unref (u->results[i]);
   g_free (u);
@@ -109,11 +112,8 @@ nb_protocol_unc_result (NbProtocolUnc *u, NbConfigResult *r)
     {
       u->last = g_steal_pointer (&r->unc);
       g_ptr_array_add (u->budgets, u->last);
-      if (u->clause_budget == NULL)
-        {
-          u->clause_budget = u->last;
-          u->clause_config = g_strdup (r->config);
-        }
+      g_ptr_array_add (u->clause_budgets, u->last);
+      g_ptr_array_add (u->clause_configs, g_strdup (r->config));
     }
 }
 
@@ -206,7 +206,8 @@ set_two_digits (NbTable *t, guint row, guint column, double v)
 }
 
 /* The figure's name in the protocol: its column title ("Position accuracy
- * Ap"), else its key ("dm_mm[0]"). */
+ * Ap"; clause 10's figures are in a table of its own), with the map or
+ * obstacle of an indexed one ("dm_mm[0]": the first map), else its key. */
 static char *
 figure_name (const NbCatalogue *lang, guint clause, const char *key)
 {
@@ -214,32 +215,150 @@ figure_name (const NbCatalogue *lang, guint clause, const char *key)
   const char *bracket = strchr (key, '[');
   g_autofree char *base = bracket ? g_strndup (key, bracket - key) : g_strdup (key);
   const NbClauseColumn *col = c != NULL ? nb_clause_column (c, base) : NULL;
+  const char *title = col != NULL ? nb_tr (lang, col->title)
+                      : g_str_equal (base, "dm_mm") ? nb_tr (lang, "Deviation Dm")
+                      : g_str_equal (base, "accuracy_mm") ? nb_tr (lang, "Mapping accuracy (max Dm)")
+                      : NULL;
+  guint index = bracket ? (guint) g_ascii_strtoull (bracket + 1, NULL, 10) : 0;
 
-  if (col == NULL)
+  if (title == NULL)
     return g_strdup (key);
-  return bracket ? g_strdup_printf ("%s %s", nb_tr (lang, col->title), bracket) : g_strdup (nb_tr (lang, col->title));
+  if (bracket == NULL)
+    return g_strdup (title);
+  return g_strdup_printf (g_str_equal (base, "dm_mm") ? nb_tr (lang, "%s, map %u")
+                                                      : nb_tr (lang, "%s, obstacle %u"),
+                          title, index + 1);
+}
+
+/* A sensitivity or contribution the central difference left at rounding
+ * noise (an offset that cancels in a standard deviation: 10⁻¹⁴) is 0. */
+static double
+denoise (double v, double scale)
+{
+  return fabs (v) < 1e-9 * MAX (scale, 1.0) ? 0.0 : v;
+}
+
+/* A budget line's source in the protocol's language: a campaign field's
+ * name stays as it is, the words around it are translated; a Type A line
+ * says its n. */
+static char *
+row_source (const NbCatalogue *lang, const NbUncRow *in)
+{
+  /* core/unc's Type A lines have this source with their n (nb-unc-iso.h). */
+  g_autofree char *source = in->n_trials > 0
+                              ? g_strdup_printf (nb_tr (lang, "Type A, n = %u trials"), in->n_trials)
+                              : g_strdup (nb_tr (lang, in->source));
+
+  /* A line of the model the campaign gives no value for. */
+  if (!(in->u > 0.0))
+    return g_strdup_printf (nb_tr (lang, "%s (not stated: 0)"), source);
+  return g_steal_pointer (&source);
+}
+
+/* x₁, x₂, …: the input quantities' symbols in the budgets (JCGM 100 4.1). */
+static char *
+input_symbol (guint i)
+{
+  static const char *const digit[] = { "₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉" };
+  g_autofree char *n = g_strdup_printf ("%u", i);
+  GString *out = g_string_new ("x");
+
+  for (const char *p = n; *p; p++)
+    g_string_append (out, digit[*p - '0']);
+  return g_string_free (out, FALSE);
+}
+
+/* The clause's input quantities, each once: what it is, its source, unit
+ * and PDF are the same in every configuration (a Type A line whose n
+ * differs is a line of its own).  Returns the keys, in order; a budget
+ * row's index in it is its symbol's number − 1. */
+static char *
+input_key (const NbCatalogue *lang, const NbUncRow *in)
+{
+  g_autofree char *source = row_source (lang, in);
+
+  return g_strdup_printf ("%s\x1f%s\x1f%s\x1f%d", in->quantity, source, in->unit ? in->unit : "",
+                          (int) in->dist);
+}
+
+static guint
+input_index (GPtrArray *keys, const char *key)
+{
+  guint i;
+
+  if (g_ptr_array_find_with_equal_func (keys, key, g_str_equal, &i))
+    return i;
+  g_ptr_array_add (keys, g_strdup (key));
+  return keys->len - 1;
 }
 
 static void
-budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char *config, const NbUncBudget *b)
+inputs_table (const NbCatalogue *lang, NbDocument *doc, guint clause, GPtrArray *budgets,
+              GPtrArray *keys)
+{
+  g_autofree char *title = g_strdup_printf (nb_tr (lang, "Input quantities of the uncertainty budgets — clause %u"),
+                                            clause);
+  NbTable *t = nb_table_new (title);
+
+  nb_table_add_column (t, "symbol", nb_tr (lang, "Symbol"), NULL, 0);
+  nb_table_add_column (t, "quantity", nb_tr (lang, "Input quantity"), NULL, 0);
+  nb_table_add_column (t, "source", nb_tr (lang, "Source"), NULL, 0);
+  nb_table_add_column (t, "unit", nb_tr (lang, "Unit"), NULL, 0);
+  nb_table_add_column (t, "distribution", nb_tr (lang, "Distribution"), NULL, 0);
+  for (guint b = 0; b < budgets->len; b++)
+    {
+      const NbUncBudget *budget = g_ptr_array_index (budgets, b);
+
+      for (guint i = 0; i < budget->rows->len; i++)
+        {
+          const NbUncRow *in = &g_array_index (budget->rows, NbUncRow, i);
+          g_autofree char *key = input_key (lang, in);
+          guint before = keys->len, k = input_index (keys, key);
+
+          if (keys->len > before)
+            {
+              g_autofree char *symbol = input_symbol (k + 1);
+              g_autofree char *source = row_source (lang, in);
+              guint row = nb_table_add_row (t);
+
+              nb_table_set_text (t, row, 0, symbol);
+              nb_table_set_text (t, row, 1, nb_tr (lang, in->quantity));
+              nb_table_set_text (t, row, 2, source);
+              nb_table_set_text (t, row, 3, in->unit ? nb_tr (lang, in->unit) : "");
+              nb_table_set_text (t, row, 4, distribution_word (lang, in->dist));
+            }
+        }
+    }
+  nb_table_add_note (t, nb_tr (lang, "Each input quantity with the campaign field its value and "
+                          "standard uncertainty come from, or Type A from the trials, and the "
+                          "PDF assigned to it (JCGM 101 6.4). The budgets below give, per "
+                          "configuration, each one's value, standard uncertainty u, sensitivity "
+                          "coefficient c and contribution |c|·u."));
+  nb_document_add_table (doc, t);
+}
+
+/* One configuration's budget: per figure its inputs by symbol, then u_c;
+ * what is stated of each figure (U, method, interval) in the notes. */
+static void
+budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char *config,
+              const NbUncBudget *b, GPtrArray *keys)
 {
   g_autofree char *title = g_strdup_printf (nb_tr (lang, "Uncertainty budget — clause %u: %s"), clause,
                                             config);
   NbTable *t = nb_table_new (title);
 
   nb_table_add_column (t, "figure", nb_tr (lang, "Characteristic"), NULL, 0);
-  nb_table_add_column (t, "quantity", nb_tr (lang, "Input quantity"), NULL, 0);
-  nb_table_add_column (t, "source", nb_tr (lang, "Source"), NULL, 0);
+  nb_table_add_column (t, "symbol", nb_tr (lang, "Input quantity"), NULL, 0);
   nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 3);
   nb_table_add_column (t, "unit", nb_tr (lang, "Unit"), NULL, 0);
   nb_table_add_column (t, "u", nb_tr (lang, "Standard uncertainty u"), NULL, 2);
-  nb_table_add_column (t, "distribution", nb_tr (lang, "Distribution"), NULL, 0);
   nb_table_add_column (t, "c", nb_tr (lang, "Sensitivity c"), NULL, 2);
   nb_table_add_column (t, "contribution", nb_tr (lang, "Contribution |c|·u"), NULL, 2);
   for (guint f = 0; f < b->figures->len; f++)
     {
       const NbUncEntry *e = &g_array_index (b->figures, NbUncEntry, f);
       g_autofree char *name = figure_name (lang, clause, e->key);
+      g_autofree char *stated = NULL;
       NbUncRounded r;
       gboolean first = TRUE;
       guint row;
@@ -247,55 +366,45 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
       for (guint i = 0; i < b->rows->len; i++)
         {
           const NbUncRow *in = &g_array_index (b->rows, NbUncRow, i);
+          g_autofree char *key = NULL, *symbol = NULL;
 
           if (g_strcmp0 (in->figure, e->key) != 0)
             continue;
+          key = input_key (lang, in);
+          symbol = input_symbol (input_index (keys, key) + 1);
           row = nb_table_add_row (t);
           /* The figure once, on its first line. */
           nb_table_set_text (t, row, 0, first ? name : "");
           first = FALSE;
-          nb_table_set_text (t, row, 1, in->quantity);
-          if (in->u > 0.0)
-            nb_table_set_text (t, row, 2, in->source);
+          nb_table_set_text (t, row, 1, symbol);
+          /* Several inputs on one line (the d_i of 30 trials) have no one value. */
+          if (isfinite (in->value))
+            nb_table_set_number (t, row, 2, in->value);
           else
-            {
-              /* A line of the model the campaign gives no value for. */
-              g_autofree char *source = g_strdup_printf (nb_tr (lang, "%s (not stated: 0)"), in->source);
-
-              nb_table_set_text (t, row, 2, source);
-            }
-          nb_table_set_number (t, row, 3, in->value);
-          nb_table_set_text (t, row, 4, in->unit);
-          set_two_digits (t, row, 5, in->u);
-          nb_table_set_text (t, row, 6, distribution_word (lang, in->dist));
-          set_two_digits (t, row, 7, in->c);
-          set_two_digits (t, row, 8, in->contribution);
+            nb_table_set_text (t, row, 2, "");
+          nb_table_set_text (t, row, 3, in->unit ? nb_tr (lang, in->unit) : "");
+          set_two_digits (t, row, 4, in->u);
+          set_two_digits (t, row, 5, denoise (in->c, 1.0));
+          set_two_digits (t, row, 6, denoise (in->contribution, e->fig.u_c));
         }
-      /* The figure's line: u_c, then what the protocol states. */
+      /* The figure's line: its value and u_c (GUM 5.1.2). */
       nb_unc_round_figure (&e->fig, &r);
       row = nb_table_add_row (t);
       nb_table_set_text (t, row, 0, first ? name : "");
-      {
-        g_autofree char *what = g_strdup_printf (
-          nb_tr (lang, "combined: U = %.*f (k = 2), %s, interval [%.*f, %.*f]"), MAX (r.decimals, 0), r.U,
-          nb_tr (lang, nb_unc_method_name (e->fig.method)), MAX (r.decimals, 0), r.lo, MAX (r.decimals, 0),
-          r.hi);
-
-        nb_table_set_text (t, row, 1, what);
-      }
-      nb_table_set_text (t, row, 2, e->fig.validated ? nb_tr (lang, "GUM validated by Monte Carlo (JCGM 101 8)")
-                                                     : nb_tr (lang, "Monte Carlo (JCGM 101): GUM not validated"));
-      nb_table_set_number_decimals (t, row, 3, r.value, r.decimals);
-      set_two_digits (t, row, 5, e->fig.u_c);
-      set_two_digits (t, row, 8, e->fig.u_c);
+      nb_table_set_text (t, row, 1, "u_c");
+      nb_table_set_number_decimals (t, row, 2, r.value, r.decimals);
+      nb_table_set_text (t, row, 3, "");
+      set_two_digits (t, row, 4, e->fig.u_c);
+      nb_table_set_text (t, row, 5, "");
+      set_two_digits (t, row, 6, e->fig.u_c);
+      /* What the protocol states of it. */
+      stated = g_strdup_printf (nb_tr (lang, "%s: expanded uncertainty U = %.*f (k = 2), coverage "
+                                        "interval [%.*f, %.*f]; %s."), name, MAX (r.decimals, 0),
+                                r.U, MAX (r.decimals, 0), r.lo, MAX (r.decimals, 0), r.hi,
+                                e->fig.validated ? nb_tr (lang, "GUM validated by Monte Carlo (JCGM 101 8)")
+                                                 : nb_tr (lang, "Monte Carlo (JCGM 101): GUM not validated"));
+      nb_table_add_note (t, stated);
     }
-  nb_table_add_note (t, nb_tr (lang, "Each input's standard uncertainty, its PDF (JCGM 101 6.4), the "
-                          "sensitivity coefficient (central difference over ± u, GUM 5.1.3) and "
-                          "its contribution; u_c combines them with their correlations (GUM "
-                          "5.2.2). U = 2·u_c when the Monte Carlo validates the GUM result, else "
-                          "the Monte Carlo's shortest 95.45 % interval is stated."));
-  nb_table_add_note (t, nb_tr (lang, "The other configurations of the clause have the same input quantities; "
-                          "their U is in the clause's table, their budgets in the JSON export."));
   nb_document_add_table (doc, t);
 }
 
@@ -314,10 +423,18 @@ nb_protocol_unc_clause (NbProtocolUnc *u, NbDocument *doc, guint clause)
   for (guint i = 0; i < tables->len; i++)
     insert_u_columns (u, g_ptr_array_index (tables, i));
   g_array_set_size (u->marks, 0);
-  if (u->clause_budget != NULL)
-    budget_table (u->lang, doc, clause, u->clause_config, u->clause_budget);
-  u->clause_budget = NULL;
-  g_clear_pointer (&u->clause_config, g_free);
+  /* #17: the inputs once, then every configuration's budget. */
+  if (u->clause_budgets->len > 0)
+    {
+      g_autoptr (GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+
+      inputs_table (u->lang, doc, clause, u->clause_budgets, keys);
+      for (guint i = 0; i < u->clause_budgets->len; i++)
+        budget_table (u->lang, doc, clause, g_ptr_array_index (u->clause_configs, i),
+                      g_ptr_array_index (u->clause_budgets, i), keys);
+    }
+  g_ptr_array_set_size (u->clause_budgets, 0);
+  g_ptr_array_set_size (u->clause_configs, 0);
   u->last = NULL;
 }
 

@@ -3,6 +3,7 @@
  * are those `compute` gives on the same files, and on the files `export`
  * writes back — for every clause, compared value by value. */
 #include "nb-campaign.h"
+#include "nb-test.h"
 #include "nb-test-cli.h"
 #include "nb-test-tmp.h"
 
@@ -397,15 +398,18 @@ import_cases (const char *db, const char *const *fields, const Case *list, guint
  * and `report --format json` the "uncertainty" objects `compute --json`
  * gives with the same inputs as options, member for member, for every
  * clause — and the mapping accuracy's budget takes the figure's three maps. */
+/* The stated inputs of the uncertainty tests (every one the budgets read). */
+static const char *const unc_fields[] = {
+  "instrument.accuracy_mm=0.015", "instrument.accuracy_ppm=6", "instrument.accuracy_k=2",
+  "instrument.range_m=8", "instrument.angular_accuracy_deg=0.01", "instrument.random_mm=0.05",
+  "instrument.sample_rate_hz=100", "instrument.sync_s=0.002", "robot.rated_speed_mm_s=1000",
+  "instrument.target_centring_mm=0.02", "rig.placement_mm=2", "mapping.resolution_mm=50", NULL
+};
+
 static void
 test_uncertainty_results (void)
 {
-  static const char *const fields[] = {
-    "instrument.accuracy_mm=0.015", "instrument.accuracy_ppm=6", "instrument.accuracy_k=2",
-    "instrument.range_m=8", "instrument.angular_accuracy_deg=0.01", "instrument.random_mm=0.05",
-    "instrument.sample_rate_hz=100", "instrument.sync_s=0.002", "robot.rated_speed_mm_s=1000",
-    "instrument.target_centring_mm=0.02", "rig.placement_mm=2", "mapping.resolution_mm=50", NULL
-  };
+  const char *const *fields = unc_fields;
   static const char *const options[] = {
     "--accuracy", "15 µm + 6 µm/m (k=2)", "--range-m", "8", "--accuracy-deg", "0.01",
     "--random-mm", "0.05", "--sample-rate-hz", "100", "--sync-s", "0.002", "--speed-mm-s", "1000",
@@ -506,6 +510,221 @@ test_uncertainty_results (void)
   g_assert_cmpstr (r.out, ==, "");
   g_assert_nonnull (strstr (r.err, "field instrument.accuracy_k: 'about two'"));
   g_assert_nonnull (strstr (r.err, db));
+}
+
+/* The table blocks of a report --format json whose title starts so. */
+static GPtrArray *
+tables_titled (JsonNode *report, const char *prefix)
+{
+  JsonArray *blocks = json_object_get_array_member (json_node_get_object (report), "blocks");
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < json_array_get_length (blocks); i++)
+    {
+      JsonObject *b = json_array_get_object_element (blocks, i);
+      JsonObject *t = json_object_has_member (b, "table") ? json_object_get_object_member (b, "table")
+                                                          : NULL;
+
+      if (t != NULL && json_object_has_member (t, "title") &&
+          g_str_has_prefix (json_object_get_string_member (t, "title"), prefix))
+        g_ptr_array_add (out, t);
+    }
+  return out;
+}
+
+static gboolean
+has_cyrillic (const char *s)
+{
+  for (const char *p = s; *p; p = g_utf8_next_char (p))
+    if (g_utf8_get_char (p) >= 0x0400 && g_utf8_get_char (p) <= 0x04ff)
+      return TRUE;
+  return FALSE;
+}
+
+/* #17: the protocol has a budget per configuration (clause 7's two, not
+ * its first only), the input quantities once per clause with symbols the
+ * budgets use, each figure's u_c the one campaign results states, mean
+ * |d_i| with its U in table 5; in Russian every input quantity in Russian. */
+static void
+test_uncertainty_budgets (void)
+{
+  g_autofree char *db = db_path ("budgets.nbc");
+  g_autoptr (JsonNode) results = NULL, en = NULL, ru = NULL;
+  g_auto (Run) r;
+  guint compared = 0;
+
+  import_cases (db, unc_fields, cases, G_N_ELEMENTS (cases));
+  r = cli ("campaign", "results", "--db", db, "--json", NULL);
+  assert_ok (&r, "campaign results");
+  results = parse (r.out);
+  nb_test_run_clear (&r);
+  r = cli ("report", "--db", db, "--format", "json", "-o", "-", NULL);
+  assert_ok (&r, "report --format json");
+  en = parse (r.out);
+  nb_test_run_clear (&r);
+  r = cli ("report", "--db", db, "--lang", "ru", "--format", "json", "-o", "-", NULL);
+  assert_ok (&r, "report --lang ru --format json");
+  ru = parse (r.out);
+  nb_test_run_clear (&r);
+
+  {
+    static const struct { const char *clause, *config; } budgets[] = {
+      { "5", "P0→P1 30 kg" }, { "6", "two obstacles" }, { "7", "A: static box" },
+      { "7", "B: person" }, { "8", "straight, 5 m" }, { "9", "door 900 mm" },
+      { "9", "corridor 1200 mm" }, { "10", "arena" },
+    };
+    g_autoptr (GPtrArray) all = tables_titled (en, "Uncertainty budget — clause ");
+
+    /* One per configuration with a budget (before #17's fix, clause 7's
+     * and 9's first only). */
+    g_assert_cmpuint (all->len, ==, G_N_ELEMENTS (budgets));
+    for (guint i = 0; i < G_N_ELEMENTS (budgets); i++)
+      {
+        g_autofree char *prefix = budgets[i].config
+          ? g_strdup_printf ("Uncertainty budget — clause %s: %s", budgets[i].clause, budgets[i].config)
+          : g_strdup_printf ("Uncertainty budget — clause %s: ", budgets[i].clause);
+        g_autoptr (GPtrArray) one = tables_titled (en, prefix);
+        g_autofree char *ins = g_strdup_printf ("Input quantities of the uncertainty budgets — "
+                                                "clause %s", budgets[i].clause);
+        g_autoptr (GPtrArray) inputs = tables_titled (en, ins);
+        g_autoptr (GHashTable) symbols = g_hash_table_new (g_str_hash, g_str_equal);
+        JsonArray *in_rows, *rows;
+        JsonObject *unc = NULL;
+        const char *figure = NULL;
+        guint n_figure = 0;
+
+        g_assert_cmpuint (one->len, ==, 1);
+        g_assert_cmpuint (inputs->len, ==, 1);
+        /* x₁, x₂, … in order, each once. */
+        in_rows = json_object_get_array_member (g_ptr_array_index (inputs, 0), "rows");
+        g_assert_cmpuint (json_array_get_length (in_rows), >, 0);
+        for (guint k = 0; k < json_array_get_length (in_rows); k++)
+          {
+            const char *sym = json_object_get_string_member (json_array_get_object_element (in_rows, k),
+                                                             "symbol");
+
+            g_assert_true (g_str_has_prefix (sym, "x"));
+            g_assert_false (g_hash_table_contains (symbols, sym));
+            g_hash_table_add (symbols, (gpointer) sym);
+          }
+        {
+          JsonArray *configs = json_object_get_array_member (
+            json_object_get_object_member (json_node_get_object (results), "clauses"),
+            budgets[i].clause);
+
+          for (guint k = 0; k < json_array_get_length (configs) && unc == NULL; k++)
+            {
+              JsonObject *c = json_array_get_object_element (configs, k);
+
+              if (budgets[i].config == NULL ||
+                  g_str_equal (json_object_get_string_member (c, "config"), budgets[i].config))
+                unc = json_object_get_object_member (c, "uncertainty");
+            }
+        }
+        g_assert_nonnull (unc);
+        rows = json_object_get_array_member (g_ptr_array_index (one, 0), "rows");
+        for (guint k = 0; k < json_array_get_length (rows); k++)
+          {
+            JsonObject *row = json_array_get_object_element (rows, k);
+            const char *sym = json_object_get_string_member (row, "symbol");
+
+            if (*json_object_get_string_member (row, "figure") != '\0')
+              figure = json_object_get_string_member (row, "figure");
+            g_assert_nonnull (figure);
+            if (!g_str_equal (sym, "u_c"))
+              {
+                /* Every line's input is in the clause's table of inputs. */
+                g_assert_true (g_hash_table_contains (symbols, sym));
+                continue;
+              }
+            /* A figure's u_c: for one GUM states, the u of campaign
+             * results (two significant digits each: within 5 %); the
+             * budget's figures in the order of its members (clauses 6
+             * and 10 state theirs in arrays). */
+            if (!g_str_equal (budgets[i].clause, "6") && !g_str_equal (budgets[i].clause, "10"))
+              {
+                g_autoptr (GList) members = json_object_get_members (unc);
+                const char *key = g_list_nth_data (members, n_figure++);
+                JsonObject *f;
+
+                g_assert_nonnull (key);
+                f = json_object_get_object_member (unc, key);
+                /* (A Monte Carlo figure states U/k, not u_c.) */
+                if (g_str_equal (json_object_get_string_member (f, "method"), "gum"))
+                  {
+                    nb_assert_rel (json_object_get_double_member (row, "u"),
+                                   json_object_get_double_member (f, "u"), 0.05, key);
+                    compared++;
+                  }
+              }
+          }
+      }
+  }
+
+  /* The figures GUM states in these data (Ao, d, …): u_c compared. */
+  g_assert_cmpuint (compared, ==, 4);
+
+  /* Table 5: mean |d_i| has its U, the one campaign results states. */
+  {
+    JsonArray *blocks = json_object_get_array_member (json_node_get_object (en), "blocks");
+    JsonObject *path = json_array_get_object_element (
+      json_object_get_array_member (json_object_get_object_member (json_node_get_object (results),
+                                                                   "clauses"), "8"), 0);
+    double U = json_object_get_double_member (
+      json_object_get_object_member (json_object_get_object_member (path, "uncertainty"),
+                                     "mean_abs_mm"), "U");
+    gboolean seen = FALSE;
+
+    g_assert_cmpfloat (U, >, 0.0);
+    for (guint i = 0; i < json_array_get_length (blocks) && !seen; i++)
+      {
+        JsonObject *b = json_array_get_object_element (blocks, i);
+        JsonObject *t = json_object_has_member (b, "table") ? json_object_get_object_member (b, "table")
+                                                            : NULL;
+        JsonArray *rows = t ? json_object_get_array_member (t, "rows") : NULL;
+
+        if (rows == NULL || json_array_get_length (rows) == 0 ||
+            !json_object_has_member (json_array_get_object_element (rows, 0), "mean_abs_mm_U"))
+          continue;
+        seen = TRUE;
+        nb_assert_rel (json_object_get_double_member (json_array_get_object_element (rows, 0),
+                                                      "mean_abs_mm_U"), U, 1e-12, "table 5's U of mean |d_i|");
+      }
+    g_assert_true (seen);
+  }
+
+  /* In Russian: every input quantity and every source's words. */
+  {
+    g_autoptr (GPtrArray) inputs = tables_titled (ru, "Входные величины бюджетов неопределённости — раздел ");
+    gboolean barycentre = FALSE, type_a = FALSE;
+
+    g_assert_cmpuint (inputs->len, ==, 6);
+    for (guint i = 0; i < inputs->len; i++)
+      {
+        JsonArray *rows = json_object_get_array_member (g_ptr_array_index (inputs, i), "rows");
+
+        for (guint k = 0; k < json_array_get_length (rows); k++)
+          {
+            JsonObject *row = json_array_get_object_element (rows, k);
+            const char *q = json_object_get_string_member (row, "quantity");
+            const char *src = json_object_get_string_member (row, "source");
+
+            if (!has_cyrillic (q))
+              g_error ("input quantity '%s' is not in Russian", q);
+            barycentre |= g_str_equal (q, "барицентр x̄ (рассеяние достигнутых поз)");
+            type_a |= g_str_equal (src, "оценивание по типу А, число попыток n = 30");
+            g_assert_null (strstr (src, "Type A"));
+            g_assert_null (strstr (src, "residuals"));
+          }
+      }
+    g_assert_true (barycentre);
+    g_assert_true (type_a);
+    {
+      g_autoptr (GPtrArray) ru_budgets = tables_titled (ru, "Бюджет неопределённости — раздел ");
+
+      g_assert_cmpuint (ru_budgets->len, ==, 8);
+    }
+  }
 }
 
 /* The statement of the conformity table of report --format json for
@@ -849,6 +1068,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/campaign-cli/import-results-export", test_import_results_export);
   g_test_add_func ("/campaign-cli/uncertainty-results", test_uncertainty_results);
+  g_test_add_func ("/campaign-cli/uncertainty-budgets", test_uncertainty_budgets);
   g_test_add_func ("/campaign-cli/conformity", test_conformity);
   g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
   g_test_add_func ("/campaign-cli/errors", test_errors);

@@ -8,6 +8,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
+#include <string.h>
 
 /* --------------------------------------------------------- rounding -- */
 
@@ -302,8 +303,75 @@ test_pose_nonlinear (void)
           s2 += row->contribution * row->contribution;
       }
     nb_assert_rel (sqrt (s2), ro->u_c, 1e-9, "Ro's lines add up to u_c");
-    nb_assert_rel (ro->u_c, 3.0 * ro->value / 3.0 / sqrt (2.0 * 29.0) , 1e-9, "u(Ro) = 3·S_o/√(2ν)");
+    /* ν of S_o from the headings' kurtosis (nb_unc_sd_dof), not n − 1;
+     * for 30 normal headings it is near 29. */
+    {
+      double delta[30], nu;
+
+      for (int j = 0; j < 30; j++)
+        delta[j] = p[j].theta_deg - 90.0;
+      nu = nb_unc_sd_dof (delta, 30);
+      g_test_message ("Ro: ν of S_o %.2f", nu);
+      g_assert_cmpfloat (nu, >, 15.0);
+      g_assert_cmpfloat (nu, <, 60.0);
+      nb_assert_rel (ro->u_c, 3.0 * ro->value / 3.0 / sqrt (2.0 * nu), 1e-9, "u(Ro) = 3·S_o/√(2ν)");
+    }
   }
+}
+
+/* The distance-dependent part of the instrument's accuracy enters once
+ * (#17: as the point error at the working range, and Ap also got it again
+ * as a scale about the registration's centroid). */
+static void
+test_pose_ppm_once (void)
+{
+  NbPose command = { 1000.0, 2000.0, 90.0 };
+  g_autofree NbPose *p = gaussian_poses (30, 8.0, -3.0, 1.0, 0.1, 21);
+  g_autoptr (NbUncBudget) b = NULL;
+  g_autoptr (GError) error = NULL;
+  NbUncSetup s;
+  const NbUncFigure *ap, *rp;
+
+  nb_unc_setup_init (&s);
+  s.lin_ppm = 6.0;            /* "0 mm + 6 µm/m" (k = 2) at 8 m: 0.048 mm, u = 0.024 mm */
+  s.range_m = 8.0;
+  b = nb_unc_pose (&s, &command, p, 30, 9, &error);
+  g_assert_no_error (error);
+  ap = nb_unc_budget_figure (b, "ap_mm");
+  rp = nb_unc_budget_figure (b, "rp_mm");
+  /* Ap: the point error per coordinate, c = the direction of the error
+   * vector: u = 0.024 mm exactly (was √(0.024² + (3·10⁻⁶·2236)²) = 0.0249). */
+  nb_assert_rel (ap->u_measurement, 0.024, 1e-6, "Ap: b·L/k once");
+  /* Rp: the point error is common to the poses; the scale acts on l_j. */
+  nb_assert_rel (rp->u_measurement, 3e-6 * rp->value, 1e-3, "Rp: b/k on the distances");
+  for (guint i = 0; i < b->rows->len; i++)
+    {
+      const NbUncRow *row = &g_array_index (b->rows, NbUncRow, i);
+
+      if (g_str_equal (row->figure, "ap_mm"))
+        g_assert_null (strstr (row->quantity, "scale"));
+    }
+}
+
+/* ν of a sample standard deviation from the sample's kurtosis. */
+static void
+test_sd_dof (void)
+{
+  double x[30];
+
+  /* Two values ±a: κ̂ = 1, ν = 2/(1/n − (n − 3)/(n(n − 1))) = n(n − 1). */
+  for (int i = 0; i < 30; i++)
+    x[i] = (i % 2 ? 3.0 : -3.0) + 7.0;
+  nb_assert_rel (nb_unc_sd_dof (x, 30), 870.0, 1e-9, "two-valued: n(n − 1)");
+  /* Five at −c, twenty at 0, five at +c: κ̂ = n/10 = 3 as a normal's: n − 1. */
+  for (int i = 0; i < 30; i++)
+    x[i] = i < 5 ? -2.0 : i < 25 ? 0.0 : 2.0;
+  nb_assert_rel (nb_unc_sd_dof (x, 30), 29.0, 1e-9, "κ = 3: n − 1");
+  /* One outlier among 29 equal values: κ̂ = (n² − 3n + 3)/(n − 1) = 813/29,
+   * v = 813/870 − 27/870, ν = 1740/786 = 2.21: s says little. */
+  for (int i = 0; i < 30; i++)
+    x[i] = i == 0 ? 10.0 : 0.0;
+  nb_assert_rel (nb_unc_sd_dof (x, 30), 1740.0 / 786.0, 1e-9, "an outlier: ν ≈ 2");
 }
 
 /* ------------------------------------------------------- clause 8 -- */
@@ -347,6 +415,64 @@ test_path_max (void)
   f = nb_unc_budget_figure (b, "mean_mm");
   g_assert_true (f->u_sampling > 0.0);
   nb_assert_rel (f->u_measurement, 0.5 / sqrt (30.0), 1e-6, "mean: random part");
+}
+
+/* Clause 8's mean of the |d_i| (#17: it had no U) and the instrument's
+ * distance-dependent part, once. */
+static void
+test_path_mean_abs (void)
+{
+  double d[30], mean = 0.0, ss = 0.0;
+  NbSegment seg;
+  g_autoptr (NbUncBudget) one = NULL, two = NULL;
+  g_autoptr (GError) error = NULL;
+  NbUncSetup s;
+  const NbUncFigure *f;
+
+  /* A wander to the left in every trial: |d_i| = d_i. */
+  for (int i = 0; i < 30; i++)
+    d[i] = 4.0 + 0.1 * i;
+  for (int i = 0; i < 30; i++)
+    mean += d[i] / 30.0;
+  for (int i = 0; i < 30; i++)
+    ss += (d[i] - mean) * (d[i] - mean);
+  nb_unc_setup_init (&s);
+  s.lin_ppm = 6.0;            /* u = 6·10⁻³·8/2 = 0.024 mm per coordinate */
+  s.range_m = 8.0;
+  g_assert_true (nb_segment_init (&seg, 0.0, 0.0, 5000.0, 0.0, NULL));
+  one = nb_unc_path (&s, d, 30, &seg, 3, &error);
+  g_assert_no_error (error);
+  f = nb_unc_budget_figure (one, "mean_abs_mm");
+  g_assert_nonnull (f);
+  nb_assert_rel (f->value, mean, 1e-12, "mean |d_i|");
+  /* Type A: the |d_i|'s s/√n = √(Σ(d − d̄)²/29/30) = 0.2525 mm; the
+   * instrument's offset shifts every |d_i| by itself (c = 1). */
+  nb_assert_rel (f->u_sampling, sqrt (ss / 29.0 / 30.0), 1e-9, "mean |d_i|: s/√n");
+  nb_assert_rel (f->u_measurement, 0.024, 1e-6, "mean |d_i|: b·L/k");
+  nb_assert_rel (f->u_c, hypot (0.024, sqrt (ss / 29.0 / 30.0)), 1e-6, "in quadrature");
+  nb_assert_rel (f->U, 2.0 * f->u_c, 1e-12, "U = 2 u_c (GUM validated)");
+  g_assert_cmpint (f->method, ==, NB_UNC_METHOD_GUM);
+  /* d and the mean carry the distance-dependent part once: 0.024 mm. */
+  nb_assert_rel (nb_unc_budget_figure (one, "max_mm")->u_measurement, 0.024, 1e-6, "d: b·L/k");
+  nb_assert_rel (nb_unc_budget_figure (one, "mean_mm")->u_measurement, 0.024, 1e-6,
+                 "mean: b·L/k");
+  g_assert_cmpfloat (nb_unc_budget_figure (one, "std_mm")->u_measurement, <, 1e-9);
+
+  /* Half the trials to the right: an offset across the segment makes half
+   * the |d_i| longer and half shorter, so mean |d_i| does not see it. */
+  for (int i = 0; i < 30; i++)
+    d[i] = (i % 2 ? -1.0 : 1.0) * (4.0 + 0.1 * i);
+  two = nb_unc_path (&s, d, 30, &seg, 3, &error);
+  g_assert_no_error (error);
+  f = nb_unc_budget_figure (two, "mean_abs_mm");
+  nb_assert_rel (f->value, mean, 1e-12, "mean |d_i|, both sides");
+  g_assert_cmpfloat (f->u_measurement, <, 1e-9);
+  nb_assert_rel (f->u_sampling, sqrt (ss / 29.0 / 30.0), 1e-9, "both sides: s/√n");
+  /* The std of these two-humped d_i: ν from their kurtosis, far above
+   * normal theory's 29, so u(s) = s/√(2ν) is a fraction of s/√58. */
+  f = nb_unc_budget_figure (two, "std_mm");
+  nb_assert_rel (f->u_sampling, f->value / sqrt (2.0 * nb_unc_sd_dof (d, 30)), 1e-9, "u(s)");
+  g_assert_cmpfloat (f->u_sampling, <, 0.5 * f->value / sqrt (58.0));
 }
 
 /* ------------------------------------------------------ clause 10 -- */
@@ -540,6 +666,9 @@ main (int argc, char **argv)
   g_test_add_func ("/unc/pose-isotropic", test_pose_isotropic);
   g_test_add_func ("/unc/pose-nonlinear", test_pose_nonlinear);
   g_test_add_func ("/unc/path-max", test_path_max);
+  g_test_add_func ("/unc/path-mean-abs", test_path_mean_abs);
+  g_test_add_func ("/unc/pose-ppm-once", test_pose_ppm_once);
+  g_test_add_func ("/unc/sd-dof", test_sd_dof);
   g_test_add_func ("/unc/mapping", test_mapping);
   g_test_add_func ("/unc/times", test_times);
   g_test_add_func ("/unc/detection", test_detection);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gi18n-lib.h>
 #include <gsl/gsl_randist.h>
 
 #define DEG (G_PI / 180.0)
@@ -240,6 +241,7 @@ typedef struct {
   const char *unit;
   gboolean sampling;
   gsize first, count;
+  guint n_trials;
 } Group;
 
 typedef struct {
@@ -265,9 +267,19 @@ inputs_clear (Inputs *in)
 static void
 group (Inputs *in, const char *quantity, const char *source, const char *unit, gboolean sampling)
 {
-  Group g = { quantity, source, unit, sampling, in->x->len, 0 };
+  Group g = { quantity, source, unit, sampling, in->x->len, 0, 0 };
 
   g_array_append_val (in->groups, g);
+}
+
+/* A group of the finite number of trials (Type A): its source is the
+ * format N_("Type A, n = %u trials") with n kept beside it, so the
+ * protocol words it in its own language. */
+static void
+group_type_a (Inputs *in, const char *quantity, gsize n, const char *unit)
+{
+  group (in, quantity, N_ ("Type A, n = %u trials"), unit, TRUE);
+  g_array_index (in->groups, Group, in->groups->len - 1).n_trials = (guint) n;
 }
 
 static gsize
@@ -330,6 +342,7 @@ finish (NbUncBudget *b, const char *const *keys, gsize n_y, NbUncModel f, gpoint
           row.source = gr->source;
           row.unit = gr->unit;
           row.sampling = gr->sampling;
+          row.n_trials = gr->n_trials;
           row.dist = x[gr->first].dist;
           if (gr->count == 1)
             {
@@ -392,6 +405,7 @@ enum {
 typedef struct {
   double cx, cy;              /* registration centroid, command-centred mm */
   double nu, n;
+  double nu_so;               /* ν of S_o from the δ_j's kurtosis (nb_unc_sd_dof) */
   double chol[9];             /* of the (x, y, δ) covariance of the mean */
   double r_ls;                /* correlation of l̄ and S_l */
   double sxy_chol[4];         /* lower factor of (ν·S_xy)⁻¹, the Wishart's scale */
@@ -430,10 +444,13 @@ pose_f (const double *x, double *y, gpointer data)
   const PoseModel *m = data;
   double phi = x[P_PHI] * DEG;
   double dx = x[P_XB] - m->cx, dy = x[P_YB] - m->cy;
-  double X = m->cx + (1.0 + x[P_SCALE]) * (cos (phi) * dx - sin (phi) * dy) + x[P_TX] + x[P_BX] +
-             x[P_OX];
-  double Y = m->cy + (1.0 + x[P_SCALE]) * (sin (phi) * dx + cos (phi) * dy) + x[P_TY] + x[P_BY] +
-             x[P_OY];
+  /* The instrument's point error a + b·L (P_BX, P_BY) already holds its
+   * distance-dependent part at the working range: the barycentre gets no
+   * scale besides (#17: it was counted twice).  The scale b acts on the
+   * distances within the cluster only, Rp's l_j, where the common point
+   * error cancels. */
+  double X = m->cx + (cos (phi) * dx - sin (phi) * dy) + x[P_TX] + x[P_BX] + x[P_OX];
+  double Y = m->cy + (sin (phi) * dx + cos (phi) * dy) + x[P_TY] + x[P_BY] + x[P_OY];
 
   if (x[P_SL] < 0.0 || x[P_SO] < 0.0)
     return FALSE;
@@ -460,7 +477,7 @@ pose_draw (gsl_rng *rng, double *y, gpointer data)
   v[P_XB] = m->x[P_XB].value + m->chol[0] * z[0] / w;
   v[P_YB] = m->x[P_YB].value + (m->chol[3] * z[0] + m->chol[4] * z[1]) / w;
   v[P_DB] = m->x[P_DB].value + (m->chol[6] * z[0] + m->chol[7] * z[1] + m->chol[8] * z[2]) / w;
-  so = draw_sigma (rng, m->x[P_SO].value, m->nu);
+  so = draw_sigma (rng, m->x[P_SO].value, m->nu_so);
   v[P_SO] = so;
   /* y[2] is replaced below. */
   v[P_LB] = m->x[P_LB].value;
@@ -512,21 +529,13 @@ chol3 (const double a[9], double l[9])
       }
 }
 
-static const char *
-type_a_source (gsize n)
-{
-  /* Interned: the budget's lines point at it for as long as the process runs. */
-  g_autofree char *s = g_strdup_printf ("Type A, n = %zu trials", n);
-
-  return g_intern_string (s);
-}
 
 static void
 add_instrument (Inputs *in, const NbUncSetup *s, const char *what)
 {
   double u = nb_unc_setup_u_lin (s);
 
-  group (in, what, "instrument.accuracy_mm + accuracy_ppm × range_m, / accuracy_k", "mm", FALSE);
+  group (in, what, N_ ("instrument.accuracy_mm + accuracy_ppm × range_m, / accuracy_k"), "mm", FALSE);
   add (in, 0.0, u, stated_dist (s->lin_k), 0.0);
 }
 
@@ -613,39 +622,47 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
   }
   m.nu = n - 1.0;
   m.n = n;
+  {
+    g_autofree double *delta = g_new (double, n);
+
+    for (gsize j = 0; j < n; j++)
+      delta[j] = nb_angle_recast_deg (att[j].theta_deg - command->theta_deg);
+    m.nu_so = nb_unc_sd_dof (delta, n);
+  }
   m.cx = s->reg_centroid_mm[0] - command->x_mm;
   m.cy = s->reg_centroid_mm[1] - command->y_mm;
 
   inputs_init (&in);
-  group (&in, "barycentre x̄ (scatter of the attained poses)", type_a_source (n), "mm", TRUE);
+  group_type_a (&in, N_ ("barycentre x̄ (scatter of the attained poses)"), n, "mm");
   add (&in, mean[0], sqrt (cov[0]), NB_UNC_STUDENT_T, m.nu);
-  group (&in, "barycentre ȳ (scatter of the attained poses)", type_a_source (n), "mm", TRUE);
+  group_type_a (&in, N_ ("barycentre ȳ (scatter of the attained poses)"), n, "mm");
   add (&in, mean[1], sqrt (cov[4]), NB_UNC_STUDENT_T, m.nu);
-  group (&in, "mean heading deviation δ̄", type_a_source (n), "°", TRUE);
+  group_type_a (&in, N_ ("mean heading deviation δ̄"), n, "°");
   add (&in, mean[2], sqrt (cov[8]), NB_UNC_STUDENT_T, m.nu);
-  group (&in, "mean distance l̄", type_a_source (n), "mm", TRUE);
+  group_type_a (&in, N_ ("mean distance l̄"), n, "mm");
   add (&in, r.l_mean_mm, r.s_l_mm / sqrt ((double) n), NB_UNC_STUDENT_T, m.nu);
-  group (&in, "standard deviation S_l", type_a_source (n), "mm", TRUE);
+  group_type_a (&in, N_ ("standard deviation S_l"), n, "mm");
   add (&in, r.s_l_mm, u_s_l, NB_UNC_NORMAL, 0.0);
-  group (&in, "standard deviation S_o", type_a_source (n), "°", TRUE);
-  add (&in, r.s_o_deg, r.s_o_deg / sqrt (2.0 * m.nu), NB_UNC_NORMAL, 0.0);
-  add_instrument (&in, s, "measurement system, x");
-  add_instrument (&in, s, "measurement system, y");
-  group (&in, "registration translation, x", "instrument.registration_points (rigid fit residuals)", "mm",
+  group_type_a (&in, N_ ("standard deviation S_o"), n, "°");
+  /* Not normal theory's s/√(2(n − 1)): the headings' kurtosis sets ν. */
+  add (&in, r.s_o_deg, r.s_o_deg / sqrt (2.0 * m.nu_so), NB_UNC_NORMAL, 0.0);
+  add_instrument (&in, s, N_ ("measurement system, x"));
+  add_instrument (&in, s, N_ ("measurement system, y"));
+  group (&in, N_ ("registration translation, x"), N_ ("instrument.registration_points (rigid fit residuals)"), "mm",
          FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration translation, y", "instrument.registration_points (rigid fit residuals)", "mm",
+  group (&in, N_ ("registration translation, y"), N_ ("instrument.registration_points (rigid fit residuals)"), "mm",
          FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration rotation", "instrument.registration_points (rigid fit residuals)", "°", FALSE);
+  group (&in, N_ ("registration rotation"), N_ ("instrument.registration_points (rigid fit residuals)"), "°", FALSE);
   add (&in, 0.0, s->reg_u_rot_deg, NB_UNC_NORMAL, 0.0);
-  group (&in, "target centring, x", "instrument.target_centring_mm", "mm", FALSE);
+  group (&in, N_ ("target centring, x"), N_ ("instrument.target_centring_mm"), "mm", FALSE);
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "target centring, y", "instrument.target_centring_mm", "mm", FALSE);
+  group (&in, N_ ("target centring, y"), N_ ("instrument.target_centring_mm"), "mm", FALSE);
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "measurement system, heading", "instrument.angular_accuracy_deg, / accuracy_k", "°", FALSE);
+  group (&in, N_ ("measurement system, heading"), N_ ("instrument.angular_accuracy_deg, / accuracy_k"), "°", FALSE);
   add (&in, 0.0, nb_unc_setup_u_ang (s), stated_dist (s->ang_k), 0.0);
-  group (&in, "distance-dependent part as scale (b·10⁻⁶)", "instrument.accuracy_ppm", "1",
+  group (&in, N_ ("distance-dependent part as scale on l_j (b·10⁻⁶)"), N_ ("instrument.accuracy_ppm"), "1",
          FALSE);
   add (&in, 0.0, stated_u (s->lin_ppm * 1e-6, s->lin_k), stated_dist (s->lin_k), 0.0);
   (void) u_lin;
@@ -674,7 +691,14 @@ typedef struct {
   double arm_mm;              /* mid-segment minus the registration centroid, along it */
   const NbUncInput *x;
   double s_d;                 /* sample std of the d_i */
+  double nu_sd;               /* its ν from the d_i's kurtosis (nb_unc_sd_dof) */
+  double s_abs;               /* sample std of the |d_i| */
 } PathModel;
+
+/* The sampling inputs after the common ones: corrections of expectation 0
+ * to the mean of the d_i, to their standard deviation, to the mean of the
+ * |d_i|. */
+enum { S_MEAN, S_STD, S_MEAN_ABS };
 
 enum { Q_B, Q_T, Q_PHI, Q_O, Q_COMMON };
 
@@ -687,7 +711,7 @@ path_eval (const PathModel *m, const double *d, const double *common, double s_s
    * centroid), its rotation about that centroid seen at mid-segment (the
    * wander peaks there: a half sine), the target's centring. */
   double e = common[Q_B] + common[Q_T] + common[Q_PHI] * DEG * m->arm_mm + common[Q_O];
-  double mx = 0.0, sum = 0.0, ss = 0.0;
+  double mx = 0.0, sum = 0.0, sum_abs = 0.0, ss = 0.0;
 
   for (gsize i = 0; i < m->n; i++)
     {
@@ -695,12 +719,14 @@ path_eval (const PathModel *m, const double *d, const double *common, double s_s
 
       mx = MAX (mx, fabs (di));
       sum += di;
+      sum_abs += fabs (di);
     }
   for (gsize i = 0; i < m->n; i++)
     ss += (d[i] + e - sum / m->n) * (d[i] + e - sum / m->n);
   y[0] = mx;                                      /* 8.2: d = max |d_i| */
   y[1] = sum / m->n;                              /* mean of the signed d_i */
-  y[2] = fiducial ? s_sigma : sqrt (ss / (m->n - 1.0));
+  y[2] = sum_abs / m->n;                          /* mean of the |d_i| */
+  y[3] = fiducial ? s_sigma : sqrt (ss / (m->n - 1.0));
 }
 
 static gboolean
@@ -712,9 +738,10 @@ path_f (const double *x, double *y, gpointer data)
   /* GUM: the sampling inputs enter as corrections of expectation 0 to the
    * mean (t) and to the standard deviation (normal). */
   path_eval (m, x, x + m->n, 0.0, FALSE, y);
-  y[1] += sx[0];
-  y[2] += sx[1];
-  return y[2] >= 0.0;
+  y[1] += sx[S_MEAN];
+  y[2] += sx[S_MEAN_ABS];
+  y[3] += sx[S_STD];
+  return y[3] >= 0.0;
 }
 
 static gboolean
@@ -722,17 +749,24 @@ path_draw (gsl_rng *rng, double *y, gpointer data)
 {
   const PathModel *m = data;
   double d[m->n], common[Q_COMMON];
-  double sigma = draw_sigma (rng, m->s_d, m->n - 1.0);
+  /* The robot's σ of the d_i: s·√(ν/χ²_ν) with ν from their kurtosis, not
+   * n − 1: the wander's d_i are two-humped (left or right of the segment),
+   * and normal theory's PDF was three times as wide as the spread of s
+   * over repeated campaigns (test-unc-coverage /unc-coverage/path-spread). */
+  double sigma = draw_sigma (rng, m->s_d, m->nu_sd);
 
   for (gsize i = 0; i < m->n; i++)
     d[i] = draw_input (rng, &m->x[i]);
   for (int q = 0; q < Q_COMMON; q++)
     common[q] = draw_input (rng, &m->x[m->n + q]);
   path_eval (m, d, common, 0.0, FALSE, y);
-  /* The robot's mean deviation: given σ, normal about the sample mean with
-   * σ/√n (normal theory, as for clause 5); its σ: s·√(ν/χ²). */
-  y[1] += gsl_ran_gaussian_ziggurat (rng, sigma / sqrt ((double) m->n));
-  y[2] = y[2] * sigma / m->s_d;
+  /* The robot's mean deviation: a mean of n, the scaled t with ν = n − 1
+   * (JCGM 101 6.4.9: the central limit holds for a mean whatever the d_i's
+   * shape, and a kurtosis from n values does not make the mean surer);
+   * the mean of the |d_i| likewise, on the |d_i|'s own spread. */
+  y[1] += m->s_d / sqrt ((double) m->n) * gsl_ran_tdist (rng, m->n - 1.0);
+  y[2] += m->s_abs / sqrt ((double) m->n) * gsl_ran_tdist (rng, m->n - 1.0);
+  y[3] = y[3] * sigma / m->s_d;
   return TRUE;
 }
 
@@ -766,7 +800,7 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *
              guint64 seed, GError **error)
 {
   double length_mm = segment->length_mm;
-  static const char *const keys[] = { "max_mm", "mean_mm", "std_mm" };
+  static const char *const keys[] = { "max_mm", "mean_mm", "mean_abs_mm", "std_mm" };
   g_autoptr (NbUncBudget) b = nb_unc_budget_new (8);
   NbPathResult r;
   PathModel m = { n, segment->length_mm,
@@ -787,11 +821,21 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *
   if (!nb_metrics_path (d_mm, n, &r, error))
     return NULL;
   m.s_d = r.std_mm > 0.0 ? r.std_mm : 1e-12;
+  m.nu_sd = nb_unc_sd_dof (d_mm, n);
+  {
+    double mean_abs = 0.0, ss = 0.0;
+
+    for (gsize i = 0; i < n; i++)
+      mean_abs += fabs (d_mm[i]) / n;
+    for (gsize i = 0; i < n; i++)
+      ss += (fabs (d_mm[i]) - mean_abs) * (fabs (d_mm[i]) - mean_abs);
+    m.s_abs = sqrt (ss / (n - 1.0));
+  }
 
   inputs_init (&in);
-  group (&in, "d_i: the random error of the sample that is the largest (corrected for that "
-         "choice), and timing",
-         "instrument.random_mm, sample_rate_hz, robot.rated_speed_mm_s; instrument.sync_s × speed × slope π·d/L",
+  group (&in, N_ ("d_i: the random error of the sample that is the largest (corrected for that "
+         "choice), and timing"),
+         N_ ("instrument.random_mm, sample_rate_hz, robot.rated_speed_mm_s; instrument.sync_s × speed × slope π·d/L"),
          "mm", FALSE);
   for (gsize i = 0; i < n; i++)
     {
@@ -823,22 +867,23 @@ nb_unc_path (const NbUncSetup *s, const double *d_mm, gsize n, const NbSegment *
       add (&in, d_mm[i] - (d_mm[i] >= 0.0 ? 1.0 : -1.0) * MIN (s->random_mm * ek, a_i), u_i,
            NB_UNC_NORMAL, 0.0);
     }
-  add_instrument (&in, s, "measurement system, across the segment");
-  group (&in, "registration translation, across", "instrument.registration_points (rigid fit residuals)",
+  add_instrument (&in, s, N_ ("measurement system, across the segment"));
+  group (&in, N_ ("registration translation, across"), N_ ("instrument.registration_points (rigid fit residuals)"),
          "mm", FALSE);
   add (&in, 0.0, s->reg_u_t_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "registration rotation (at L/2, about the centroid)", "instrument.registration_points (rigid fit residuals)",
+  group (&in, N_ ("registration rotation (at L/2, about the centroid)"), N_ ("instrument.registration_points (rigid fit residuals)"),
          "°", FALSE);
   add (&in, 0.0, s->reg_u_rot_deg, NB_UNC_NORMAL, 0.0);
-  group (&in, "target centring, across", "instrument.target_centring_mm", "mm", FALSE);
+  group (&in, N_ ("target centring, across"), N_ ("instrument.target_centring_mm"), "mm", FALSE);
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, "mean of the d_i: finite number of trials", type_a_source (n), "mm", TRUE);
+  group_type_a (&in, N_ ("mean of the d_i: finite number of trials"), n, "mm");
   add (&in, 0.0, r.std_mm / sqrt ((double) n), NB_UNC_STUDENT_T, n - 1.0);
-  group (&in, "standard deviation of the d_i: finite number of trials", type_a_source (n), "mm",
-         TRUE);
-  add (&in, 0.0, r.std_mm / sqrt (2.0 * (n - 1.0)), NB_UNC_NORMAL, 0.0);
+  group_type_a (&in, N_ ("standard deviation of the d_i: finite number of trials"), n, "mm");
+  add (&in, 0.0, r.std_mm / sqrt (2.0 * m.nu_sd), NB_UNC_NORMAL, 0.0);
+  group_type_a (&in, N_ ("mean of the |d_i|: finite number of trials"), n, "mm");
+  add (&in, 0.0, m.s_abs / sqrt ((double) n), NB_UNC_STUDENT_T, n - 1.0);
   m.x = (const NbUncInput *) in.x->data;
-  ok = finish (b, keys, 3, path_f, &m, &in, NULL, path_draw, &m, seed, error);
+  ok = finish (b, keys, 4, path_f, &m, &in, NULL, path_draw, &m, seed, error);
   inputs_clear (&in);
   return ok ? g_steal_pointer (&b) : NULL;
 }
@@ -913,15 +958,15 @@ nb_unc_mapping (const NbUncSetup *s, const double truth_mm[4][2], const double (
       return NULL;
     }
   inputs_init (&in);
-  group (&in, "arena corners A_i (surveyed), per coordinate",
-         "instrument.accuracy_mm (…); instrument.target_centring_mm", "mm", FALSE);
+  group (&in, N_ ("arena corners A_i (surveyed), per coordinate"),
+         N_ ("instrument.accuracy_mm (…); instrument.target_centring_mm"), "mm", FALSE);
   for (int i = 0; i < 4; i++)
     for (int c = 0; c < 2; c++)
       add (&in, truth_mm[i][c], u_truth, NB_UNC_NORMAL, 0.0);
   for (gsize t = 0; t < n_maps; t++)
     {
-      group (&in, "map corners A'_i (cell ½ width rectangular ⊕ wall fit), per coordinate",
-             "mapping.resolution_mm; corner fit σ", "mm", FALSE);
+      group (&in, N_ ("map corners A'_i (cell ½ width rectangular ⊕ wall fit), per coordinate"),
+             N_ ("mapping.resolution_mm; corner fit σ"), "mm", FALSE);
       for (int i = 0; i < 4; i++)
         for (int c = 0; c < 2; c++)
           {
@@ -1034,7 +1079,7 @@ nb_unc_detection (const NbUncSetup *s, const double *true_mm, const double *meas
   inputs_init (&in);
   /* The robot's reported distance is its output, read exactly; the
    * obstacle's true distance is what the rig set and the instrument checked. */
-  group (&in, "true distance of each placement", "rig.placement_mm ⊕ instrument.accuracy_mm (…)", "mm",
+  group (&in, N_ ("true distance of each placement"), N_ ("rig.placement_mm ⊕ instrument.accuracy_mm (…)"), "mm",
          FALSE);
   for (gsize j = 0; j < n; j++)
     add (&in, true_mm[j], u, NB_UNC_NORMAL, 0.0);
@@ -1127,23 +1172,22 @@ times (guint clause, const NbUncSetup *s, const double *t0, gsize n0, const doub
     ss += (t0[i] - mean) * (t0[i] - mean);
   m.s0 = sqrt (ss / (n0 - 1.0));
   inputs_init (&in);
-  group (&in, clause == 7 ? "travel times without obstacle: sample period quantisation"
-                          : "passage times: sample period quantisation",
-         "instrument.sample_rate_hz (Δt/√6, start and end)", "s", FALSE);
+  group (&in, clause == 7 ? N_ ("travel times without obstacle: sample period quantisation")
+                          : N_ ("passage times: sample period quantisation"),
+         N_ ("instrument.sample_rate_hz (Δt/√6, start and end)"), "s", FALSE);
   for (gsize i = 0; i < n0; i++)
     add (&in, t0[i], u_q, NB_UNC_TRIANGULAR, 0.0);
   if (n1 > 0)
     {
-      group (&in, "travel times with obstacle: sample period quantisation",
-             "instrument.sample_rate_hz (Δt/√6, start and end)", "s", FALSE);
+      group (&in, N_ ("travel times with obstacle: sample period quantisation"),
+             N_ ("instrument.sample_rate_hz (Δt/√6, start and end)"), "s", FALSE);
       for (gsize i = 0; i < n1; i++)
         add (&in, t1[i], u_q, NB_UNC_TRIANGULAR, 0.0);
     }
-  group (&in, "synchronisation of robot events and samples (common)", "instrument.sync_s", "s",
+  group (&in, N_ ("synchronisation of robot events and samples (common)"), N_ ("instrument.sync_s"), "s",
          FALSE);
   add (&in, 0.0, s->sync_s, NB_UNC_NORMAL, 0.0);
-  group (&in, clause == 7 ? "T0: finite number of trials" : "mean passage time: finite number of trials",
-         type_a_source (n0), "s", TRUE);
+  group_type_a (&in, clause == 7 ? N_ ("T0: finite number of trials") : N_ ("mean passage time: finite number of trials"), n0, "s");
   add (&in, 0.0, m.s0 / sqrt ((double) n0), NB_UNC_STUDENT_T, n0 - 1.0);
   m.x = (const NbUncInput *) in.x->data;
   ok = finish (b, clause == 7 ? keys7 : keys9, clause == 7 ? 3 : 1, time_f, &m, &in, NULL,

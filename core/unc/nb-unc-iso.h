@@ -8,7 +8,8 @@
  * The finite number of trials (Type A) is an input where a figure
  * estimates a property of the robot (a mean, a repeatability): the mean of
  * n trials gets the scaled t PDF (JCGM 101 6.4.9; jointly for x, y, θ as
- * JCGM 102), a standard deviation σ the PDF s·√(ν/χ²_ν) of normal theory.
+ * JCGM 102), a standard deviation σ the PDF s·√(ν/χ²_ν) with ν from the
+ * sample's kurtosis (nb_unc_sd_dof; n − 1 for normal data).
  * A figure the standard defines on the trials tested (d = max |d_i|, T1 =
  * the max of three trials, the mapping accuracy = the max Dm) has no
  * sampling part: its uncertainty is the measurement's alone.
@@ -78,11 +79,15 @@ gboolean nb_unc_registration (const double (*reference_mm)[2], const double *res
                               double *u_t_mm, double *u_rot_deg, double centroid_mm[2],
                               GError **error);
 
-/* One line of a clause's budget table. */
+/* One line of a clause's budget table.  quantity and source are English
+ * msgids (marked N_() in nb-unc-iso.c, translated by the protocol's
+ * catalogue); a Type A line's source is the format "Type A, n = %u
+ * trials" of n_trials. */
 typedef struct {
   const char *figure;           /* the figure's key: "ap_mm" */
   const char *quantity;         /* the input quantity */
-  const char *source;           /* the campaign field or "Type A (n = 30)" */
+  const char *source;           /* the campaign field, or the Type A format */
+  guint n_trials;               /* Type A: the n of its source; else 0 */
   double value;                 /* its estimate (0 for a correction of expectation 0) */
   const char *unit;
   double u;                     /* standard uncertainty */
@@ -110,8 +115,10 @@ const NbUncFigure *nb_unc_budget_figure (const NbUncBudget *budget, const char *
 /* Clause 5: ap_mm, ao_deg, rp_mm, ro_deg of n ≥ 3 poses. */
 NbUncBudget *nb_unc_pose (const NbUncSetup *setup, const NbPose *command, const NbPose *attained,
                           gsize n, guint64 seed, GError **error);
-/* Clause 8: max_mm (d = max |d_i|), mean_mm, std_mm of the trials' d_i
- * (n ≥ 3) on the commanded segment.  (Keys: the figures' JSON members.) */
+/* Clause 8: max_mm (d = max |d_i|), mean_mm (of the signed d_i),
+ * mean_abs_mm (of the |d_i|), std_mm of the trials' d_i (n ≥ 3) on the
+ * commanded segment.  (Keys: the figures' JSON members.)  The std's
+ * sampling part has ν from the d_i's kurtosis (nb_unc_sd_dof). */
 NbUncBudget *nb_unc_path (const NbUncSetup *setup, const double *d_mm, gsize n,
                           const NbSegment *segment, guint64 seed, GError **error);
 /* Clause 10: dm_mm (one per trial, "dm_mm[i]") and accuracy_mm (the

@@ -659,6 +659,31 @@ nb_unc_round_interval (double lo, double hi, int decimals, double *rlo, double *
     }
 }
 
+/* -------------------------------------------------------- Type A -- */
+
+double
+nb_unc_sd_dof (const double *x, gsize n)
+{
+  double mean = 0.0, m2 = 0.0, m4 = 0.0, v;
+
+  if (n < 4)
+    return n > 1 ? n - 1.0 : 1.0;
+  for (gsize i = 0; i < n; i++)
+    mean += x[i] / n;
+  for (gsize i = 0; i < n; i++)
+    {
+      double d2 = (x[i] - mean) * (x[i] - mean);
+
+      m2 += d2 / n;
+      m4 += d2 * d2 / n;
+    }
+  if (!(m2 > 0.0))
+    return n - 1.0;
+  /* κ̂ ≥ 1 for any sample, so v ≥ 2/(n(n − 1)) > 0 and ν ≤ n(n − 1). */
+  v = m4 / (m2 * m2) / n - (n - 3.0) / ((double) n * (n - 1.0));
+  return MAX (2.0 / v, 1.0);
+}
+
 /* --------------------------------------------------- conformity -- */
 
 gboolean

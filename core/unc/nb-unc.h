@@ -65,6 +65,16 @@ typedef struct {
   double dof;             /* ν for NB_UNC_STUDENT_T; ignored otherwise */
 } NbUncInput;
 
+/* The degrees of freedom of a sample standard deviation s of n ≥ 4 values
+ * from a population of any shape: the exact variance of the unbiased s²,
+ * var(s²) = σ⁴·(κ/n − (n − 3)/(n(n − 1))) with κ = μ₄/σ⁴ the kurtosis
+ * (estimated by m₄/m₂²), matched to the scaled χ² of normal theory
+ * (var(s²) = 2σ⁴/ν): ν = 2/(κ/n − (n − 3)/(n(n − 1))).  Normal data
+ * (κ = 3) give ν = n − 1; two-valued data ±a (κ = 1) n(n − 1), s nearly
+ * exact; heavy tails fewer.  The PDF of σ is then s·√(ν/χ²_ν), u(s) =
+ * s/√(2ν) (docs/uncertainty.md: the coverage this gives). */
+double nb_unc_sd_dof (const double *x, gsize n);
+
 /* One draw of an input from its PDF (JCGM 101 6.4, C.4). */
 double nb_unc_draw (gsl_rng *rng, const NbUncInput *input);
 
