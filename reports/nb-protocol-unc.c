@@ -187,6 +187,20 @@ insert_u_columns (NbProtocolUnc *u, NbTable *t)
     }
 }
 
+/* v at two significant digits to the nearest, as text. */
+static char *
+two_digits (double v)
+{
+  int dec = 0;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE], format[16];
+
+  if (!(fabs (v) > 0.0))
+    return g_strdup ("0");
+  nb_unc_round_U (fabs (v), &dec);
+  g_snprintf (format, sizeof format, "%%.%df", MAX (dec, 0));
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, format, nb_unc_round_value (v, dec)));
+}
+
 /* Two significant digits to the nearest (a u, a sensitivity, a
  * contribution: what they are, not a promise of coverage as U is). */
 static void
@@ -403,7 +417,20 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
                                 r.U, MAX (r.decimals, 0), r.lo, MAX (r.decimals, 0), r.hi,
                                 e->fig.validated ? nb_tr (lang, "GUM validated by Monte Carlo (JCGM 101 8)")
                                                  : nb_tr (lang, "Monte Carlo (JCGM 101): GUM not validated"));
-      nb_table_add_note (t, stated);
+      /* #17: the finite number of trials apart from the measurement. */
+      if (e->fig.u_sampling > 0.0)
+        {
+          g_autofree char *uc = two_digits (e->fig.u_c), *um = two_digits (e->fig.u_measurement);
+          g_autofree char *us = two_digits (e->fig.u_sampling);
+          g_autofree char *parts = g_strdup_printf (
+            nb_tr (lang, "Of u_c = %s: from the measurement %s, from the finite number of "
+                         "trials (Type A) %s."), uc, um, us);
+          g_autofree char *both = g_strdup_printf ("%s %s", stated, parts);
+
+          nb_table_add_note (t, both);
+        }
+      else
+        nb_table_add_note (t, stated);
     }
   nb_document_add_table (doc, t);
 }

@@ -693,6 +693,41 @@ test_uncertainty_budgets (void)
     g_assert_true (seen);
   }
 
+  /* Under each budget what is stated of each figure, the finite number of
+   * trials apart from the measurement (Markdown carries the notes). */
+  {
+    JsonObject *pose = json_array_get_object_element (
+      json_object_get_array_member (json_object_get_object_member (json_node_get_object (results),
+                                                                   "clauses"), "5"), 0);
+    JsonObject *ap = json_object_get_object_member (json_object_get_object_member (pose, "uncertainty"),
+                                                    "ap_mm");
+    JsonArray *interval = json_object_get_array_member (ap, "interval");
+    g_autofree char *want = NULL;
+    g_auto (Run) md = cli ("report", "--db", db, "--format", "md", "-o", "-", NULL);
+    g_auto (Run) md_ru = cli ("report", "--db", db, "--lang", "ru", "--format", "md", "-o", "-", NULL);
+    char lo[32], hi[32], U[32];
+
+    assert_ok (&md, "report --format md");
+    assert_ok (&md_ru, "report --lang ru --format md");
+    /* The interval and U as the JSON states them, at U's decimals. */
+    g_snprintf (U, sizeof U, "%g", json_object_get_double_member (ap, "U"));
+    g_snprintf (lo, sizeof lo, "%.*f", (int) strlen (strchr (U, '.') ? strchr (U, '.') + 1 : ""),
+                json_array_get_double_element (interval, 0));
+    g_snprintf (hi, sizeof hi, "%.*f", (int) strlen (strchr (U, '.') ? strchr (U, '.') + 1 : ""),
+                json_array_get_double_element (interval, 1));
+    want = g_strdup_printf ("Position accuracy Ap: expanded uncertainty U = %s (k = 2), coverage "
+                            "interval [%s, %s]; ", U, lo, hi);
+    if (strstr (md.out, want) == NULL)
+      g_error ("no '%s' in the Markdown report", want);
+    /* (Markdown writes u_c as u\_c.) */
+    g_assert_nonnull (strstr (md.out, "Of u\\_c = "));
+    g_assert_nonnull (strstr (md.out, ": from the measurement "));
+    g_assert_nonnull (strstr (md_ru.out, "Погрешность отработки позиции Ap: расширенная "
+                                         "неопределённость U = "));
+    g_assert_nonnull (strstr (md_ru.out, "Составляющие u\\_c = "));
+    g_assert_null (strstr (md_ru.out, "expanded uncertainty"));
+  }
+
   /* In Russian: every input quantity and every source's words. */
   {
     g_autoptr (GPtrArray) inputs = tables_titled (ru, "Входные величины бюджетов неопределённости — раздел ");

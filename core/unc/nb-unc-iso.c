@@ -369,7 +369,37 @@ finish (NbUncBudget *b, const char *const *keys, gsize n_y, NbUncModel f, gpoint
             meas += s2;
           g_array_append_val (b->rows, row);
         }
-      /* The lines ignore correlation; u_c has it (JCGM 100 5.2.2). */
+      /* The lines ignore correlation; u_c has it (JCGM 100 5.2.2), and so
+       * do its two parts: the correlated inputs (x̄, ȳ, δ̄; l̄ and S_l) are
+       * all Type A, so u_c² = u_measurement² + u_sampling² with each part
+       * its own inputs' cᵀ·r·c (#17: the sampling part was stated above
+       * u_c where l̄ and S_l are anti-correlated). */
+      if (correlation != NULL)
+        {
+          g_autofree gboolean *is_samp = g_new0 (gboolean, MAX (n_x, 1));
+
+          for (guint g = 0; g < in->groups->len; g++)
+            {
+              const Group *gr = &g_array_index (in->groups, Group, g);
+
+              for (gsize i = gr->first; i < gr->first + gr->count; i++)
+                is_samp[i] = gr->sampling;
+            }
+          samp = meas = 0.0;
+          for (gsize i = 0; i < n_x; i++)
+            for (gsize j = 0; j < n_x; j++)
+              {
+                double v = jac[k * n_x + i] * jac[k * n_x + j] * correlation[i * n_x + j] *
+                           x[i].u * x[j].u;
+
+                if (is_samp[i] && is_samp[j])
+                  samp += v;
+                else if (!is_samp[i] && !is_samp[j])
+                  meas += v;
+              }
+          samp = MAX (samp, 0.0);
+          meas = MAX (meas, 0.0);
+        }
       nb_unc_figure_decide (&e.fig, y[k], u_c[k], sqrt (meas), sqrt (samp), &mc[k]);
       g_array_append_val (b->figures, e);
     }
