@@ -22,6 +22,7 @@
 #include "nb-campaign-iso9283.h"
 #include "nb-error.h"
 #include "nb-test.h"
+#include "nb-test-iso9283.h"
 #include "nb-test-tmp.h"
 
 #include <math.h>
@@ -167,29 +168,6 @@ dist3 (const double a[3], const double b[3])
                (a[2] - b[2]) * (a[2] - b[2]));
 }
 
-static double
-gauss (GRand *r, double sigma)
-{
-  double u = g_rand_double_range (r, 1e-300, 1.0), v = g_rand_double (r);
-
-  return sigma * sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-quantile (double *v, guint n, double p)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return v[(guint) CLAMP (p * (n - 1) + 0.5, 0, n - 1)];
-}
-
 /* The true arm of the error model with a load and no drift (a copy). */
 static void
 truth_init (NbSimArm *t, double payload_kg)
@@ -326,15 +304,15 @@ test_pose_and_load (void)
                 for (int k = 0; k < NB_ARM_JOINTS; k++)
                   q[k] = cube_q[i][k] + g_rand_double_range (r, -1, 1) * sqrt (3.0) * 1e-5;
                 true_mm (&t_rated, q, p);
-                a[j] = (NbPose6) { p[0] + gauss (r, TRACKER_MM / sqrt (200)),
-                                   p[1] + gauss (r, TRACKER_MM / sqrt (200)),
-                                   p[2] + gauss (r, TRACKER_MM / sqrt (200)), 180, 0, 180 };
+                a[j] = (NbPose6) { p[0] + nb_test_gauss (r, TRACKER_MM / sqrt (200)),
+                                   p[1] + nb_test_gauss (r, TRACKER_MM / sqrt (200)),
+                                   p[2] + nb_test_gauss (r, TRACKER_MM / sqrt (200)), 180, 0, 180 };
               }
             g_assert_true (nb_iso9283_pose (&c, a, 30, &res, NULL));
             rp[m] = res.rp_mm;
           }
-        lo = quantile (rp, reps, 0.001);
-        hi = quantile (rp, reps, 0.999);
+        lo = nb_test_quantile (rp, reps, 0.001);
+        hi = nb_test_quantile (rp, reps, 0.999);
         g_test_message ("P%u: RP %.4f mm (99.8 %%: %.4f … %.4f)", i + 1,
                         fig (clause, &rated, i, "rp_mm"), lo, hi);
         g_assert_cmpfloat (fig (clause, &rated, i, "rp_mm"), >=, lo);
@@ -459,8 +437,8 @@ test_distance (void)
 
           for (int k = 0; k < 3; k++)
             {
-              a[k] = p2[k] + gauss (r, TRACKER_MM / sqrt (200));
-              c[k] = p4[k] + gauss (r, TRACKER_MM / sqrt (200));
+              a[k] = p2[k] + nb_test_gauss (r, TRACKER_MM / sqrt (200));
+              c[k] = p4[k] + nb_test_gauss (r, TRACKER_MM / sqrt (200));
             }
           d[j] = dist3 (a, c);
           mean += d[j] / 30;
@@ -469,8 +447,8 @@ test_distance (void)
         ss += (d[j] - mean) * (d[j] - mean);
       rd[m] = 3 * sqrt (ss / 29);
     }
-  lo = quantile (rd, reps, 0.001);
-  hi = quantile (rd, reps, 0.999);
+  lo = nb_test_quantile (rd, reps, 0.001);
+  hi = nb_test_quantile (rd, reps, 0.999);
   g_test_message ("RD %.5f mm (99.8 %%: %.5f … %.5f)", fig (clause, &f, 0, "rd_mm"), lo, hi);
   g_assert_cmpfloat (fig (clause, &f, 0, "rd_mm"), >=, lo);
   g_assert_cmpfloat (fig (clause, &f, 0, "rd_mm"), <=, hi);
@@ -480,26 +458,6 @@ test_distance (void)
 }
 
 /* ------------------------------------------ 7.4 stabilisation, 7.5 OV -- */
-
-/* The servo's closed form (as test-sim-arm-iso9283 derives it):
- * ẍ = ω²(r − x) − 2ζω·ẋ on the ramp q0 → q1 over T, then held. */
-static double
-servo_closed_form (double q0, double q1, double T, double w, double z, double t)
-{
-  double s = z * w, wd = w * sqrt (1 - z * z), v = (q1 - q0) / T, ess = 2 * z * v / w;
-  double B = (v - s * ess) / wd, e, de, tau, f, df;
-
-  if (t < 0)
-    return q0;
-  if (t < T)
-    return q0 + v * t - (ess + exp (-s * t) * (-ess * cos (wd * t) + B * sin (wd * t)));
-  f = -ess * cos (wd * T) + B * sin (wd * T);
-  df = ess * wd * sin (wd * T) + B * wd * cos (wd * T);
-  e = ess + exp (-s * T) * f;
-  de = exp (-s * T) * (df - s * f) - v;
-  tau = t - T;
-  return q1 - exp (-s * tau) * (e * cos (wd * tau) + (de + s * e) / wd * sin (wd * tau));
-}
 
 static void
 test_stabilisation (void)
@@ -529,7 +487,7 @@ test_stabilisation (void)
       double q[NB_ARM_JOINTS], t = i / 1000.0;
 
       for (int j = 0; j < NB_ARM_JOINTS; j++)
-        q[j] = servo_closed_form (cube_q[1][j], cube_q[0][j], ramp, b.arm.settle_omega_rad_s,
+        q[j] = nb_test_servo_closed_form (cube_q[1][j], cube_q[0][j], ramp, b.arm.settle_omega_rad_s,
                                   b.arm.settle_zeta, t);
       stream[i].t_s = t;
       true_mm (&truth, q, stream[i].p_mm);
@@ -761,8 +719,8 @@ test_path (void)
 
                   for (guint i = 0; i <= k; i++)
                     {
-                      double p[3] = { i * step + gauss (rr, TRACKER_MM), gauss (rr, TRACKER_MM),
-                                      gauss (rr, TRACKER_MM) };
+                      double p[3] = { i * step + nb_test_gauss (rr, TRACKER_MM), nb_test_gauss (rr, TRACKER_MM),
+                                      nb_test_gauss (rr, TRACKER_MM) };
 
                       if (i > 0)
                         {
@@ -777,8 +735,8 @@ test_path (void)
                 }
               fv[m] = worst;
             }
-          lo = quantile (fv, reps, 0.001);
-          hi = quantile (fv, reps, 0.999);
+          lo = nb_test_quantile (fv, reps, 0.001);
+          hi = nb_test_quantile (fv, reps, 0.999);
           g_test_message ("FV %.3f mm/s (99.8 %%: %.3f … %.3f)", fig (clause, &f, 0, "fv_mm_s"),
                           lo, hi);
           g_assert_cmpfloat (fig (clause, &f, 0, "fv_mm_s"), >=, lo);
@@ -861,7 +819,7 @@ test_positioning (void)
           double q[NB_ARM_JOINTS], t = k / 1000.0;
 
           for (int j = 0; j < NB_ARM_JOINTS; j++)
-            q[j] = servo_closed_form (cube_q[0][j], to[j], ramp, b.arm.settle_omega_rad_s,
+            q[j] = nb_test_servo_closed_form (cube_q[0][j], to[j], ramp, b.arm.settle_omega_rad_s,
                                       b.arm.settle_zeta, t);
           stream[k].t_s = t;
           true_mm (&truth, q, stream[k].p_mm);

@@ -17,6 +17,7 @@
 #include "nb-angle.h"
 #include "nb-arm-file.h"
 #include "nb-error.h"
+#include "nb-test-iso9283.h"
 #include "nb-test-tmp.h"
 
 #include <math.h>
@@ -89,30 +90,6 @@ true_position (const NbSimArm *arm, const double q[7], double p_mm[3])
     p_mm[k] = T[k * 4 + 3] * 1000;
 }
 
-static double
-gauss (GRand *r, double sigma)
-{
-  double u = g_rand_double_range (r, 1e-300, 1.0), v = g_rand_double (r);
-
-  return sigma * sqrt (-2.0 * log (u)) * cos (2.0 * G_PI * v);
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* The p-quantile of v[0..n) (sorted in place). */
-static double
-quantile (double *v, guint n, double p)
-{
-  qsort (v, n, sizeof *v, cmp_double);
-  return v[MIN (n - 1, (guint) floor (p * n))];
-}
-
 /* Where the arm comes to rest at q: uniform joint noise ±√3σ (the goal's
  * arrival, nb-sim-arm), through the true arm, plus the tracker's mean over
  * its window (n samples, Gaussian σ per axis). */
@@ -126,7 +103,7 @@ noisy_rest (const NbSimArm *arm, GRand *r, const double q[7], double tracker_sig
     qn[j] = q[j] + g_rand_double_range (r, -1, 1) * sqrt (3.0) * arm->noise_rad;
   true_position (arm, qn, p_mm);
   for (int k = 0; k < 3; k++)
-    p_mm[k] += gauss (r, tracker_sigma_mm / sqrt ((double) n_samples));
+    p_mm[k] += nb_test_gauss (r, tracker_sigma_mm / sqrt ((double) n_samples));
 }
 
 /* The goals the runner sends, with the virtual time each one ends. */
@@ -346,9 +323,9 @@ test_pose_distance (void)
             ss += (dj[j] - sum / cycles) * (dj[j] - sum / cycles);
           rd[m] = 3 * sqrt (ss / (cycles - 1));
         }
-      lo = quantile (rd, reps, 0.001);
-      hi = quantile (rd, reps, 0.999);
-      med = quantile (rd, reps, 0.5);
+      lo = nb_test_quantile (rd, reps, 0.001);
+      hi = nb_test_quantile (rd, reps, 0.999);
+      med = nb_test_quantile (rd, reps, 0.5);
       g_test_message ("RD %.4f mm, predicted %.4f mm (99.8 %%: %.4f … %.4f)", d.rd_mm, med, lo,
                       hi);
       g_assert_cmpfloat (d.rd_mm, >=, lo);
@@ -362,29 +339,6 @@ test_pose_distance (void)
 }
 
 /* ------------------------------------------------ stabilisation (7.5, 7.6) -- */
-
-/* The servo's closed form (independent of the simulator's integrator):
- * ẍ = ω²(r − x) − 2ζω·ẋ on a ramp r = q0 + v·t over T, x(0) = q0, ẋ(0) = 0.
- * During the ramp the error e = r − x obeys ë + 2ζω·ė + ω²e = 2ζω·v: the
- * lag e_ss = 2ζv/ω plus a decaying ring with e(0) = 0, ė(0) = v; after T the
- * ramp stops (ė jumps by −v) and e rings down freely. */
-static double
-servo_closed_form (double q0, double q1, double T, double w, double z, double t)
-{
-  double s = z * w, wd = w * sqrt (1 - z * z), v = (q1 - q0) / T, ess = 2 * z * v / w;
-  double B = (v - s * ess) / wd, e, de, tau, f, df;
-
-  if (t < 0)
-    return q0;
-  if (t < T)
-    return q0 + v * t - (ess + exp (-s * t) * (-ess * cos (wd * t) + B * sin (wd * t)));
-  f = -ess * cos (wd * T) + B * sin (wd * T);
-  df = ess * wd * sin (wd * T) + B * wd * cos (wd * T);
-  e = ess + exp (-s * T) * f;
-  de = exp (-s * T) * (df - s * f) - v;
-  tau = t - T;
-  return q1 - exp (-s * tau) * (e * cos (wd * tau) + (de + s * e) / wd * sin (wd * tau));
-}
 
 static void
 test_stabilisation (void)
@@ -429,7 +383,7 @@ test_stabilisation (void)
 
           sim[i] = (NbIso9283Sample) { t, { p->x_mm, p->y_mm, p->z_mm } };
           for (int j = 0; j < 7; j++)
-            qm[j] = servo_closed_form (qa[j], q[0][j], ramp, w, z, t - t0);
+            qm[j] = nb_test_servo_closed_form (qa[j], q[0][j], ramp, w, z, t - t0);
           model_stream[i].t_s = t;
           true_position (&arm, qm, model_stream[i].p_mm);
         }
@@ -564,7 +518,7 @@ test_path (void)
                   }
                 true_position (&arm, qn, pts[j]);
                 for (int a = 0; a < 3; a++)
-                  pts[j][a] += gauss (rmc, sig);
+                  pts[j][a] += nb_test_gauss (rmc, sig);
                 /* Into the normal plane. */
                 et = (pts[j][0] - c[0]) * t[0] + (pts[j][1] - c[1]) * t[1] +
                      (pts[j][2] - c[2]) * t[2];
@@ -587,9 +541,9 @@ test_path (void)
           }
         rt[m] = worst;
       }
-    lo = quantile (rt, reps, 0.001);
-    hi = quantile (rt, reps, 0.999);
-    med = quantile (rt, reps, 0.5);
+    lo = nb_test_quantile (rt, reps, 0.001);
+    hi = nb_test_quantile (rt, reps, 0.999);
+    med = nb_test_quantile (rt, reps, 0.5);
     g_test_message ("RT %.4f mm, predicted %.4f mm (99.8 %%: %.4f … %.4f)", r.rt_mm, med, lo, hi);
     g_assert_cmpfloat (r.rt_mm, >=, lo);
     g_assert_cmpfloat (r.rt_mm, <=, hi);
