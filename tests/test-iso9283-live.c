@@ -16,6 +16,7 @@
  */
 #include "nb-test.h"
 #include "nb-test-cli.h"
+#include "nb-test-player.h"
 #include "nb-test-tmp.h"
 
 #include "nb-arm-file.h"
@@ -35,48 +36,12 @@ static char *tmp_dir;
 typedef struct {
   NbHttpRobot *robot;
   NbSimArm truth;
-  GSocket *udp;
-  GSocketAddress *to;
+  NbTestUdp udp;
   volatile gint stop;
   GMutex lock;
   GArray *played;               /* NbPose6 as the driver decodes them, distinct rests */
   guint frames;
 } Player;
-
-/* A NatNet 4.0 frame of data with one rigid body (little-endian by hand,
- * as tests/test-runner-live.c writes them). */
-static GByteArray *
-natnet_frame (int frame, double t, const float f[8])
-{
-  GByteArray *b = g_byte_array_new ();
-  guint8 zero4[4] = { 0 };
-  gint32 v;
-  guint16 params = GUINT16_TO_LE (1), size;
-
-  g_byte_array_append (b, (guint8 *) "\x07\x00\x00\x00", 4);
-  v = GINT32_TO_LE (frame);
-  g_byte_array_append (b, (guint8 *) &v, 4);
-  g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 4);
-  v = GINT32_TO_LE (1);
-  g_byte_array_append (b, (guint8 *) &v, 4);
-  v = GINT32_TO_LE (1);
-  g_byte_array_append (b, (guint8 *) &v, 4);
-  g_byte_array_append (b, (const guint8 *) f, 8 * sizeof (float));
-  g_byte_array_append (b, (guint8 *) &params, 2);
-  for (int i = 0; i < 4; i++)
-    g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, (guint8 *) &t, 8);
-  for (int i = 0; i < 6; i++)
-    g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 2);
-  g_byte_array_append (b, zero4, 4);
-  size = GUINT16_TO_LE ((guint16) (b->len - 4));
-  memcpy (b->data + 2, &size, 2);
-  return b;
-}
 
 static gpointer
 player (gpointer data)
@@ -86,7 +51,6 @@ player (gpointer data)
 
   for (int frame = 0; !g_atomic_int_get (&p->stop); frame++)
     {
-      gint64 at = t0 + (gint64) (frame / RATE_HZ * G_USEC_PER_SEC), now = g_get_monotonic_time ();
       g_autoptr (GError) error = NULL;
       g_autoptr (GByteArray) b = NULL;
       NbRobotState st;
@@ -95,8 +59,7 @@ player (gpointer data)
       NbSample s;
       NbPose6 pose;
 
-      if (at > now)
-        g_usleep ((gulong) (at - now));
+      nb_test_sleep_until (t0, frame / RATE_HZ);
       if (!nb_http_robot_state (p->robot, &st, &error))
         g_error ("player: %s", error->message);
       nb_sim_arm_true_pose (&p->truth, st.position, T);
@@ -112,14 +75,14 @@ player (gpointer data)
       f[5] = (float) q[3];
       f[6] = (float) q[0];
       f[7] = 0.00002f;
-      b = natnet_frame (frame, frame / RATE_HZ, f);
+      b = nb_test_natnet_frame (frame, frame / RATE_HZ, f);
       /* What the driver will make of the frame: its floats read back from
        * the bytes sent (the body's x, y, z, qx, qy, qz, qw after the
        * header, the frame number, two counts and the body's id). */
       {
         float g[7];
 
-        memcpy (g, b->data + 24, sizeof g);
+        memcpy (g, b->data + NB_TEST_NATNET_BODY_OFFSET, sizeof g);
         nb_sample_init (&s, "natnet");
         s.x_m = g[0];
         s.y_m = g[1];
@@ -136,28 +99,9 @@ player (gpointer data)
         g_array_append_val (p->played, pose);
       p->frames++;
       g_mutex_unlock (&p->lock);
-      g_socket_send_to (p->udp, p->to, (const char *) b->data, b->len, NULL, NULL);
+      nb_test_udp_send (&p->udp, b);
     }
   return NULL;
-}
-
-static guint16
-free_udp_port (void)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-  g_autoptr (GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-                                            G_SOCKET_PROTOCOL_UDP, &error);
-  g_autoptr (GSocketAddress) any = g_inet_socket_address_new (lo, 0);
-  g_autoptr (GSocketAddress) bound = NULL;
-  guint16 port;
-
-  g_assert_true (g_socket_bind (probe, any, TRUE, &error));
-  bound = g_socket_get_local_address (probe, &error);
-  g_assert_no_error (error);
-  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-  g_socket_close (probe, NULL);
-  return port;
 }
 
 /* The attained poses of DIR/Pi.csv (written by --output). */
@@ -199,10 +143,9 @@ test_natnet_udp (void)
   g_autofree char *robot_dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data",
                                                  "robots", "iiwa7", NULL);
   g_autofree char *out_dir = g_build_filename (tmp_dir, "natnet", NULL);
-  g_autofree char *url = g_strdup_printf ("udp://127.0.0.1:%u", free_udp_port ());
   g_autofree char *out = NULL;
+  const char *url;
   g_autoptr (GError) error = NULL;
-  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
   g_autoptr (JsonParser) parser = json_parser_new ();
   NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
   NbArmModel model;
@@ -219,10 +162,8 @@ test_natnet_udp (void)
   nb_iso9283_sim_errors (&p.truth);
   p.robot = nb_http_robot_new (server.url, NULL, 30, &error);
   g_assert_no_error (error);
-  p.udp = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM, G_SOCKET_PROTOCOL_UDP,
-                        &error);
-  g_assert_no_error (error);
-  p.to = g_inet_socket_address_new (lo, (guint16) atoi (strrchr (url, ':') + 1));
+  nb_test_udp_open (&p.udp);
+  url = p.udp.url;
   p.played = g_array_new (FALSE, FALSE, sizeof (NbPose6));
   g_mutex_init (&p.lock);
   thread = g_thread_new ("natnet-player", player, &p);
@@ -333,8 +274,7 @@ test_natnet_udp (void)
   }
   nb_test_server_stop (&server);
   nb_http_robot_free (p.robot);
-  g_clear_object (&p.udp);
-  g_clear_object (&p.to);
+  nb_test_udp_clear (&p.udp);
   g_array_unref (p.played);
   g_mutex_clear (&p.lock);
   nb_sim_arm_clear (&p.truth);

@@ -21,6 +21,7 @@
 #include "nb-geodesy.h"
 #include "nb-metrics.h"
 #include "nb-test-campaign.h"
+#include "nb-test-player.h"
 #include "nb-test-tmp.h"
 
 #include <gio/gio.h>
@@ -154,42 +155,15 @@ nmea_fix (double t, double x_mm, double y_mm, double th_deg)
   return g_strconcat (hdt_s, gga_s, NULL);
 }
 
-/* A NatNet 4.0 frame of data with one rigid body (little-endian by hand). */
+/* The pose as NatNet sends it: metres, the heading as a turn about z. */
 static GByteArray *
 natnet_frame (int frame, double t, double x_mm, double y_mm, double th_deg)
 {
-  GByteArray *b = g_byte_array_new ();
-  guint8 zero4[4] = { 0 };
   double half = th_deg * G_PI / 360.0;
-  float f[8] = { (float) (x_mm / 1000.0), (float) (y_mm / 1000.0), 0.0f, 0.0f, 0.0f,
-                 (float) sin (half), (float) cos (half), 0.0002f };
-  gint32 v;
-  guint16 params = 1, size;
+  const float f[8] = { (float) (x_mm / 1000.0), (float) (y_mm / 1000.0), 0.0f, 0.0f, 0.0f,
+                       (float) sin (half), (float) cos (half), 0.0002f };
 
-  g_byte_array_append (b, (guint8 *) "\x07\x00\x00\x00", 4);
-  v = GINT32_TO_LE (frame);
-  g_byte_array_append (b, (guint8 *) &v, 4);
-  g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 4);
-  v = GINT32_TO_LE (1);
-  g_byte_array_append (b, (guint8 *) &v, 4);
-  v = GINT32_TO_LE (1);
-  g_byte_array_append (b, (guint8 *) &v, 4);
-  g_byte_array_append (b, (guint8 *) f, sizeof f);
-  params = GUINT16_TO_LE (params);
-  g_byte_array_append (b, (guint8 *) &params, 2);
-  for (int i = 0; i < 4; i++)
-    g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, (guint8 *) &t, 8);
-  for (int i = 0; i < 6; i++)
-    g_byte_array_append (b, zero4, 4);
-  g_byte_array_append (b, zero4, 2);
-  g_byte_array_append (b, zero4, 4);
-  size = GUINT16_TO_LE ((guint16) (b->len - 4));
-  memcpy (b->data + 2, &size, 2);
-  return b;
+  return nb_test_natnet_frame (frame, t, f);
 }
 
 /* ------------------------------------------------------------- players -- */
@@ -201,22 +175,12 @@ typedef struct {
   Track track;
   GSocketListener *listener;    /* TCP */
   guint16 port;
-  GSocket *udp;                 /* NatNet */
-  GSocketAddress *udp_to;
+  NbTestUdp udp;                /* NatNet */
   int pty_in;                   /* socat's stdin */
   GPid socat;
   volatile gint stop;
   volatile gint dropped;        /* the link was dropped once */
 } Player;
-
-static void
-sleep_until (gint64 t0_us, double t_s)
-{
-  gint64 at = t0_us + (gint64) (t_s * G_USEC_PER_SEC), now = g_get_monotonic_time ();
-
-  if (at > now)
-    g_usleep ((gulong) (at - now));
-}
 
 static gboolean
 in_drop (const Player *p, double t)
@@ -300,7 +264,7 @@ player (gpointer data)
 
           if (g_atomic_int_get (&p->stop) || t > t_end)
             return NULL;
-          sleep_until (t0, t);
+          nb_test_sleep_until (t0, t);
           if (in_drop (p, t))
             {
               if (p->kind == PLAY_NMEA_TCP && !g_atomic_int_get (&p->dropped))
@@ -316,7 +280,7 @@ player (gpointer data)
             {
               g_autoptr (GByteArray) b = natnet_frame (frame, t, x, y, th);
 
-              g_socket_send_to (p->udp, p->udp_to, (const char *) b->data, b->len, NULL, NULL);
+              nb_test_udp_send (&p->udp, b);
             }
           else
             {
@@ -420,24 +384,8 @@ live_run (PlayKind kind, guint clause, guint trials, double drop_at_s)
       url = g_strdup_printf ("tcp://127.0.0.1:%u", p.port);
       break;
     case PLAY_NATNET_UDP:
-      {
-        g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
-        g_autoptr (GSocket) probe = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-                                                  G_SOCKET_PROTOCOL_UDP, &error);
-        g_autoptr (GSocketAddress) any = g_inet_socket_address_new (lo, 0);
-        g_autoptr (GSocketAddress) bound = NULL;
-        guint16 port;
-
-        /* A free port: bound, read, released for the device. */
-        g_assert_true (g_socket_bind (probe, any, TRUE, &error));
-        bound = g_socket_get_local_address (probe, &error);
-        port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
-        g_socket_close (probe, NULL);
-        url = g_strdup_printf ("udp://127.0.0.1:%u", port);
-        p.udp = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_DATAGRAM,
-                              G_SOCKET_PROTOCOL_UDP, &error);
-        p.udp_to = g_inet_socket_address_new (lo, port);
-      }
+      nb_test_udp_open (&p.udp);
+      url = g_strdup (p.udp.url);
       break;
     case PLAY_NMEA_PTY:
     default:
@@ -593,8 +541,7 @@ live_run (PlayKind kind, guint clause, guint trials, double drop_at_s)
       close (p.pty_in);
     }
   g_clear_object (&p.listener);
-  g_clear_object (&p.udp);
-  g_clear_object (&p.udp_to);
+  nb_test_udp_clear (&p.udp);
   nb_runner_summary_clear (&w.summary);
   g_unlink (answers);
 }
