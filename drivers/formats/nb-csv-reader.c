@@ -2,6 +2,7 @@
 
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-swar.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -12,6 +13,9 @@
 
 #define BLOCK_SIZE (1u << 20)           /* one read(2) */
 #define MAX_RECORD (64u << 20)          /* a longer record is not a measurement table */
+/* Bytes allocated past the buffer's capacity: a word of eight may be
+ * loaded at any byte before its end (what lies beyond is masked off). */
+#define SLACK 8
 
 struct _NbCsvReader {
   char *name;
@@ -41,7 +45,7 @@ reader_new (const char *name, gsize block)
   r->name = g_strdup (name);
   r->fd = -1;
   r->cap = block + 1;                   /* + 1: room for the last field's NUL */
-  r->buf = g_malloc (r->cap);
+  r->buf = g_malloc (r->cap + SLACK);
   r->next_line = 1;
   return r;
 }
@@ -159,7 +163,7 @@ refill (NbCsvReader *r, GError **error)
           return FALSE;
         }
       r->cap = 2 * (r->cap - 1) + 1;
-      r->buf = g_realloc (r->buf, r->cap);
+      r->buf = g_realloc (r->buf, r->cap + SLACK);
     }
   room = r->cap - 1 - r->end;
 
@@ -201,30 +205,61 @@ push_field (NbCsvReader *r, char *start, gsize len)
       r->field = g_renew (char *, r->field, r->fields_cap);
       r->field_len = g_renew (gsize, r->field_len, r->fields_cap);
     }
-  start[len] = '\0';
   r->field[r->n_fields] = start;
   r->field_len[r->n_fields] = len;
   r->n_fields++;
 }
 
-/* The common record: no quote on the line.  Splits [p, eol) on commas. */
-static void
-split_plain (NbCsvReader *r, char *p, char *eol)
+/* The common record, no quote in it: one pass from p, a word of eight
+ * bytes at a time (nb-swar.h), cuts the fields at the commas and stops at
+ * the line feed.  The buffer is not written (a record cut by the buffer's
+ * end is scanned again after a refill): the fields are noted, and
+ * terminate_fields() puts their NULs.  Returns the end of the record's
+ * text (its line feed; limit at the end of the file), or NULL when the
+ * buffer ends first or the record has a quote (*quoted). */
+static char *
+split_plain (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *quoted)
 {
-  if (eol > p && eol[-1] == '\r')
-    eol--;
-  for (;;)
-    {
-      char *comma = memchr (p, ',', (gsize) (eol - p));
+  char *field = p;
 
-      if (comma == NULL)
+  *quoted = FALSE;
+  for (char *q = p; q < limit; q += 8)
+    {
+      guint64 w = nb_swar_load8 (q);
+      guint64 m = nb_swar_equal (w, ',') | nb_swar_equal (w, '\n') | nb_swar_equal (w, '"');
+
+      if (limit - q < 8)
+        m &= G_MAXUINT64 >> (64 - 8 * (limit - q));
+      for (; m != 0; m &= m - 1)
         {
-          push_field (r, p, (gsize) (eol - p));
-          return;
+          char *at = q + nb_swar_first (m);
+
+          if (*at == ',')
+            {
+              push_field (r, field, (gsize) (at - field));
+              field = at + 1;
+              continue;
+            }
+          if (*at == '"')
+            {
+              *quoted = TRUE;
+              return NULL;
+            }
+          push_field (r, field, (gsize) (at - field - (at > field && at[-1] == '\r')));
+          return at;
         }
-      push_field (r, p, (gsize) (comma - p));
-      p = comma + 1;
     }
+  if (!at_eof)
+    return NULL;
+  push_field (r, field, (gsize) (limit - field - (limit > field && limit[-1] == '\r')));
+  return limit;
+}
+
+static void
+terminate_fields (NbCsvReader *r)
+{
+  for (guint i = 0; i < r->n_fields; i++)
+    r->field[i][r->field_len[i]] = '\0';
 }
 
 /*
@@ -338,19 +373,19 @@ read_record (NbCsvReader *r, GError **error)
 {
   for (;;)
     {
-      char *p = r->buf + r->start;
+      char *p = r->buf + r->start, *limit = r->buf + r->end, *eol, *next;
       gsize avail = r->end - r->start;
-      char *nl = memchr (p, '\n', avail);
-      char *eol, *next;
+      gboolean quoted;
 
-      if (nl == NULL && !r->eof)
+      /* (the file's first bytes: three at least, to look for a BOM) */
+      if (avail == 0 || (avail < 3 && r->consumed == 0 && !r->eof))
         {
+          if (r->eof)
+            return 0;
           if (!refill (r, error))
             return -1;
           continue;
         }
-      if (avail == 0)
-        return 0;                       /* r->eof */
 
       /* A UTF-8 byte order mark, as spreadsheets write, is not data. */
       if (r->consumed == 0 && r->start == 0 && avail >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
@@ -360,26 +395,48 @@ read_record (NbCsvReader *r, GError **error)
           continue;
         }
 
-      eol = nl != NULL ? nl : r->buf + r->end;
-      next = nl != NULL ? nl + 1 : eol;
       r->record_line = r->next_line;
       r->n_fields = 0;
-
-      if (p[0] == '#' || eol == p || (eol == p + 1 && p[0] == '\r'))
+      if (p[0] == '#' || p[0] == '\n' || p[0] == '\r')
         {
-          r->next_line++;
-          r->consumed += (gsize) (next - p);
-          r->start = (gsize) (next - r->buf);
-          continue;
+          /* A comment or a blank line (or a record that starts with CR). */
+          char *nl = memchr (p, '\n', avail);
+
+          if (nl == NULL && !r->eof)
+            {
+              if (!refill (r, error))
+                return -1;
+              continue;
+            }
+          eol = nl != NULL ? nl : limit;
+          if (p[0] == '#' || eol == p || (eol == p + 1 && p[0] == '\r'))
+            {
+              next = nl != NULL ? nl + 1 : eol;
+              r->next_line++;
+              r->consumed += (gsize) (next - p);
+              r->start = (gsize) (next - r->buf);
+              continue;
+            }
         }
 
-      if (memchr (p, '"', (gsize) (eol - p)) == NULL)
-        split_plain (r, p, eol);
+      eol = split_plain (r, p, limit, r->eof, &quoted);
+      if (eol != NULL)
+        {
+          terminate_fields (r);
+          next = eol < limit ? eol + 1 : eol;
+        }
+      else if (!quoted)
+        {
+          if (!refill (r, error))
+            return -1;
+          continue;
+        }
       else
         {
           guint64 newlines = 0;
-          gsize len = scan_quoted (p, r->buf + r->end, r->eof, &newlines);
+          gsize len = scan_quoted (p, limit, r->eof, &newlines);
 
+          r->n_fields = 0;
           if (len == 0)
             {
               if (!refill (r, error))
@@ -395,6 +452,7 @@ read_record (NbCsvReader *r, GError **error)
           eol = next > p && next[-1] == '\n' ? next - 1 : next;
           if (!split_quoted (r, p, eol, error))
             return -1;
+          terminate_fields (r);
           r->next_line += newlines;
         }
       r->next_line++;
