@@ -9,16 +9,141 @@
  *
  *   bench-ape [N …]        default: 10000 100000 1000000
  *
+ * Then the peer in the same run (issue 20): `compute ape --json` (the
+ * translation APE, nearest stamp, no alignment) against
+ * tests/bench/ape-numpy.py (numpy's loadtxt + searchsorted, the same
+ * figure) on the largest size's two files, in turn A B A B … (PEER_RUNS
+ * pairs): medians of wall and CPU time, the ratio pair by pair (a drift of
+ * the shared machine's speed cancels), the load average before and after,
+ * and both RMSEs (they must agree to 1e-12 relative).  Skipped without
+ * /usr/bin/python3 and numpy.
+ *
  * Needs NAVBENCH_CLI (set by meson benchmark).  Peak RSS is
  * getrusage(RUSAGE_CHILDREN), the largest of the runs so far: the sizes go
  * up, so each figure is that run's.
  */
 #include <glib.h>
 #include <glib/gstdio.h>
+#include <string.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
+
+#define PEER_RUNS 5
+
+typedef struct {
+  double wall_s, cpu_s, rmse;
+  long max_rss_kib;
+} Run;
+
+static double
+children_cpu (void)
+{
+  struct rusage ru;
+
+  getrusage (RUSAGE_CHILDREN, &ru);
+  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
+         ru.ru_stime.tv_usec / 1e6;
+}
+
+/* One child: wall and CPU time, the "rmse" of its JSON. */
+static gboolean
+run_child (const char *const *args, Run *r)
+{
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  double c0 = children_cpu ();
+  gint64 t0 = g_get_monotonic_time ();
+  struct rusage ru;
+  const char *at;
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                     &status, &error) || !g_spawn_check_wait_status (status, &error))
+    {
+      fprintf (stderr, "bench-ape: %s: %s\n%s", args[0], error->message, err ? err : "");
+      return FALSE;
+    }
+  r->wall_s = (g_get_monotonic_time () - t0) / 1e6;
+  r->cpu_s = children_cpu () - c0;
+  getrusage (RUSAGE_CHILDREN, &ru);
+  r->max_rss_kib = ru.ru_maxrss;
+  at = strstr (out, "\"rmse\"");
+  r->rmse = at != NULL ? g_ascii_strtod (strchr (at, ':') + 1, NULL) : NAN;
+  return TRUE;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, (size_t) n, sizeof *v, cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+static void
+print_load (const char *when)
+{
+  g_autofree char *text = NULL;
+
+  if (g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
+    printf ("# load average %s: %s", when, text);
+}
+
+/* navbench against the numpy script on the same two files, in turn. */
+static gboolean
+peer (const char *cli, const char *ref, const char *est, guint n)
+{
+  g_autofree char *script = g_build_filename (NB_BENCH_DIR, "ape-numpy.py", NULL);
+  const char *a_args[] = { cli, "compute", "ape", "--ref", ref, "--est", est, "--json", NULL };
+  const char *b_args[] = { "/usr/bin/python3", script, ref, est, NULL };
+  const char *check[] = { "/usr/bin/python3", "-c", "import numpy", NULL };
+  double aw[PEER_RUNS], ac[PEER_RUNS], bw[PEER_RUNS], bc[PEER_RUNS], rw[PEER_RUNS], rc[PEER_RUNS];
+  long a_rss = 0;
+  Run a = { 0 }, b = { 0 };
+  int status;
+
+  if (!g_spawn_sync (NULL, (char **) check, NULL, G_SPAWN_STDERR_TO_DEV_NULL, NULL, NULL, NULL,
+                     NULL, &status, NULL) || !g_spawn_check_wait_status (status, NULL))
+    {
+      printf ("# the numpy peer: skipped (no /usr/bin/python3 with numpy)\n");
+      return TRUE;
+    }
+  printf ("# the peer, %u poses each file, %d pairs in turn (translation APE, no alignment)\n", n,
+          PEER_RUNS);
+  print_load ("before");
+  for (int i = 0; i < PEER_RUNS; i++)
+    {
+      if (!run_child (a_args, &a) || !run_child (b_args, &b))
+        return FALSE;
+      aw[i] = a.wall_s, ac[i] = a.cpu_s, bw[i] = b.wall_s, bc[i] = b.cpu_s;
+      rw[i] = b.wall_s / a.wall_s, rc[i] = b.cpu_s / a.cpu_s;
+      a_rss = MAX (a_rss, a.max_rss_kib);
+    }
+  print_load ("after");
+  printf ("%-34s %8s %8s %10s\n", "", "wall s", "CPU s", "rmse m");
+  printf ("%-34s %8.3f %8.3f %10.6f\n", "navbench-cli compute ape --json", median (aw, PEER_RUNS),
+          median (ac, PEER_RUNS), a.rmse);
+  printf ("%-34s %8.3f %8.3f %10.6f\n", "ape-numpy.py", median (bw, PEER_RUNS),
+          median (bc, PEER_RUNS), b.rmse);
+  printf ("%-34s %7.2fx %7.2fx\n", "numpy / navbench (pair by pair)", median (rw, PEER_RUNS),
+          median (rc, PEER_RUNS));
+  if (!(fabs (a.rmse - b.rmse) <= 1e-12 * fabs (b.rmse)))
+    {
+      fprintf (stderr, "bench-ape: the RMSEs differ: %.17g and %.17g\n", a.rmse, b.rmse);
+      return FALSE;
+    }
+  return TRUE;
+}
 
 static void
 write_tum (const char *path, guint n, gboolean estimate)
@@ -105,6 +230,8 @@ main (int argc, char **argv)
       printf ("%10u %10.3f %10.3f %12.3f %13.2fx %12.1f\n", sizes[s], seconds, cpu, per_pose * 1e6,
               per_pose / first_per_pose, ru.ru_maxrss / 1024.0);
       fflush (stdout);
+      if (s == n_sizes - 1 && !peer (cli, ref, est, sizes[s]))
+        return 1;
       g_remove (ref);
       g_remove (est);
     }
