@@ -413,11 +413,16 @@ nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info, 
               ok = TRUE;
               while (ok && done < size)
                 {
-                  gsize len = MIN (window, size - done), used;
+                  gsize len = MIN (window, size - done), used = 0;
                   gboolean last = done + len == size;
 
                   /* (a window without a line's end fails here: MAX_LINE) */
                   ok = tum_feed (&b, &line, (const char *) map + done, len, last, &used, error);
+                  /* A failed window sets no used: nothing more is read or
+                   * let go (a garbage length here had MADV_DONTNEED drop the
+                   * process's own pages, libc's included: fuzz-tum). */
+                  if (!ok)
+                    break;
                   done += used;
                   if (page > 0 && done - dropped >= window)
                     {
