@@ -130,12 +130,46 @@ def settling(t, p, band, tail):
             "stabilisation_s": t_stable - t_entry, "overshoot_mm": ov}
 
 
+def qmul(p, q):
+    w0, x0, y0, z0 = p
+    w1, x1, y1, z1 = q
+    return np.array([w0 * w1 - x0 * x1 - y0 * y1 - z0 * z1, w0 * x1 + x0 * w1 + y0 * z1 - z0 * y1,
+                     w0 * y1 - x0 * z1 + y0 * w1 + z0 * x1, w0 * z1 + x0 * y1 - y0 * x1 + z0 * w1])
+
+
+def qaxis(axis, deg):
+    h = math.radians(deg) / 2
+    u = np.array(axis, dtype=float) / np.linalg.norm(axis)
+    return np.concatenate(([math.cos(h)], math.sin(h) * u))
+
+
+def command_abc(path, s, L):
+    """8.4: R(abc)·Rot(axis, θ(s)) by quaternions (Rz(c)·Ry(b)·Rx(a) = qz·qy·qx),
+    back to a, b, c from its matrix."""
+    abc = np.array(path["abc"], dtype=float)
+    axis = path.get("turn_axis")
+    if axis is None or not np.any(axis):
+        return abc
+    th0, th1 = path["turn_deg"]
+    q = qmul(qmul(qmul(qaxis([0, 0, 1], abc[2]), qaxis([0, 1, 0], abc[1])),
+                  qaxis([1, 0, 0], abc[0])), qaxis(axis, th0 + (th1 - th0) * s / L))
+    w, x, y, z = q / np.linalg.norm(q)
+    r20 = 2 * (x * z - w * y)
+    r21 = 2 * (y * z + w * x)
+    r22 = 1 - 2 * (x * x + y * y)
+    r10 = 2 * (x * y + w * z)
+    r00 = 1 - 2 * (y * y + z * z)
+    return np.degrees([math.atan2(r21, r22), math.atan2(-r20, math.hypot(r21, r22)),
+                       math.atan2(r10, r00)])
+
+
 def path_points(path, m):
+    """(point, tangent, s, L) of the m calculated points."""
     if path["kind"] == "line":
         a, b = np.array(path["start"]), np.array(path["end"])
         L = np.linalg.norm(b - a)
         t = (b - a) / L
-        return [(a + t * L * i / (m + 1), t) for i in range(1, m + 1)]
+        return [(a + t * L * i / (m + 1), t, L * i / (m + 1), L) for i in range(1, m + 1)]
     c, s, nrm = np.array(path["centre"]), np.array(path["start"]), np.array(path["normal"])
     nrm = nrm / np.linalg.norm(nrm)
     r = np.linalg.norm(s - c)
@@ -145,15 +179,15 @@ def path_points(path, m):
     for i in range(1, m + 1):
         phi = 2 * math.pi * i / (m + 1)
         out.append((c + r * (math.cos(phi) * e1 + math.sin(phi) * e2),
-                    -math.sin(phi) * e1 + math.cos(phi) * e2))
+                    -math.sin(phi) * e1 + math.cos(phi) * e2, r * phi, 2 * math.pi * r))
     return out
 
 
 def path(path_def, tracks, m, reach):
-    cabc = np.array(path_def["abc"])
     at, rt = 0.0, 0.0
     at_abc, rt_abc = np.zeros(3), np.zeros(3)
-    for c, t in path_points(path_def, m):
+    for c, t, s, L in path_points(path_def, m):
+        cabc = command_abc(path_def, s, L)
         pts, angs = [], []
         for tr in tracks:
             P = np.array(tr, dtype=float)

@@ -188,18 +188,19 @@ test_plan (void)
   g_autoptr (GError) error = NULL;
   const char *const keys[] = { "pose", "vap", "distance", "stabilisation", "drift",
                                "exchangeability", "path-line", "path-large-circle",
-                               "path-small-circle", "corner", "positioning", "compliance" };
-  const guint cycles[] = { 30, 30, 30, 3, 9, 60, 10, 10, 10, 3, 3, 3 };
+                               "path-small-circle", "path-reorientation", "corner",
+                               "positioning", "compliance" };
+  const guint cycles[] = { 30, 30, 30, 3, 9, 60, 10, 10, 10, 10, 3, 3, 3 };
   gboolean made;
   guint k = 0;
 
   bench_init (&b, "plan.nbc", 1, 0, 0, FALSE);
   plan = nb_campaign_iso9283_plan_list (b.campaign, &error);
   g_assert_no_error (error);
-  /* Eight characteristics × (rated at 100, 50, 10 %; 10 % load at 100 %); drift,
+  /* Nine characteristics × (rated at 100, 50, 10 %; 10 % load at 100 %); drift,
    * exchangeability (30 cycles on each of two robots), the minimum positioning time and
    * the static compliance once. */
-  g_assert_cmpuint (plan->len, ==, 8 * 4 + 4);
+  g_assert_cmpuint (plan->len, ==, 9 * 4 + 4);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       guint n = g_str_equal (keys[i], "drift") || g_str_equal (keys[i], "compliance") ||
@@ -614,12 +615,17 @@ truth_track (const NbClause9283Goals *g, const NbSimArm *truth, gsize *n)
 
       for (guint s = k == 0 ? 0 : 1; s <= sub; s++)
         {
-          double q[NB_ARM_JOINTS], p[3];
+          double q[NB_ARM_JOINTS], T[16], R[9], abc[3];
 
           for (int j = 0; j < NB_ARM_JOINTS; j++)
             q[j] = from[j] + (to[j] - from[j]) * s / sub;
-          true_mm (truth, q, p);
-          out[(*n)++] = (NbPose6) { p[0], p[1], p[2], 180, 0, 180 };
+          nb_sim_arm_true_pose (truth, q, T);
+          for (int r = 0; r < 3; r++)
+            for (int c = 0; c < 3; c++)
+              R[r * 3 + c] = T[r * 4 + c];
+          nb_iso9283_matrix_to_abc (R, abc);
+          out[(*n)++] = (NbPose6) { T[3] * 1000, T[7] * 1000, T[11] * 1000, abc[0], abc[1],
+                                    abc[2] };
         }
       from = to;
     }
@@ -643,7 +649,8 @@ prepared (Bench *b, const char *config, NbClause9283Goals *g)
 static void
 test_path (void)
 {
-  const char *const configs[] = { "path-line-rated-100", "path-large-circle-rated-100" };
+  const char *const configs[] = { "path-line-rated-100", "path-large-circle-rated-100",
+                                  "path-reorientation-rated-100" };
   Bench b;
   NbSimArm truth;
 
@@ -675,6 +682,23 @@ test_path (void)
                       fig (clause, &f, 0, "fv_mm_s"));
       g_assert_cmpfloat (r.at_mm, >, 0.1);
       nb_assert_abs (fig (clause, &f, 0, "at_mm"), r.at_mm, 0.01, "AT against the true arm");
+      if (g.path.turn_axis[2] != 0)
+        {
+          /* 8.4: the tool turned by 60° about its z along the line; the
+           * orientation error is the true arm's against the turned command
+           * (the tracker's 0.002° noise averaged over the ten cycles). */
+          g_test_message ("%s: AT_a %.4f° AT_b %.4f° AT_c %.4f° (model %.4f, %.4f, %.4f)",
+                          configs[c], fig (clause, &f, 0, "at_a_deg"),
+                          fig (clause, &f, 0, "at_b_deg"), fig (clause, &f, 0, "at_c_deg"),
+                          r.at_abc_deg[0], r.at_abc_deg[1], r.at_abc_deg[2]);
+          g_assert_cmpfloat (g.path.turn_deg[1] - g.path.turn_deg[0], ==, 60);
+          /* Followed the turn: a tool held still would be 24.5° off at the
+           * outer calculated points (9/11 of 30°). */
+          g_assert_cmpfloat (fig (clause, &f, 0, "at_c_deg"), <, 1);
+          nb_assert_abs (fig (clause, &f, 0, "at_a_deg"), r.at_abc_deg[0], 0.003, "AT_a");
+          nb_assert_abs (fig (clause, &f, 0, "at_b_deg"), r.at_abc_deg[1], 0.003, "AT_b");
+          nb_assert_abs (fig (clause, &f, 0, "at_c_deg"), r.at_abc_deg[2], 0.003, "AT_c");
+        }
       /* No joint noise: RT is the tracker's (σ 5 µm, interpolated). */
       g_assert_cmpfloat (fig (clause, &f, 0, "rt_mm"), <, 0.03);
       /* 8.6: the arm runs 0.4 % slow over each goal's commanded time, and

@@ -455,7 +455,7 @@ path_case (const NbIso9283Path *path, guint seed, const char *path_json)
       g_string_append_c (s, '[');
       for (gsize k = 0; k < n; k++)
         {
-          double sk = (k - 20.0) * 0.7, p[3], t[3];
+          double sk = (k - 20.0) * 0.7, p[3], t[3], abc[3];
 
           if (path->kind == NB_ISO9283_LINE)
             {
@@ -466,12 +466,15 @@ path_case (const NbIso9283Path *path, guint seed, const char *path_json)
           else
             nb_iso9283_path_point (path, sk, p, t);
           tr[j].t[k] = k * 1e-3;
+          /* The attained orientation follows the command's (turned, 8.4)
+           * with a bias: the reference computes the command its own way. */
+          nb_iso9283_path_orientation (path, CLAMP (sk, 0, length), length, abc);
           tr[j].pose[k] = (NbPose6) {
             p[0] + off[0] + gauss (r, 0.005), p[1] + off[1] + gauss (r, 0.005),
             p[2] + off[2] + gauss (r, 0.005),
-            nb_angle_recast_deg (path->abc_deg[0] + da + gauss (r, 0.01)),
-            nb_angle_recast_deg (path->abc_deg[1] - da + gauss (r, 0.01)),
-            nb_angle_recast_deg (path->abc_deg[2] + gauss (r, 0.01)),
+            nb_angle_recast_deg (abc[0] + da + gauss (r, 0.01)),
+            nb_angle_recast_deg (abc[1] - da + gauss (r, 0.01)),
+            nb_angle_recast_deg (abc[2] + gauss (r, 0.01)),
           };
           if (k)
             g_string_append_c (s, ',');
@@ -552,6 +555,36 @@ test_path_circle (void)
                           path.centre_mm[0], path.centre_mm[1], path.centre_mm[2],
                           path.start_mm[0], path.start_mm[1], path.start_mm[2], s3, s3, s3);
   path_case (&path, 83, json);
+}
+
+/* 8.4: the diagonal with the tool turned along it by 60° about a tilted
+ * tool axis, through ±180° of a and c. */
+static void
+test_path_reorientation (void)
+{
+  const double s3 = 1.0 / sqrt (3.0);
+  NbIso9283Path path = {
+    .kind = NB_ISO9283_LINE,
+    .start_mm = { 1000420.0, -2000080.0, 500520.0 },
+    .end_mm = { 1000580.0, -1999920.0, 500680.0 },
+    .abc_deg = { 179.99, -10.0, 179.5 },
+    .turn_axis = { s3, -s3, s3 },
+    .turn_deg = { -30.0, 30.0 },
+  };
+  double a0[3], a1[3], length;
+
+  g_assert_true (nb_iso9283_path_length (&path, &length, NULL));
+  nb_iso9283_path_orientation (&path, 0, length, a0);
+  nb_iso9283_path_orientation (&path, length, length, a1);
+  /* The command does turn (by 60° in all). */
+  g_assert_cmpfloat (fabs (nb_angle_recast_deg (a1[0] - a0[0])) +
+                     fabs (nb_angle_recast_deg (a1[1] - a0[1])) +
+                     fabs (nb_angle_recast_deg (a1[2] - a0[2])), >, 30);
+  path_case (&path, 84,
+             "{\"kind\":\"line\",\"start\":[1000420.0,-2000080.0,500520.0],"
+             "\"end\":[1000580.0,-1999920.0,500680.0],\"abc\":[179.99,-10.0,179.5],"
+             "\"turn_axis\":[0.57735026918962573,-0.57735026918962573,0.57735026918962573],"
+             "\"turn_deg\":[-30.0,30.0]}");
 }
 
 /* ------------------------------------------------------------ 8.5 -- */
@@ -781,6 +814,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283/pose-by-hand", test_pose_by_hand);
   g_test_add_func ("/iso9283/vap", test_vap);
   g_test_add_func ("/iso9283/exchangeability", test_exchangeability);
+  g_test_add_func ("/iso9283/path-reorientation", test_path_reorientation);
   g_test_add_func ("/iso9283/distance", test_distance);
   g_test_add_func ("/iso9283/settling", test_settling);
   g_test_add_func ("/iso9283/drift", test_drift);

@@ -620,6 +620,33 @@ nb_iso9283_path_point (const NbIso9283Path *path, double s_mm, double point[3], 
     }
 }
 
+void
+nb_iso9283_path_orientation (const NbIso9283Path *path, double s_mm, double length_mm,
+                             double abc_deg[3])
+{
+  const double *u = path->turn_axis;
+  double n = norm3 (u), th, R0[9], Rt[9], R[9], x, y, z, c, s, C;
+
+  if (!(n > 0) || !(length_mm > 0))
+    {
+      memcpy (abc_deg, path->abc_deg, 3 * sizeof (double));
+      return;
+    }
+  th = (path->turn_deg[0] + (path->turn_deg[1] - path->turn_deg[0]) * s_mm / length_mm) *
+       G_PI / 180.0;
+  x = u[0] / n, y = u[1] / n, z = u[2] / n;
+  c = cos (th), s = sin (th), C = 1 - c;
+  /* Rodrigues: the turn about the tool-frame axis, applied after R(abc). */
+  Rt[0] = c + x * x * C, Rt[1] = x * y * C - z * s, Rt[2] = x * z * C + y * s;
+  Rt[3] = y * x * C + z * s, Rt[4] = c + y * y * C, Rt[5] = y * z * C - x * s;
+  Rt[6] = z * x * C - y * s, Rt[7] = z * y * C + x * s, Rt[8] = c + z * z * C;
+  nb_iso9283_abc_to_matrix (path->abc_deg, R0);
+  for (int r = 0; r < 3; r++)
+    for (int k = 0; k < 3; k++)
+      R[r * 3 + k] = R0[r * 3] * Rt[k] + R0[r * 3 + 1] * Rt[3 + k] + R0[r * 3 + 2] * Rt[6 + k];
+  nb_iso9283_matrix_to_abc (R, abc_deg);
+}
+
 /* The track's forward crossing of the plane through c with normal t nearest
  * c: the attained pose there (linear interpolation, angles on recast
  * differences), centred on c for the position and on the command angles. */
@@ -704,13 +731,14 @@ nb_iso9283_path (const NbIso9283Path *path, const NbIso9283Track *tracks, guint 
   r->m_points = m;
   for (guint i = 1; i <= m; i++)
     {
-      double c[3], t[3], bar[3] = { 0 }, ang[3] = { 0 }, sum_l = 0.0, ss_l = 0.0, ss_a[3] = { 0 },
-             at, rt;
+      double c[3], t[3], cabc[3], bar[3] = { 0 }, ang[3] = { 0 }, sum_l = 0.0, ss_l = 0.0,
+             ss_a[3] = { 0 }, at, rt;
 
       nb_iso9283_path_point (path, length * i / (m + 1.0), c, t);
+      nb_iso9283_path_orientation (path, length * i / (m + 1.0), length, cabc);
       for (guint j = 0; j < n; j++)
         {
-          if (!track_crossing (&tracks[j], c, t, path->abc_deg, reach_mm, &dp[j * 3], &da[j * 3]))
+          if (!track_crossing (&tracks[j], c, t, cabc, reach_mm, &dp[j * 3], &da[j * 3]))
             {
               g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                            "cycle %u does not cross the normal plane of calculated point %u "

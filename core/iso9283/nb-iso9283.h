@@ -135,7 +135,11 @@ typedef enum {
 /* The command path: a straight line start → end, or a circle (centre,
  * radius, the unit normal of its plane, the start point on it; travelled
  * counter-clockwise about the normal, a full turn), with one command
- * orientation held along it (the standard's path tests keep it constant). */
+ * orientation held along it (8.2, 8.3) — or, for 8.4 (path accuracy on
+ * reorientation), turned along it: R(s) = R(abc) · Rot(turn_axis, θ(s)),
+ * the axis in the tool frame, θ from turn_deg[0] at the start to
+ * turn_deg[1] at the end in proportion to the arc length (a zero axis: no
+ * turn). */
 typedef struct {
   NbIso9283PathKind kind;
   double start_mm[3];
@@ -143,12 +147,17 @@ typedef struct {
   double centre_mm[3];          /* circle */
   double normal[3];             /* circle */
   double abc_deg[3];
+  double turn_axis[3];          /* 8.4: unit, in the tool frame; zero: none */
+  double turn_deg[2];
 } NbIso9283Path;
 
 /* The command path point at arc length s (mm) and its unit tangent. */
 gboolean nb_iso9283_path_length (const NbIso9283Path *path, double *length_mm, GError **error);
 void     nb_iso9283_path_point  (const NbIso9283Path *path, double s_mm, double point_mm[3],
                                  double tangent[3]);
+/* The command orientation a, b, c at arc length s (of a path of length L). */
+void     nb_iso9283_path_orientation (const NbIso9283Path *path, double s_mm, double length_mm,
+                                      double abc_deg[3]);
 
 /* A track: a cycle's samples in time order (t, pose). */
 typedef struct {
@@ -171,7 +180,8 @@ typedef struct {
 /* m ≥ 1 calculated points at s_i = L·i/(m + 1): the planes normal to the
  * command path there; each cycle's attained point in plane i is where its
  * track crosses the plane forwards (linear interpolation, the crossing
- * nearest the command point).  n ≥ 2 cycles; every cycle must cross every
+ * nearest the command point), its orientation against the command
+ * orientation at s_i (8.4: the turned one).  n ≥ 2 cycles; every cycle must cross every
  * plane within reach_mm of the command point, else an error naming both. */
 gboolean nb_iso9283_path (const NbIso9283Path *path, const NbIso9283Track *tracks, guint n,
                           guint m, double reach_mm, NbIso9283PathResult *result, GError **error);

@@ -7,7 +7,10 @@
  * the point on the plane's first edge direction, counter-clockwise about
  * the plane's normal, the cube's orientation held; ten cycles (6.9).  The
  * corner: P2 → P3 → P4, the corner at P3 (a right angle in the plane),
- * three cycles.  The path is sent as joint points every ≈ 2 mm (IK), each
+ * three cycles.  8.4, path accuracy on reorientation: the diagonal with
+ * the tool turned along it about its own z axis from −30° to +30° (ten
+ * cycles), AT and RT against the turned command orientation.  The path is
+ * sent as joint points every ≈ 2 mm (IK), each
  * timed for the path velocity v_c = speed × the rated path velocity (on the
  * simulated arm: the goal's duration stretched to its length / v_c, never
  * below the joints' limits); the tracker's stream of the cycle at its full
@@ -29,6 +32,7 @@
  * make |Δp|/Δt fluctuate by ~7 mm/s and bias it (+8 % at 25 mm/s), more
  * than the fluctuation FV is to measure. */
 #define VELOCITY_EVERY 10
+#define REORIENT_DEG 30.0  /* 8.4, read in docs/iso9283.md */
 
 static const NbClause9283Column path_columns[] = {
   { "at_mm", "AT_P", "AT_P", "mm", 3 },
@@ -67,14 +71,18 @@ plane_axes (const NbIso9283Cube *cube, double e1[3], double e2[3], double n[3])
 }
 
 /* The joint points of the points pts[0..n) (IK, each from the one before)
- * and each one's duration at v_c. */
+ * and each one's duration at v_c; the tool at the cube's orientation, or
+ * (turned: 8.4) at the path's command orientation, the points being evenly
+ * spaced along it. */
 static gboolean
 add_points (NbIso9283Rig *rig, NbClause9283Goals *c, const double (*pts)[3], guint n,
-            const double seed[NB_ARM_JOINTS], GError **error)
+            const double seed[NB_ARM_JOINTS], const NbIso9283Path *turned, GError **error)
 {
-  double q_prev[NB_ARM_JOINTS];
+  double q_prev[NB_ARM_JOINTS], length = 0;
 
   memcpy (q_prev, seed, sizeof q_prev);
+  if (turned != NULL && !nb_iso9283_path_length (turned, &length, error))
+    return FALSE;
   if (c->segment_s == NULL)
     c->segment_s = g_array_new (FALSE, FALSE, sizeof (double));
   for (guint i = 0; i < n; i++)
@@ -82,6 +90,16 @@ add_points (NbIso9283Rig *rig, NbClause9283Goals *c, const double (*pts)[3], gui
       double T[16], q[NB_ARM_JOINTS], len = 0;
 
       nb_iso9283_cube_target (&rig->cube, pts[i], T);
+      if (turned != NULL && n > 1)
+        {
+          double abc[3], R[9];
+
+          nb_iso9283_path_orientation (turned, length * i / (n - 1), length, abc);
+          nb_iso9283_abc_to_matrix (abc, R);
+          for (int r = 0; r < 3; r++)
+            for (int k = 0; k < 3; k++)
+              T[r * 4 + k] = R[r * 3 + k];
+        }
       if (!nb_arm_ik (&rig->model, T, q_prev, q, error))
         {
           g_prefix_error (error, "the path's point %u (%.1f, %.1f, %.1f mm): ", i + 1,
@@ -141,11 +159,19 @@ path_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
   memset (p, 0, sizeof *p);
   memcpy (p->abc_deg, cube->abc_deg, sizeof p->abc_deg);
   c->v_command_mm_s = rig->rated_speed_mm_s * e->speed_pct / 100.0;
-  if (g_str_equal (clause->key, "path-line"))
+  if (g_str_equal (clause->key, "path-line") || g_str_equal (clause->key, "path-reorientation"))
     {
       p->kind = NB_ISO9283_LINE;
       memcpy (p->start_mm, cube->p_mm[1], sizeof p->start_mm);
       memcpy (p->end_mm, cube->p_mm[3], sizeof p->end_mm);
+    }
+  /* 8.4 (read in docs/iso9283.md): along the diagonal the tool turns about
+   * its own z axis from −30° to +30° of the cube's orientation. */
+  if (g_str_equal (clause->key, "path-reorientation"))
+    {
+      p->turn_axis[2] = 1;
+      p->turn_deg[0] = -REORIENT_DEG;
+      p->turn_deg[1] = REORIENT_DEG;
     }
   else
     {
@@ -159,7 +185,7 @@ path_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
         p->start_mm[k] = cube->p_mm[0][k] + r * e1[k];
     }
   if ((pts = sample_path (p, &np, error)) == NULL ||
-      !add_points (rig, c, (const double (*)[3]) pts, np, rig->q[0], error))
+      !add_points (rig, c, (const double (*)[3]) pts, np, rig->q[0], p, error))
     return FALSE;
   return nb_clause_9283_check (rig, c, error);
 }
@@ -232,6 +258,12 @@ path_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEn
   g_array_append_vals (t->command, p->normal, 3);
   g_array_append_vals (t->command, p->abc_deg, 3);
   g_array_append_vals (t->command, &c->v_command_mm_s, 1);
+  /* 8.4: the turn (cycles of the other paths end at 17 values). */
+  if (p->turn_axis[0] != 0 || p->turn_axis[1] != 0 || p->turn_axis[2] != 0)
+    {
+      g_array_append_vals (t->command, p->turn_axis, 3);
+      g_array_append_vals (t->command, p->turn_deg, 2);
+    }
   return TRUE;
 }
 
@@ -293,7 +325,7 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   double length, v_c;
   gboolean ok;
 
-  if (first->command->len != 17)
+  if (first->command->len != 17 && first->command->len != 22)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no command path",
                    first->cycle);
@@ -307,6 +339,11 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   memcpy (path.normal, h + 10, sizeof path.normal);
   memcpy (path.abc_deg, h + 13, sizeof path.abc_deg);
   v_c = h[16];
+  if (first->command->len == 22)
+    {
+      memcpy (path.turn_axis, h + 17, sizeof path.turn_axis);
+      memcpy (path.turn_deg, h + 20, sizeof path.turn_deg);
+    }
   ok = tracks_of (trials, tracks, t_s, poses, error) &&
        nb_iso9283_path_length (&path, &length, error) &&
        nb_iso9283_path (&path, tracks, n, POINTS, REACH_MM, &r, error);
@@ -346,15 +383,28 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   f->values[7] = vr.av_pct;
   f->values[8] = vr.rv_mm_s;
   f->values[9] = vr.fv_mm_s;
-  f->note = g_strdup_printf ("L = %.1f mm, v_c = %.1f mm/s, m = %u", length, v_c, POINTS);
-  f->note_ru = g_strdup_printf ("L = %.1f мм, v_c = %.1f мм/с, m = %u", length, v_c, POINTS);
+  if (first->command->len == 22)
+    {
+      f->note = g_strdup_printf ("L = %.1f mm, v_c = %.1f mm/s, m = %u, the tool turned from "
+                                 "%+.0f° to %+.0f° about its z", length, v_c, POINTS,
+                                 path.turn_deg[0], path.turn_deg[1]);
+      f->note_ru = g_strdup_printf ("L = %.1f мм, v_c = %.1f мм/с, m = %u, инструмент повёрнут "
+                                    "от %+.0f° до %+.0f° вокруг своей оси z", length, v_c, POINTS,
+                                    path.turn_deg[0], path.turn_deg[1]);
+    }
+  else
+    {
+      f->note = g_strdup_printf ("L = %.1f mm, v_c = %.1f mm/s, m = %u", length, v_c, POINTS);
+      f->note_ru = g_strdup_printf ("L = %.1f мм, v_c = %.1f мм/с, m = %u", length, v_c,
+                                    POINTS);
+    }
   return TRUE;
 }
 
-#define PATH_MODULE(sym, k, words, words_ru)                                             \
+#define PATH_MODULE(sym, k, number, words, words_ru)                                     \
   const NbClause9283 sym = {                                                             \
     .key = k,                                                                            \
-    .clause = "8.2, 8.3, 8.6",                                                           \
+    .clause = number,                                                                    \
     .title = words,                                                                      \
     .title_ru = words_ru,                                                                \
     .cycles = 10,                                                                        \
@@ -367,15 +417,18 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
     .compute = path_compute,                                                             \
   }
 
-PATH_MODULE (nb_clause_9283_path_line, "path-line",
+PATH_MODULE (nb_clause_9283_path_line, "path-line", "8.2, 8.3, 8.6",
              "Path accuracy, repeatability and velocity: straight line",
              "Точность и повторяемость траектории, скорость по траектории: прямая");
-PATH_MODULE (nb_clause_9283_path_large_circle, "path-large-circle",
+PATH_MODULE (nb_clause_9283_path_large_circle, "path-large-circle", "8.2, 8.3, 8.6",
              "Path accuracy, repeatability and velocity: large circle",
              "Точность и повторяемость траектории, скорость по траектории: большая окружность");
-PATH_MODULE (nb_clause_9283_path_small_circle, "path-small-circle",
+PATH_MODULE (nb_clause_9283_path_small_circle, "path-small-circle", "8.2, 8.3, 8.6",
              "Path accuracy, repeatability and velocity: small circle",
              "Точность и повторяемость траектории, скорость по траектории: малая окружность");
+PATH_MODULE (nb_clause_9283_path_reorientation, "path-reorientation", "8.4",
+             "Path accuracy on reorientation: straight line",
+             "Точность траектории при переориентации: прямая");
 
 /* ------------------------------------------------------- 8.5 corners -- */
 
@@ -417,7 +470,7 @@ corner_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Pl
   for (guint i = 1; i <= n2; i++)
     for (int k = 0; k < 3; k++)
       pts[n1 + i][k] = c->corner_mm[1][k] + (c->corner_mm[2][k] - c->corner_mm[1][k]) * i / n2;
-  if (!add_points (rig, c, (const double (*)[3]) pts, np, rig->q[1], error))
+  if (!add_points (rig, c, (const double (*)[3]) pts, np, rig->q[1], NULL, error))
     return FALSE;
   return nb_clause_9283_check (rig, c, error);
 }

@@ -197,6 +197,7 @@ extern const NbClause9283 nb_clause_9283_exchangeability;
 extern const NbClause9283 nb_clause_9283_path_line;
 extern const NbClause9283 nb_clause_9283_path_large_circle;
 extern const NbClause9283 nb_clause_9283_path_small_circle;
+extern const NbClause9283 nb_clause_9283_path_reorientation;
 extern const NbClause9283 nb_clause_9283_corner;
 extern const NbClause9283 nb_clause_9283_positioning;
 extern const NbClause9283 nb_clause_9283_compliance;
