@@ -1482,6 +1482,74 @@ draw_corners (cairo_t *cr, double w, double h, gpointer data)
     }
 }
 
+/* 10.2: how each map's corners A'_i were identified with the arena's A_i.
+ * Imported corners keep the laboratory's numbering; a map read from its
+ * file (its "map corners found" event) is numbered by its registration to
+ * the arena, and by the reference feature off the arena's symmetry when the
+ * configuration surveys one (nb_map_fit_match_reference): without it a map
+ * turned by a quarter about the arena's centre cannot be told. */
+static void
+map_identity_notes (Build *b, NbTable *t, const NbCampaignConfig *c, double tolerance_deg)
+{
+  g_autoptr (GArray) events = nb_campaign_list_events (b->campaign, NULL);
+  g_autofree char *prefix = g_strdup_printf ("config '%s', trial ", c->name);
+  g_autoptr (GString) found = g_string_new (NULL), missed = g_string_new (NULL);
+  double rx = config_param (c, "reference_x_mm"), ry = config_param (c, "reference_y_mm");
+  gboolean reference = isfinite (rx) && isfinite (ry);
+  guint from_file = 0;
+  g_autofree char *note = NULL;
+
+  for (guint i = 0; events != NULL && i < events->len; i++)
+    {
+      const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+      const char *number, *state;
+
+      if (g_strcmp0 (e->what, "map corners found") != 0 || e->subject == NULL ||
+          !g_str_has_prefix (e->subject, prefix) || e->new_value == NULL)
+        continue;
+      from_file++;
+      number = e->subject + strlen (prefix);
+      state = strstr (e->new_value, "; reference feature: ");
+      if (state != NULL && g_str_has_prefix (state + strlen ("; reference feature: "), "found"))
+        g_string_append_printf (found, "%s%s", found->len ? ", " : "", number);
+      else if (reference)
+        g_string_append_printf (missed, "%s%s", missed->len ? ", " : "", number);
+    }
+  if (from_file == 0)
+    note = g_strdup_printf (nb_tr (b->lang, "The map's corners A′_i are the arena's A_i as the "
+                                   "laboratory identified them (imported numbered), not "
+                                   "renumbered for the smallest Dm; the heading is the map's "
+                                   "rotation against the arena, flagged beyond %g° (10.2)."),
+                            tolerance_deg);
+  else
+    note = g_strdup_printf (nb_tr (b->lang, "The map's corners A′_i are paired with the arena's "
+                                   "A_i by position, the map registered to the arena by its "
+                                   "frame (P0's, where mapping starts), not renumbered for the "
+                                   "smallest Dm; the heading is the map's rotation against the "
+                                   "arena, flagged beyond %g° (10.2)."), tolerance_deg);
+  nb_table_add_note (t, note);
+  if (from_file == 0)
+    return;
+  g_clear_pointer (&note, g_free);
+  if (!reference)
+    note = g_strdup (nb_tr (b->lang, "⚠ No reference feature off the arena's symmetry is "
+                            "surveyed (configuration parameters reference_x_mm, "
+                            "reference_y_mm): the arena looks the same turned by a quarter "
+                            "about its centre, so a map turned so has its corners where the "
+                            "arena's are and its Dm cannot show the turn (10.2)."));
+  else if (missed->len == 0)
+    note = g_strdup_printf (nb_tr (b->lang, "The corners of the maps read from their files are "
+                                   "identified by the reference feature at (%g, %g) mm (10.2): "
+                                   "of the four numberings, the one whose registration of the "
+                                   "map to the arena puts it on the map; maps %s."),
+                            rx, ry, found->str);
+  else
+    note = g_strdup_printf (nb_tr (b->lang, "⚠ The reference feature at (%g, %g) mm (10.2) is "
+                                   "not found unambiguously in maps %s: their corners are "
+                                   "paired by position only."), rx, ry, missed->str);
+  nb_table_add_note (t, note);
+}
+
 static void
 clause_10 (Build *b, GArray *configs)
 {
@@ -1582,15 +1650,7 @@ clause_10 (Build *b, GArray *configs)
           }
         short_series (b, t, row, 0, 10, c->name, r.values->len);
       }
-      {
-        g_autofree char *pairing = g_strdup_printf (
-          nb_tr (b->lang, "The map's corners A′_i are paired with the arena's A_i by position, the map "
-            "registered to the arena by its frame (P0's, where mapping starts), not renumbered "
-            "for the smallest Dm; the heading is the map's rotation against the arena, flagged "
-            "beyond %g° (10.2)."), r.heading_tolerance_deg);
-
-        nb_table_add_note (t, pairing);
-      }
+      map_identity_notes (b, t, c, r.heading_tolerance_deg);
       /* 10.2: the experts' accepted range of defects, which judged each map. */
       if (isnan (r.defect_range_mm))
         {

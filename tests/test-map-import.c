@@ -197,6 +197,115 @@ test_turned_and_range (void)
   g_assert_nonnull (strstr (ru, "Попытка 1: карта повёрнута на 90."));
 }
 
+/* #16, 10.2: the issue's map turned 90° about the arena's centre.  The
+ * arena (square, its column in the centre, a T partition on each wall) is
+ * the same turned by a quarter: the generator writes the very same file, so
+ * by its corners the map shows no turn (Dm 0, heading 0) and the protocol
+ * says the turn cannot be seen without a reference.  With a reference post
+ * off the symmetry (surveyed at (2500, 500) mm in P0's frame, the
+ * configuration's parameters) the turned map's corners are numbered by the
+ * post: each lies on the next corner of the arena, Dm = the side, 3500 mm
+ * (LU 500), its heading 90° flagged; the map as it should be keeps Dm 0. */
+static void
+test_quarter_turn (void)
+{
+  g_autofree char *results = NULL, *bare = NULL, *en = NULL, *ru = NULL, *corners = NULL;
+  g_autofree char *plain = NULL, *turned = NULL;
+  const char *params = "{\"reference_x_mm\": 2500, \"reference_y_mm\": 500}";
+
+  g_free (nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "q0", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "q90",
+                           "--rotate-deg", "90", "--translate-mm", "2500,0", NULL));
+  /* Without the reference the two files are the same bytes. */
+  plain = g_build_filename (dir, "q0.pgm", NULL);
+  turned = g_build_filename (dir, "q90.pgm", NULL);
+  {
+    g_autofree char *a = NULL, *b = NULL;
+    gsize na, nb;
+
+    g_assert_true (g_file_get_contents (plain, &a, &na, NULL));
+    g_assert_true (g_file_get_contents (turned, &b, &nb, NULL));
+    g_assert_true (na == nb && memcmp (a, b, na) == 0);
+  }
+  g_free (nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "r0",
+                           "--reference-mm", "2500,500", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "map", "generate", "--out", ".", "--name", "r90",
+                           "--reference-mm", "2500,500", "--rotate-deg", "90", "--translate-mm",
+                           "2500,0", NULL));
+  corners = nb_test_cli_run (dir, 0, NULL, "map", "corners", "r90.yaml", "--truth", "r0-truth.csv",
+                             "--reference-mm", "2500,500", "--json", NULL);
+  {
+    g_autoptr (JsonNode) n = parse (corners);
+    JsonObject *o = json_node_get_object (n);
+
+    g_assert_cmpstr (json_object_get_string_member (o, "reference"), ==, "found");
+    nb_assert_abs (json_object_get_double_member (o, "dm_mm"), 3500.0, 10.0, "Dm by the reference");
+  }
+
+  /* The configuration without a reference: Dm 0, and the protocol says why. */
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "new", "--db", "q.nbc", "--name", "q", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "q.nbc", "--clause", "10",
+                           "--config", "bare", "--map", "q90.yaml", "--truth", "q0-truth.csv",
+                           "--build-time-s", "300", NULL));
+  /* With it: the map as it should be, then the turned one. */
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "q.nbc", "--clause", "10",
+                           "--config", "arena", "--map", "r0.yaml", "--truth", "r0-truth.csv",
+                           "--parameters", params, "--build-time-s", "300", NULL));
+  g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "q.nbc", "--clause", "10",
+                           "--config", "arena", "--map", "r90.yaml", "--build-time-s", "310", NULL));
+  results = nb_test_cli_run (dir, 0, NULL, "campaign", "results", "--db", "q.nbc", "--json", NULL);
+  {
+    g_autoptr (JsonNode) n = parse (results);
+    JsonArray *c10 = json_object_get_array_member (json_object_get_object_member (
+                       json_node_get_object (n), "clauses"), "10");
+    JsonObject *bare_c = json_array_get_object_element (c10, 0);
+    JsonObject *ref_c = json_array_get_object_element (c10, 1);
+    JsonArray *bt = json_object_get_array_member (bare_c, "trials");
+    JsonArray *rt = json_object_get_array_member (ref_c, "trials");
+
+    g_assert_cmpstr (json_object_get_string_member (bare_c, "config"), ==, "bare");
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (bt, 0),
+                                                      "dm_mm"), <, 10.0);
+    g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (rt, 0),
+                                                      "dm_mm"), <, 10.0);
+    nb_assert_abs (json_object_get_double_member (json_array_get_object_element (rt, 1), "dm_mm"),
+                   3500.0, 10.0, "Dm of the map turned about the centre");
+    nb_assert_abs (json_object_get_double_member (json_array_get_object_element (rt, 1),
+                                                  "heading_deg"), 90.0, 1.0, "its heading");
+  }
+  en = nb_test_cli_run (dir, 0, NULL, "report", "--db", "q.nbc", "--format", "md", NULL);
+  ru = nb_test_cli_run (dir, 0, NULL, "report", "--db", "q.nbc", "--format", "md", "--lang", "ru",
+                        NULL);
+  g_assert_nonnull (strstr (en, "⚠ No reference feature off the arena's symmetry is surveyed"));
+  g_assert_nonnull (strstr (en, "The corners of the maps read from their files are identified by "
+                                "the reference feature at (2500, 500) mm (10.2): of the four "
+                                "numberings, the one whose registration of the map to the arena "
+                                "puts it on the map; maps 1, 2."));
+  g_assert_nonnull (strstr (en, "Trial 2: the map is turned by 90."));
+  g_assert_nonnull (strstr (ru, "опорным элементом в точке (2500, 500) мм"));
+
+  /* The same turn as the laboratory's numbered corners (campaign import
+   * --input): A'_1 where A_2 is, …: its numbering is kept, Dm 3500 mm. */
+  {
+    g_autofree char *truth = g_build_filename (dir, "sq-truth.csv", NULL);
+    g_autofree char *maps = g_build_filename (dir, "sq-maps.csv", NULL);
+
+    g_assert_true (g_file_set_contents (truth, "corner,x_mm,y_mm\n1,0,0\n2,3500,0\n"
+                                        "3,3500,3500\n4,0,3500\n", -1, NULL));
+    g_assert_true (g_file_set_contents (maps, "trial,corner,x_mm,y_mm\n1,1,3500,0\n"
+                                        "1,2,3500,3500\n1,3,0,3500\n1,4,0,0\n", -1, NULL));
+    g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "new", "--db", "sq.nbc", "--name", "sq",
+                             NULL));
+    g_free (nb_test_cli_run (dir, 0, NULL, "campaign", "import", "--db", "sq.nbc", "--clause",
+                             "10", "--config", "arena", "--truth", truth, "--input", maps, NULL));
+    bare = nb_test_cli_run (dir, 0, NULL, "report", "--db", "sq.nbc", "--format", "md", NULL);
+    g_assert_nonnull (strstr (bare, "| 1 | 3500.00 | **⚠ 90.00** |"));
+    g_assert_nonnull (strstr (bare, "The map's corners A′\\_i are the arena's A\\_i as the "
+                                    "laboratory identified them"));
+    g_assert_null (strstr (bare, "No reference feature"));
+  }
+}
+
 /* fuzz-map found a 58 × 58 map whose leak search never ended (the scan
  * jumped back from the last column); it must now finish, whatever it says. */
 static void
@@ -224,6 +333,7 @@ main (int argc, char **argv)
   dir = g_dir_make_tmp ("nb-map-import-XXXXXX", NULL);
   g_test_add_func ("/map-import/campaign", test_import_map);
   g_test_add_func ("/map-import/turned-and-range", test_turned_and_range);
+  g_test_add_func ("/map-import/quarter-turn", test_quarter_turn);
   g_test_add_func ("/map-import/fuzz-regression", test_fuzz_regression);
   status = g_test_run ();
   {

@@ -65,6 +65,7 @@ typedef struct {
   char *truth;
   char *lu_mm;
   char *p0_lu;
+  char *reference_mm;
   char *accept_gap_mm;
   char *accept_shadow_mm;
   char *seed;
@@ -77,6 +78,7 @@ common_clear (Common *c)
   g_free (c->truth);
   g_free (c->lu_mm);
   g_free (c->p0_lu);
+  g_free (c->reference_mm);
   g_free (c->accept_gap_mm);
   g_free (c->accept_shadow_mm);
   g_free (c->seed);
@@ -104,6 +106,9 @@ common_entries (GOptionContext *context, Common *c, gboolean truth)
     { "p0-lu", 0, 0, G_OPTION_ARG_STRING, &c->p0_lu,
       "… and where P0 (the map's origin) stands in the arena, A_1 at (0, 0), A_2 on +x; "
       "LU, LU, degrees", "X,Y,THETA" },
+    { "reference-mm", 0, 0, G_OPTION_ARG_STRING, &c->reference_mm,
+      "10.2: a reference feature off the arena's symmetry, surveyed in the truth's frame: "
+      "the map's corners are the numbering that puts it on the map", "X,Y" },
     { NULL }
   };
 
@@ -152,6 +157,15 @@ common_options (const Common *c, NbMapFitOptions *o, gboolean *has_truth, double
           !nb_arena_corners (lu, p0[0], p0[1], p0[2], truth, error))
         return FALSE;
       *has_truth = TRUE;
+    }
+  if (c->reference_mm != NULL &&
+      !nb_cli_parse_numbers ("reference-mm", c->reference_mm, o->reference_mm, 2, "X,Y", error))
+    return FALSE;
+  if (c->reference_mm != NULL && !*has_truth)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                   "--reference-mm is surveyed in the truth's frame: give the truth too");
+      return FALSE;
     }
   return TRUE;
 }
@@ -263,6 +277,11 @@ map_corners (int argc, char **argv)
       nb_json_key (w, "width"); nb_json_int (w, a->map->width);
       nb_json_key (w, "height"); nb_json_int (w, a->map->height);
       nb_json_key (w, "resolution_mm"); nb_json_double (w, a->map->resolution_mm);
+      if (a->reference != NB_MAP_REFERENCE_NONE)
+        {
+          nb_json_key (w, "reference");
+          nb_json_string (w, nb_map_reference_to_string (a->reference));
+        }
       nb_json_key (w, "corners");
       nb_json_begin_array (w);
       for (int k = 0; k < 4; k++)
@@ -420,7 +439,7 @@ map_generate (int argc, char **argv)
   g_autoptr (GError) local = NULL;
   g_autoptr (NbMap) map = NULL;
   g_autofree char *out = NULL, *name = NULL, *format = NULL, *mode = NULL, *lu = NULL,
-                  *res = NULL, *p0 = NULL, *translate = NULL, *rotate = NULL, *scale = NULL,
+                  *res = NULL, *p0 = NULL, *reference = NULL, *translate = NULL, *rotate = NULL, *scale = NULL,
                   *yaw = NULL, *noise = NULL, *speckle = NULL, *shadow = NULL, *seed = NULL,
                   *wall = NULL;
   g_auto (GStrv) gaps = NULL;
@@ -438,6 +457,8 @@ map_generate (int argc, char **argv)
     { "translate-mm", 0, 0, G_OPTION_ARG_STRING, &translate, "the map's error: a shift",
       "X,Y" },
     { "rotate-deg", 0, 0, G_OPTION_ARG_STRING, &rotate, "… a rotation about P0", "DEG" },
+    { "reference-mm", 0, 0, G_OPTION_ARG_STRING, &reference, "a reference post (200 mm square) "
+      "off the arena's symmetry, centred here in P0's frame (10.2)", "X,Y" },
     { "scale", 0, 0, G_OPTION_ARG_STRING, &scale, "… a scale about P0 (default 1)", "S" },
     { "origin-yaw-deg", 0, 0, G_OPTION_ARG_STRING, &yaw, "the grid's yaw in the YAML origin",
       "DEG" },
@@ -514,6 +535,9 @@ map_generate (int argc, char **argv)
         return nb_cli_report_error (error);
       o.tx_mm = v[0]; o.ty_mm = v[1];
     }
+  if (reference != NULL &&
+      !nb_cli_parse_numbers ("reference-mm", reference, o.reference_mm, 2, "X,Y", &error))
+    return nb_cli_report_error (error);
   for (guint i = 0; gaps != NULL && gaps[i] != NULL; i++)
     {
       if (i >= NB_MAP_GEN_MAX_GAPS)

@@ -17,8 +17,16 @@ nb_map_fit_options_init (NbMapFitOptions *o)
 {
   *o = (NbMapFitOptions) {
     .seed = 1, .iterations = 400, .shadow_band = 0.1, .shadow_min_length = 0.1,
-    .accept_gap_mm = 0.0, .accept_shadow_mm = 0.0,
+    .accept_gap_mm = 0.0, .accept_shadow_mm = 0.0, .reference_mm = { NAN, NAN },
   };
+}
+
+const char *
+nb_map_reference_to_string (NbMapReference r)
+{
+  static const char *const names[] = { "none", "found", "not_seen", "ambiguous" };
+
+  return r < G_N_ELEMENTS (names) ? names[r] : "none";
 }
 
 const char *
@@ -1193,4 +1201,117 @@ nb_map_fit_match_truth (NbMapFit *fit, const double truth_mm[4][2])
                               fit->corner_mm[k + 1][1] - fit->corner_mm[k][1]) +
                        hypot (fit->corner_mm[(k + 3) % 4][0] - fit->corner_mm[k + 2][0],
                               fit->corner_mm[(k + 3) % 4][1] - fit->corner_mm[k + 2][1])) / 2.0;
+}
+
+/* The numbering turned by shift (new corner k = old corner k + shift, the
+ * walls, their σ and the defects' walls with them). */
+static void
+shift_numbering (NbMapFit *fit, guint shift)
+{
+  double corner[4][2], sigma[4];
+  NbMapWall walls[4];
+
+  if (shift % 4 == 0)
+    return;
+  memcpy (corner, fit->corner_mm, sizeof corner);
+  memcpy (sigma, fit->corner_sigma_mm, sizeof sigma);
+  memcpy (walls, fit->walls, sizeof walls);
+  for (guint k = 0; k < 4; k++)
+    {
+      guint from = (k + shift) % 4;
+
+      memcpy (fit->corner_mm[k], corner[from], sizeof corner[from]);
+      fit->corner_sigma_mm[k] = sigma[from];
+      fit->walls[k] = walls[from];
+    }
+  for (guint i = 0; i < fit->defects->len; i++)
+    {
+      NbMapDefect *d = &g_array_index (fit->defects, NbMapDefect, i);
+
+      d->wall = (d->wall + 4 - shift % 4) % 4;
+    }
+  if (shift % 2 == 1)
+    {
+      double s = fit->side_mm[0];
+
+      fit->side_mm[0] = fit->side_mm[1];
+      fit->side_mm[1] = s;
+    }
+}
+
+/* Where the rigid motion that takes the truth's corners onto the map's
+ * (least squares, corner k ↔ map corner k + shift) puts the point p. */
+static void
+register_point (const double truth_mm[4][2], const double map_mm[4][2], guint shift,
+                const double p[2], double out[2])
+{
+  double ct[2] = { 0, 0 }, cm[2] = { 0, 0 }, a[4][2], b[4][2], residual, phi;
+
+  for (guint k = 0; k < 4; k++)
+    for (guint j = 0; j < 2; j++)
+      {
+        ct[j] += truth_mm[k][j] / 4.0;
+        cm[j] += map_mm[(k + shift) % 4][j] / 4.0;
+      }
+  for (guint k = 0; k < 4; k++)
+    for (guint j = 0; j < 2; j++)
+      {
+        a[k][j] = truth_mm[k][j] - ct[j];
+        b[k][j] = map_mm[(k + shift) % 4][j] - cm[j];
+      }
+  phi = rotation_about_origin ((const double (*)[2]) a, (const double (*)[2]) b, &residual);
+  out[0] = cm[0] + cos (phi) * (p[0] - ct[0]) - sin (phi) * (p[1] - ct[1]);
+  out[1] = cm[1] + sin (phi) * (p[0] - ct[0]) + cos (phi) * (p[1] - ct[1]);
+}
+
+/* Whether the map shows an occupied cell within radius_mm of p. */
+static gboolean
+occupied_near (const NbMap *map, const double p[2], double radius_mm)
+{
+  double col, row, r = radius_mm / map->resolution_mm;
+
+  nb_map_world_to_image (map, p[0], p[1], &col, &row);
+  for (int dr = (int) floor (-r); dr <= (int) ceil (r); dr++)
+    for (int dc = (int) floor (-r); dc <= (int) ceil (r); dc++)
+      {
+        double c = floor (col) + dc, rr = floor (row) + dr;
+
+        if (c < 0 || rr < 0 || c >= map->width || rr >= map->height ||
+            hypot (c + 0.5 - col, rr + 0.5 - row) > r + 0.5)
+          continue;
+        if (nb_map_value_occupied (map, map->cells[(gsize) rr * map->width + (gsize) c]))
+          return TRUE;
+      }
+  return FALSE;
+}
+
+NbMapReference
+nb_map_fit_match_reference (NbMapFit *fit, const NbMap *map, const double truth_mm[4][2],
+                            const double reference_mm[2])
+{
+  /* ISO 18646-2 10.2: A'_i is the map's image of A_i.  The square arena
+   * with its column in the centre and a T partition on each wall looks the
+   * same turned by a quarter about its centre, so its corners alone cannot
+   * tell which is which; a reference feature the laboratory placed off
+   * that symmetry (surveyed in the truth's frame) can: of the four
+   * numberings, the one whose registration of the map to the arena puts
+   * the reference on something the map shows is the map's own. */
+  double radius = MAX (2.0 * map->resolution_mm, NB_MAP_REFERENCE_RADIUS_MM);
+  guint hits = 0, hit = 0;
+
+  for (guint shift = 0; shift < 4; shift++)
+    {
+      double p[2];
+
+      register_point (truth_mm, (const double (*)[2]) fit->corner_mm, shift, reference_mm, p);
+      if (occupied_near (map, p, radius))
+        {
+          hits++;
+          hit = shift;
+        }
+    }
+  if (hits != 1)
+    return hits == 0 ? NB_MAP_REFERENCE_NOT_SEEN : NB_MAP_REFERENCE_AMBIGUOUS;
+  shift_numbering (fit, hit);
+  return NB_MAP_REFERENCE_FOUND;
 }

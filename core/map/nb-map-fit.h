@@ -41,6 +41,8 @@ typedef struct {
   double shadow_min_length;     /* a shadow is at least this fraction of its wall: 0.1 */
   double accept_gap_mm;         /* an open contour no wider than this is accepted: 0 */
   double accept_shadow_mm;      /* a shadow no farther than this from its wall is accepted: 0 */
+  double reference_mm[2];       /* 10.2: a reference feature off the arena's symmetry, in the
+                                 * truth's frame (nb_map_fit_match_reference); NaN: none */
 } NbMapFitOptions;
 
 void nb_map_fit_options_init (NbMapFitOptions *options);
@@ -101,6 +103,31 @@ void      nb_map_fit_match_truth (NbMapFit *fit, const double truth_mm[4][2]);
  * their centroids (a shift of the map does not turn it), corners paired
  * A_i ↔ A'_i. */
 double    nb_map_heading_deg     (const double truth_mm[4][2], const double map_mm[4][2]);
+
+/* 10.2 with the arena's symmetry broken.  The arena (square, its column in
+ * the centre, a T partition on each wall) is the same turned by a quarter
+ * about its centre: a map turned so has its corners where the truth's are,
+ * and no numbering by the corners can see it (Dm 0).  A reference feature
+ * the laboratory places off that symmetry — a post, a box — surveyed in the
+ * truth's frame tells: of the four numberings (after
+ * nb_map_fit_match_truth), the one whose registration of the map to the
+ * arena (the least-squares rigid motion of the truth's corners onto the
+ * map's) puts the reference on an occupied cell (within
+ * NB_MAP_REFERENCE_RADIUS_MM, at least 2 cells) is kept.  No numbering or
+ * several: the numbering stays as it was and the answer says so. */
+#define NB_MAP_REFERENCE_RADIUS_MM 100.0
+
+typedef enum {
+  NB_MAP_REFERENCE_NONE,        /* no reference given */
+  NB_MAP_REFERENCE_FOUND,       /* one numbering shows it: kept */
+  NB_MAP_REFERENCE_NOT_SEEN,    /* no numbering shows it: the map lacks it */
+  NB_MAP_REFERENCE_AMBIGUOUS,   /* several do: it is not off the symmetry */
+} NbMapReference;
+
+NbMapReference nb_map_fit_match_reference (NbMapFit *fit, const NbMap *map,
+                                           const double truth_mm[4][2],
+                                           const double reference_mm[2]);
+const char    *nb_map_reference_to_string (NbMapReference reference);
 
 const char *nb_map_defect_kind_to_string (NbMapDefectKind kind);
 

@@ -11,7 +11,7 @@ nb_map_gen_options_init (NbMapGenOptions *o)
     .p0_x_lu = 1.0, .p0_y_lu = 1.0, .scale = 1.0,
     .wall_mm = 150.0, .partition_mm = 200.0, .margin_mm = 500.0,
     .furniture = TRUE, .shadow_from = 0.2, .shadow_to = 0.8,
-    .mode = NB_MAP_MODE_TRINARY, .seed = 1,
+    .mode = NB_MAP_MODE_TRINARY, .seed = 1, .reference_mm = { NAN, NAN },
   };
 }
 
@@ -77,6 +77,19 @@ furniture (const Placement *p, double t, double ax, double ay)
         return TRUE;
     }
   return FALSE;
+}
+
+/* The reference post of 10.2 (nb_map_fit_match_reference): a square of
+ * NB_MAP_GEN_REFERENCE_MM about o->reference_mm in P0's frame. */
+static gboolean
+reference_post (const Placement *p, const NbMapGenOptions *o, double ax, double ay)
+{
+  double dx = ax - p->p0x, dy = ay - p->p0y;
+  double qx = p->c0 * dx + p->s0 * dy, qy = -p->s0 * dx + p->c0 * dy;
+
+  return isfinite (o->reference_mm[0]) &&
+         fabs (qx - o->reference_mm[0]) <= NB_MAP_GEN_REFERENCE_MM / 2 &&
+         fabs (qy - o->reference_mm[1]) <= NB_MAP_GEN_REFERENCE_MM / 2;
 }
 
 /* e > 0 outside the arena's inner outline (its Chebyshev distance), < 0
@@ -189,7 +202,8 @@ nb_map_generate (const NbMapGenOptions *o, double map_corner_mm[4][2], GError **
           }
 
         if (e <= 0)
-          v = (o->furniture && furniture (&p, o->partition_mm, ax, ay)) ? 100 : 0;
+          v = ((o->furniture && furniture (&p, o->partition_mm, ax, ay)) ||
+               reference_post (&p, o, ax, ay)) ? 100 : 0;
         else if (e <= o->wall_mm)
           v = 100;
 

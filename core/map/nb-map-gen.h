@@ -42,6 +42,9 @@ typedef struct {
   double noise_cells;           /* σ of the wall surfaces, cells: 0 */
   double speckle;               /* probability of a stray occupied cell in free space: 0 */
   gboolean furniture;           /* the column and the T partitions: TRUE */
+  double reference_mm[2];       /* 10.2: a reference post (NB_MAP_GEN_REFERENCE_MM square) off
+                                 * the arena's symmetry, centred here in P0's frame (the
+                                 * truth's); NaN: none */
   gboolean unknown_patch;       /* an unseen disc of radius 0.75 LU in the A_3 quadrant */
   NbMapGenGap gaps[NB_MAP_GEN_MAX_GAPS];
   guint n_gaps;
@@ -52,6 +55,8 @@ typedef struct {
   NbMapMode mode;               /* trinary; scale gives the unseen cells a 0.5 probability */
   guint32 seed;
 } NbMapGenOptions;
+
+#define NB_MAP_GEN_REFERENCE_MM 200.0
 
 void   nb_map_gen_options_init (NbMapGenOptions *options);
 /* map_corner_mm: where the map shows A_1..A_4 (the truth with the chosen error). */

@@ -666,6 +666,10 @@ nb_map_analyse (const char *yaml_path, const double (*truth_mm)[2],
       a->has_truth = TRUE;
       memcpy (a->truth_mm, truth_mm, sizeof a->truth_mm);
       nb_map_fit_match_truth (a->fit, truth_mm);
+      if (options != NULL && isfinite (options->reference_mm[0]) &&
+          isfinite (options->reference_mm[1]))
+        a->reference = nb_map_fit_match_reference (a->fit, a->map, truth_mm,
+                                                   options->reference_mm);
       /* ISO 18646-2 10.2 */
       a->dm_mm = nb_metrics_dm (truth_mm, (const double (*)[2]) a->fit->corner_mm);
     }

@@ -42,6 +42,8 @@ typedef struct {
   gboolean has_truth;
   double truth_mm[4][2];
   double dm_mm;                 /* ISO 18646-2 10.2 Dm; NaN without truth */
+  NbMapReference reference;     /* options->reference_mm given with a truth: whether the map
+                                 * showed it (nb_map_fit_match_reference) */
 } NbMapAnalysis;
 
 /* truth_mm may be NULL; options NULL for the defaults. */

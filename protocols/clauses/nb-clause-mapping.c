@@ -70,12 +70,18 @@ defect_range (NbCampaign *campaign, double given, double *range_mm, GError **err
 }
 
 /* 10.3: a defect within the accepted range does not fail the map; with none
- * stated, none is accepted (and the protocol says it was not stated). */
+ * stated, none is accepted (and the protocol says it was not stated).
+ * 10.2: the reference feature off the arena's symmetry, when the
+ * configuration's parameters survey one (reference_x_mm, reference_y_mm in
+ * the truth's frame), identifies the map's corners
+ * (nb_map_fit_match_reference). */
 static void
-fit_options (double range_mm, NbMapFitOptions *options)
+fit_options (double range_mm, const char *parameters, NbMapFitOptions *options)
 {
   nb_map_fit_options_init (options);
   options->accept_gap_mm = options->accept_shadow_mm = isnan (range_mm) ? 0.0 : range_mm;
+  options->reference_mm[0] = nb_run_param_number (parameters, "reference_x_mm");
+  options->reference_mm[1] = nb_run_param_number (parameters, "reference_y_mm");
 }
 
 /* The defects beyond the accepted range, for a person ("" when none). */
@@ -120,6 +126,9 @@ log_found (NbCampaign *campaign, const char *config, const NbCampaignTrial *t, c
                           isnan (range) ? 0.0 : range, isnan (range) ? " (not stated)" : "");
   if (*defects)
     g_string_append_printf (found, "; defects: %s", defects);
+  if (a->reference != NB_MAP_REFERENCE_NONE)
+    g_string_append_printf (found, "; reference feature: %s",
+                            nb_map_reference_to_string (a->reference));
   subject = g_strdup_printf ("config '%s', trial %u", config, t->number);
   return nb_campaign_log (campaign, "map corners found", subject, NULL, found->str, error);
 }
@@ -185,7 +194,7 @@ import_map (NbCampaign *campaign, const NbClauseImport *in, guint *n_trials, GEr
       nb_campaign_config_clear (&config);
       return FALSE;
     }
-  fit_options (range, &options);
+  fit_options (range, config.parameters, &options);
   a = nb_map_analyse (in->map, (const double (*)[2]) config.truth_mm, &options, error);
   existing = a != NULL ? nb_campaign_list_trials (campaign, config.id, error) : NULL;
   if (existing == NULL)
@@ -506,7 +515,7 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
       return FALSE;
     }
 
-  fit_options (range, &fit);
+  fit_options (range, run->config.parameters, &fit);
   if ((a = nb_map_analyse (file, (const double (*)[2]) run->config.truth_mm, &fit, error)) == NULL)
     {
       g_prefix_error (error, "trial %u: ", number);
