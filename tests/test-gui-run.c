@@ -1,8 +1,10 @@
 /* test-gui-run — the window's Run, Trials and Motion pages under Xvfb
  *
  * Driven through the window's actions as the operator drives it:
- *  - an operator-driven robot measured by an instrument (a csv replay of a
- *    recorded session): each trial's prompt comes as a dialog, answered
+ *  - an operator-driven robot measured by the instrument connected on the
+ *    Instrument page (a recorded session streamed as csv over TCP, the
+ *    window handing the page's device to the run, the page leaving its
+ *    samples to the run meanwhile): each trial's prompt comes as a dialog, answered
  *    "yes", and the runner records the answers in the event log; the
  *    attained poses are the session's rests; the live track gets samples;
  *  - one trial, then everything left in the plan on the simulated base,
@@ -18,6 +20,7 @@
 #include "nb-campaign-plan.h"
 #include "nb-error.h"
 #include "nb-gui-paths.h"
+#include "nb-instrument-page.h"
 #include "nb-motion-page.h"
 #include "nb-results-page.h"
 #include "nb-test-tmp.h"
@@ -192,10 +195,13 @@ typedef struct {
   guint16 port;
   GString *lines;
   gint stop;
+  gint hold;                    /* stands at P0 until cleared (then plays the lines) */
 } Player;
 
+/* x and y in mm times scale (1e-3: metres, the csv driver's default unit). */
 static void
-session_add (GString *out, double dur, const double from[3], const double to[3], double bulge)
+session_add (GString *out, double dur, const double from[3], const double to[3],
+                    double bulge, double scale)
 {
   guint n = (guint) lround (dur * 50.0);
 
@@ -205,12 +211,15 @@ session_add (GString *out, double dur, const double from[3], const double to[3],
       char b[3][G_ASCII_DTOSTR_BUF_SIZE];
 
       g_string_append_printf (out, "%s,%s,%s\n",
-                              g_ascii_dtostr (b[0], sizeof b[0], from[0] + u * (to[0] - from[0])),
-                              g_ascii_dtostr (b[1], sizeof b[1], from[1] + u * (to[1] - from[1])
-                                                                 + bulge * sin (G_PI * u)),
+                              g_ascii_dtostr (b[0], sizeof b[0],
+                                              scale * (from[0] + u * (to[0] - from[0]))),
+                              g_ascii_dtostr (b[1], sizeof b[1],
+                                              scale * (from[1] + u * (to[1] - from[1])
+                                                       + bulge * sin (G_PI * u))),
                               g_ascii_dtostr (b[2], sizeof b[2], from[2] + u * (to[2] - from[2])));
     }
 }
+
 
 static gpointer
 player (gpointer data)
@@ -225,14 +234,27 @@ player (gpointer data)
   if (conn == NULL)
     return NULL;
   out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
-  for (guint i = 0; lines[i] != NULL && lines[i][0] != '\0' && !g_atomic_int_get (&p->stop); i++)
+  /* The csv header; then, connected, the robot stands at P0 until the run
+   * begins. */
+  if (lines[0] == NULL || !g_output_stream_write_all (out, lines[0], strlen (lines[0]), NULL,
+                                                      NULL, NULL) ||
+      !g_output_stream_write_all (out, "\n", 1, NULL, NULL, NULL))
+    return NULL;
+  while (g_atomic_int_get (&p->hold) && !g_atomic_int_get (&p->stop))
+    {
+      if (!g_output_stream_write_all (out, "0,0,0\n", 6, NULL, NULL, NULL))
+        return NULL;
+      g_usleep (20000);
+    }
+  next = g_get_monotonic_time ();
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0' && !g_atomic_int_get (&p->stop); i++)
     {
       g_autofree char *line = g_strconcat (lines[i], "\n", NULL);
 
       if (!g_output_stream_write_all (out, line, strlen (line), NULL, NULL, NULL))
         break;
       /* Paced by the schedule, not by the sleeps (a loaded machine). */
-      next += i == 0 ? 0 : 20 * G_TIME_SPAN_MILLISECOND;
+      next += i == 1 ? 0 : 20 * G_TIME_SPAN_MILLISECOND;
       if (next > g_get_monotonic_time ())
         g_usleep ((gulong) (next - g_get_monotonic_time ()));
     }
@@ -255,11 +277,36 @@ prompt_or_over (gpointer data)
   return nb_trials_page_get_prompt (page) != NULL || run_over (data);
 }
 
+static NbInstrumentPage *
+instrument_page (void)
+{
+  return NB_INSTRUMENT_PAGE (lookup ("instrument-page"));
+}
+
+static gboolean
+instrument_connected (gpointer data)
+{
+  return nb_instrument_page_get_state (instrument_page ()) == NB_LINK_CONNECTED &&
+         nb_instrument_page_get_samples (instrument_page ()) >= 10;
+}
+
+/* A button's activation (Enter, a mnemonic) clicks it after a moment. */
+static gboolean
+instrument_disconnected (gpointer data)
+{
+  return nb_instrument_page_get_state (instrument_page ()) == NB_LINK_DISCONNECTED;
+}
+
+/* The operator's run as a person does it: the instrument connected on the
+ * Instrument page (csv over TCP, typed as its URL), the robot chosen on the
+ * Run page; the window hands the Instrument page's device to the run.
+ * While the run measures, the Instrument page leaves the samples to it
+ * (says so, does not count them, refuses to disconnect); afterwards it
+ * shows the instrument live again. */
 static void
 test_operator_prompts (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbDevice) device = NULL;
   g_autoptr (GArray) trials = NULL;
   g_autoptr (GArray) events = NULL;
   const double p0[3] = { 0, 0, 0 };
@@ -267,27 +314,24 @@ test_operator_prompts (void)
   Player p = { 0 };
   g_autofree char *url = NULL;
   GThread *thread;
+  guint64 seen_when_lent = 0;
+  gboolean lent_seen = FALSE;
 
   p.lines = g_string_new ("x,y,yaw\n");
-  session_add (p.lines, 0.8, p0, p0, 0);
+  session_add (p.lines, 0.8, p0, p0, 0, 1e-3);
   for (guint k = 0; k < G_N_ELEMENTS (session_rests); k++)
     {
-      session_add (p.lines, 0.8, p0, session_rests[k], 4.0);
-      session_add (p.lines, 0.8, session_rests[k], session_rests[k], 0);
-      session_add (p.lines, 0.8, session_rests[k], p0, 0);
-      session_add (p.lines, 0.8, p0, p0, 0);
+      session_add (p.lines, 0.8, p0, session_rests[k], 4.0, 1e-3);
+      session_add (p.lines, 0.8, session_rests[k], session_rests[k], 0, 1e-3);
+      session_add (p.lines, 0.8, session_rests[k], p0, 0, 1e-3);
+      session_add (p.lines, 0.8, p0, p0, 0, 1e-3);
     }
   p.listener = g_socket_listener_new ();
   p.port = g_socket_listener_add_any_inet_port (p.listener, NULL, &error);
   g_assert_no_error (error);
+  p.hold = 1;
   url = g_strdup_printf ("tcp://127.0.0.1:%u", p.port);
   thread = g_thread_new ("player", player, &p);
-  device = nb_device_new ("csv", &error);
-  g_assert_no_error (error);
-  g_assert_true (nb_device_configure (device, "url", url, &error));
-  g_assert_true (nb_device_configure (device, "unit", "mm", &error));
-  g_assert_true (nb_device_start (device, &error));
-  g_assert_no_error (error);
 
   /* Without an instrument a real robot is refused, saying why. */
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 1);
@@ -300,13 +344,35 @@ test_operator_prompts (void)
                    _("A real robot is measured by a real instrument: connect one on the "
                      "Instrument page first."));
 
-  nb_trials_page_set_device (run_page (), device);
+  /* The Instrument page: a network instrument, its protocol, its URL, Connect. */
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_URL);
+  g_assert_true (nb_instrument_page_select_driver (instrument_page (), "csv"));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-url")), url);
+  gtk_widget_activate (lookup ("instrument-connect"));
+  iterate_until (instrument_connected, NULL);
+  g_assert_true (gtk_widget_get_sensitive (lookup ("instrument-disconnect")));
+
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "trials");
+  g_atomic_int_set (&p.hold, 0);
   activate ("run");
   while (!run_over (GUINT_TO_POINTER (finished)))
     {
       AdwMessageDialog *prompt;
 
       iterate_until (prompt_or_over, GUINT_TO_POINTER (finished));
+      if (nb_instrument_page_get_lent (instrument_page ()))
+        {
+          /* The run's samples are the run's alone: none counted here. */
+          if (!lent_seen)
+            seen_when_lent = nb_instrument_page_get_samples (instrument_page ());
+          lent_seen = TRUE;
+          g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("instrument-state"))), ==,
+                           _("Measuring the run"));
+          g_assert_false (gtk_widget_get_sensitive (lookup ("instrument-disconnect")));
+          g_assert_cmpuint (nb_instrument_page_get_samples (instrument_page ()), ==,
+                            seen_when_lent);
+        }
       if ((prompt = nb_trials_page_get_prompt (run_page ())) == NULL)
         continue;
       /* The runner's question, word for word; the operator brings the robot. */
@@ -315,14 +381,9 @@ test_operator_prompts (void)
       adw_message_dialog_response (prompt, "yes");
       fx.prompts_answered++;
     }
-  nb_trials_page_set_device (run_page (), NULL);
-  g_atomic_int_set (&p.stop, 1);
-  g_thread_join (thread);
-  nb_device_stop (device);
-  g_socket_listener_close (p.listener);
-  g_object_unref (p.listener);
-  g_string_free (p.lines, TRUE);
   g_test_message ("status: %s", gtk_label_get_text (GTK_LABEL (lookup ("run-status"))));
+  g_assert_true (lent_seen);
+  g_assert_false (nb_instrument_page_get_lent (instrument_page ()));
   g_assert_cmpuint (fx.prompts_answered, ==, 3);
 
   trials = stored_trials (5, "session");
@@ -339,6 +400,36 @@ test_operator_prompts (void)
   events = stored_events ();
   g_assert_cmpuint (count_events (events, "operator prompt", "yes"), ==, 3);
   g_assert_cmpuint (fx.max_track, >, 0);
+
+  /* Given back: the Instrument page drains the samples again (the player
+   * holds still at P0), and disconnects. */
+  {
+    guint64 after = nb_instrument_page_get_samples (instrument_page ());
+    gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+
+    while (nb_instrument_page_get_samples (instrument_page ()) < after + 5)
+      {
+        g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+        g_main_context_iteration (NULL, TRUE);
+      }
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("instrument-state"))), ==,
+                     _("Connected"));
+  }
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "instrument");
+  gtk_widget_activate (lookup ("instrument-disconnect"));
+  iterate_until (instrument_disconnected, NULL);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "trials");
+  g_atomic_int_set (&p.stop, 1);
+  g_thread_join (thread);
+  g_socket_listener_close (p.listener);
+  g_object_unref (p.listener);
+  g_string_free (p.lines, TRUE);
+  /* Disconnected: a real robot is refused again. */
+  activate ("run");
+  g_assert_false (nb_trials_page_is_running (run_page ()));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==,
+                   _("A real robot is measured by a real instrument: connect one on the "
+                     "Instrument page first."));
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-robot")), 0);
 }
 

@@ -775,6 +775,89 @@ test_protocol (void)
   }
 }
 
+/* A job that holds the window's I/O queue until released. */
+typedef struct {
+  GMutex lock;
+  GCond cond;
+  gboolean started, release;
+} Gate;
+
+static gpointer
+gate_work (gpointer data, GError **error)
+{
+  Gate *g = data;
+
+  g_mutex_lock (&g->lock);
+  g->started = TRUE;
+  g_cond_broadcast (&g->cond);
+  while (!g->release)
+    g_cond_wait (&g->cond, &g->lock);
+  g_mutex_unlock (&g->lock);
+  return data;
+}
+
+static void
+on_checked (NbProtocolPage *page, gboolean ok, gpointer user_data)
+{
+  *(guint *) user_data += 1;
+}
+
+static gboolean
+checked_once (gpointer data)
+{
+  return *(guint *) data > 0 && nb_window_get_pending (fx.window) == 0;
+}
+
+/* The Protocol page's completeness check reads the campaign through the
+ * window's I/O queue, in turn with the form's saves: a read-only open takes
+ * the file's lock for a moment (to finish what a dead writer left), and a
+ * save that met it beside it was refused ("open in another navbench").
+ * With the queue held, neither the check nor a save queued after it runs;
+ * released, both do, in order, and the save is stored. */
+static void
+test_check_in_queue (void)
+{
+  NbProtocolPage *page = NB_PROTOCOL_PAGE (lookup ("protocol-page"));
+  NbCampaignForm *form = NB_CAMPAIGN_FORM (lookup ("campaign-form"));
+  GtkWidget *editor = nb_campaign_form_get_editor (form, "robot.model");
+  Gate gate = { 0 };
+  guint checked = 0;
+  gulong id = g_signal_connect (page, "checked", G_CALLBACK (on_checked), &checked);
+  gint64 until;
+  g_autofree char *model = NULL;
+
+  iterate_until (idle_window, NULL);
+  g_mutex_init (&gate.lock);
+  g_cond_init (&gate.cond);
+  nb_io_queue_push (nb_window_get_queue (fx.window), G_OBJECT (fx.window), gate_work, NULL,
+                    &gate, NULL, NULL);
+  g_mutex_lock (&gate.lock);
+  while (!gate.started)
+    g_cond_wait (&gate.cond, &gate.lock);
+  g_mutex_unlock (&gate.lock);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (page), "protocol.check", NULL));
+  gtk_editable_set_text (GTK_EDITABLE (editor), "queued model");
+  g_signal_emit_by_name (editor, "activate");
+  /* A check of its own thread had answered by now (a small campaign: well
+   * under a second). */
+  until = g_get_monotonic_time () + 2 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until)
+    g_main_context_iteration (NULL, FALSE), g_usleep (5000);
+  g_assert_cmpuint (checked, ==, 0);
+  g_assert_cmpuint (nb_protocol_page_get_pending (page), ==, 1);
+  g_mutex_lock (&gate.lock);
+  gate.release = TRUE;
+  g_cond_broadcast (&gate.cond);
+  g_mutex_unlock (&gate.lock);
+  iterate_until (checked_once, &checked);
+  g_assert_cmpuint (checked, ==, 1);
+  model = stored_field ("robot.model");
+  g_assert_cmpstr (model, ==, "queued model");
+  g_signal_handler_disconnect (page, id);
+  g_mutex_clear (&gate.lock);
+  g_cond_clear (&gate.cond);
+}
+
 static GtkWindow *
 find_toplevel (GType type)
 {
@@ -1298,6 +1381,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/header-width", test_header_width);
   g_test_add_func ("/gui/protocol", test_protocol);
   g_test_add_func ("/gui/protocol-mid-run", test_protocol_mid_run);
+  g_test_add_func ("/gui/check-in-queue", test_check_in_queue);
   g_test_add_func ("/gui/other-campaign", test_other_campaign);
   /* Last: the window goes. */
   g_test_add_func ("/gui/close-during-run", test_close_during_run);

@@ -35,6 +35,7 @@ struct _NbInstrumentPage {
   char *path;
 
   NbDevice *device;
+  gboolean lent;                /* a run reads the device's events: not drained here */
   guint poll;
   NbLinkState link;
   char *link_message;
@@ -51,7 +52,7 @@ struct _NbInstrumentPage {
 
 G_DEFINE_FINAL_TYPE (NbInstrumentPage, nb_instrument_page, ADW_TYPE_BIN)
 
-enum { SIGNAL_REGISTRATION_STORED, N_SIGNALS };
+enum { SIGNAL_REGISTRATION_STORED, SIGNAL_DEVICE_CHANGED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
 static void
@@ -87,7 +88,8 @@ update_rows (NbInstrumentPage *page)
   gtk_widget_set_sensitive (GTK_WIDGET (page->baud), !live);
   gtk_widget_set_sensitive (GTK_WIDGET (page->url), !live);
   gtk_widget_set_sensitive (page->connect, !live);
-  gtk_widget_set_sensitive (page->disconnect, live);
+  /* The run measures with it: kept until the run has ended. */
+  gtk_widget_set_sensitive (page->disconnect, live && !page->lent);
 }
 
 guint
@@ -150,6 +152,9 @@ show_state (NbInstrumentPage *page)
     case NB_LINK_DISCONNECTED:
     default: words = _("Not connected"); break;
     }
+  /* The run's worker reads the samples now; the Run page shows them. */
+  if (page->lent)
+    words = _("Measuring the run");
   /* The driver's own words (the transport's, in English) are the tooltip
    * and the toast: the state itself in the window's language. */
   gtk_label_set_text (page->state, words);
@@ -320,6 +325,11 @@ nb_instrument_page_disconnect (NbInstrumentPage *page)
 {
   g_autoptr (GTask) task = NULL;
 
+  if (page->lent)
+    {
+      toast (page, _("A run is measuring with the instrument: stop the run first."));
+      return;
+    }
   g_clear_handle_id (&page->poll, g_source_remove);
   if (page->device != NULL)
     {
@@ -330,6 +340,8 @@ nb_instrument_page_disconnect (NbInstrumentPage *page)
   set_link (page, NB_LINK_DISCONNECTED, NULL);
   gtk_label_set_text (page->rate, "—");
   update_rows (page);
+  if (task != NULL)
+    g_signal_emit (page, signals[SIGNAL_DEVICE_CHANGED], 0);
 }
 
 static NbDevice *
@@ -414,6 +426,40 @@ nb_instrument_page_connect (NbInstrumentPage *page)
   set_link (page, NB_LINK_CONNECTING, NULL);
   page->poll = g_timeout_add (POLL_MS, poll_device, page);
   update_rows (page);
+  /* The Run page measures a real robot with it (nb-window.c). */
+  g_signal_emit (page, signals[SIGNAL_DEVICE_CHANGED], 0);
+}
+
+NbDevice *
+nb_instrument_page_get_device (NbInstrumentPage *page)
+{
+  return page->device;
+}
+
+void
+nb_instrument_page_set_lent (NbInstrumentPage *page, gboolean lent)
+{
+  if (page->lent == lent)
+    return;
+  page->lent = lent;
+  /* One reader of the device's events at a time: the run's worker, or
+   * this page's poll. */
+  if (lent)
+    g_clear_handle_id (&page->poll, g_source_remove);
+  else if (page->device != NULL && page->poll == 0)
+    {
+      /* The rate is counted afresh: the run's samples were not seen here. */
+      page->window_n = 0;
+      page->poll = g_timeout_add (POLL_MS, poll_device, page);
+    }
+  show_state (page);
+  update_rows (page);
+}
+
+gboolean
+nb_instrument_page_get_lent (NbInstrumentPage *page)
+{
+  return page->lent;
 }
 
 NbLinkState
@@ -903,6 +949,9 @@ nb_instrument_page_class_init (NbInstrumentPageClass *klass)
   signals[SIGNAL_REGISTRATION_STORED] =
     g_signal_new ("registration-stored", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
                   NULL, NULL, G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  signals[SIGNAL_DEVICE_CHANGED] =
+    g_signal_new ("device-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL,
+                  NULL, NULL, G_TYPE_NONE, 0);
 }
 
 GtkWidget *

@@ -28,6 +28,7 @@
 
 #include <adwaita.h>
 
+#include "nb-device.h"
 #include "nb-io-queue.h"
 
 G_BEGIN_DECLS
@@ -58,6 +59,15 @@ void        nb_instrument_page_set_campaign (NbInstrumentPage *page, const char 
 void        nb_instrument_page_connect    (NbInstrumentPage *page);
 void        nb_instrument_page_disconnect (NbInstrumentPage *page);
 NbLinkState nb_instrument_page_get_state  (NbInstrumentPage *page);
+/* The device connected (started), or NULL; "device-changed" is emitted when
+ * Connect starts one and when Disconnect stops it.  The window hands it to
+ * the Run page (nb_trials_page_set_device). */
+NbDevice   *nb_instrument_page_get_device (NbInstrumentPage *page);
+/* While lent a run's worker reads the device's events: the page does not
+ * drain them (the state says "Measuring the run") and refuses to
+ * disconnect; given back, it shows the instrument live again. */
+void        nb_instrument_page_set_lent  (NbInstrumentPage *page, gboolean lent);
+gboolean    nb_instrument_page_get_lent  (NbInstrumentPage *page);
 guint64     nb_instrument_page_get_samples (NbInstrumentPage *page);
 /* Selects a driver of the registry by name in the Protocol row. */
 gboolean    nb_instrument_page_select_driver (NbInstrumentPage *page, const char *name);

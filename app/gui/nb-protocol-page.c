@@ -3,6 +3,7 @@
 #include "nb-application.h"
 #include "nb-campaign.h"
 #include "nb-gui-paths.h"
+#include "nb-io-queue.h"
 #include "nb-pdf.h"
 #include "nb-protocol-report.h"
 
@@ -25,6 +26,7 @@ struct _NbProtocolPage {
   GtkListBox *missing_list;
   GtkProgressBar *progress;
 
+  NbIoQueue *queue;             /* the window's: the campaign is read in turn with its writes */
   char *db;                     /* the campaign, or NULL */
   char *pdf;                    /* where the PDF goes */
   gboolean pdf_chosen;          /* by the user: kept when the language changes */
@@ -33,6 +35,7 @@ struct _NbProtocolPage {
   guint pending;                /* workers not done */
   guint pulse;                  /* the progress bar's timer */
   guint check_serial;           /* the latest check; older results are dropped */
+  gboolean disposed;            /* a queued build's done finds the widgets gone */
   GCancellable *cancellable;    /* cancelled when the campaign changes */
   AdwMessageDialog *dialog;
 };
@@ -78,27 +81,26 @@ job_unref (gpointer job)
   g_atomic_rc_box_release_full (job, job_clear);
 }
 
-/* In the worker: the protocol in the job's language, as the CLI builds it
- * (the whole file verified first: damage anywhere is refused). */
-static void
-build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+/* In the window's I/O queue (not a thread of its own: the campaign is read
+ * in turn with the form's saves and the other pages' loads, never beside a
+ * writer): the protocol in the job's language, as the CLI builds it (the
+ * whole file verified first: damage anywhere is refused).  The result is
+ * the job itself. */
+static gpointer
+build_work (gpointer data, GError **error)
 {
   Job *job = data;
-  g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
-  const NbCatalogue *words = nb_gui_catalogue (job->lang, &error);
+  const NbCatalogue *words = nb_gui_catalogue (job->lang, error);
   NbCampaignCounts counts = { 0 };
 
   if (words == NULL ||
-      (campaign = nb_campaign_open (job->db, NB_CAMPAIGN_OPEN_READ_ONLY, &error)) == NULL ||
-      !nb_campaign_verify (campaign, &error) ||
-      !nb_campaign_get_counts (campaign, &counts, &error) ||
-      (job->doc = nb_protocol_report_build (campaign, words, &error)) == NULL ||
-      !nb_campaign_close (g_steal_pointer (&campaign), &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
+      (campaign = nb_campaign_open (job->db, NB_CAMPAIGN_OPEN_READ_ONLY, error)) == NULL ||
+      !nb_campaign_verify (campaign, error) ||
+      !nb_campaign_get_counts (campaign, &counts, error) ||
+      (job->doc = nb_protocol_report_build (campaign, words, error)) == NULL ||
+      !nb_campaign_close (g_steal_pointer (&campaign), error))
+    return NULL;
   job->trials = counts.trials;
   job->csv_paths = g_ptr_array_new_with_free_func (g_free);
   job->csv_texts = g_ptr_array_new_with_free_func (g_free);
@@ -111,7 +113,7 @@ build_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancell
       g_ptr_array_add (job->csv_texts, text);
       g_ptr_array_add (job->csv_paths, nb_protocol_report_table_path (job->pdf, *n));
     }
-  g_task_return_boolean (task, TRUE);
+  return job;
 }
 
 /* Writes beside the target and renames over it: a reader of the old file
@@ -282,17 +284,18 @@ job_new (NbProtocolPage *page)
 }
 
 static void
-check_done (GObject *source, GAsyncResult *result, gpointer data)
+check_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 {
-  NbProtocolPage *page = NB_PROTOCOL_PAGE (source);
-  Job *job = g_task_get_task_data (G_TASK (result));
-  g_autoptr (GError) error = NULL;
-  gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
+  NbProtocolPage *page = NB_PROTOCOL_PAGE (owner);
+  Job *job = data;
+  gboolean ok = error == NULL;
 
   page->pending--;
+  if (page->disposed)
+    return;
   update_state (page);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-      job->serial != page->check_serial)
+  /* A check of another campaign or language, or one a later check replaced. */
+  if (job->serial != page->check_serial)
     return;
   if (!ok)
     {
@@ -302,6 +305,15 @@ check_done (GObject *source, GAsyncResult *result, gpointer data)
   else
     show_missing (page, job->doc);
   g_signal_emit (page, signals[SIGNAL_CHECKED], 0, ok);
+}
+
+/* The build goes through the window's queue; job is taken. */
+static void
+build_job (NbProtocolPage *page, Job *job, NbIoDone done)
+{
+  page->pending++;
+  update_state (page);
+  nb_io_queue_push (page->queue, G_OBJECT (page), build_work, done, job, job_unref, NULL);
 }
 
 static void
@@ -319,9 +331,9 @@ run_job (NbProtocolPage *page, Job *job, GTaskThreadFunc func, GAsyncReadyCallba
 static void
 check (NbProtocolPage *page)
 {
-  if (page->db == NULL)
+  if (page->db == NULL || page->queue == NULL)
     return;
-  run_job (page, job_new (page), build_thread, check_done);
+  build_job (page, job_new (page), check_done);
 }
 
 /* -------------------------------------------------------------- issue -- */
@@ -471,15 +483,15 @@ confirm_replace (NbProtocolPage *page, Job *job)
 }
 
 static void
-issue_build_done (GObject *source, GAsyncResult *result, gpointer data)
+issue_build_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 {
-  NbProtocolPage *page = NB_PROTOCOL_PAGE (source);
-  GTask *task = G_TASK (result);
-  Job *job = g_task_get_task_data (task);
-  g_autoptr (GError) error = NULL;
+  NbProtocolPage *page = NB_PROTOCOL_PAGE (owner);
+  Job *job = data;
 
   page->pending--;
-  if (!g_task_propagate_boolean (task, &error))
+  if (page->disposed)
+    return;
+  if (error != NULL)
     {
       g_autofree char *text = g_strdup_printf (_("The protocol could not be written: %s"),
                                                error->message);
@@ -514,7 +526,7 @@ nb_protocol_page_issue (NbProtocolPage *page)
     }
   page->issuing = TRUE;
   set_status (page, _("Checking the campaign…"));
-  run_job (page, job_new (page), build_thread, issue_build_done);
+  build_job (page, job_new (page), issue_build_done);
 }
 
 /* ------------------------------------------------------------ chooser -- */
@@ -560,9 +572,12 @@ on_choose (GtkButton *button, gpointer data)
 /* ------------------------------------------------------------- public -- */
 
 GtkWidget *
-nb_protocol_page_new (void)
+nb_protocol_page_new (NbIoQueue *queue)
 {
-  return g_object_new (NB_TYPE_PROTOCOL_PAGE, NULL);
+  NbProtocolPage *page = g_object_new (NB_TYPE_PROTOCOL_PAGE, NULL);
+
+  page->queue = nb_io_queue_ref (queue);
+  return GTK_WIDGET (page);
 }
 
 void
@@ -705,6 +720,7 @@ nb_protocol_page_dispose (GObject *object)
   NbProtocolPage *page = NB_PROTOCOL_PAGE (object);
 
   g_cancellable_cancel (page->cancellable);
+  page->disposed = TRUE;
   g_clear_handle_id (&page->pulse, g_source_remove);
   gtk_widget_dispose_template (GTK_WIDGET (page), NB_TYPE_PROTOCOL_PAGE);
   G_OBJECT_CLASS (nb_protocol_page_parent_class)->dispose (object);
@@ -718,6 +734,8 @@ nb_protocol_page_finalize (GObject *object)
   g_clear_object (&page->cancellable);
   g_free (page->db);
   g_free (page->pdf);
+  /* In finalize: a job keeps its owner alive until done. */
+  g_clear_pointer (&page->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_protocol_page_parent_class)->finalize (object);
 }
 

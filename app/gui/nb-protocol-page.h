@@ -3,8 +3,9 @@
  * The page writes the campaign's test protocol as a PDF (Russian or
  * English, by default the preference) and, when asked, its protocol tables
  * as CSV beside it (NAME-table-N.csv), by calling the report code
- * (nb_protocol_report_build, nb_pdf_write, nb_protocol_report_table_csv) on
- * a GTask worker: the language is a parameter of those calls
+ * (nb_protocol_report_build in the window's I/O queue — the campaign read
+ * in turn with the form's saves — then nb_pdf_write and
+ * nb_protocol_report_table_csv on a GTask worker): the language is a parameter of those calls
  * (nb-catalogue.h), so the window keeps speaking its own.  Before issuing it
  * shows what a complete protocol still lacks (the list `report --check`
  * prints).  It refuses during a run (the trial in flight is not in the file
@@ -24,12 +25,14 @@
 
 #include <adwaita.h>
 
+#include "nb-io-queue.h"
+
 G_BEGIN_DECLS
 
 #define NB_TYPE_PROTOCOL_PAGE (nb_protocol_page_get_type ())
 G_DECLARE_FINAL_TYPE (NbProtocolPage, nb_protocol_page, NB, PROTOCOL_PAGE, AdwBin)
 
-GtkWidget  *nb_protocol_page_new (void);
+GtkWidget  *nb_protocol_page_new (NbIoQueue *queue);
 /* The campaign whose protocol the page issues (NULL: none); the default
  * PDF is CAMPAIGN-protocol-LANG.pdf beside it; the check runs again. */
 void        nb_protocol_page_set_campaign (NbProtocolPage *page, const char *path);

@@ -197,6 +197,7 @@ struct _NbTrialsPage {
   gboolean starting;            /* queued behind the campaign's I/O */
   AdwMessageDialog *dialog;     /* "run more trials?" while it is asked */
   gboolean interim;             /* the figures shown are of a run not yet ended */
+  gboolean device_in_use;       /* the runner measures with device */
   NbRunPlot plot;
 };
 
@@ -204,8 +205,20 @@ G_DEFINE_FINAL_TYPE (NbTrialsPage, nb_trials_page, GTK_TYPE_WIDGET)
 
 enum { SIGNAL_TRIAL_STARTED, SIGNAL_TRIAL_ENDED, SIGNAL_RUN_FINISHED, N_SIGNALS };
 static guint signals[N_SIGNALS];
-enum { PROP_0, PROP_RUNNING, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_DEVICE_IN_USE, N_PROPS };
 static GParamSpec *props[N_PROPS];
+
+/* The runner's worker reads the instrument's events from now on (TRUE) or
+ * no longer (FALSE): its owner (the Instrument page) stops draining them
+ * meanwhile, else the two would share the samples. */
+static void
+set_device_in_use (NbTrialsPage *page, gboolean in_use)
+{
+  if (page->device_in_use == in_use)
+    return;
+  page->device_in_use = in_use;
+  g_object_notify_by_pspec (G_OBJECT (page), props[PROP_DEVICE_IN_USE]);
+}
 
 static void
 run_free (Run *run)
@@ -765,6 +778,9 @@ nb_trials_page_get_prompt (NbTrialsPage *page)
 void
 nb_trials_page_set_device (NbTrialsPage *page, NbDevice *device)
 {
+  /* The device a run measures with stays (its owner does not stop it
+   * meanwhile: device-in-use). */
+  g_return_if_fail (!page->device_in_use || device == page->device);
   page->device = device;
 }
 
@@ -895,6 +911,7 @@ on_run_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gtk_widget_queue_draw (page->plot_area);
   nb_runner_summary_clear (&summary);
   page->run = NULL;
+  set_device_in_use (page, FALSE);
   g_clear_handle_id (&page->track_timer, g_source_remove);
   update_sensitivity (page);
   g_application_release (g_application_get_default ());
@@ -1191,9 +1208,12 @@ start_runner (NbTrialsPage *page, Run *run)
 
   page->starting = FALSE;
   page->run = run;
+  /* Before the runner's worker starts: from here it alone reads the device. */
+  set_device_in_use (page, run->robot_kind != ROBOT_SIM && page->device != NULL);
   if (!launch (page, run, &local))
     {
       page->run = NULL;
+      set_device_in_use (page, FALSE);
       set_status (page, local->message, TRUE);
       update_sensitivity (page);
       g_signal_emit (page, signals[SIGNAL_RUN_FINISHED], 0);
@@ -1823,6 +1843,9 @@ nb_trials_page_get_property (GObject *object, guint id, GValue *value, GParamSpe
     case PROP_RUNNING:
       g_value_set_boolean (value, nb_trials_page_is_running (NB_TRIALS_PAGE (object)));
       break;
+    case PROP_DEVICE_IN_USE:
+      g_value_set_boolean (value, NB_TRIALS_PAGE (object)->device_in_use);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
@@ -1838,6 +1861,8 @@ nb_trials_page_class_init (NbTrialsPageClass *klass)
   object_class->get_property = nb_trials_page_get_property;
   props[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  props[PROP_DEVICE_IN_USE] = g_param_spec_boolean ("device-in-use", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
   signals[SIGNAL_TRIAL_STARTED] = g_signal_new ("trial-started", G_TYPE_FROM_CLASS (klass),
                                                 G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,

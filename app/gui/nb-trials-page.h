@@ -54,7 +54,9 @@ guint      nb_trials_page_get_track_points (NbTrialsPage *page);
 void       nb_trials_page_set_pace (NbTrialsPage *page, double pace);
 
 /* Signals: "trial-started" (guint k), "trial-ended" (guint k, guint outcome),
- * "run-finished" (a run ended: done, stopped or failed), and
- * "notify::running". */
+ * "run-finished" (a run ended: done, stopped or failed), "notify::running",
+ * and "notify::device-in-use": TRUE from just before the runner's worker
+ * starts reading the device's events (a run of a real robot) until the run
+ * has ended — the device's owner must not read them meanwhile. */
 
 G_END_DECLS

@@ -478,6 +478,27 @@ on_running (GObject *object, GParamSpec *pspec, gpointer user_data)
     gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* A real robot's run is measured by the instrument connected on the
+ * Instrument page. */
+static void
+on_device_changed (NbInstrumentPage *instrument, gpointer user_data)
+{
+  NbWindow *window = user_data;
+
+  nb_trials_page_set_device (NB_TRIALS_PAGE (window->trials),
+                             nb_instrument_page_get_device (instrument));
+}
+
+static void
+on_device_in_use (GObject *trials, GParamSpec *pspec, gpointer user_data)
+{
+  NbWindow *window = user_data;
+  gboolean in_use;
+
+  g_object_get (trials, "device-in-use", &in_use, NULL);
+  nb_instrument_page_set_lent (NB_INSTRUMENT_PAGE (window->instrument), in_use);
+}
+
 static void
 on_close_answer (NbWindow *window, gboolean yes, gpointer data)
 {
@@ -582,6 +603,12 @@ nb_window_get_pending (NbWindow *window)
          nb_protocol_page_get_pending (NB_PROTOCOL_PAGE (window->protocol));
 }
 
+NbIoQueue *
+nb_window_get_queue (NbWindow *window)
+{
+  return window->queue;
+}
+
 static void
 add_page (NbWindow *window, GtkWidget *child, const char *name, const char *title,
           const char *icon)
@@ -620,6 +647,10 @@ nb_window_init (NbWindow *window)
   gtk_widget_set_name (window->instrument, "instrument-page");
   add_page (window, window->instrument, "instrument", C_("page", "_Instrument"),
             "find-location-symbolic");
+  g_signal_connect_object (window->instrument, "device-changed", G_CALLBACK (on_device_changed),
+                           window, 0);
+  g_signal_connect_object (window->trials, "notify::device-in-use",
+                           G_CALLBACK (on_device_in_use), window, 0);
   add_page (window, window->trials, "trials", C_("page", "_Run"), "media-playback-start-symbolic");
   window->results = nb_results_page_new (window->queue);
   gtk_widget_set_name (window->results, "results-page");
@@ -628,7 +659,7 @@ nb_window_init (NbWindow *window)
   gtk_widget_set_name (window->motion, "motion-page");
   g_signal_connect_object (window->motion, "notify::running", G_CALLBACK (on_running), window, 0);
   add_page (window, window->motion, "motion", C_("page", "_Motion"), "system-run-symbolic");
-  window->protocol = nb_protocol_page_new ();
+  window->protocol = nb_protocol_page_new (window->queue);
   g_object_bind_property (window->trials, "running", window->protocol, "running", G_BINDING_SYNC_CREATE);
   add_page (window, window->protocol, "protocol", C_("page", "_Protocol"), "x-office-document-symbolic");
 

@@ -18,6 +18,8 @@
 
 #include <adwaita.h>
 
+#include "nb-io-queue.h"
+
 G_BEGIN_DECLS
 
 #define NB_TYPE_WINDOW (nb_window_get_type ())
@@ -40,6 +42,8 @@ const char *nb_window_get_last_message (NbWindow *window);
 const char *nb_window_get_campaign_path (NbWindow *window);
 /* Campaign I/O and the Protocol page's workers not yet done. */
 guint       nb_window_get_pending (NbWindow *window);
+/* The one queue every page reads and writes the campaign through (borrowed). */
+NbIoQueue  *nb_window_get_queue (NbWindow *window);
 GtkWidget  *nb_window_lookup (NbWindow *window, const char *name);
 /* The dialog the window shows now (an AdwMessageDialog: the question before
  * closing during a run; the Protocol page's: before a protocol of an empty
