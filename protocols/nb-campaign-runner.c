@@ -9,6 +9,7 @@
 #include "nb-registration.h"
 #include "nb-route.h"
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
@@ -991,6 +992,38 @@ nb_run_ask (NbRun *run, NbPromptKind kind, const char *question, const char *pro
                                 answer, error);
 }
 
+const NbCatalogue *
+nb_run_words (NbRun *run)
+{
+  return nb_prompts_get_words (run->r->prompts);
+}
+
+gboolean
+nb_run_ask_shown (NbRun *run, NbPromptKind kind, const char *question, const char *shown,
+                  const char *proposal, char **answer, GError **error)
+{
+  return nb_prompts_ask_logged_shown (run->r->prompts, run->campaign, kind, question, shown,
+                                      proposal, answer, error);
+}
+
+gboolean
+nb_run_ask_tr (NbRun *run, NbPromptKind kind, const char *proposal, char **answer,
+               GError **error, const char *format, ...)
+{
+  const NbCatalogue *words = nb_prompts_get_words (run->r->prompts);
+  g_autofree char *question = NULL, *shown = NULL;
+  va_list ap;
+
+  va_start (ap, format);
+  question = g_strdup_vprintf (format, ap);
+  va_end (ap);
+  va_start (ap, format);
+  shown = g_strdup_vprintf (nb_tr (words, format), ap);
+  va_end (ap);
+  return nb_prompts_ask_logged_shown (run->r->prompts, run->campaign, kind, question, shown,
+                                      proposal, answer, error);
+}
+
 /* Waits for the instrument's next events (up to 100 ms) and takes them. */
 static gboolean
 collect_wait (NbRun *run, GError **error)
@@ -1003,6 +1036,12 @@ collect_wait (NbRun *run, GError **error)
   return nb_run_collect_now (run, error);
 }
 
+/* The operator's prompt before each trial (a msgid: the window shows it in
+ * its language). */
+#define P0_PROMPT N_("Trial %u/%u of clause %u '%s': bring the robot to %s (%.0f, %.0f mm, " \
+                     "%.1f°) and let it stand still, then start its route to %s (%.0f, " \
+                     "%.0f mm, %.1f°)%s%s; answer yes when it is at %s")
+
 /* The operator's trial: the prompt, then the trial found in the stream —
  * it starts when the robot leaves P0 after resting there, ends when it has
  * settled at the target (nb-segmentation.h).  The samples from its start to the
@@ -1013,7 +1052,7 @@ run_operator_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end,
   NbCampaignRunner *r = run->r;
   const NbRoutePose *p0 = &run->route.poses[0], *target = nb_route_target (&run->route);
   NbSegmentationParams sp = r->o.segment;
-  g_autofree char *question = NULL;
+  g_autofree char *question = NULL, *shown_question = NULL;
   NbCampaignTrial t;
   NbRunnerEvent ev;
   NbSegmentation seg;
@@ -1022,15 +1061,25 @@ run_operator_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end,
 
   *end = TRIAL_DONE;
   memset (&seg, 0, sizeof seg);
-  question = g_strdup_printf ("Trial %u/%u of clause %u '%s': bring the robot to %s (%.0f, "
-                              "%.0f mm, %.1f°) and let it stand still, then start its route "
-                              "to %s (%.0f, %.0f mm, %.1f°)%s%s; answer yes when it is at %s",
-                              k, run->n_trials, r->clause->number, r->o.config, p0->name,
-                              p0->x_mm, p0->y_mm, p0->theta_deg, target->name, target->x_mm,
-                              target->y_mm, target->theta_deg,
-                              run->trial_note ? " " : "", run->trial_note ? run->trial_note : "",
-                              p0->name);
-  if (!r->o.import_track && !nb_run_ask (run, NB_PROMPT_CONFIRM, question, NULL, NULL, error))
+  /* The log's question in English, the operator's in the prompts' words
+   * (the note too: the clause module marks it for translation). */
+  for (guint shown = 0; shown < 2 && !r->o.import_track; shown++)
+    {
+      const NbCatalogue *words = shown ? nb_prompts_get_words (r->prompts) : NULL;
+      char *q = g_strdup_printf (nb_tr (words, P0_PROMPT), k, run->n_trials, r->clause->number,
+                                 r->o.config, p0->name, p0->x_mm, p0->y_mm, p0->theta_deg,
+                                 target->name, target->x_mm, target->y_mm, target->theta_deg,
+                                 run->trial_note ? " " : "",
+                                 run->trial_note ? nb_tr (words, run->trial_note) : "", p0->name);
+
+      if (shown)
+        shown_question = q;
+      else
+        question = q;
+    }
+  if (!r->o.import_track &&
+      !nb_prompts_ask_logged_shown (r->prompts, run->campaign, NB_PROMPT_CONFIRM, question,
+                                    shown_question, NULL, NULL, error))
     return FALSE;
 
   sp.p0_m[0] = p0->x_mm / MM_PER_M;

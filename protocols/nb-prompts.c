@@ -17,6 +17,7 @@ struct _NbPrompts {
   guint asked;
   NbPromptFunc func;      /* MODE_FUNC */
   gpointer func_data;
+  const NbCatalogue *words;  /* the language questions are shown in; NULL: English */
 };
 
 static NbPrompts *
@@ -135,9 +136,34 @@ tty_answer (const char *question, const char *proposal)
   return g_strdup (buf);
 }
 
+void
+nb_prompts_set_words (NbPrompts *prompts, const NbCatalogue *words)
+{
+  prompts->words = words;
+}
+
+const NbCatalogue *
+nb_prompts_get_words (const NbPrompts *prompts)
+{
+  return prompts->words;
+}
+
+static gboolean
+ask (NbPrompts *p, NbPromptKind kind, const char *question, const char *shown,
+     const char *proposal, char **answer, char **who, GError **error);
+
 gboolean
 nb_prompts_ask (NbPrompts *p, NbPromptKind kind, const char *question, const char *proposal,
                 char **answer, char **who, GError **error)
+{
+  return ask (p, kind, question, question, proposal, answer, who, error);
+}
+
+/* shown: the question as the answerer reads it (tty, a front end's
+ * function); question: as errors and the log name it. */
+static gboolean
+ask (NbPrompts *p, NbPromptKind kind, const char *question, const char *shown,
+     const char *proposal, char **answer, char **who, GError **error)
 {
   g_autofree char *a = NULL;
   guint line = 0;
@@ -166,14 +192,14 @@ nb_prompts_ask (NbPrompts *p, NbPromptKind kind, const char *question, const cha
         }
       break;
     case MODE_FUNC:
-      if (!p->func (kind, question, proposal, &a, p->func_data, error))
+      if (!p->func (kind, shown, proposal, &a, p->func_data, error))
         return FALSE;
       if (a == NULL)
         a = g_strdup ("");
       break;
     case MODE_TTY:
     default:
-      if ((a = tty_answer (question, proposal)) == NULL)
+      if ((a = tty_answer (shown, proposal)) == NULL)
         {
           g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "prompt '%s': no answer (end of "
                        "input)", question);
@@ -214,11 +240,20 @@ gboolean
 nb_prompts_ask_logged (NbPrompts *p, NbCampaign *campaign, NbPromptKind kind,
                        const char *question, const char *proposal, char **answer, GError **error)
 {
+  return nb_prompts_ask_logged_shown (p, campaign, kind, question, question, proposal, answer,
+                                      error);
+}
+
+gboolean
+nb_prompts_ask_logged_shown (NbPrompts *p, NbCampaign *campaign, NbPromptKind kind,
+                             const char *question, const char *shown, const char *proposal,
+                             char **answer, GError **error)
+{
   g_autofree char *who = NULL;
   g_autofree char *a = NULL;
   gboolean ok;
 
-  if (!nb_prompts_ask (p, kind, question, proposal, &a, &who, error))
+  if (!ask (p, kind, question, shown, proposal, &a, &who, error))
     return FALSE;
   /* The answerer is who the log names for this event only. */
   {

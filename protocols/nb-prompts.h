@@ -23,6 +23,7 @@
 #include <glib.h>
 
 #include "nb-campaign.h"
+#include "nb-catalogue.h"
 
 G_BEGIN_DECLS
 
@@ -48,6 +49,11 @@ typedef gboolean (*NbPromptFunc) (NbPromptKind kind, const char *question, const
                                   char **answer, gpointer user_data, GError **error);
 NbPrompts *nb_prompts_new_func (const char *who, NbPromptFunc func, gpointer user_data);
 void       nb_prompts_free     (NbPrompts *prompts);
+/* The language the operator reads the questions in (the window's; NULL,
+ * the default: English, as the CLI asks).  The log keeps the English
+ * question: it is a record, read by the protocol and by tools. */
+void       nb_prompts_set_words (NbPrompts *prompts, const NbCatalogue *words);
+const NbCatalogue *nb_prompts_get_words (const NbPrompts *prompts);
 gboolean   nb_prompts_is_auto  (const NbPrompts *prompts);
 
 /* Asks question; proposal is what the measurements say (the auto answer,
@@ -63,6 +69,13 @@ gboolean   nb_prompts_ask      (NbPrompts *prompts, NbPromptKind kind, const cha
 gboolean   nb_prompts_ask_logged (NbPrompts *prompts, NbCampaign *campaign, NbPromptKind kind,
                                   const char *question, const char *proposal, char **answer,
                                   GError **error);
+
+/* The same, the answerer shown `shown` (the question in its words,
+ * nb_prompts_get_words) while the log records `question`. */
+gboolean   nb_prompts_ask_logged_shown (NbPrompts *prompts, NbCampaign *campaign,
+                                        NbPromptKind kind, const char *question,
+                                        const char *shown, const char *proposal, char **answer,
+                                        GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbPrompts, nb_prompts_free)
 

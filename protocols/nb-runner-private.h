@@ -148,6 +148,19 @@ void     nb_run_event_init    (NbRun *run, NbRunnerEvent *ev, NbRunnerEventKind 
  * question and answer in the event log. */
 gboolean nb_run_ask           (NbRun *run, NbPromptKind kind, const char *question,
                                const char *proposal, char **answer, GError **error);
+/* nb_run_ask of the question printf (format, …) makes: the log records it
+ * in English (format is an msgid: mark it N_()), the operator reads it in
+ * the prompts' words (nb_prompts_get_words: the window's language). */
+gboolean nb_run_ask_tr        (NbRun *run, NbPromptKind kind, const char *proposal,
+                               char **answer, GError **error, const char *format, ...)
+  G_GNUC_PRINTF (6, 7);
+/* The question made twice: question for the log (English), shown for the
+ * operator (in nb_run_words; its word arguments through nb_tr too). */
+gboolean nb_run_ask_shown     (NbRun *run, NbPromptKind kind, const char *question,
+                               const char *shown, const char *proposal, char **answer,
+                               GError **error);
+/* The words the operator reads (the prompts'); NULL: English. */
+const NbCatalogue *nb_run_words (NbRun *run);
 /* The configuration of the options' name: *found or not (not found is an
  * answer here, not a failure). */
 gboolean nb_run_find_config   (NbRun *run, NbCampaignConfig *config, gboolean *found,

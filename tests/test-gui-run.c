@@ -375,8 +375,11 @@ test_operator_prompts (void)
         }
       if ((prompt = nb_trials_page_get_prompt (run_page ())) == NULL)
         continue;
-      /* The runner's question, word for word; the operator brings the robot. */
-      g_assert_nonnull (strstr (adw_message_dialog_get_body (prompt), "bring the robot to P0"));
+      /* The runner's question in the window's language (po/ru.po's
+       * msgstr); the operator brings the robot. */
+      g_assert_nonnull (strstr (adw_message_dialog_get_body (prompt),
+                                g_str_equal (nb_gui_ui_language (), "ru")
+                                ? "доставьте робота в P0" : "bring the robot to P0"));
       g_assert_true (adw_message_dialog_has_response (prompt, "stop"));
       adw_message_dialog_response (prompt, "yes");
       fx.prompts_answered++;
@@ -396,9 +399,18 @@ test_operator_prompts (void)
       nb_assert_abs (tr->attained.x_mm, session_rests[k][0], 0.05, "attained x = the rest");
       nb_assert_abs (tr->attained.y_mm, session_rests[k][1], 0.05, "attained y = the rest");
     }
-  /* Every answer is in the log, with who answered. */
+  /* Every answer is in the log, with who answered; the question as the
+   * runner asks it in English (the log is a record), whatever the window
+   * showed. */
   events = stored_events ();
   g_assert_cmpuint (count_events (events, "operator prompt", "yes"), ==, 3);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+      if (g_strcmp0 (e->what, "operator prompt") == 0 && g_str_has_suffix (e->subject ? e->subject : "", "at P0"))
+        g_assert_nonnull (strstr (e->subject, "bring the robot to P0"));
+    }
   g_assert_cmpuint (fx.max_track, >, 0);
 
   /* Given back: the Instrument page drains the samples again (the player

@@ -19,6 +19,14 @@
 #include "nb-test-gui.h"
 #include "nb-application.h"
 #include "nb-campaign-plan.h"
+#include "nb-campaign-runner.h"
+#include "nb-clause.h"
+#include "nb-json-writer.h"
+#include "nb-map-file.h"
+#include "nb-map-view.h"
+#include "nb-protocol-columns.h"
+#include "nb-results-page.h"
+#include "nb-runner-sim.h"
 #include "nb-error.h"
 #include "nb-gui-paths.h"
 #include "nb-instrument-page.h"
@@ -33,6 +41,7 @@
 
 #include <gio/gio.h>
 #include <glib/gi18n.h>
+#include <json-glib/json-glib.h>
 #include <gtk/gtk.h>
 #include <locale.h>
 #include <math.h>
@@ -189,10 +198,10 @@ add_planned (NbCampaign *c, guint clause, const char *name, NbCampaignConfig *co
 
 /* 12 attained poses about clause 5's command; five successful passages. */
 static void
-make_campaign (void)
+make_campaign_at (const char *path)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "setup test", &error);
+  g_autoptr (NbCampaign) c = nb_campaign_create (path, "setup test", &error);
   NbCampaignConfig pose, passage;
   gboolean made;
 
@@ -800,6 +809,292 @@ test_screenshots (void)
   nb_instrument_page_disconnect (instrument ());
 }
 
+/* ------------------------------------------------------ trials page -- */
+
+static guint results_loads;
+
+static void
+on_results_loaded (NbResultsPage *page, gpointer user_data)
+{
+  results_loads++;
+}
+
+static gboolean
+results_loaded (gpointer data)
+{
+  return results_loads > GPOINTER_TO_UINT (data) && nb_window_get_pending (fx.window) == 0;
+}
+
+/* The figures' JSON member key of a configuration, as the page must show
+ * it: the protocol's decimals, "—" undefined, a verdict in words. */
+static char *
+expected_figure (JsonObject *o, const char *key, guint decimals)
+{
+  JsonNode *n = json_object_get_member (o, key);
+  char buf[32];
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return g_strdup ("—");
+  if (json_node_get_value_type (n) == G_TYPE_BOOLEAN)
+    return g_strdup (json_node_get_boolean (n) ? _("yes") : _("no"));
+  return g_strdup (nb_clause_format_figure (buf, json_node_get_double (n), (int) decimals));
+}
+
+static JsonObject *
+figures_json (NbCampaign *c, guint clause, const char *config, NbConfigResult *r,
+              JsonNode **root)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  g_autofree char *json = NULL;
+  NbCampaignConfig cfg;
+
+  nb_campaign_config_init (&cfg);
+  g_assert_true (nb_campaign_find_config (c, clause, config, &cfg, &error));
+  g_assert_true (nb_config_result_compute (c, &cfg, r, &error));
+  g_assert_no_error (error);
+  g_assert_null (r->error);
+  nb_json_begin_object (w);
+  nb_config_result_json (w, r);
+  nb_json_end_object (w);
+  json = nb_json_writer_finish (g_steal_pointer (&w));
+  *root = json_from_string (json, &error);
+  g_assert_no_error (error);
+  nb_campaign_config_clear (&cfg);
+  return json_node_get_object (*root);
+}
+
+/* The pixel's colour at (x, y) of an RGB24 image, 0..1. */
+static void
+pixel_at (cairo_surface_t *s, int x, int y, double rgb[3])
+{
+  guint32 v;
+
+  cairo_surface_flush (s);
+  memcpy (&v, cairo_image_surface_get_data (s) + (gsize) y * cairo_image_surface_get_stride (s)
+              + 4 * x, 4);
+  rgb[0] = ((v >> 16) & 0xff) / 255.0;
+  rgb[1] = ((v >> 8) & 0xff) / 255.0;
+  rgb[2] = (v & 0xff) / 255.0;
+}
+
+/* A pixel within r of (x, y) close to the colour (each channel ±0.15). */
+static gboolean
+colour_near (cairo_surface_t *s, double x, double y, int r, double cr, double cg, double cb)
+{
+  for (int dy = -r; dy <= r; dy++)
+    for (int dx = -r; dx <= r; dx++)
+      {
+        double rgb[3];
+
+        pixel_at (s, (int) lround (x) + dx, (int) lround (y) + dy, rgb);
+        if (fabs (rgb[0] - cr) < 0.15 && fabs (rgb[1] - cg) < 0.15 && fabs (rgb[2] - cb) < 0.15)
+          return TRUE;
+      }
+  return FALSE;
+}
+
+/* The Trials page's results as the protocol reports them, on a campaign
+ * with clause 5's twelve poses and clause 10 run on the simulated rig
+ * (the second map with a shadow beyond the accepted range, so 10.3's
+ * three consecutive successes take five maps): every figure row is the protocol table's column title and unit
+ * with the value nb_config_result_json gives, to the column's decimals;
+ * clause 10 draws each counted trial's map (the file the event log names,
+ * read as nb_map_read reads it) with the stored corners A′_i and the
+ * configuration's arena A_i — found on the drawing in their colours. */
+static void
+test_trials_figures (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *db = g_build_filename (fx.dir, "mapping.nbc", NULL);
+  g_autofree char *maps = g_build_filename (fx.dir, "mapping-maps", NULL);
+  NbResultsPage *page = NB_RESULTS_PAGE (lookup ("results-page"));
+  g_autoptr (NbCampaign) c = NULL;
+  guint loads;
+
+  /* The campaign: clause 5 as the fixture's, clause 10 by the runner. */
+  make_campaign_at (db);
+  {
+    NbRunnerSimOptions so;
+    g_autoptr (NbRunnerSim) sim = NULL;
+    NbCampaignRunnerOptions o;
+    NbRunnerRig rig;
+    NbRunnerSummary sum;
+    g_autoptr (NbCampaignRunner) runner = NULL;
+    gboolean ok;
+
+    nb_runner_sim_options_init (&so);
+    so.seed = 7;
+    so.map_shadow_trials = 1u << 1;     /* trial 2's map has a shadow */
+    sim = nb_runner_sim_new (&so, &error);
+    g_assert_no_error (error);
+    nb_campaign_runner_options_init (&o);
+    o.clause = 10;
+    o.config = "arena";
+    o.map_dir = maps;
+    o.defect_range_mm = 20.0;
+    nb_runner_sim_rig (sim, &rig);
+    runner = nb_campaign_runner_new (db, &o, &rig, &error);
+    g_assert_no_error (error);
+    ok = nb_campaign_runner_run_sync (runner, NULL, NULL, NULL, &sum, &error);
+    g_assert_no_error (error);
+    g_assert_true (ok);
+    g_assert_cmpuint (sum.failed, ==, 1);
+    g_assert_cmpuint (sum.ok, ==, 4);
+    nb_runner_summary_clear (&sum);
+  }
+  loads = results_loads;
+  nb_window_open_campaign (fx.window, db);
+  iterate_until (results_loaded, GUINT_TO_POINTER (loads), 120);
+  show_page ("results");
+  c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  g_assert_no_error (error);
+
+  /* Clause 5: n, then table 3's columns. */
+  {
+    NbConfigResult r = { 0 };
+    g_autoptr (JsonNode) root = NULL;
+    JsonObject *o = figures_json (c, 5, "straight-no-load", &r, &root);
+    const NbProtocolColumn *cols;
+    guint n;
+    const char *title, *value;
+
+    g_assert_true (nb_results_page_show_config (page, 5, "straight-no-load"));
+    cols = nb_protocol_figure_columns (5, &n);
+    g_assert_cmpuint (n, ==, 4);
+    g_assert_cmpuint (nb_results_page_get_n_figures (page), ==, n + 1);
+    nb_results_page_get_figure (page, 0, &title, &value);
+    g_assert_cmpstr (title, ==, _("Trials counted n"));
+    g_assert_cmpstr (value, ==, "12");
+    for (guint i = 0; i < n; i++)
+      {
+        g_autofree char *want_title = g_strdup_printf ("%s, %s", _(cols[i].title), _(cols[i].unit));
+        g_autofree char *want = expected_figure (o, cols[i].key, cols[i].decimals);
+
+        nb_results_page_get_figure (page, i + 1, &title, &value);
+        g_assert_cmpstr (title, ==, want_title);
+        g_assert_cmpstr (value, ==, want);
+        g_assert_cmpstr (value, !=, "—");
+      }
+    g_assert_cmpuint (nb_results_page_get_n_maps (page), ==, 0);
+    nb_config_result_clear (&r);
+  }
+
+  /* Clause 10: each map's Dm, the accuracy; each map drawn. */
+  {
+    NbConfigResult r = { 0 };
+    g_autoptr (JsonNode) root = NULL;
+    JsonObject *o = figures_json (c, 10, "arena", &r, &root);
+    JsonArray *per = json_object_get_array_member (o, "trials");
+    g_autoptr (GArray) trials = NULL;
+    NbCampaignConfig cfg;
+    const char *title, *value;
+    guint counted = 0;
+
+    g_assert_true (nb_results_page_show_config (page, 10, "arena"));
+    g_assert_cmpuint (json_array_get_length (per), ==, 5);
+    g_assert_cmpuint (nb_results_page_get_n_figures (page), ==, 6);
+    for (guint i = 0; i < 5; i++)
+      {
+        JsonObject *t = json_array_get_object_element (per, i);
+        g_autofree char *want = expected_figure (t, "dm_mm", 2);
+
+        nb_results_page_get_figure (page, i, &title, &value);
+        g_assert_cmpstr (value, ==, want);
+      }
+    nb_results_page_get_figure (page, 5, &title, &value);
+    {
+      g_autofree char *want_title = g_strdup_printf ("%s, %s", _("Mapping accuracy (max Dm)"), _("mm"));
+      g_autofree char *want = expected_figure (o, "accuracy_mm", 2);
+
+      g_assert_cmpstr (title, ==, want_title);
+      g_assert_cmpstr (value, ==, want);
+    }
+
+    nb_campaign_config_init (&cfg);
+    g_assert_true (nb_campaign_find_config (c, 10, "arena", &cfg, &error));
+    trials = nb_campaign_list_trials (c, cfg.id, &error);
+    g_assert_no_error (error);
+    for (guint j = 0; j < trials->len; j++)
+      counted += nb_campaign_trial_counts (10, &g_array_index (trials, NbCampaignTrial, j));
+    g_assert_cmpuint (counted, ==, 5);
+    g_assert_cmpuint (nb_results_page_get_n_maps (page), ==, counted);
+    for (guint i = 0, j = 0; i < nb_results_page_get_n_maps (page); i++, j++)
+      {
+        const NbMapView *mv = nb_results_page_get_map (page, i);
+        const NbCampaignTrial *t;
+        g_autoptr (NbMap) map = NULL;
+        g_autofree char *file = g_strdup_printf ("%s/arena-%u.yaml", maps, mv->number);
+        cairo_surface_t *img = cairo_image_surface_create (CAIRO_FORMAT_RGB24, 400, 400);
+        cairo_t *cr = cairo_create (img);
+
+        while (!nb_campaign_trial_counts (10, &g_array_index (trials, NbCampaignTrial, j)))
+          j++;
+        t = &g_array_index (trials, NbCampaignTrial, j);
+        g_assert_cmpuint (mv->number, ==, t->number);
+        g_assert_cmpint (mv->ok, ==, t->outcome == NB_TRIAL_OK);
+        nb_assert_abs (mv->dm_mm, g_array_index (r.values, double, i), 1e-12, "Dm of the trial");
+        g_assert_nonnull (mv->map);
+        g_test_message ("map %u: %s", mv->number, mv->map_file);
+        map = nb_map_read (mv->map_file, &error);
+        g_assert_no_error (error);
+        g_assert_cmpuint (mv->map->width, ==, map->width);
+        g_assert_cmpuint (mv->map->height, ==, map->height);
+        g_assert_true (memcmp (mv->map->cells, map->cells, (gsize) map->width * map->height) == 0);
+        for (int k = 0; k < 4; k++)
+          {
+            double x, y;
+
+            nb_assert_abs (mv->corners_mm[k][0], t->corners_mm[k][0], 0, "A′ x as stored");
+            nb_assert_abs (mv->corners_mm[k][1], t->corners_mm[k][1], 0, "A′ y as stored");
+            nb_assert_abs (mv->truth_mm[k][0], cfg.truth_mm[k][0], 0, "A x of the arena");
+            nb_assert_abs (mv->truth_mm[k][1], cfg.truth_mm[k][1], 0, "A y of the arena");
+            /* On the drawing: A_i's cross in green, A′_i's circle in blue. */
+            nb_map_view_draw (mv, cr, 400, 400, NULL);
+            nb_map_view_to_px (mv, 400, 400, mv->truth_mm[k][0], mv->truth_mm[k][1], &x, &y);
+            g_assert_true (colour_near (img, x, y, 1, NB_MAP_VIEW_TRUTH_RGB));
+            nb_map_view_to_px (mv, 400, 400, mv->corners_mm[k][0], mv->corners_mm[k][1], &x, &y);
+            g_assert_true (colour_near (img, x + 4, y, 1, NB_MAP_VIEW_MAP_RGB) ||
+                           colour_near (img, x - 4, y, 1, NB_MAP_VIEW_MAP_RGB));
+          }
+        /* The grid: free space inside the arena is white (a fifth of the
+         * way from A_1 to the centre: clear of the walls and the column). */
+        {
+          double cx = 0, cy = 0, px, py, rgb[3];
+
+          for (int k = 0; k < 4; k++)
+            cx += mv->truth_mm[k][0] / 4, cy += mv->truth_mm[k][1] / 4;
+          cx = mv->truth_mm[0][0] + 0.2 * (cx - mv->truth_mm[0][0]);
+          cy = mv->truth_mm[0][1] + 0.2 * (cy - mv->truth_mm[0][1]);
+          nb_map_view_to_px (mv, 400, 400, cx, cy, &px, &py);
+          pixel_at (img, (int) px, (int) py, rgb);
+          g_assert_cmpfloat (rgb[0] + rgb[1] + rgb[2], >, 2.9);
+        }
+        g_assert_cmpstr (mv->map_file, ==, file);
+        cairo_destroy (cr);
+        cairo_surface_destroy (img);
+      }
+    nb_campaign_config_clear (&cfg);
+    nb_config_result_clear (&r);
+  }
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  {
+    g_autofree char *name = g_strdup_printf ("results-clause10-%s-light-1280x800.png",
+                                             nb_gui_ui_language ());
+
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
+                                        ADW_COLOR_SCHEME_FORCE_LIGHT);
+    gtk_window_set_default_size (GTK_WINDOW (fx.window), 1280, 800);
+    show_page ("results");
+    snapshot_to (name);
+    g_assert_true (nb_results_page_show_config (page, 5, "straight-no-load"));
+    g_free (name);
+    name = g_strdup_printf ("results-clause5-%s-light-1280x800.png", nb_gui_ui_language ());
+    snapshot_to (name);
+    adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  }
+}
+
 static void
 on_stored (NbInstrumentPage *page, gboolean ok, gpointer user_data)
 {
@@ -853,7 +1148,7 @@ main (int argc, char **argv)
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
   fx.db = g_build_filename (fx.dir, "setup.nbc", NULL);
-  make_campaign ();
+  make_campaign_at (fx.db);
   write_survey ();
   fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
   g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
@@ -861,6 +1156,7 @@ main (int argc, char **argv)
   gtk_window_set_default_size (GTK_WINDOW (fx.window), 1280, 800);
   g_signal_connect (lookup ("instrument-page"), "registration-stored", G_CALLBACK (on_stored),
                     NULL);
+  g_signal_connect (lookup ("results-page"), "loaded", G_CALLBACK (on_results_loaded), NULL);
   gtk_window_present (GTK_WINDOW (fx.window));
   nb_window_open_campaign (fx.window, fx.db);
   iterate_until (idle_window, NULL, 60);
@@ -875,6 +1171,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-setup/registration", test_registration);
   g_test_add_func ("/gui-setup/registration-bad-file", test_registration_bad_file);
   g_test_add_func ("/gui-setup/screenshots", test_screenshots);
+  /* Opens another campaign. */
+  g_test_add_func ("/gui-setup/trials-figures", test_trials_figures);
   status = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (fx.window));

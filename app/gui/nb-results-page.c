@@ -3,7 +3,13 @@
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
 #include "nb-clause.h"
+#include "nb-json-writer.h"
+#include "nb-map-file.h"
+#include "nb-map-view.h"
+#include "nb-protocol-columns.h"
 #include "nb-run-plot.h"
+
+#include <json-glib/json-glib.h>
 
 #include <glib/gi18n.h>
 #include <math.h>
@@ -137,12 +143,32 @@ outcome_text (NbTrialOutcome outcome)
 
 /* ----------------------------------------------------- the snapshot -- */
 
-/* A configuration's results: its figures as a line and its plot. */
+/* A figure as the protocol's table states it: its column's title and unit,
+ * its value with the column's decimals. */
+typedef struct {
+  char *title;
+  char *value;
+} FigureRow;
+
+static void
+figure_row_free (gpointer p)
+{
+  FigureRow *f = p;
+
+  g_free (f->title);
+  g_free (f->value);
+  g_free (f);
+}
+
+/* A configuration's results: its figures under the protocol table's
+ * column titles, its plot, and clause 10's maps. */
 typedef struct {
   guint clause;
   char *config;
-  char *text;
+  char *text;                   /* why there are no figures, or NULL */
   gboolean problem;
+  GPtrArray *figures;           /* of FigureRow */
+  GArray *maps;                 /* of NbMapView: clause 10, one per counted trial */
   NbRunPlot plot;
 } ConfigView;
 
@@ -153,8 +179,153 @@ config_view_free (gpointer p)
 
   g_free (v->config);
   g_free (v->text);
+  g_ptr_array_unref (v->figures);
+  g_array_unref (v->maps);
   nb_run_plot_clear (&v->plot);
   g_free (v);
+}
+
+static void
+add_figure (ConfigView *v, const char *title, const char *unit, char *value)
+{
+  FigureRow *f = g_new0 (FigureRow, 1);
+
+  f->title = unit != NULL ? g_strdup_printf ("%s, %s", title, unit) : g_strdup (title);
+  f->value = value;
+  g_ptr_array_add (v->figures, f);
+}
+
+/* A member of the figures' JSON as the protocol prints it: a verdict in
+ * words, a number with its decimals, "—" when undefined. */
+static char *
+figure_text (JsonObject *o, const char *key, guint decimals)
+{
+  JsonNode *n = o != NULL ? json_object_get_member (o, key) : NULL;
+  char buf[32];
+
+  if (n == NULL || !JSON_NODE_HOLDS_VALUE (n))
+    return g_strdup ("—");
+  if (json_node_get_value_type (n) == G_TYPE_BOOLEAN)
+    return g_strdup (json_node_get_boolean (n) ? _("yes") : _("no"));
+  return g_strdup (nb_clause_format_figure (buf, json_node_get_double (n), (int) decimals));
+}
+
+/* The configuration's figures the protocol reports (the clause module's
+ * columns, nb_protocol_figure_columns, filled from the figures' JSON,
+ * nb_config_result_json: one place for the keys and the values). */
+static void
+collect_figures (ConfigView *v, const NbClause *clause, const NbConfigResult *r)
+{
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  g_autofree char *json = NULL;
+  g_autoptr (JsonNode) root = NULL;
+  JsonObject *o;
+  const NbProtocolColumn *cols;
+  guint n;
+
+  nb_json_begin_object (w);
+  nb_config_result_json (w, r);
+  nb_json_end_object (w);
+  json = nb_json_writer_finish (g_steal_pointer (&w));
+  root = json_from_string (json, NULL);
+  o = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
+  if (clause->statistics_of_n)
+    add_figure (v, _("Trials counted n"), NULL, figure_text (o, "n", 0));
+  cols = nb_protocol_figure_columns (clause->number, &n);
+  for (guint i = 0; i < n; i++)
+    add_figure (v, _(cols[i].title), cols[i].unit ? _(cols[i].unit) : NULL,
+                figure_text (o, cols[i].key, cols[i].decimals));
+  /* Clause 10 (table 7): each judged map's Dm, and the accuracy of the
+   * series (10.3), as the protocol's rows. */
+  if (o != NULL && json_object_has_member (o, "trials") &&
+      JSON_NODE_HOLDS_ARRAY (json_object_get_member (o, "trials")) &&
+      json_object_has_member (o, "accuracy_mm"))
+    {
+      JsonArray *trials = json_object_get_array_member (o, "trials");
+
+      for (guint i = 0; i < json_array_get_length (trials); i++)
+        {
+          JsonObject *t = json_array_get_object_element (trials, i);
+          /* TRANSLATORS: a figure of one trial: its title, the trial's number. */
+          g_autofree char *title = g_strdup_printf (_("%s, trial %u"), _("Deviation Dm"),
+                                                    (guint) json_object_get_int_member (t, "trial"));
+
+          add_figure (v, title, _("mm"), figure_text (t, "dm_mm", 2));
+        }
+      {
+        JsonNode *acc = json_object_get_member (o, "accuracy_mm");
+
+        add_figure (v, _("Mapping accuracy (max Dm)"), _("mm"),
+                    JSON_NODE_HOLDS_NULL (acc) ? g_strdup (_("no figure"))
+                                               : figure_text (o, "accuracy_mm", 2));
+      }
+    }
+}
+
+/* The map file a clause 10 trial was recorded from: the "map corners
+ * found" event of its subject names it ("map PATH; …"); a relative path
+ * is the campaign's directory's. */
+static char *
+map_file_of (GArray *events, const char *config, guint number, const char *campaign_path)
+{
+  g_autofree char *subject = g_strdup_printf ("config '%s', trial %u", config, number);
+  char *file = NULL;
+
+  for (guint i = 0; events != NULL && i < events->len; i++)
+    {
+      const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+      const char *end;
+
+      if (g_strcmp0 (e->what, "map corners found") != 0 || g_strcmp0 (e->subject, subject) != 0 ||
+          e->new_value == NULL || !g_str_has_prefix (e->new_value, "map "))
+        continue;
+      end = strstr (e->new_value, "; ");
+      g_free (file);            /* the latest: a map recorded again */
+      file = end ? g_strndup (e->new_value + 4, end - e->new_value - 4)
+                 : g_strdup (e->new_value + 4);
+    }
+  if (file != NULL && !g_path_is_absolute (file))
+    {
+      g_autofree char *dir = g_path_get_dirname (campaign_path);
+      char *abs = g_build_filename (dir, file, NULL);
+
+      g_free (file);
+      file = abs;
+    }
+  return file;
+}
+
+/* Clause 10: each counted trial's map as the store holds it, in the order
+ * of the figures (r's numbers, Dm and verdicts). */
+static void
+collect_maps (ConfigView *v, const NbCampaignConfig *cfg, GArray *trials,
+              const NbConfigResult *r, GArray *events, const char *campaign_path)
+{
+  guint k = 0;
+
+  for (guint j = 0; j < trials->len; j++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, j);
+      NbMapView mv = { 0 };
+      g_autoptr (GError) error = NULL;
+
+      if (!nb_campaign_trial_counts (10, t))
+        continue;
+      mv.number = t->number;
+      memcpy (mv.truth_mm, cfg->truth_mm, sizeof mv.truth_mm);
+      memcpy (mv.corners_mm, t->corners_mm, sizeof mv.corners_mm);
+      mv.ok = t->outcome == NB_TRIAL_OK;
+      mv.reason = g_strdup (t->reason);
+      mv.dm_mm = r != NULL && r->values != NULL && k < r->values->len
+                 ? g_array_index (r->values, double, k) : NAN;
+      mv.map_file = map_file_of (events, cfg->name, t->number, campaign_path);
+      if (mv.map_file == NULL)
+        mv.map_error = g_strdup (_("The map file is not named in the event log."));
+      else if ((mv.map = nb_map_read (mv.map_file, &error)) == NULL)
+        mv.map_error = g_strdup (error->message);
+      g_array_append_val (v->maps, mv);
+      k++;
+    }
 }
 
 /* What one load read from the store. */
@@ -185,6 +356,12 @@ load_work (gpointer data, GError **error)
   if (campaign == NULL || (configs = nb_campaign_list_configs (campaign, 0, error)) == NULL)
     return NULL;
   s = g_new0 (Snapshot, 1);
+  /* First: clause 10's maps are found by the events that recorded them. */
+  if ((s->events = nb_campaign_list_events (campaign, error)) == NULL)
+    {
+      g_free (s);
+      return NULL;
+    }
   s->items = g_ptr_array_new_with_free_func (g_object_unref);
   s->configs = g_ptr_array_new_with_free_func (config_view_free);
   for (guint i = 0; i < configs->len; i++)
@@ -219,12 +396,20 @@ load_work (gpointer data, GError **error)
       view = g_new0 (ConfigView, 1);
       view->clause = cfg->clause;
       view->config = g_strdup (cfg->name);
+      view->figures = g_ptr_array_new_with_free_func (figure_row_free);
+      view->maps = g_array_new (FALSE, TRUE, sizeof (NbMapView));
+      g_array_set_clear_func (view->maps, (GDestroyNotify) nb_map_view_clear);
       nb_run_plot_init (&view->plot);
       nb_run_plot_reset (&view->plot, cfg->clause);
       if (clause != NULL && nb_config_result_compute (campaign, cfg, &r, NULL))
         {
-          nb_config_result_text (text, &r);
           view->problem = r.error != NULL;
+          if (r.error != NULL)
+            g_string_append (text, r.error);
+          else
+            collect_figures (view, clause, &r);
+          if (cfg->clause == 10)
+            collect_maps (view, cfg, trials, r.error == NULL ? &r : NULL, s->events, data);
           nb_run_plot_add_trials (&view->plot, clause, trials, &r);
           /* The figures the plot draws with (each clause's own member). */
           view->plot.have_figures = r.error == NULL;
@@ -236,11 +421,10 @@ load_work (gpointer data, GError **error)
           view->plot.command_y_mm = cfg->command.y_mm;
           nb_config_result_clear (&r);
         }
-      view->text = g_string_free (g_steal_pointer (&text), FALSE);
+      view->text = text->len > 0 ? g_string_free (g_steal_pointer (&text), FALSE) : NULL;
       g_ptr_array_add (s->configs, view);
     }
-  if ((s->events = nb_campaign_list_events (campaign, error)) == NULL ||
-      !nb_campaign_close (g_steal_pointer (&campaign), error))
+  if (!nb_campaign_close (g_steal_pointer (&campaign), error))
     {
       snapshot_free (s);
       return NULL;
@@ -258,6 +442,7 @@ struct _NbResultsPage {
   GtkWidget *reload, *selected_label, *edit_value, *edit_reason, *edit_apply, *edit_status;
   GtkListBox *audit, *results;
   GtkWidget *plot;
+  GtkStack *views;              /* stored trials, event log, results */
 
   NbIoQueue *queue;
   char *path;
@@ -395,12 +580,55 @@ on_selection (GObject *object, GParamSpec *pspec, gpointer user_data)
   show_audit (user_data);
 }
 
+/* A map's words under it: the trial and its Dm; the verdict and the
+ * defects the store recorded. */
+static char *
+map_caption (const NbMapView *mv)
+{
+  char buf[32];
+  /* TRANSLATORS: a robot's map, judged (10.3). */
+  const char *verdict = mv->ok ? C_("map", "accepted") : C_("map", "failed");
+  /* TRANSLATORS: a clause 10 map: its trial's number and Dm (mm). */
+  g_autofree char *head = g_strdup_printf (_("Trial %u: Dm %s mm"), mv->number,
+                                           nb_clause_format_figure (buf, mv->dm_mm, 2));
+
+  return mv->reason != NULL && mv->reason[0] != '\0'
+    ? g_strdup_printf ("%s\n%s: %s", head, verdict, mv->reason)
+    : g_strdup_printf ("%s\n%s", head, verdict);
+}
+
+/* Clause 10: every map side by side (three to a row), each to its own
+ * scale. */
+static void
+draw_maps (const ConfigView *v, cairo_t *cr, int width, int height)
+{
+  guint n = v->maps->len, cols = MIN (n, 3), rows = (n + cols - 1) / cols;
+  double cw = (double) width / cols, ch = (double) height / rows;
+
+  cairo_set_source_rgb (cr, 1, 1, 1);
+  cairo_paint (cr);
+  for (guint i = 0; i < n; i++)
+    {
+      const NbMapView *mv = &g_array_index (v->maps, NbMapView, i);
+      g_autofree char *caption = map_caption (mv);
+
+      cairo_save (cr);
+      cairo_translate (cr, (i % cols) * cw, (i / cols) * ch);
+      cairo_rectangle (cr, 0, 0, cw, ch);
+      cairo_clip (cr);
+      nb_map_view_draw (mv, cr, cw, ch, caption);
+      cairo_restore (cr);
+    }
+}
+
 static void
 draw_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
   NbResultsPage *page = user_data;
 
-  if (page->shown != NULL)
+  if (page->shown != NULL && page->shown->maps->len > 0)
+    draw_maps (page->shown, cr, width, height);
+  else if (page->shown != NULL)
     nb_run_plot_draw (&page->shown->plot, cr, width, height);
   else
     {
@@ -443,7 +671,34 @@ show_results (NbResultsPage *page)
         continue;
       gtk_widget_add_css_class (title, "heading");
       gtk_box_append (GTK_BOX (box), title);
-      gtk_box_append (GTK_BOX (box), wrapped_label (v->text, v->problem));
+      if (v->text != NULL)
+        gtk_box_append (GTK_BOX (box), wrapped_label (v->text, v->problem));
+      if (v->figures->len > 0)
+        {
+          /* The protocol table's columns, one figure a line. */
+          GtkWidget *grid = gtk_grid_new ();
+
+          gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+          gtk_widget_set_margin_start (grid, 6);
+          gtk_widget_set_margin_end (grid, 6);
+          gtk_widget_set_margin_bottom (grid, 4);
+          for (guint k = 0; k < v->figures->len; k++)
+            {
+              const FigureRow *f = g_ptr_array_index (v->figures, k);
+              GtkWidget *name = gtk_label_new (f->title), *value = gtk_label_new (f->value);
+
+              gtk_label_set_xalign (GTK_LABEL (name), 0);
+              gtk_label_set_wrap (GTK_LABEL (name), TRUE);
+              gtk_label_set_max_width_chars (GTK_LABEL (name), 24);
+              gtk_widget_set_hexpand (name, TRUE);
+              gtk_widget_add_css_class (name, "dim-label");
+              gtk_label_set_xalign (GTK_LABEL (value), 1);
+              gtk_widget_add_css_class (value, "numeric");
+              gtk_grid_attach (GTK_GRID (grid), name, 0, (int) k, 1, 1);
+              gtk_grid_attach (GTK_GRID (grid), value, 1, (int) k, 1, 1);
+            }
+          gtk_box_append (GTK_BOX (box), grid);
+        }
       gtk_list_box_append (page->results, box);
       row = gtk_widget_get_parent (box);
       g_object_set_data (G_OBJECT (row), "nb-config-view", v);
@@ -712,6 +967,56 @@ nb_results_page_select_trial (NbResultsPage *page, gint64 trial_id)
   return FALSE;
 }
 
+gboolean
+nb_results_page_show_config (NbResultsPage *page, guint clause, const char *config)
+{
+  for (int i = 0;; i++)
+    {
+      GtkListBoxRow *row = gtk_list_box_get_row_at_index (page->results, i);
+      ConfigView *v;
+
+      if (row == NULL)
+        return FALSE;
+      v = g_object_get_data (G_OBJECT (row), "nb-config-view");
+      if (v != NULL && v->clause == clause && g_strcmp0 (v->config, config) == 0)
+        {
+          gtk_stack_set_visible_child_name (page->views, "results");
+          gtk_list_box_select_row (page->results, row);
+          return TRUE;
+        }
+    }
+}
+
+guint
+nb_results_page_get_n_figures (NbResultsPage *page)
+{
+  return page->shown != NULL ? page->shown->figures->len : 0;
+}
+
+void
+nb_results_page_get_figure (NbResultsPage *page, guint i, const char **title, const char **value)
+{
+  const FigureRow *f;
+
+  g_return_if_fail (i < nb_results_page_get_n_figures (page));
+  f = g_ptr_array_index (page->shown->figures, i);
+  *title = f->title;
+  *value = f->value;
+}
+
+guint
+nb_results_page_get_n_maps (NbResultsPage *page)
+{
+  return page->shown != NULL ? page->shown->maps->len : 0;
+}
+
+const NbMapView *
+nb_results_page_get_map (NbResultsPage *page, guint i)
+{
+  g_return_val_if_fail (i < nb_results_page_get_n_maps (page), NULL);
+  return &g_array_index (page->shown->maps, NbMapView, i);
+}
+
 guint
 nb_results_page_get_n_audit (NbResultsPage *page)
 {
@@ -961,6 +1266,7 @@ nb_results_page_class_init (NbResultsPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NbResultsPage, log);
   gtk_widget_class_bind_template_child (widget_class, NbResultsPage, results);
   gtk_widget_class_bind_template_child (widget_class, NbResultsPage, plot);
+  gtk_widget_class_bind_template_child (widget_class, NbResultsPage, views);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   signals[SIGNAL_LOADED] = g_signal_new ("loaded", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 0);

@@ -6,8 +6,11 @@
  * in a table filtered by clause and configuration; a value corrected with
  * a reason through nb_campaign_edit_trial (the store logs the old value,
  * the new one and why: the selected trial's audit trail); the event log;
- * each configuration's figures (nb_config_result_text) and its plot
- * (nb-run-plot, the Run page's).
+ * each configuration's figures as the protocol reports them (the clause
+ * module's table columns — nb_protocol_figure_columns — filled from
+ * nb_config_result_json; clause 10 each map's Dm and the accuracy) and its
+ * plot (nb-run-plot, the Run page's), for clause 10 each map drawn against
+ * the arena (nb-map-view).
  *
  * Named widgets (nb_window_lookup): "results-page", "results-clause",
  * "results-config", "results-table", "edit-key", "edit-value",
@@ -19,6 +22,7 @@
 #include <adwaita.h>
 
 #include "nb-io-queue.h"
+#include "nb-map-view.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +38,18 @@ void       nb_results_page_reload (NbResultsPage *page);
 guint      nb_results_page_get_n_shown (NbResultsPage *page);
 /* Selects the shown trial of that store id; FALSE when it is not shown. */
 gboolean   nb_results_page_select_trial (NbResultsPage *page, gint64 trial_id);
+/* Shows the Results view with the configuration's results selected (as a
+ * click on its row does). */
+gboolean   nb_results_page_show_config (NbResultsPage *page, guint clause, const char *config);
+/* The figures shown for the selected configuration: title (with its unit)
+ * and value as the page shows them. */
+guint      nb_results_page_get_n_figures (NbResultsPage *page);
+void       nb_results_page_get_figure (NbResultsPage *page, guint i, const char **title,
+                                       const char **value);
+/* Clause 10: the maps drawn for the selected configuration. */
+guint      nb_results_page_get_n_maps (NbResultsPage *page);
+const NbMapView *nb_results_page_get_map (NbResultsPage *page, guint i);
+
 /* Rows of the selected trial's audit trail, of the event log. */
 guint      nb_results_page_get_n_audit (NbResultsPage *page);
 guint      nb_results_page_get_n_events (NbResultsPage *page);

@@ -4,6 +4,7 @@
 #include "nb-campaign-runner.h"
 #include "nb-clause.h"
 #include "nb-error.h"
+#include "nb-gui-paths.h"
 #include "nb-http-robot.h"
 #include "nb-course.h"
 #include "nb-paced-robot.h"
@@ -1161,6 +1162,9 @@ make_rig (NbTrialsPage *page, Run *run, GError **error)
       run->asker.context = g_main_context_ref_thread_default ();
       run->asker.page = page;
       run->prompts = nb_prompts_new_func (g_get_real_name (), ask_in_window, &run->asker);
+      /* The standard's questions in the window's language (the log keeps
+       * them in English). */
+      nb_prompts_set_words (run->prompts, nb_gui_catalogue (nb_gui_ui_language (), NULL));
       run->rig.device = page->device;
       run->rig.prompts = run->prompts;
       if (run->robot_kind == ROBOT_URL)

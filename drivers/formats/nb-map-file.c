@@ -573,7 +573,7 @@ nb_map_write (const NbMap *map, const char *dir, const char *name, NbMapImageFor
   g_autofree char *yaml_name = g_strconcat (name, ".yaml", NULL);
   g_autofree char *yaml_path = g_build_filename (dir, yaml_name, NULL);
   g_autofree char *yaml = NULL;
-  char b[5][G_ASCII_DTOSTR_BUF_SIZE];
+  char b[6][G_ASCII_DTOSTR_BUF_SIZE];
   gsize n = (gsize) map->width * map->height;
 
   if (format == NB_MAP_IMAGE_PGM)
@@ -623,14 +623,18 @@ nb_map_write (const NbMap *map, const char *dir, const char *name, NbMapImageFor
           return FALSE;
         }
     }
+  /* The thresholds too in the C locale's numbers (a Russian window's
+   * LC_NUMERIC writes "0,65", which no reader takes). */
   yaml = g_strdup_printf ("image: %s\nresolution: %s\norigin: [%s, %s, %s]\nnegate: %d\n"
-                          "occupied_thresh: %g\nfree_thresh: %g\nmode: %s\n",
+                          "occupied_thresh: %s\nfree_thresh: %s\nmode: %s\n",
                           image_name,
                           shortest (b[0], sizeof b[0], map->resolution_mm / MM_PER_M),
                           shortest (b[1], sizeof b[1], map->origin_x_mm / MM_PER_M),
                           shortest (b[2], sizeof b[2], map->origin_y_mm / MM_PER_M),
                           shortest (b[3], sizeof b[3], map->origin_yaw_rad),
-                          map->negate ? 1 : 0, map->occupied_thresh, map->free_thresh,
+                          map->negate ? 1 : 0,
+                          g_ascii_formatd (b[4], sizeof b[4], "%g", map->occupied_thresh),
+                          g_ascii_formatd (b[5], sizeof b[5], "%g", map->free_thresh),
                           modes[map->mode]);
   return write_file (yaml_path, yaml, strlen (yaml), error);
 }

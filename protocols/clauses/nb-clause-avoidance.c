@@ -402,7 +402,7 @@ run_next_trial (NbRun *run, GError **error)
   a->obstacle_phase = o->phase == NB_AVOIDANCE_PHASE_OBSTACLE ||
                       (o->phase == NB_AVOIDANCE_PHASE_AUTO && a->base_ok >= NB_AVOIDANCE_TRIALS);
   run->trial_kind = a->obstacle_phase ? "obstacle" : "baseline";
-  run->trial_note = a->obstacle_phase ? NULL : "with no obstacle on the course (baseline)";
+  run->trial_note = a->obstacle_phase ? NULL : N_("with no obstacle on the course (baseline)");
   if (!a->obstacle_phase)
     return nb_course_avoidance (run->width_mm, NULL, 0, 0.0, &run->course, error);
   if (!run->course.has_obstacle)
@@ -426,12 +426,17 @@ run_next_trial (NbRun *run, GError **error)
    * simulation answers), once per run. */
   if (!a->obstacle_placed && !o->import_track)
     {
-      g_autofree char *q = g_strdup_printf ("Place the %s for behaviour %u at P1 (%.0f mm along "
-                                            "the route; 7.3 a), moving ones released as the "
-                                            "robot starts; answer yes when it is in place",
-                                            a->shape.name, a->behaviour, run->course.p1[0]);
+#define PLACE N_("Place the %s for behaviour %u at P1 (%.0f mm along the route; 7.3 a), " \
+                 "moving ones released as the robot starts; answer yes when it is in place")
+      const NbCatalogue *w = nb_run_words (run);
+      g_autofree char *q = g_strdup_printf (PLACE, a->shape.name, a->behaviour,
+                                            run->course.p1[0]);
+      /* The operator reads it in the window's words, table 2's name too. */
+      g_autofree char *shown = g_strdup_printf (nb_tr (w, PLACE), nb_tr (w, a->shape.name),
+                                                a->behaviour, run->course.p1[0]);
+#undef PLACE
 
-      if (!nb_run_ask (run, NB_PROMPT_CONFIRM, q, NULL, NULL, error))
+      if (!nb_run_ask_shown (run, NB_PROMPT_CONFIRM, q, shown, NULL, NULL, error))
         return FALSE;
       a->obstacle_placed = TRUE;
     }
@@ -533,7 +538,7 @@ const NbClause nb_clause_avoidance = {
              NB_CLAUSE_OPT_BEHAVIOUR | NB_CLAUSE_OPT_PHASE | NB_CLAUSE_OPT_GOAL_TOLERANCE,
   .run = NB_CLAUSE_RUN_COURSE,
   .layout = "7.2: P0 to PG 9 LU",
-  .contact = "the obstacle",
+  .contact = N_("the obstacle"),
   .goal_clause = "7.3 c",
   .baseline = TRUE,
   .runner = &runner,

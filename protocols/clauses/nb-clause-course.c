@@ -24,6 +24,8 @@
 #include "nb-angle.h"
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -146,18 +148,28 @@ pg_missed (const NbRun *run, const NbPose *attained)
 static gboolean
 ask_contact (NbRun *run, guint k, gboolean *touched, GError **error)
 {
-  g_autofree char *q = NULL, *seen = NULL;
+#define TOUCH N_("Trial %u: did the robot touch %s? (measured clearance %.1f mm)")
+#define TOUCH_NONE N_("Trial %u: did the robot touch %s? (measured: nothing near)")
+  g_autofree char *q = NULL, *shown = NULL, *seen = NULL;
   const char *measured = run->clearance_mm <= 0.0 ? "yes" : "no";
+  const NbCatalogue *w = nb_run_words (run);
 
   if (isfinite (run->clearance_mm))
-    q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured clearance %.1f mm)", k,
-                         run->r->clause->contact, run->clearance_mm);
+    {
+      q = g_strdup_printf (TOUCH, k, run->r->clause->contact, run->clearance_mm);
+      shown = g_strdup_printf (nb_tr (w, TOUCH), k, nb_tr (w, run->r->clause->contact),
+                               run->clearance_mm);
+    }
   else
-    q = g_strdup_printf ("Trial %u: did the robot touch %s? (measured: nothing near)", k,
-                         run->r->clause->contact);
+    {
+      q = g_strdup_printf (TOUCH_NONE, k, run->r->clause->contact);
+      shown = g_strdup_printf (nb_tr (w, TOUCH_NONE), k, nb_tr (w, run->r->clause->contact));
+    }
+#undef TOUCH
+#undef TOUCH_NONE
   if (run->r->o.import_track)
     seen = g_strdup (measured);   /* a recording: nobody saw it, the measurement says */
-  else if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, measured, &seen, error))
+  else if (!nb_run_ask_shown (run, NB_PROMPT_JUDGE, q, shown, measured, &seen, error))
     return FALSE;
   *touched = g_str_equal (seen, "yes");
   return TRUE;

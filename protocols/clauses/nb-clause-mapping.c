@@ -396,13 +396,12 @@ run_arena (NbRun *run, double lu, GError **error)
     r->rig_ops->arena (r->rig, lu, c->truth_mm);
   else
     {
-      g_autofree char *q = g_strdup_printf ("Clause 10 '%s': the corners A_1..A_4 of the arena "
-                                            "as surveyed in the test area (P0's frame): the "
-                                            "file, a CSV of corner, x_mm, y_mm as campaign "
-                                            "import --truth takes", r->o.config);
       g_autofree char *file = NULL;
 
-      if (!nb_run_ask (run, NB_PROMPT_TEXT, q, NULL, &file, error) ||
+      if (!nb_run_ask_tr (run, NB_PROMPT_TEXT, NULL, &file, error,
+                          N_("Clause 10 '%s': the corners A_1..A_4 of the arena as surveyed in "
+                             "the test area (P0's frame): the file, a CSV of corner, x_mm, y_mm "
+                             "as campaign import --truth takes"), r->o.config) ||
           !nb_measurements_read_truth_corners (file, c->truth_mm, error))
         return FALSE;
     }
@@ -496,16 +495,15 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
       g_prefix_error (error, "trial %u, mapping the arena: ", number);
       return FALSE;
     }
-  q = g_strdup_printf ("Trial %u/%u of clause 10 '%s': let the robot map the arena from P0 "
-                       "(10.3) and save its map (map_server); the map's YAML file", k,
-                       run->n_trials, r->o.config);
-  if (!nb_run_ask (run, NB_PROMPT_TEXT, q, built, &file, error))
+  if (!nb_run_ask_tr (run, NB_PROMPT_TEXT, built, &file, error,
+                      N_("Trial %u/%u of clause 10 '%s': let the robot map the arena from P0 "
+                         "(10.3) and save its map (map_server); the map's YAML file"), k,
+                      run->n_trials, r->o.config))
     return FALSE;
-  g_clear_pointer (&q, g_free);
-  q = g_strdup_printf ("Trial %u: the time the robot took to build that map, s (10.3 c)",
-                       number);
-  if (!nb_run_ask (run, NB_PROMPT_TEXT, q, isnan (build_s) ? NULL
-                   : g_ascii_formatd (buf, sizeof buf, "%.1f", build_s), &time_text, error))
+  if (!nb_run_ask_tr (run, NB_PROMPT_TEXT, isnan (build_s) ? NULL
+                      : g_ascii_formatd (buf, sizeof buf, "%.1f", build_s), &time_text, error,
+                      N_("Trial %u: the time the robot took to build that map, s (10.3 c)"),
+                      number))
     return FALSE;
   build_s = g_ascii_strtod (time_text, &end);
   if (end == time_text || *end != '\0' || !(build_s > 0.0 && isfinite (build_s)))
@@ -522,12 +520,23 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
       return FALSE;
     }
   defects_text (a->fit, defects);
-  g_clear_pointer (&q, g_free);
-  q = g_strdup_printf ("Trial %u: are the map's defects within the accepted range (%.0f mm%s)? "
-                       "(found beyond it: %s)", number, isnan (range) ? 0.0 : range,
-                       isnan (range) ? ", not stated" : "", defects->len ? defects->str : "none");
-  if (!nb_run_ask (run, NB_PROMPT_JUDGE, q, a->fit->passed ? "yes" : "no", &within, error))
-    return FALSE;
+#define WITHIN N_("Trial %u: are the map's defects within the accepted range (%.0f mm%s)? " \
+                  "(found beyond it: %s)")
+  {
+    const NbCatalogue *w = nb_run_words (run);
+    g_autofree char *shown = NULL;
+
+    q = g_strdup_printf (WITHIN, number, isnan (range) ? 0.0 : range,
+                         isnan (range) ? ", not stated" : "", defects->len ? defects->str : "none");
+    /* The defects are the map fit's words (English). */
+    shown = g_strdup_printf (nb_tr (w, WITHIN), number, isnan (range) ? 0.0 : range,
+                             isnan (range) ? nb_tr (w, N_(", not stated")) : "",
+                             defects->len ? defects->str : nb_tr (w, N_("none")));
+    if (!nb_run_ask_shown (run, NB_PROMPT_JUDGE, q, shown, a->fit->passed ? "yes" : "no",
+                           &within, error))
+      return FALSE;
+  }
+#undef WITHIN
 
   nb_campaign_trial_init (&t);
   t.number = number;

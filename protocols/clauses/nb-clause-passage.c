@@ -253,7 +253,7 @@ const NbClause nb_clause_passage = {
              NB_CLAUSE_OPT_GOAL_TOLERANCE,
   .run = NB_CLAUSE_RUN_COURSE,
   .layout = "9.2: the passage",
-  .contact = "a wall of the passage",
+  .contact = N_("a wall of the passage"),
   .goal_clause = "9.3 c",
   .runner = &runner,
   .configurations = configurations,
