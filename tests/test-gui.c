@@ -858,6 +858,113 @@ test_check_in_queue (void)
   g_cond_clear (&gate.cond);
 }
 
+/* The mnemonics a person can press now: every label drawn with one (the
+ * view switcher's page titles, the buttons and rows of the page shown),
+ * keyval (lower case) → its text; a second label of the same key is
+ * reported in clashes. */
+static guint n_mnemonics;
+
+static void
+collect_mnemonics (GtkWidget *widget, GHashTable *seen, GString *clashes)
+{
+  if (!gtk_widget_get_mapped (widget))
+    return;
+  if (GTK_IS_LABEL (widget) && gtk_label_get_use_underline (GTK_LABEL (widget)))
+    {
+      const char *text = gtk_label_get_label (GTK_LABEL (widget));
+      const char *u = text;
+      gunichar key = 0;
+      const char *before;
+
+      /* The character after the first single underline, as GTK takes it
+       * (case does not matter: Alt+Shift+key is the same mnemonic). */
+      while ((u = strchr (u, '_')) != NULL)
+        {
+          if (u[1] == '_')
+            {
+              u += 2;
+              continue;
+            }
+          key = g_unichar_tolower (g_utf8_get_char (u + 1));
+          break;
+        }
+      if (key != 0)
+        {
+          n_mnemonics++;
+          if ((before = g_hash_table_lookup (seen, GUINT_TO_POINTER (key))) != NULL)
+            {
+              char ch[8] = { 0 };
+
+              g_unichar_to_utf8 (g_unichar_toupper (key), ch);
+              g_string_append_printf (clashes, " Alt+%s: “%s” and “%s”;", ch, before, text);
+            }
+          else
+            g_hash_table_insert (seen, GUINT_TO_POINTER (key), (gpointer) text);
+        }
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    collect_mnemonics (c, seen, clashes);
+}
+
+/* No two mnemonics of what the window shows are the same key, on every
+ * page, in both widths (the view switcher in the header bar at 1280 px;
+ * at 1024 px in Russian the switcher bar at the bottom): Alt+key does one
+ * thing.  The page titles' keys are each their page's. */
+static void
+test_mnemonics (void)
+{
+  static const char *const pages[] = { "overview", "campaign", "instrument", "trials", "results",
+                                       "motion", "protocol" };
+  static const int widths[][2] = { { 1280, 800 }, { 1024, 600 } };
+  g_autoptr (GString) clashes = g_string_new (NULL);
+  int w0, h0;
+
+  gtk_window_get_default_size (GTK_WINDOW (fx.window), &w0, &h0);
+  for (guint s = 0; s < G_N_ELEMENTS (widths); s++)
+    {
+      gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+      gtk_window_set_default_size (GTK_WINDOW (fx.window), widths[s][0], widths[s][1]);
+      while (gtk_widget_get_width (GTK_WIDGET (fx.window)) != widths[s][0] &&
+             g_get_monotonic_time () < deadline)
+        g_main_context_iteration (NULL, FALSE);
+      for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
+        {
+          g_autoptr (GHashTable) seen = g_hash_table_new (NULL, NULL);
+          gsize before = clashes->len;
+
+          adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), pages[i]);
+          iterate_until (idle_window, NULL);
+          settle ();
+          /* The Run page shows each clause's own controls: every clause's. */
+          for (guint c = 0; c < (g_str_equal (pages[i], "trials") ? 5 : 1); c++)
+            {
+              if (g_str_equal (pages[i], "trials"))
+                {
+                  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), c);
+                  settle ();
+                }
+              g_hash_table_remove_all (seen);
+              n_mnemonics = 0;
+              collect_mnemonics (GTK_WIDGET (fx.window), seen, clashes);
+              /* Every page's title has its key (seven at least). */
+              g_assert_cmpuint (n_mnemonics, >=, G_N_ELEMENTS (pages));
+            }
+          if (clashes->len > before)
+            {
+              g_autofree char *where = g_strdup_printf ("\n  %s at %d px:", pages[i], widths[s][0]);
+
+              g_string_insert (clashes, before, where);
+            }
+        }
+    }
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), 0);
+  gtk_window_set_default_size (GTK_WINDOW (fx.window), w0, h0);
+  settle ();
+  if (clashes->len > 0)
+    g_error ("mnemonics clash:%s", clashes->str);
+}
+
 static GtkWindow *
 find_toplevel (GType type)
 {
@@ -1379,6 +1486,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/passage", test_passage);
   g_test_add_func ("/gui/detection", test_detection);
   g_test_add_func ("/gui/header-width", test_header_width);
+  g_test_add_func ("/gui/mnemonics", test_mnemonics);
   g_test_add_func ("/gui/protocol", test_protocol);
   g_test_add_func ("/gui/protocol-mid-run", test_protocol_mid_run);
   g_test_add_func ("/gui/check-in-queue", test_check_in_queue);

@@ -1677,19 +1677,19 @@ build_controls (NbTrialsPage *page)
   gtk_entry_set_input_purpose (GTK_ENTRY (page->url), GTK_INPUT_PURPOSE_URL);
   g_signal_connect_swapped (page->robot, "notify::selected", G_CALLBACK (update_sensitivity), page);
   g_signal_connect_swapped (page->scope, "notify::selected", G_CALLBACK (update_sensitivity), page);
-  attach_labelled (GTK_GRID (grid), 0, _("Rob_ot"), page->robot);
+  attach_labelled (GTK_GRID (grid), 0, _("Ro_bot"), page->robot);
   page->url_label = attach_labelled (GTK_GRID (grid), 1, _("_Address"), page->url);
   attach_labelled (GTK_GRID (grid), 2, _("Ru_n what"), page->scope);
-  attach_labelled (GTK_GRID (grid), 3, _("_Clause"), page->clause);
-  attach_labelled (GTK_GRID (grid), 4, _("C_onfiguration"), page->config);
-  attach_option (page, GTK_GRID (grid), OPT_ROUTE, 5, _("_Route"), page->route);
-  attach_option (page, GTK_GRID (grid), OPT_LOAD, 6, _("_Load, kg"), page->load);
-  attach_option (page, GTK_GRID (grid), OPT_OBSTACLE, 7, _("O_bstacle"), page->obstacle);
-  attach_option (page, GTK_GRID (grid), OPT_BEHAVIOUR, 8, _("_Behaviour"), page->behaviour);
-  attach_option (page, GTK_GRID (grid), OPT_MIN, 9, _("_Minimum range, mm"), page->min_range);
+  attach_labelled (GTK_GRID (grid), 3, _("C_lause"), page->clause);
+  attach_labelled (GTK_GRID (grid), 4, _("Con_figuration"), page->config);
+  attach_option (page, GTK_GRID (grid), OPT_ROUTE, 5, _("Rout_e"), page->route);
+  attach_option (page, GTK_GRID (grid), OPT_LOAD, 6, _("Loa_d, kg"), page->load);
+  attach_option (page, GTK_GRID (grid), OPT_OBSTACLE, 7, _("Obstacle"), page->obstacle);
+  attach_option (page, GTK_GRID (grid), OPT_BEHAVIOUR, 8, _("Be_haviour"), page->behaviour);
+  attach_option (page, GTK_GRID (grid), OPT_MIN, 9, _("Minimum ran_ge, mm"), page->min_range);
   attach_option (page, GTK_GRID (grid), OPT_MAX, 10, _("Ma_ximum range, mm"), page->max_range);
   attach_option (page, GTK_GRID (grid), OPT_WIDTH, 11, _("Passage _width, mm"), page->width);
-  attach_option (page, GTK_GRID (grid), OPT_TRIALS, 12, _("_Trials"), page->trials);
+  attach_option (page, GTK_GRID (grid), OPT_TRIALS, 12, _("Trials"), page->trials);
 
   page->run_button = named (gtk_button_new_with_mnemonic (_("R_un")), "run-button");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (page->run_button), "win.run");
