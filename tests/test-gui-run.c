@@ -354,7 +354,6 @@ test_operator_prompts (void)
   g_assert_true (gtk_widget_get_sensitive (lookup ("instrument-disconnect")));
 
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "trials");
-  g_atomic_int_set (&p.hold, 0);
   activate ("run");
   while (!run_over (GUINT_TO_POINTER (finished)))
     {
@@ -383,6 +382,9 @@ test_operator_prompts (void)
       g_assert_true (adw_message_dialog_has_response (prompt, "stop"));
       adw_message_dialog_response (prompt, "yes");
       fx.prompts_answered++;
+      /* The robot, at P0, starts its session once the operator has said so
+       * (the run's start may take seconds on a loaded machine). */
+      g_atomic_int_set (&p.hold, 0);
     }
   g_test_message ("status: %s", gtk_label_get_text (GTK_LABEL (lookup ("run-status"))));
   g_assert_true (lent_seen);

@@ -1,7 +1,10 @@
-/* bench-gui-plot — frames per second of the Trials page's plot (nb-run-plot)
- * with 100 000 points on it and a 100 Hz instrument adding one every 10 ms,
- * drawn as the window draws it (cairo, 1000×600 px, GSK's cairo renderer
- * under Xvfb).  A benchmark, not a test: it prints the figure.
+/* bench-gui-plot — frames per second of the Run page's two plots with
+ * 100 000 points on each and a 100 Hz instrument adding one every 10 ms,
+ * drawn as the window draws them (cairo, 1000×600 px, GSK's cairo renderer
+ * under Xvfb): the configuration's plot (nb_run_plot_draw) and the live
+ * track of the trial in flight (nb_run_track_draw: every sample, to scale,
+ * the current position marked).  A benchmark, not a test: it prints the
+ * figures.
  *   bench-gui-plot [SECONDS]
  */
 #include "nb-run-plot.h"
@@ -42,6 +45,47 @@ main (int argc, char **argv)
   while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
   printf ("live plot: %.1f frames/s with %u points (%u added at 100 Hz) over %.1f s\n",
           frames / ((now - start) / 1e6), plot.x->len, samples, (now - start) / 1e6);
+
+  /* The live track: a robot driving a 5 m loop for 1000 s at 100 Hz. */
+  {
+    GArray *x = g_array_new (FALSE, FALSE, sizeof (double));
+    GArray *y = g_array_new (FALSE, FALSE, sizeof (double));
+    guint k = 0;
+
+    for (; k < 100000; k++)
+      {
+        double a = 2 * G_PI * k / 6000.0, v;
+
+        v = 2500.0 * cos (a) + g_rand_double_range (rand, -2, 2);
+        g_array_append_val (x, v);
+        v = 1500.0 * sin (a) + g_rand_double_range (rand, -2, 2);
+        g_array_append_val (y, v);
+      }
+    frames = samples = 0;
+    start = next_sample = g_get_monotonic_time ();
+    do
+      {
+        now = g_get_monotonic_time ();
+        for (; next_sample <= now; next_sample += 10000, samples++, k++)
+          {
+            double a = 2 * G_PI * k / 6000.0, v;
+
+            v = 2500.0 * cos (a);
+            g_array_append_val (x, v);
+            v = 1500.0 * sin (a);
+            g_array_append_val (y, v);
+          }
+        nb_run_track_draw ((const double *) x->data, (const double *) y->data, x->len, cr, 1000,
+                           600);
+        cairo_surface_flush (surface);
+        frames++;
+      }
+    while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
+    printf ("live track: %.1f frames/s with %u samples (%u added at 100 Hz) over %.1f s\n",
+            frames / ((now - start) / 1e6), x->len, samples, (now - start) / 1e6);
+    g_array_unref (x);
+    g_array_unref (y);
+  }
   nb_run_plot_clear (&plot);
   g_rand_free (rand);
   cairo_destroy (cr);
