@@ -346,7 +346,20 @@ nb_run_track_draw (const double *x, const double *y, guint n, cairo_t *cr, doubl
   nb_plot_begin (&plot, cr, 0, 0, w, h, (x0 + x1) / 2 - half, (x0 + x1) / 2 + half,
                  (y0 + y1) / 2 - half, (y0 + y1) / 2 + half, TRUE, _("x, mm"), _("y, mm"));
   if (n > 1)
-    nb_plot_line (&plot, x, y, n, 1.5, 0.12, 0.32, 0.70);
+    {
+      /* A sample less than half a pixel from the last one kept changes
+       * nothing drawn: 100 000 samples of a route become a few thousand
+       * vertices (cairo's stroker is linear in them). */
+      double eps = 0.5 * (plot.xmax - plot.xmin) / MAX (plot.w, 1.0);
+      g_autofree double *kx = g_new (double, n), *ky = g_new (double, n);
+      guint m = 0;
+
+      for (guint i = 0; i < n; i++)
+        if (m == 0 || i == n - 1 || fabs (x[i] - kx[m - 1]) >= eps ||
+            fabs (y[i] - ky[m - 1]) >= eps)
+          kx[m] = x[i], ky[m] = y[i], m++;
+      nb_plot_line (&plot, kx, ky, m, 1.5, 0.12, 0.32, 0.70);
+    }
   if (n > 0)
     {
       /* The current position, and the key to it in the top left corner (a

@@ -46,46 +46,60 @@ main (int argc, char **argv)
   printf ("live plot: %.1f frames/s with %u points (%u added at 100 Hz) over %.1f s\n",
           frames / ((now - start) / 1e6), plot.x->len, samples, (now - start) / 1e6);
 
-  /* The live track: a robot driving a 5 m loop for 1000 s at 100 Hz. */
-  {
-    GArray *x = g_array_new (FALSE, FALSE, sizeof (double));
-    GArray *y = g_array_new (FALSE, FALSE, sizeof (double));
-    guint k = 0;
+  /* The live track, 100 000 samples: once round a 5 × 3 m rectangle (a
+   * route's legs, as clauses 5 and 8 drive them), then a 5 × 3 m ellipse
+   * driven 16 times over (the worst case: every sample in a new pixel
+   * column, the track on itself). */
+  for (guint shape = 0; shape < 2; shape++)
+    {
+      GArray *x = g_array_new (FALSE, FALSE, sizeof (double));
+      GArray *y = g_array_new (FALSE, FALSE, sizeof (double));
+      guint k = 0;
 
-    for (; k < 100000; k++)
-      {
-        double a = 2 * G_PI * k / 6000.0, v;
+      for (; k < 100000 + (guint) (seconds * 100) + 100; k++)
+        {
+          double px, py;
 
-        v = 2500.0 * cos (a) + g_rand_double_range (rand, -2, 2);
-        g_array_append_val (x, v);
-        v = 1500.0 * sin (a) + g_rand_double_range (rand, -2, 2);
-        g_array_append_val (y, v);
-      }
-    frames = samples = 0;
-    start = next_sample = g_get_monotonic_time ();
-    do
-      {
-        now = g_get_monotonic_time ();
-        for (; next_sample <= now; next_sample += 10000, samples++, k++)
-          {
-            double a = 2 * G_PI * k / 6000.0, v;
+          if (shape == 0)
+            {
+              double u = fmod (k / 100000.0, 1.0) * 16.0;   /* metres along the perimeter */
 
-            v = 2500.0 * cos (a);
-            g_array_append_val (x, v);
-            v = 1500.0 * sin (a);
-            g_array_append_val (y, v);
-          }
-        nb_run_track_draw ((const double *) x->data, (const double *) y->data, x->len, cr, 1000,
-                           600);
-        cairo_surface_flush (surface);
-        frames++;
-      }
-    while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
-    printf ("live track: %.1f frames/s with %u samples (%u added at 100 Hz) over %.1f s\n",
-            frames / ((now - start) / 1e6), x->len, samples, (now - start) / 1e6);
-    g_array_unref (x);
-    g_array_unref (y);
-  }
+              px = u < 5 ? u : u < 8 ? 5 : u < 13 ? 13 - u : 0;
+              py = u < 5 ? 0 : u < 8 ? u - 5 : u < 13 ? 3 : 16 - u;
+              px = 1000 * px + g_rand_double_range (rand, -0.5, 0.5);
+              py = 1000 * py + g_rand_double_range (rand, -0.5, 0.5);
+            }
+          else
+            {
+              double a = 2 * G_PI * k / 6000.0;
+
+              px = 2500.0 * cos (a) + g_rand_double_range (rand, -2, 2);
+              py = 1500.0 * sin (a) + g_rand_double_range (rand, -2, 2);
+            }
+          g_array_append_val (x, px);
+          g_array_append_val (y, py);
+        }
+      frames = samples = 0;
+      start = next_sample = g_get_monotonic_time ();
+      do
+        {
+          now = g_get_monotonic_time ();
+          /* 100 000 on screen, one more every 10 ms. */
+          for (; next_sample <= now; next_sample += 10000)
+            samples++;
+          nb_run_track_draw ((const double *) x->data, (const double *) y->data,
+                             MIN (100000 + samples, x->len), cr, 1000, 600);
+          cairo_surface_flush (surface);
+          frames++;
+        }
+      while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
+      printf ("live track (%s): %.1f frames/s with %u samples (%u added at 100 Hz) over %.1f s\n",
+              shape == 0 ? "a rectangular route" : "an ellipse 16 times over",
+              frames / ((now - start) / 1e6), MIN (100000 + samples, x->len), samples,
+              (now - start) / 1e6);
+      g_array_unref (x);
+      g_array_unref (y);
+    }
   nb_run_plot_clear (&plot);
   g_rand_free (rand);
   cairo_destroy (cr);
