@@ -669,6 +669,18 @@ test_path (void)
       bench_run (&b, configs[c]);
       figures (&b, configs[c], &clause, &f);
       prepared (&b, configs[c], &g);
+      /* 6.8: the command path each configuration names (the line and the
+       * reorientation the diagonal P2 → P4, the large circle of radius 40 %
+       * of the edge about P1), not one path for all. */
+      {
+        const NbIso9283Cube *cb = &b.rig.cube;
+        double length, want = c == 1 ? 2 * G_PI * 0.4 * cb->edge_mm
+                                     : dist3 (cb->p_mm[1], cb->p_mm[3]);
+
+        g_assert_true (nb_iso9283_path_length (&g.path, &length, NULL));
+        g_assert_cmpint (g.path.kind, ==, c == 1 ? NB_ISO9283_CIRCLE : NB_ISO9283_LINE);
+        nb_assert_abs (length, want, 1e-9 * want, "the command path's length");
+      }
       tt = truth_track (&g, &truth, &n);
       {
         NbIso9283Track two[2] = { { NULL, tt, n }, { NULL, tt, n } };

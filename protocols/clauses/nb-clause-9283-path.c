@@ -164,14 +164,14 @@ path_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
       p->kind = NB_ISO9283_LINE;
       memcpy (p->start_mm, cube->p_mm[1], sizeof p->start_mm);
       memcpy (p->end_mm, cube->p_mm[3], sizeof p->end_mm);
-    }
-  /* 8.4 (read in docs/iso9283.md): along the diagonal the tool turns about
-   * its own z axis from −30° to +30° of the cube's orientation. */
-  if (g_str_equal (clause->key, "path-reorientation"))
-    {
-      p->turn_axis[2] = 1;
-      p->turn_deg[0] = -REORIENT_DEG;
-      p->turn_deg[1] = REORIENT_DEG;
+      /* 8.4 (read in docs/iso9283.md): along the diagonal the tool turns
+       * about its own z axis from −30° to +30° of the cube's orientation. */
+      if (g_str_equal (clause->key, "path-reorientation"))
+        {
+          p->turn_axis[2] = 1;
+          p->turn_deg[0] = -REORIENT_DEG;
+          p->turn_deg[1] = REORIENT_DEG;
+        }
     }
   else
     {
