@@ -18,12 +18,7 @@ static const char *const plane_names[4] = {
  * whose "Test conditions" or "rated load" read otherwise in Russian. */
 
 /* The module words (clause titles, column titles, notes) are the clause
- * modules' own, in both languages: the catalogue's language picks them. */
-static gboolean
-is_ru (const NbCatalogue *lang)
-{
-  return g_str_equal (nb_catalogue_language (lang), "ru");
-}
+ * modules' msgids of the same context. */
 
 const char *
 nb_protocol_iso9283_title (const NbCatalogue *lang)
@@ -228,10 +223,9 @@ add_config (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign, cons
   g_autoptr (GPtrArray) trials = NULL;
   g_autofree char *head = NULL, *title = NULL;
   const NbIso9283Trial *first;
-  gboolean ru = is_ru (lang);
   NbTable *t;
 
-  if (!nb_clause_9283_compute (campaign, e, &f, error))
+  if (!nb_clause_9283_compute_in (campaign, e, lang, &f, error))
     return FALSE;
   /* The conditions of the first cycle (robot, measurement, the load in kg). */
   if ((trials = nb_campaign_iso9283_trials (campaign, e->config, error)) == NULL)
@@ -251,8 +245,8 @@ add_config (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign, cons
       g_string_append_printf (h, nb_ptr (lang, "iso9283", "; robot: %s; measurement: %s"),
                               first->robot, nb_protocol_iso9283_measurement (first->measurement,
                                                                              lang));
-    if ((ru ? f.note_ru : f.note) != NULL)
-      g_string_append_printf (h, "; %s", ru ? f.note_ru : f.note);
+    if (f.note != NULL)
+      g_string_append_printf (h, "; %s", f.note);
     g_string_append_c (h, '.');
     head = g_string_free (h, FALSE);
   }
@@ -279,7 +273,7 @@ add_config (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign, cons
   if (f.cycles < e->cycles)
     nb_document_add_warning (doc, nb_ptr (lang, "iso9283",
                                           "Fewer cycles than the standard asks for (6.9)."));
-  title = g_strdup_printf ("%s (%s): %s", ru ? clause->title_ru : clause->title, clause->clause,
+  title = g_strdup_printf ("%s (%s): %s", nb_ptr (lang, "iso9283", clause->title), clause->clause,
                            e->config);
   t = nb_table_new (title);
   nb_table_add_column (t, "figure", nb_ptr (lang, "iso9283", "figure"), NULL, 0);
@@ -291,7 +285,7 @@ add_config (NbDocument *doc, const NbCatalogue *lang, NbCampaign *campaign, cons
       const NbClause9283Column *c = &clause->columns[k];
       guint row = nb_table_add_row (t);
 
-      nb_table_set_text (t, row, 0, ru ? c->title_ru : c->title);
+      nb_table_set_text (t, row, 0, nb_ptr (lang, "iso9283", c->title));
       nb_table_set_text (t, row, 1, unit_words (c->unit, lang));
       for (guint r = 0; r < f.n_rows; r++)
         {
@@ -316,7 +310,6 @@ gboolean
 nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, guint level,
                               NbCampaign *campaign, GError **error)
 {
-  gboolean ru = is_ru (lang);
   g_autoptr (GArray) plan = nb_campaign_iso9283_plan_list (campaign, error);
   const NbClause9283 *const *reg;
   guint n_reg;
@@ -377,7 +370,7 @@ nb_protocol_iso9283_add_plan (NbDocument *doc, const NbCatalogue *lang, guint le
           if (n == 0 && e->in_scope)
             continue;
           if (!headed)
-            nb_document_add_heading (doc, level, reg[k]->clause, ru ? reg[k]->title_ru : reg[k]->title);
+            nb_document_add_heading (doc, level, reg[k]->clause, nb_ptr (lang, "iso9283", reg[k]->title));
           headed = TRUE;
           if (!add_config (doc, lang, campaign, reg[k], e, error))
             return FALSE;

@@ -1,5 +1,6 @@
 /* protocols/: the clauses as the protocol names them, and the clause-4 ranges. */
 #include "nb-clause.h"
+#include "nb-clause-9283.h"
 #include "nb-conditions.h"
 #include "nb-error.h"
 #include "nb-test.h"
@@ -243,6 +244,42 @@ test_coverage (void)
   g_assert_true (nb_clause_lookup (9)->passed (&r));
 }
 
+/* ISO 9283's clause modules speak through the catalogue (context
+ * "iso9283"): every title and every column title in words has its
+ * ГОСТ Р ИСО 9283 wording in ru; symbols (AP_P, RT_a) stay as they are. */
+static void
+test_iso9283_words (void)
+{
+  g_autofree char *dir = g_test_build_filename (G_TEST_BUILT, "..", "po", NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GRegex) words = g_regex_new ("[a-z]{3,}", 0, 0, NULL);
+  const NbCatalogue *ru = nb_catalogue_for_language (dir, "ru", &error);
+  guint n, n_words = 0;
+  const NbClause9283 *const *reg = nb_clause_9283_registry (&n);
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (n, >=, 11);
+  for (guint k = 0; k < n; k++)
+    {
+      g_assert_cmpstr (nb_ptr (ru, "iso9283", reg[k]->title), !=, reg[k]->title);
+      g_assert_cmpstr (nb_ptr (NULL, "iso9283", reg[k]->title), ==, reg[k]->title);
+      for (guint i = 0; i < reg[k]->n_columns; i++)
+        {
+          const char *title = reg[k]->columns[i].title;
+
+          if (!g_regex_match (words, title, 0, NULL))
+            g_assert_cmpstr (nb_ptr (ru, "iso9283", title), ==, title);
+          else if (++n_words)
+            g_assert_cmpstr (nb_ptr (ru, "iso9283", title), !=, title);
+        }
+    }
+  /* compliance, displacement at F, CR/CO/t/OV/t_pos (max, mean), robots (7.7). */
+  g_assert_cmpuint (n_words, ==, 13);
+  g_assert_cmpstr (nb_ptr (ru, "iso9283", nb_clause_9283_lookup ("corner")->title), ==,
+                   "Отклонения на углах");
+  g_assert_cmpstr (nb_ptr (ru, "iso9283", "band %.3f mm"), ==, "зона %.3f мм");
+}
+
 static void
 test_conditions (void)
 {
@@ -282,6 +319,7 @@ main (int argc, char **argv)
   g_test_add_func ("/protocols/clauses", test_clauses);
   g_test_add_func ("/protocols/registry", test_registry);
   g_test_add_func ("/protocols/coverage", test_coverage);
+  g_test_add_func ("/protocols/iso9283-words", test_iso9283_words);
   g_test_add_func ("/protocols/gsl-handler", test_gsl_handler);
   g_test_add_func ("/protocols/conditions", test_conditions);
   return g_test_run ();

@@ -16,6 +16,7 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -25,9 +26,9 @@
 static const char *const directions[6] = { "+x", "−x", "+y", "−y", "+z", "−z" };
 
 static const NbClause9283Column columns[] = {
-  { "compliance_mm_n", "compliance", "податливость", "mm/N", 6 },
-  { "displacement_mm", "displacement at F", "смещение при F", "mm", 4 },
-  { "force_n", "F", "F", "N", 1 },
+  { "compliance_mm_n", NC_ ("iso9283", "compliance"), "mm/N", 6 },
+  { "displacement_mm", NC_ ("iso9283", "displacement at F"), "mm", 4 },
+  { "force_n", "F", "N", 1 },
 };
 
 static gboolean
@@ -81,7 +82,7 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
 
 static gboolean
 compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-         NbClause9283Figures *f, GError **error)
+         const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   double slope[6] = { 0 }, at_full[6] = { 0 }, force = NAN;
 
@@ -125,16 +126,15 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
       f->values[d * clause->n_columns + 1] = at_full[d];
       f->values[d * clause->n_columns + 2] = force;
     }
-  f->note = g_strdup_printf ("P1, %u steps of 10 %% to %.1f N", STEPS, force);
-  f->note_ru = g_strdup_printf ("P1, %u ступеней по 10 %% до %.1f Н", STEPS, force);
+  f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "P1, %u steps of 10 %% to %.1f N"), STEPS,
+                             force);
   return TRUE;
 }
 
 const NbClause9283 nb_clause_9283_compliance = {
   .key = "compliance",
   .clause = "10",
-  .title = "Static compliance",
-  .title_ru = "Статическая податливость",
+  .title = NC_ ("iso9283", "Static compliance"),
   .cycles = 3,
   .speeds = NB_9283_RATED_ONLY,
   .needs = NB_ISO9283_NEEDS_FORCE,

@@ -7,18 +7,19 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 static const NbClause9283Column columns[] = {
-  { "ad_mm", "AD_P", "AD_P", "mm", 3 },
-  { "rd_mm", "RD_P (±)", "RD_P (±)", "mm", 3 },
-  { "ad_x_mm", "AD_x", "AD_x", "mm", 3 },
-  { "ad_y_mm", "AD_y", "AD_y", "mm", 3 },
-  { "ad_z_mm", "AD_z", "AD_z", "mm", 3 },
-  { "ad_a_deg", "AD_a", "AD_a", "°", 4 },
-  { "ad_b_deg", "AD_b", "AD_b", "°", 4 },
-  { "ad_c_deg", "AD_c", "AD_c", "°", 4 },
-  { "rd_a_deg", "RD_a (±)", "RD_a (±)", "°", 4 },
+  { "ad_mm", "AD_P", "mm", 3 },
+  { "rd_mm", "RD_P (±)", "mm", 3 },
+  { "ad_x_mm", "AD_x", "mm", 3 },
+  { "ad_y_mm", "AD_y", "mm", 3 },
+  { "ad_z_mm", "AD_z", "mm", 3 },
+  { "ad_a_deg", "AD_a", "°", 4 },
+  { "ad_b_deg", "AD_b", "°", 4 },
+  { "ad_c_deg", "AD_c", "°", 4 },
+  { "rd_a_deg", "RD_a (±)", "°", 4 },
 };
 
 static gboolean
@@ -54,7 +55,7 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
 
 static gboolean
 compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-         NbClause9283Figures *f, GError **error)
+         const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   g_autofree NbPose6 *a = g_new (NbPose6, trials->len), *b = g_new (NbPose6, trials->len);
   const NbIso9283Trial *first = trials->pdata[0];
@@ -90,16 +91,14 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
   memcpy (&v[2], r.ad_xyz_mm, sizeof r.ad_xyz_mm);
   memcpy (&v[5], r.ad_abc_deg, sizeof r.ad_abc_deg);
   v[8] = r.rd_abc_deg[0];
-  f->note = g_strdup_printf ("D_c = %.3f mm", r.d_command_mm);
-  f->note_ru = g_strdup_printf ("D_c = %.3f мм", r.d_command_mm);
+  f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "D_c = %.3f mm"), r.d_command_mm);
   return TRUE;
 }
 
 const NbClause9283 nb_clause_9283_distance = {
   .key = "distance",
   .clause = "7.3",
-  .title = "Distance accuracy and distance repeatability",
-  .title_ru = "Точность расстояния и повторяемость расстояния",
+  .title = NC_ ("iso9283", "Distance accuracy and distance repeatability"),
   .cycles = 30,
   .speeds = NB_9283_ALL_SPEEDS,
   .columns = columns,

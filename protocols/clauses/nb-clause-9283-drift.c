@@ -14,19 +14,20 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #define GROUP_CYCLES 10
 
 static const NbClause9283Column columns[] = {
-  { "dap_mm", "dAP", "dAP", "mm", 4 },
-  { "drp_mm", "dRP", "dRP", "mm", 4 },
-  { "dap_a_deg", "dAP_a", "dAP_a", "°", 4 },
-  { "dap_b_deg", "dAP_b", "dAP_b", "°", 4 },
-  { "dap_c_deg", "dAP_c", "dAP_c", "°", 4 },
-  { "ap_first_mm", "AP_P (t = 1)", "AP_P (t = 1)", "mm", 4 },
-  { "ap_last_mm", "AP_P (t = T)", "AP_P (t = T)", "mm", 4 },
+  { "dap_mm", "dAP", "mm", 4 },
+  { "drp_mm", "dRP", "mm", 4 },
+  { "dap_a_deg", "dAP_a", "°", 4 },
+  { "dap_b_deg", "dAP_b", "°", 4 },
+  { "dap_c_deg", "dAP_c", "°", 4 },
+  { "ap_first_mm", "AP_P (t = 1)", "mm", 4 },
+  { "ap_last_mm", "AP_P (t = T)", "mm", 4 },
 };
 
 static gboolean
@@ -117,7 +118,7 @@ group_pose (const NbIso9283Trial *t, NbIso9283Pose *r, GError **error)
 
 static gboolean
 compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-         NbClause9283Figures *f, GError **error)
+         const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   const NbIso9283Trial *first = trials->pdata[0], *last = trials->pdata[trials->len - 1];
   NbIso9283Pose a, b;
@@ -144,10 +145,8 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
       double h = (g_array_index (last->command, double, 6) -
                   g_array_index (first->command, double, 6)) / 3600.0;
 
-      f->note = g_strdup_printf ("%u groups of %u cycles over %.2f h", trials->len,
-                                 GROUP_CYCLES, h);
-      f->note_ru = g_strdup_printf ("%u групп по %u циклов за %.2f ч", trials->len,
-                                    GROUP_CYCLES, h);
+      f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "%u groups of %u cycles over %.2f h"),
+                                 trials->len, GROUP_CYCLES, h);
     }
   return TRUE;
 }
@@ -155,8 +154,7 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
 const NbClause9283 nb_clause_9283_drift = {
   .key = "drift",
   .clause = "7.6",
-  .title = "Drift of pose characteristics",
-  .title_ru = "Дрейф характеристик позиционирования",
+  .title = NC_ ("iso9283", "Drift of pose characteristics"),
   .cycles = 9,
   .speeds = NB_9283_RATED_ONLY,
   .columns = columns,

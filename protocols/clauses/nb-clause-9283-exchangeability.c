@@ -14,16 +14,17 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <math.h>
 #include <string.h>
 
 static const NbClause9283Column columns[] = {
-  { "e_mm", "E", "E", "mm", 3 },
-  { "e_a_deg", "E_a", "E_a", "°", 4 },
-  { "e_b_deg", "E_b", "E_b", "°", 4 },
-  { "e_c_deg", "E_c", "E_c", "°", 4 },
-  { "robots", "robots", "роботов", NULL, 0 },
+  { "e_mm", "E", "mm", 3 },
+  { "e_a_deg", "E_a", "°", 4 },
+  { "e_b_deg", "E_b", "°", 4 },
+  { "e_c_deg", "E_c", "°", 4 },
+  { "robots", NC_ ("iso9283", "robots"), NULL, 0 },
 };
 
 /* The robot a trial was measured on: its unit, else its robot. */
@@ -59,12 +60,12 @@ to_run (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *stor
 
 static gboolean
 compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-         NbClause9283Figures *f, GError **error)
+         const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   g_autoptr (GPtrArray) units = g_ptr_array_new_with_free_func (g_free);
   g_autoptr (GArray) of = g_array_new (FALSE, FALSE, sizeof (guint));
   const NbIso9283Trial *first = trials->pdata[0];
-  g_autoptr (GString) note = g_string_new (NULL), note_ru = g_string_new (NULL);
+  g_autoptr (GString) note = g_string_new (NULL);
   guint worst_pose = 0;
   double worst = -1;
   NbIso9283Exchangeability worst_r = { 0 };
@@ -146,29 +147,20 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
           worst_r = r;
         }
     }
-  g_string_append_printf (note, "robots: ");
-  g_string_append_printf (note_ru, "роботы: ");
+  g_string_append (note, nb_ptr (lang, "iso9283", "robots: "));
   for (guint h = 0; h < units->len; h++)
-    {
-      g_string_append_printf (note, "%s%s", h ? ", " : "", (const char *) units->pdata[h]);
-      g_string_append_printf (note_ru, "%s%s", h ? ", " : "", (const char *) units->pdata[h]);
-    }
-  g_string_append_printf (note, "; the largest E at P%u, between %s and %s", worst_pose + 1,
-                          (const char *) units->pdata[worst_r.robot_a],
-                          (const char *) units->pdata[worst_r.robot_b]);
-  g_string_append_printf (note_ru, "; наибольшее E в P%u, между %s и %s", worst_pose + 1,
-                          (const char *) units->pdata[worst_r.robot_a],
+    g_string_append_printf (note, "%s%s", h ? ", " : "", (const char *) units->pdata[h]);
+  g_string_append_printf (note, nb_ptr (lang, "iso9283", "; the largest E at P%u, between %s and %s"),
+                          worst_pose + 1, (const char *) units->pdata[worst_r.robot_a],
                           (const char *) units->pdata[worst_r.robot_b]);
   f->note = g_string_free (g_steal_pointer (&note), FALSE);
-  f->note_ru = g_string_free (g_steal_pointer (&note_ru), FALSE);
   return TRUE;
 }
 
 const NbClause9283 nb_clause_9283_exchangeability = {
   .key = "exchangeability",
   .clause = "7.7",
-  .title = "Exchangeability",
-  .title_ru = "Взаимозаменяемость",
+  .title = NC_ ("iso9283", "Exchangeability"),
   .cycles = 30,
   .units = 2,
   .speeds = NB_9283_RATED_ONLY,

@@ -21,6 +21,7 @@
 #include "nb-error.h"
 #include "nb-sim-tracker.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -35,16 +36,16 @@
 #define REORIENT_DEG 30.0  /* 8.4, read in docs/iso9283.md */
 
 static const NbClause9283Column path_columns[] = {
-  { "at_mm", "AT_P", "AT_P", "mm", 3 },
-  { "rt_mm", "RT_P", "RT_P", "mm", 3 },
-  { "at_a_deg", "AT_a", "AT_a", "°", 4 },
-  { "at_b_deg", "AT_b", "AT_b", "°", 4 },
-  { "at_c_deg", "AT_c", "AT_c", "°", 4 },
-  { "rt_a_deg", "RT_a", "RT_a", "°", 4 },
-  { "v_mean_mm_s", "v̄", "v̄", "mm/s", 2 },
-  { "av_pct", "AV", "AV", "%", 2 },
-  { "rv_mm_s", "RV (±)", "RV (±)", "mm/s", 3 },
-  { "fv_mm_s", "FV", "FV", "mm/s", 3 },
+  { "at_mm", "AT_P", "mm", 3 },
+  { "rt_mm", "RT_P", "mm", 3 },
+  { "at_a_deg", "AT_a", "°", 4 },
+  { "at_b_deg", "AT_b", "°", 4 },
+  { "at_c_deg", "AT_c", "°", 4 },
+  { "rt_a_deg", "RT_a", "°", 4 },
+  { "v_mean_mm_s", "v̄", "mm/s", 2 },
+  { "av_pct", "AV", "%", 2 },
+  { "rv_mm_s", "RV (±)", "mm/s", 3 },
+  { "fv_mm_s", "FV", "mm/s", 3 },
 };
 
 /* The plane's two edge directions and its normal, from P2, P3, P5. */
@@ -308,7 +309,7 @@ free_tracks (guint n, double **t_s, NbPose6 **poses)
 
 static gboolean
 path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-              NbClause9283Figures *f, GError **error)
+              const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   guint n = trials->len;
   g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
@@ -384,29 +385,21 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   f->values[8] = vr.rv_mm_s;
   f->values[9] = vr.fv_mm_s;
   if (first->command->len == 22)
-    {
-      f->note = g_strdup_printf ("L = %.1f mm, v_c = %.1f mm/s, m = %u, the tool turned from "
-                                 "%+.0f° to %+.0f° about its z", length, v_c, POINTS,
-                                 path.turn_deg[0], path.turn_deg[1]);
-      f->note_ru = g_strdup_printf ("L = %.1f мм, v_c = %.1f мм/с, m = %u, инструмент повёрнут "
-                                    "от %+.0f° до %+.0f° вокруг своей оси z", length, v_c, POINTS,
-                                    path.turn_deg[0], path.turn_deg[1]);
-    }
+    f->note = g_strdup_printf (nb_ptr (lang, "iso9283",
+                                       "L = %.1f mm, v_c = %.1f mm/s, m = %u, the tool turned "
+                                       "from %+.0f° to %+.0f° about its z"),
+                               length, v_c, POINTS, path.turn_deg[0], path.turn_deg[1]);
   else
-    {
-      f->note = g_strdup_printf ("L = %.1f mm, v_c = %.1f mm/s, m = %u", length, v_c, POINTS);
-      f->note_ru = g_strdup_printf ("L = %.1f мм, v_c = %.1f мм/с, m = %u", length, v_c,
-                                    POINTS);
-    }
+    f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "L = %.1f mm, v_c = %.1f mm/s, m = %u"),
+                               length, v_c, POINTS);
   return TRUE;
 }
 
-#define PATH_MODULE(sym, k, number, words, words_ru)                                     \
+#define PATH_MODULE(sym, k, number, words)                                               \
   const NbClause9283 sym = {                                                             \
     .key = k,                                                                            \
     .clause = number,                                                                    \
     .title = words,                                                                      \
-    .title_ru = words_ru,                                                                \
     .cycles = 10,                                                                        \
     .speeds = NB_9283_ALL_SPEEDS,                                                        \
     .needs = NB_ISO9283_NEEDS_STREAM | NB_ISO9283_NEEDS_TIMED_PATH,                     \
@@ -418,25 +411,21 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   }
 
 PATH_MODULE (nb_clause_9283_path_line, "path-line", "8.2, 8.3, 8.6",
-             "Path accuracy, repeatability and velocity: straight line",
-             "Точность и повторяемость траектории, скорость по траектории: прямая");
+             NC_ ("iso9283", "Path accuracy, repeatability and velocity: straight line"));
 PATH_MODULE (nb_clause_9283_path_large_circle, "path-large-circle", "8.2, 8.3, 8.6",
-             "Path accuracy, repeatability and velocity: large circle",
-             "Точность и повторяемость траектории, скорость по траектории: большая окружность");
+             NC_ ("iso9283", "Path accuracy, repeatability and velocity: large circle"));
 PATH_MODULE (nb_clause_9283_path_small_circle, "path-small-circle", "8.2, 8.3, 8.6",
-             "Path accuracy, repeatability and velocity: small circle",
-             "Точность и повторяемость траектории, скорость по траектории: малая окружность");
+             NC_ ("iso9283", "Path accuracy, repeatability and velocity: small circle"));
 PATH_MODULE (nb_clause_9283_path_reorientation, "path-reorientation", "8.4",
-             "Path accuracy on reorientation: straight line",
-             "Точность траектории при переориентации: прямая");
+             NC_ ("iso9283", "Path accuracy on reorientation: straight line"));
 
 /* ------------------------------------------------------- 8.5 corners -- */
 
 static const NbClause9283Column corner_columns[] = {
-  { "cr_mm", "CR (max)", "CR (макс.)", "mm", 3 },
-  { "co_mm", "CO (max)", "CO (макс.)", "mm", 3 },
-  { "cr_mean_mm", "CR (mean)", "CR (сред.)", "mm", 3 },
-  { "co_mean_mm", "CO (mean)", "CO (сред.)", "mm", 3 },
+  { "cr_mm", NC_ ("iso9283", "CR (max)"), "mm", 3 },
+  { "co_mm", NC_ ("iso9283", "CO (max)"), "mm", 3 },
+  { "cr_mean_mm", NC_ ("iso9283", "CR (mean)"), "mm", 3 },
+  { "co_mean_mm", NC_ ("iso9283", "CO (mean)"), "mm", 3 },
 };
 
 static gboolean
@@ -488,7 +477,7 @@ corner_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
 
 static gboolean
 corner_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-                NbClause9283Figures *f, GError **error)
+                const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   guint n = trials->len;
   g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
@@ -515,16 +504,14 @@ corner_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArr
   f->values[1] = r.co_mm;
   f->values[2] = r.cr_mean_mm;
   f->values[3] = r.co_mean_mm;
-  f->note = g_strdup_printf ("P2 → P3 → P4, v_c = %.1f mm/s", h[9]);
-  f->note_ru = g_strdup_printf ("P2 → P3 → P4, v_c = %.1f мм/с", h[9]);
+  f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "P2 → P3 → P4, v_c = %.1f mm/s"), h[9]);
   return TRUE;
 }
 
 const NbClause9283 nb_clause_9283_corner = {
   .key = "corner",
   .clause = "8.5",
-  .title = "Corner deviations",
-  .title_ru = "Отклонения на углах",
+  .title = NC_ ("iso9283", "Corner deviations"),
   .cycles = 3,
   .speeds = NB_9283_ALL_SPEEDS,
   .needs = NB_ISO9283_NEEDS_STREAM | NB_ISO9283_NEEDS_TIMED_PATH,

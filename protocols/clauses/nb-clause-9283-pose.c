@@ -12,23 +12,24 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 /* ---------------------------------------------------------- AP and RP -- */
 
 static const NbClause9283Column pose_columns[] = {
-  { "ap_mm", "AP_P", "AP_P", "mm", 3 },
-  { "ap_x_mm", "AP_x", "AP_x", "mm", 3 },
-  { "ap_y_mm", "AP_y", "AP_y", "mm", 3 },
-  { "ap_z_mm", "AP_z", "AP_z", "mm", 3 },
-  { "rp_mm", "RP_l", "RP_l", "mm", 3 },
-  { "ap_a_deg", "AP_a", "AP_a", "°", 4 },
-  { "ap_b_deg", "AP_b", "AP_b", "°", 4 },
-  { "ap_c_deg", "AP_c", "AP_c", "°", 4 },
-  { "rp_a_deg", "RP_a (±)", "RP_a (±)", "°", 4 },
-  { "rp_b_deg", "RP_b (±)", "RP_b (±)", "°", 4 },
-  { "rp_c_deg", "RP_c (±)", "RP_c (±)", "°", 4 },
+  { "ap_mm", "AP_P", "mm", 3 },
+  { "ap_x_mm", "AP_x", "mm", 3 },
+  { "ap_y_mm", "AP_y", "mm", 3 },
+  { "ap_z_mm", "AP_z", "mm", 3 },
+  { "rp_mm", "RP_l", "mm", 3 },
+  { "ap_a_deg", "AP_a", "°", 4 },
+  { "ap_b_deg", "AP_b", "°", 4 },
+  { "ap_c_deg", "AP_c", "°", 4 },
+  { "rp_a_deg", "RP_a (±)", "°", 4 },
+  { "rp_b_deg", "RP_b (±)", "°", 4 },
+  { "rp_c_deg", "RP_c (±)", "°", 4 },
 };
 
 gboolean
@@ -94,7 +95,7 @@ gather (GPtrArray *trials, guint k, guint per, GError **error)
 
 static gboolean
 pose_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-              NbClause9283Figures *f, GError **error)
+              const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   const NbIso9283Trial *first = trials->pdata[0];
 
@@ -127,8 +128,7 @@ pose_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
 const NbClause9283 nb_clause_9283_pose = {
   .key = "pose",
   .clause = "7.2",
-  .title = "Pose accuracy and pose repeatability",
-  .title_ru = "Точность позиционирования и повторяемость позиционирования",
+  .title = NC_ ("iso9283", "Pose accuracy and pose repeatability"),
   .cycles = 30,
   .speeds = NB_9283_ALL_SPEEDS,
   .columns = pose_columns,
@@ -143,10 +143,10 @@ const NbClause9283 nb_clause_9283_pose = {
 static const guint vap_poses[3] = { 0, 1, 3 };  /* P1, P2, P4 */
 
 static const NbClause9283Column vap_columns[] = {
-  { "vap_mm", "vAP_P", "vAP_P", "mm", 3 },
-  { "vap_a_deg", "vAP_a", "vAP_a", "°", 4 },
-  { "vap_b_deg", "vAP_b", "vAP_b", "°", 4 },
-  { "vap_c_deg", "vAP_c", "vAP_c", "°", 4 },
+  { "vap_mm", "vAP_P", "mm", 3 },
+  { "vap_a_deg", "vAP_a", "°", 4 },
+  { "vap_b_deg", "vAP_b", "°", 4 },
+  { "vap_c_deg", "vAP_c", "°", 4 },
 };
 
 static gboolean
@@ -204,7 +204,7 @@ vap_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
 
 static gboolean
 vap_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-             NbClause9283Figures *f, GError **error)
+             const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   const NbIso9283Trial *first = trials->pdata[0];
 
@@ -244,8 +244,7 @@ vap_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray 
 const NbClause9283 nb_clause_9283_vap = {
   .key = "vap",
   .clause = "7.2",
-  .title = "Multi-directional pose accuracy variation",
-  .title_ru = "Изменение точности позиционирования при многонаправленном подходе",
+  .title = NC_ ("iso9283", "Multi-directional pose accuracy variation"),
   .cycles = 30,
   .speeds = NB_9283_ALL_SPEEDS,
   .columns = vap_columns,

@@ -13,6 +13,7 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
@@ -21,8 +22,8 @@
 static const double distances_mm[] = { 10, 20, 50, 100, 200 };
 
 static const NbClause9283Column columns[] = {
-  { "positioning_s", "t_pos (mean)", "t_поз (сред.)", "s", 3 },
-  { "positioning_max_s", "t_pos (max)", "t_поз (макс.)", "s", 3 },
+  { "positioning_s", NC_ ("iso9283", "t_pos (mean)"), "s", 3 },
+  { "positioning_max_s", NC_ ("iso9283", "t_pos (max)"), "s", 3 },
 };
 
 static gboolean
@@ -110,7 +111,7 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
 
 static gboolean
 compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-         NbClause9283Figures *f, GError **error)
+         const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   const NbIso9283Trial *first = trials->pdata[0];
   guint moves = first->command->len >= 2 ? (first->command->len - 2) / 6 : 0;
@@ -161,18 +162,16 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
       f->values[i * clause->n_columns + 0] = sum[i] / trials->len;
       f->values[i * clause->n_columns + 1] = worst[i];
     }
-  f->note = g_strdup_printf ("moves from P1 towards P2 (mm: the columns), band %.3f mm",
+  f->note = g_strdup_printf (nb_ptr (lang, "iso9283",
+                                     "moves from P1 towards P2 (mm: the columns), band %.3f mm"),
                              g_array_index (first->command, double, moves * 6));
-  f->note_ru = g_strdup_printf ("перемещения из P1 в сторону P2 (мм: столбцы), зона %.3f мм",
-                                g_array_index (first->command, double, moves * 6));
   return TRUE;
 }
 
 const NbClause9283 nb_clause_9283_positioning = {
   .key = "positioning",
   .clause = "9",
-  .title = "Minimum positioning time",
-  .title_ru = "Минимальное время позиционирования",
+  .title = NC_ ("iso9283", "Minimum positioning time"),
   .cycles = 3,
   .speeds = NB_9283_RATED_ONLY,
   .needs = NB_ISO9283_NEEDS_STREAM,

@@ -12,16 +12,17 @@
 
 #include "nb-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <math.h>
 #include <string.h>
 
 #define TAIL_S 0.2
 
 static const NbClause9283Column columns[] = {
-  { "stabilisation_s", "t (max)", "t (макс.)", "s", 3 },
-  { "stabilisation_mean_s", "t (mean)", "t (сред.)", "s", 3 },
-  { "overshoot_mm", "OV (max)", "OV (макс.)", "mm", 3 },
-  { "overshoot_mean_mm", "OV (mean)", "OV (сред.)", "mm", 3 },
+  { "stabilisation_s", NC_ ("iso9283", "t (max)"), "s", 3 },
+  { "stabilisation_mean_s", NC_ ("iso9283", "t (mean)"), "s", 3 },
+  { "overshoot_mm", NC_ ("iso9283", "OV (max)"), "mm", 3 },
+  { "overshoot_mean_mm", NC_ ("iso9283", "OV (mean)"), "mm", 3 },
 };
 
 static gboolean
@@ -69,7 +70,7 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
 
 static gboolean
 compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
-         NbClause9283Figures *f, GError **error)
+         const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
   double t_max = 0, t_sum = 0, ov_max = 0, ov_sum = 0, band = NAN;
 
@@ -104,16 +105,14 @@ compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *tri
   f->values[1] = t_sum / trials->len;
   f->values[2] = ov_max;
   f->values[3] = ov_sum / trials->len;
-  f->note = g_strdup_printf ("band %.3f mm", band);
-  f->note_ru = g_strdup_printf ("зона %.3f мм", band);
+  f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "band %.3f mm"), band);
   return TRUE;
 }
 
 const NbClause9283 nb_clause_9283_stabilisation = {
   .key = "stabilisation",
   .clause = "7.4, 7.5",
-  .title = "Pose stabilisation time and pose overshoot",
-  .title_ru = "Время стабилизации позиционирования и перерегулирование позиционирования",
+  .title = NC_ ("iso9283", "Pose stabilisation time and pose overshoot"),
   .cycles = 3,
   .speeds = NB_9283_ALL_SPEEDS,
   .needs = NB_ISO9283_NEEDS_STREAM,

@@ -93,7 +93,6 @@ nb_clause_9283_figures_clear (NbClause9283Figures *f)
   g_clear_pointer (&f->labels, g_free);
   g_clear_pointer (&f->values, g_free);
   g_clear_pointer (&f->note, g_free);
-  g_clear_pointer (&f->note_ru, g_free);
   g_clear_pointer (&f->error, g_free);
   f->n_rows = 0;
 }
@@ -141,6 +140,13 @@ gboolean
 nb_clause_9283_compute (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
                         NbClause9283Figures *figures, GError **error)
 {
+  return nb_clause_9283_compute_in (campaign, entry, NULL, figures, error);
+}
+
+gboolean
+nb_clause_9283_compute_in (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
+                           const NbCatalogue *lang, NbClause9283Figures *figures, GError **error)
+{
   const NbClause9283 *clause = nb_clause_9283_lookup (entry->characteristic);
   g_autoptr (GPtrArray) trials = NULL;
   g_autoptr (GError) local = NULL;
@@ -160,7 +166,7 @@ nb_clause_9283_compute (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
       figures->error = g_strdup ("no cycle recorded");
       return TRUE;
     }
-  if (!clause->compute (clause, entry, trials, figures, &local))
+  if (!clause->compute (clause, entry, trials, lang, figures, &local))
     {
       nb_clause_9283_figures_clear (figures);
       figures->cycles = trials->len;

@@ -12,8 +12,9 @@
  * the protocol's ISO 9283 section iterate the registry and ask the table.
  *
  *  - key: the characteristic as the plan stores it ("pose", "vap", …);
- *    clause: where ISO 9283:1998 defines it; title / title_ru: its name in
- *    ISO 9283 and in ГОСТ Р ИСО 9283 (the words of the protocol).
+ *    clause: where ISO 9283:1998 defines it; title: its name in ISO 9283, a
+ *    msgid of context "iso9283" (the catalogue holds ГОСТ Р ИСО 9283's
+ *    words: nb_ptr (lang, "iso9283", title), nb-catalogue.h).
  *  - cycles: how many the standard asks for (6.9); for drift the groups of
  *    measurements over the run (duration_s).
  *  - speeds: which configurations the plan holds (6.6, 6.7, read in
@@ -31,13 +32,16 @@
  *    measurements into a trial (recorded by the runner when it ends).
  *  - columns / compute (): the figures of a configuration from its stored
  *    trials, as a table of rows (a test pose, the path) × columns (key =
- *    the JSON member, the words in both languages, unit, decimals).
+ *    the JSON member, the title — a symbol, or words as a msgid of context
+ *    "iso9283" —, unit, decimals), the note in the language lang (NULL:
+ *    English).
  */
 #pragma once
 
 #include <glib.h>
 
 #include "nb-campaign-iso9283.h"
+#include "nb-catalogue.h"
 #include "nb-iso9283-run.h"
 #include "nb-json-writer.h"
 
@@ -50,8 +54,7 @@ typedef enum {
 
 typedef struct {
   const char *key;              /* the figures' JSON member */
-  const char *title;            /* ISO 9283's symbol or words */
-  const char *title_ru;
+  const char *title;            /* ISO 9283's symbol or words (msgid, context "iso9283") */
   const char *unit;             /* "mm", "°", "s", "%", "mm/s" or NULL */
   guint decimals;
 } NbClause9283Column;
@@ -63,8 +66,8 @@ typedef struct {
   char **labels;                /* n_rows */
   double *values;               /* row-major */
   guint cycles;
-  char *note;                   /* what the reader should know (band, v_c); NULL */
-  char *note_ru;                /* the same in Russian */
+  char *note;                   /* what the reader should know (band, v_c), in the language
+                                 * computed in; NULL */
   char *error;                  /* cannot be computed: why (then no rows) */
 } NbClause9283Figures;
 
@@ -76,8 +79,7 @@ typedef struct _NbClause9283Goals NbClause9283Goals;
 struct _NbClause9283 {
   const char *key;
   const char *clause;
-  const char *title;
-  const char *title_ru;
+  const char *title;            /* msgid, context "iso9283" */
   guint cycles;
   /* Robots of one type the configuration compares (7.7: 2 at least, each
    * with `cycles`; 0: the one on the rig). */
@@ -107,9 +109,11 @@ struct _NbClause9283 {
    * robot's 30 less its own). */
   guint    (*to_run)    (const NbClause9283 *clause, const NbIso9283PlanEntry *entry,
                          GPtrArray *stored, const NbIso9283Rig *rig);
-  /* The figures from the configuration's stored trials (in cycle order). */
+  /* The figures from the configuration's stored trials (in cycle order),
+   * the note in lang (NULL: English). */
   gboolean (*compute)   (const NbClause9283 *clause, const NbIso9283PlanEntry *entry,
-                         GPtrArray *trials, NbClause9283Figures *figures, GError **error);
+                         GPtrArray *trials, const NbCatalogue *lang,
+                         NbClause9283Figures *figures, GError **error);
 };
 
 /* What a configuration's cycles share: the goals prepare() made. */
@@ -137,9 +141,13 @@ const NbClause9283 *nb_clause_9283_lookup (const char *key);
  * run's length (6.9: 8 h). */
 GArray *nb_clause_9283_plan (double drift_s);
 
-/* The figures of one configuration from the file (its trials read). */
-gboolean nb_clause_9283_compute (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
-                                 NbClause9283Figures *figures, GError **error);
+/* The figures of one configuration from the file (its trials read), the
+ * note in English (_in: in lang, the protocol's). */
+gboolean nb_clause_9283_compute    (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
+                                    NbClause9283Figures *figures, GError **error);
+gboolean nb_clause_9283_compute_in (NbCampaign *campaign, const NbIso9283PlanEntry *entry,
+                                    const NbCatalogue *lang, NbClause9283Figures *figures,
+                                    GError **error);
 /* The figures as JSON (the members of the object begun: cycles, rows[] of
  * {label, key: value…}, note, error) and as a person reads them. */
 void  nb_clause_9283_figures_json (NbJsonWriter *w, const NbClause9283 *clause,
