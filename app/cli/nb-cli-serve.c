@@ -63,6 +63,7 @@ nb_cli_serve (int argc, char **argv)
   double time_scale = 0.0, grace_s = 10.0;
   double header_timeout_s, body_timeout_s;
   gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections;
+  gboolean base = FALSE;
   const GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen,
       "ADDRESS:PORT (default 127.0.0.1:0, any free port); beyond loopback a token is required",
@@ -94,6 +95,9 @@ nb_cli_serve (int argc, char **argv)
       "the simulated joints follow their ramp as a second-order servo: natural frequency "
       "(rad/s), damping ratio, dwell after the ramp (s), e.g. 40,0.3,1.2 (default: none, the "
       "joints ramp)", "W,Z,DWELL" },
+    { "base", 0, 0, G_OPTION_ARG_NONE, &base,
+      "the arm rides on the simulated mobile base: MoveToPose in frame map drives the base "
+      "(x, y and yaw), GET /robot/state gives its pose (campaign run --robot http://…)", NULL },
     { "fail-goal", 0, 0, G_OPTION_ARG_INT, &fail_goal, "the simulator fails its K-th goal", "K" },
     { "log-lines", 0, 0, G_OPTION_ARG_INT, &log_lines, "the runner's log keeps N lines", "N" },
     { "runner", 0, 0, G_OPTION_ARG_FILENAME, &runner,
@@ -173,6 +177,7 @@ nb_cli_serve (int argc, char **argv)
   config.time_scale = time_scale;
   config.seed = (guint32) seed;
   config.fail_goal = (guint) fail_goal;
+  config.base = base;
   config.log_lines = (guint) log_lines;
   config.max_connections = (guint) max_connections;
   config.header_timeout_s = header_timeout_s;

@@ -8,6 +8,8 @@
 typedef struct {
   guint id;
   NbPriority priority;
+  gboolean base;                /* a navigation goal for the base: base_goal */
+  double base_goal[3];          /* x, y mm, heading ° in the map frame */
   double target[NB_ARM_JOINTS];
   double velocity_scaling;      /* of the joints' velocity limits, (0, 1] */
   NbGoalDone done;
@@ -31,6 +33,10 @@ struct NbController {
   double traj_s;                /* the motion's simulated length */
   gint64 t0_us, duration_us;
   GError *result;               /* the active goal's result, set when it ends */
+  /* The base under the arm (NULL: none) and, while a base goal runs, its
+   * motion's span on the base's virtual clock. */
+  NbSimBase *base;
+  double base_t0, base_t1;
   guint finish_source;
   guint lease_source;
 };
@@ -80,8 +86,23 @@ nb_controller_free (NbController *c)
   nb_sim_arm_clear (&c->arm);
   g_array_unref (c->traj_t);
   g_array_unref (c->traj_q);
+  if (c->base != NULL)
+    nb_sim_base_clear (c->base);
+  g_free (c->base);
   g_free (c->default_frame);
   g_free (c);
+}
+
+void
+nb_controller_add_base (NbController *c, guint32 seed)
+{
+  NbSimBaseModel model;
+
+  if (c->base != NULL)
+    return;
+  nb_sim_base_model_default (&model);
+  c->base = g_new0 (NbSimBase, 1);
+  nb_sim_base_init (c->base, &model, 0.0, seed);
 }
 
 NbSimArm *
@@ -155,13 +176,31 @@ joints_at (NbController *c, double f, double q[NB_ARM_JOINTS], double v[NB_ARM_J
     }
 }
 
+/* The base's pose now: along its motion's legs while a base goal runs. */
+static void
+base_pose (NbController *c, gboolean moving, double *x, double *y, double *th)
+{
+  if (moving && c->active->base)
+    nb_sim_base_pose_at (c->base, c->base_t0 + progress (c) * (c->base_t1 - c->base_t0), x, y,
+                         th);
+  else
+    *x = c->base->x_mm, *y = c->base->y_mm, *th = c->base->theta_deg;
+}
+
 void
 nb_controller_state (NbController *c, NbControllerState *st)
 {
   gboolean moving = c->active != NULL && c->finish_source != 0 && c->duration_us > 0;
+  gboolean arm_moving = moving && !c->active->base;
 
   memset (st, 0, sizeof *st);
-  if (moving)
+  if (c->base != NULL)
+    {
+      st->has_base = TRUE;
+      st->base_moving = moving && c->active->base;
+      base_pose (c, moving, &st->base_x_mm, &st->base_y_mm, &st->base_theta_deg);
+    }
+  if (arm_moving)
     joints_at (c, progress (c), st->position, st->velocity);
   else
     memcpy (st->position, c->arm.q, sizeof st->position);
@@ -207,10 +246,20 @@ on_finished (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-/* Hold: the arm stays where the interrupted motion had brought it. */
+/* Hold: the arm (or the base) stays where the interrupted motion had
+ * brought it. */
 static void
 hold (NbController *c)
 {
+  if (c->active != NULL && c->active->base)
+    {
+      double x, y, th;
+
+      /* The rest of the drive is not made: the next one starts here. */
+      base_pose (c, TRUE, &x, &y, &th);
+      nb_sim_base_place (c->base, x, y, th);
+      return;
+    }
   joints_at (c, progress (c), c->arm.q, NULL);
 }
 
@@ -267,7 +316,15 @@ start (NbController *c, Goal *g)
   /* max_velocity_scaling_factor: the joints' velocity limits scaled. */
   c->arm.slow_factor = slow / g->velocity_scaling;
   /* The simulator moves on its virtual clock; the wall clock follows it here. */
-  if (!nb_sim_arm_ops ()->move_to_joints (&c->arm, g->target, &c->result))
+  if (g->base)
+    {
+      c->base_t0 = c->base->clock_s;
+      nb_sim_base_move_to (c->base, g->base_goal[0], g->base_goal[1], g->base_goal[2]);
+      c->base_t1 = c->base->clock_s;
+      c->duration_us = (gint64) ((c->base_t1 - c->base_t0) * c->time_scale * 1e6);
+      c->arm.goals++;
+    }
+  else if (!nb_sim_arm_ops ()->move_to_joints (&c->arm, g->target, &c->result))
     {
       memcpy (c->arm.q, c->q0, sizeof c->q0);
       c->duration_us = 0;
@@ -287,9 +344,11 @@ start (NbController *c, Goal *g)
     c->lease_source = g_timeout_add (20, on_lease_check, c);
 }
 
+/* q: a joint goal; else base_goal: the base's. */
 static gboolean
 submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
-        const double q[NB_ARM_JOINTS], double velocity_scaling, NbGoalDone done, gpointer data,
+        const double q[NB_ARM_JOINTS], double velocity_scaling, const double *base_goal,
+        NbGoalDone done, gpointer data,
         GError **error)
 {
   NbGoalDecision decision;
@@ -297,7 +356,7 @@ submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
   Goal *g;
 
   /* seeds/002: outside the soft range → refused before anything is sent. */
-  if (!nb_arm_check_joints (&c->arm.model, q, error))
+  if (q != NULL && !nb_arm_check_joints (&c->arm.model, q, error))
     return FALSE;
   if (!(velocity_scaling > 0 && velocity_scaling <= 1))
     {
@@ -310,7 +369,13 @@ submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
   g = g_new0 (Goal, 1);
   g->id = id;
   g->priority = priority;
-  memcpy (g->target, q, sizeof g->target);
+  if (q != NULL)
+    memcpy (g->target, q, sizeof g->target);
+  else
+    {
+      g->base = TRUE;
+      memcpy (g->base_goal, base_goal, sizeof g->base_goal);
+    }
   g->velocity_scaling = velocity_scaling;
   g->done = done;
   g->data = data;
@@ -326,7 +391,7 @@ nb_controller_move_joints (NbController *c, NbPriority priority, const char *own
                            guint64 epoch, const double q[NB_ARM_JOINTS], double velocity_scaling,
                            NbGoalDone done, gpointer data, GError **error)
 {
-  return submit (c, priority, owner, epoch, q, velocity_scaling, done, data, error);
+  return submit (c, priority, owner, epoch, q, velocity_scaling, NULL, done, data, error);
 }
 
 gboolean
@@ -340,10 +405,13 @@ nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner
   double T[16], q[NB_ARM_JOINTS];
   NbControllerState st;
 
-  if (!g_str_equal (frame, "base_link"))
+  gboolean base = c->base != NULL && g_str_equal (frame, NB_CONTROLLER_BASE_FRAME);
+
+  if (!base && !g_str_equal (frame, "base_link"))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "frame_id '%s' is not known to the "
-                   "simulated cell (base_link)", frame);
+                   "simulated cell (base_link%s)", frame,
+                   c->base != NULL ? ", or map for the base" : "");
       return FALSE;
     }
   if (!isfinite (n) || fabs (n - 1.0) > 1e-3)
@@ -358,6 +426,18 @@ nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner
         g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "position[%d]: not a finite number", i);
         return FALSE;
       }
+  if (base)
+    {
+      /* A 2-D navigation goal: x, y on the floor (position[2] is the
+       * floor's, ignored) and the heading, the yaw of the orientation. */
+      const double goal[3] = {
+        p[0] * 1000.0, p[1] * 1000.0,
+        atan2 (2.0 * (o[3] * o[2] + o[0] * o[1]), 1.0 - 2.0 * (o[1] * o[1] + o[2] * o[2]))
+        * 180.0 / G_PI,
+      };
+
+      return submit (c, priority, owner, epoch, NULL, 1.0, goal, done, data, error);
+    }
   {
     const double unit[4] = { o[0] / n, o[1] / n, o[2] / n, o[3] / n };
 
@@ -367,7 +447,7 @@ nb_controller_move_pose (NbController *c, NbPriority priority, const char *owner
   nb_controller_state (c, &st);
   if (!nb_arm_ik (&c->arm.model, T, st.position, q, error))
     return FALSE;
-  return submit (c, priority, owner, epoch, q, 1.0, done, data, error);
+  return submit (c, priority, owner, epoch, q, 1.0, NULL, done, data, error);
 }
 
 guint

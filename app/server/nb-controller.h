@@ -10,6 +10,14 @@
  * main-loop iteration), so that a stop can land in the middle of a motion;
  * the state during it follows the joints as the simulated arm moved them
  * (its servo's overshoot and ring included, when it has one).
+ *
+ * With a base (nb_controller_add_base): the arm rides on the simulated
+ * mobile base of drivers/robots/sim/nb-sim-base.h (a mobile manipulator,
+ * as KUKA's KMR iiwa), and a MoveToPose in the frame "map" is a navigation
+ * goal for the base — x, y of the position, the yaw of the orientation —
+ * which it drives to on the same clock and arbiter as the arm's goals, with
+ * its error model (what an ISO 18646-2 campaign measures: `campaign run
+ * --robot http://…`).  The base's pose is published with the state.
  */
 #pragma once
 
@@ -18,6 +26,7 @@
 #include "nb-arbiter.h"
 #include "nb-arm.h"
 #include "nb-sim-arm.h"
+#include "nb-sim-base.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +50,12 @@ NbController *nb_controller_new  (const NbArmModel *model, const char *default_f
                                   double time_scale, guint32 seed, NbClockFunc clock,
                                   gpointer clock_data);
 void          nb_controller_free (NbController *c);
+
+/* The simulated base under the arm, its errors drawn from seed; MoveToPose
+ * in "map" drives it from then on. */
+void          nb_controller_add_base (NbController *c, guint32 seed);
+/* The frame of the base's goals and pose. */
+#define NB_CONTROLLER_BASE_FRAME "map"
 
 NbSimArm     *nb_controller_arm     (NbController *c);   /* for fault injection */
 NbArbiter    *nb_controller_arbiter (NbController *c);
@@ -68,6 +83,10 @@ typedef struct {
   double velocity[NB_ARM_JOINTS];
   double tcp[16];
   gboolean moving;
+  /* The base (has_base): its pose in NB_CONTROLLER_BASE_FRAME, on its way
+   * while a base goal runs. */
+  gboolean has_base, base_moving;
+  double base_x_mm, base_y_mm, base_theta_deg;
   guint goals;                  /* goals sent to the controller so far */
   guint stops;                  /* motion stops so far */
 } NbControllerState;

@@ -771,6 +771,30 @@ handle_state (NbServer *s, SoupServerMessage *msg, GHashTable *query)
     nb_json_double (w, quat[i]);
   nb_json_end_array (w);
   nb_json_end_object (w);
+  if (st.has_base)
+    {
+      /* The mobile base under the arm (serve --base): its pose on the floor. */
+      double half = st.base_theta_deg * G_PI / 360.0;
+
+      nb_json_key (w, "base");
+      nb_json_begin_object (w);
+      nb_json_key (w, "frame_id"); nb_json_string (w, NB_CONTROLLER_BASE_FRAME);
+      nb_json_key (w, "position");
+      nb_json_begin_array (w);
+      nb_json_double (w, st.base_x_mm / 1000.0);
+      nb_json_double (w, st.base_y_mm / 1000.0);
+      nb_json_double (w, 0.0);
+      nb_json_end_array (w);
+      nb_json_key (w, "orientation");
+      nb_json_begin_array (w);
+      nb_json_double (w, 0.0);
+      nb_json_double (w, 0.0);
+      nb_json_double (w, sin (half));
+      nb_json_double (w, cos (half));
+      nb_json_end_array (w);
+      nb_json_key (w, "moving"); nb_json_bool (w, st.base_moving);
+      nb_json_end_object (w);
+    }
   nb_json_key (w, "goals"); nb_json_int (w, st.goals);
   nb_json_key (w, "stops"); nb_json_int (w, st.stops);
   nb_json_end_object (w);
@@ -1274,6 +1298,8 @@ nb_server_new (const NbServerConfig *config, GError **error)
   nb_controller_arm (s->controller)->settle_omega_rad_s = config->servo_omega_rad_s;
   nb_controller_arm (s->controller)->settle_zeta = config->servo_zeta;
   nb_controller_arm (s->controller)->settle_dwell_s = config->servo_dwell_s;
+  if (config->base)
+    nb_controller_add_base (s->controller, config->seed);
   s->soup = soup_server_new ("server-header", "navbench", NULL);
   soup_server_add_handler (s->soup, NULL, dispatch, s, NULL);
   g_signal_connect (s->soup, "request-started", G_CALLBACK (on_request_started), s);

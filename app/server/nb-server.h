@@ -45,6 +45,9 @@ typedef struct {
   /* The simulated joints' servo (nb-sim-arm.h settle_*): natural frequency
    * (0: none, the joints ramp), damping ratio, dwell after the ramp. */
   double servo_omega_rad_s, servo_zeta, servo_dwell_s;
+  gboolean base;                /* the arm rides on the simulated mobile base: MoveToPose in
+                                 * "map" drives it, GET /robot/state gives its pose
+                                 * (nb-controller.h) */
   gsize max_body;               /* request bodies above are refused (413) */
   guint max_connections;        /* open at once; beyond, 503 */
   double header_timeout_s;      /* a request's headers must arrive within (408) */

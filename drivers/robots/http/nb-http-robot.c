@@ -384,6 +384,30 @@ nb_robot_state_from_json (JsonObject *o, NbRobotState *st, GError **error)
   n = json_object_get_member (o, "moving");
   st->moving = n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
                json_node_get_value_type (n) == G_TYPE_BOOLEAN && json_node_get_boolean (n);
+  /* A mobile base, when there is one: checked as the tcp is. */
+  if ((n = json_object_get_member (o, "base")) != NULL)
+    {
+      JsonObject *base;
+      JsonNode *m;
+
+      if (!JSON_NODE_HOLDS_OBJECT (n))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: base: expected the "
+                       "base's pose (an object)");
+          return FALSE;
+        }
+      base = json_node_get_object (n);
+      if (!numbers (base, "position", st->base_position, 3, error) ||
+          !numbers (base, "orientation", st->base_orientation, 4, error) ||
+          !optional_string (base, "frame_id", &frame, error))
+        return FALSE;
+      g_strlcpy (st->base_frame_id, frame ? frame : "", sizeof st->base_frame_id);
+      m = json_object_get_member (base, "moving");
+      st->base_moving = m != NULL && JSON_NODE_HOLDS_VALUE (m) &&
+                        json_node_get_value_type (m) == G_TYPE_BOOLEAN &&
+                        json_node_get_boolean (m);
+      st->has_base = TRUE;
+    }
   return TRUE;
 }
 

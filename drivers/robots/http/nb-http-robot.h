@@ -43,6 +43,12 @@ typedef struct {
   double tcp_position[3];          /* m */
   double tcp_orientation[4];       /* x, y, z, w */
   gboolean moving;
+  /* The mobile base, when the robot has one ("base": `serve --base`). */
+  gboolean has_base;
+  char base_frame_id[64];
+  double base_position[3];         /* m */
+  double base_orientation[4];      /* x, y, z, w */
+  gboolean base_moving;
 } NbRobotState;
 
 /* GET /robot/state.  Thread-safe against a goal in flight on another thread
