@@ -529,8 +529,9 @@ goal_notes (Build *b, NbTable *t, GArray *configs, const char *where)
         ? g_strdup_printf (nb_tr (b->lang, "⚠ PG reached (%s): no clause 5 figures on the straight route to "
                              "judge by; the trials' outcomes are the laboratory's."), where)
         : logged ? rule
-                 : g_strdup_printf (nb_tr (b->lang, "%s The trials were imported: whether PG was reached is "
-                                      "the laboratory's judgement."), rule);
+                 : g_strdup_printf (nb_tr (b->lang, "%s Imported trials are judged by it where the "
+                                      "laboratory gave their attained pose; without one, whether "
+                                      "PG was reached is the laboratory's judgement."), rule);
 
       if (line != rule)
         g_free (rule);

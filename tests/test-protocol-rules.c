@@ -382,7 +382,8 @@ test_goal_tolerance (void)
                                 "mm along, -2.00 mm across), the heading within Ro = ±0.346° of "
                                 "its heading + Ao (0.000°); from clause 5 configuration "
                                 "'straight-no-load' (load 0 kg)."));
-  g_assert_nonnull (strstr (md, "The trials were imported: whether PG was reached is the "
+  g_assert_nonnull (strstr (md, "Imported trials are judged by it where the laboratory gave "
+                                "their attained pose; without one, whether PG was reached is the "
                                 "laboratory's judgement."));
   g_assert_nonnull (strstr (md, "operator: PG reached (9.3 c): within 10.00 mm of PG and 1.000° "
                                 "of its heading, as the operator gave it"));

@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 cli=${1:-build/app/cli/navbench-cli}
 [ $# -gt 0 ] && shift
-[ $# -gt 0 ] || set -- "ru 4" "en 13" "ru 19"
+[ $# -gt 0 ] || set -- "ru 4" "en 15" "en 22" "ru 25"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for spec in "$@"; do

@@ -25,6 +25,9 @@ $cli campaign new --db "$out" --name "Rover 2 — acceptance per ISO 18646-2" \
   instrument.calibration_due=2027-04-12 \
   instrument.registration="rigid fit to 4 surveyed points" instrument.registration_rms_mm=0.08 \
   instrument.registration_max_mm=0.12 \
+  instrument.registration_points="[[-1000,-4500,0.07],[11000,-4500,-0.12],[11000,4500,0.08],[-1000,4500,-0.04]]" \
+  instrument.accuracy_ppm=6 instrument.sync_s=0.002 instrument.target_centring_mm=0.02 \
+  mapping.resolution_mm=50 \
   report.id=NB-2026-017 report.revision=1 report.issued=2026-11-06 \
   lab.name="navbench example test laboratory" lab.address="1 Example Street, Example City" \
   test.location="the laboratory's indoor test hall 2" test.dates=2026-11-02/2026-11-04 \
