@@ -1,5 +1,6 @@
 /* nb-test-iso9283.h — the references the ISO 9283 tests compute their
- * expected figures with (test-sim-arm-iso9283, test-iso9283-campaign):
+ * expected figures with (test-sim-arm-iso9283, test-iso9283-campaign,
+ * test-iso9283-http):
  * independent of the simulator's own code. */
 #pragma once
 

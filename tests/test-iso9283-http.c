@@ -21,6 +21,7 @@
 #include "nb-error.h"
 #include "nb-test.h"
 #include "nb-test-cli.h"
+#include "nb-test-iso9283.h"
 #include "nb-test-raw-http.h"
 #include "nb-test-tmp.h"
 
@@ -123,28 +124,6 @@ stream_gaps (const GArray *data, gboolean counted, double *gap, guint *fewest)
     }
 }
 
-/* ------------------------------------------------ the servo's closed form -- */
-
-/* ẍ = ω²(r − x) − 2ζω·ẋ on the ramp q0 → q1 over T, then held (the served
- * arm's servo, nb-sim-arm.c; derived as test-sim-arm-iso9283 does). */
-static double
-servo_closed_form (double q0, double q1, double T, double w, double z, double t)
-{
-  double s = z * w, wd = w * sqrt (1 - z * z), v = (q1 - q0) / T, ess = 2 * z * v / w;
-  double B = (v - s * ess) / wd, e, de, tau, f, df;
-
-  if (t < 0)
-    return q0;
-  if (t < T)
-    return q0 + v * t - (ess + exp (-s * t) * (-ess * cos (wd * t) + B * sin (wd * t)));
-  f = -ess * cos (wd * T) + B * sin (wd * T);
-  df = ess * wd * sin (wd * T) + B * wd * cos (wd * T);
-  e = ess + exp (-s * T) * f;
-  de = exp (-s * T) * (df - s * f) - v;
-  tau = t - T;
-  return q1 - exp (-s * tau) * (e * cos (wd * tau) + (de + s * e) / wd * sin (wd * tau));
-}
-
 static void
 truth_init (NbSimArm *t, double payload_kg)
 {
@@ -177,7 +156,7 @@ closed_settling (const double q0[NB_ARM_JOINTS], const double q1[NB_ARM_JOINTS],
       double q[NB_ARM_JOINTS], T[16], t = i / 1000.0;
 
       for (int j = 0; j < NB_ARM_JOINTS; j++)
-        q[j] = servo_closed_form (q0[j], q1[j], ramp, OMEGA, ZETA, t);
+        q[j] = nb_test_servo_closed_form (q0[j], q1[j], ramp, OMEGA, ZETA, t);
       nb_sim_arm_true_pose (&truth, q, T);
       stream[i].t_s = t;
       stream[i].p_mm[0] = T[3] * 1000, stream[i].p_mm[1] = T[7] * 1000;
