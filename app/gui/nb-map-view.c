@@ -155,9 +155,11 @@ label (cairo_t *cr, double x, double y, const char *text, double r, double g, do
   cairo_show_text (cr, text);
 }
 
+/* c: the four corners (a pointer, not c[4][2]: GCC 12 under ASan reads the
+ * array bound as an access size and misjudges the struct member's). */
 static void
 outline (const NbMapView *view, cairo_t *cr, double width, double height,
-         const double c[4][2])
+         const double (*c)[2])
 {
   for (int i = 0; i <= 4; i++)
     {
