@@ -644,6 +644,88 @@ nb_iso9283_plan_ensure (NbCampaign *campaign, double drift_s, gboolean *made, GE
   return TRUE;
 }
 
+const double nb_iso9283_default_centre_mm[3] = { 600, 0, 450 };
+const double nb_iso9283_default_abc_deg[3] = { 180, 0, 180 };
+const double nb_iso9283_seed_q[NB_ARM_JOINTS] = { 0, 0.6, 0, -1.2, 0, 1.0, 0 };
+
+double
+nb_iso9283_rated_load_kg (NbCampaign *campaign, double option)
+{
+  g_autofree char *text = NULL;
+
+  if (!isnan (option))
+    return option;
+  text = nb_campaign_get_field (campaign, "robot.rated_load_kg", NULL);
+  if (text != NULL && g_ascii_strtod (text, NULL) > 0)
+    return g_ascii_strtod (text, NULL);
+  return 7.0;
+}
+
+void
+nb_iso9283_sim_rig_init (NbIso9283SimRig *sim, NbIso9283Rig *rig, const NbArmModel *model,
+                         guint32 seed, const char *unit)
+{
+  nb_sim_arm_init (&sim->arm, model, seed);
+  nb_iso9283_sim_errors (&sim->arm);
+  nb_iso9283_sim_unit (&sim->arm, unit);
+  nb_sim_tracker_init (&sim->tracker, &sim->arm, 1000, 0.005, 0.002, seed + 1);
+  sim->measure = (NbIso9283SimMeasure) { &sim->tracker, 0.2 };
+  rig->ops = nb_sim_arm_ops ();
+  rig->robot = &sim->arm;
+  rig->sim = &sim->arm;
+  rig->truth = &sim->arm;
+  rig->tracker = &sim->tracker;
+  rig->measure = nb_iso9283_measure_sim;
+  rig->measure_data = &sim->measure;
+  rig->robot_name = "sim";
+  rig->measurement = nb_iso9283_sim_measurement (FALSE);
+}
+
+void
+nb_iso9283_sim_rig_clear (NbIso9283SimRig *sim)
+{
+  nb_sim_tracker_clear (&sim->tracker);
+  nb_sim_arm_clear (&sim->arm);
+}
+
+const char *
+nb_iso9283_plan_state_name (NbIso9283PlanState state)
+{
+  switch (state)
+    {
+    case NB_ISO9283_PLAN_OUT_OF_SCOPE: return N_("out of scope");
+    case NB_ISO9283_PLAN_NOT_STARTED: return N_("not started");
+    case NB_ISO9283_PLAN_IN_PROGRESS: return N_("in progress");
+    case NB_ISO9283_PLAN_COMPLETE: return N_("complete");
+    default: return "?";
+    }
+}
+
+GArray *
+nb_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, const NbIso9283PlanEntry **next,
+                      GError **error)
+{
+  g_autoptr (GArray) rows = g_array_sized_new (FALSE, TRUE, sizeof (NbIso9283PlanRow), plan->len);
+
+  *next = NULL;
+  for (guint i = 0; i < plan->len; i++)
+    {
+      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
+      NbIso9283PlanRow row = { e, nb_clause_9283_lookup (e->characteristic), 0, 0 };
+
+      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &row.cycles, error))
+        return NULL;
+      row.state = !e->in_scope ? NB_ISO9283_PLAN_OUT_OF_SCOPE
+                  : row.cycles == 0 ? NB_ISO9283_PLAN_NOT_STARTED
+                  : row.cycles < e->cycles ? NB_ISO9283_PLAN_IN_PROGRESS
+                  : NB_ISO9283_PLAN_COMPLETE;
+      if (*next == NULL && e->in_scope && row.cycles < e->cycles)
+        *next = e;
+      g_array_append_val (rows, row);
+    }
+  return g_steal_pointer (&rows);
+}
+
 static char *
 setup_json (const NbIso9283Rig *rig)
 {
@@ -697,6 +779,11 @@ run_entry (NbCampaign *campaign, NbIso9283Rig *rig, const NbClause9283 *clause,
         .measurement = (char *) rig->measurement, .setup = setup, .t_s = NAN,
       };
 
+      if (g_cancellable_set_error_if_cancelled (rig->cancellable, error))
+        {
+          ok = FALSE;
+          break;
+        }
       t.command = g_array_new (FALSE, FALSE, sizeof (double));
       t.data = g_array_new (FALSE, FALSE, sizeof (double));
       ok = clause->run_cycle (clause, rig, e, &cyc, n, &t, error);

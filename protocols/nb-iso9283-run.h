@@ -17,7 +17,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <gio/gio.h>
 
 #include "nb-campaign.h"
 #include "nb-campaign-iso9283.h"
@@ -183,7 +183,44 @@ typedef struct {
   /* The tracker's callback while it is off the arm. */
   void (*off_advance) (gpointer, double, const double *, double, const double *);
   gpointer off_advance_data;
+  /* Stop (NULL: none): looked at before every cycle; the cycles stored
+   * before are kept, the run ends with G_IO_ERROR_CANCELLED. */
+  GCancellable *cancellable;
 } NbIso9283Rig;
+
+/* `campaign run --standard iso9283 --all`'s defaults: the cube about
+ * (600, 0, 450) mm in base_link, tool at (180, 0, 180)°, plane 1, edge up to
+ * 600 mm; the rated path velocity (6.7) 250 mm/s, the band of 7.4 0.1 mm,
+ * the drift run (6.9) 8 h. */
+#define NB_ISO9283_RATED_SPEED_MM_S 250.0
+#define NB_ISO9283_BAND_MM 0.1
+#define NB_ISO9283_DRIFT_H 8.0
+extern const double nb_iso9283_default_centre_mm[3], nb_iso9283_default_abc_deg[3];
+extern const double nb_iso9283_seed_q[NB_ARM_JOINTS];
+#define NB_ISO9283_DEFAULT_PLANE 1
+#define NB_ISO9283_DEFAULT_MAX_EDGE_MM 600.0
+
+/* The rated load (6.6) the campaign declares (robot.rated_load_kg), else
+ * option's (not NaN), else the iiwa 7's 7 kg (KUKA's rated payload of the
+ * LBR iiwa 7 R800). */
+double   nb_iso9283_rated_load_kg (NbCampaign *campaign, double option);
+
+/* The in-process rig of `--robot sim`: the simulated arm with the
+ * demonstration error model and the unit's (nb_iso9283_sim_errors,
+ * nb_iso9283_sim_unit; unit NULL: the demonstration model), watched by the
+ * 1 kHz simulated tracker (σ 5 µm, 0.002°; seed + 1), a rest pose measured
+ * as its mean over 0.2 s.  Fills rig's robot, tracker and measurement
+ * members; the rest (model, cube, q, loads, speeds) is the caller's.  sim
+ * must stay where it is while rig is used. */
+typedef struct {
+  NbSimArm arm;
+  NbSimTracker tracker;
+  NbIso9283SimMeasure measure;
+} NbIso9283SimRig;
+
+void     nb_iso9283_sim_rig_init  (NbIso9283SimRig *sim, NbIso9283Rig *rig,
+                                   const NbArmModel *model, guint32 seed, const char *unit);
+void     nb_iso9283_sim_rig_clear (NbIso9283SimRig *sim);
 
 /* Sets the rig for a configuration: the arm's speed (the simulated arm
  * 100/speed slower; the served arm's joint goals at speed % of the joints'
@@ -223,5 +260,33 @@ gboolean nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const cha
 /* The plan made when the file has none (*made). */
 gboolean nb_iso9283_plan_ensure (NbCampaign *campaign, double drift_s, gboolean *made,
                                  GError **error);
+
+/* A configuration's state in the plan, as `campaign plan --standard
+ * iso9283` and the window's Overview show it (nb_iso9283_plan_state_name:
+ * the words, msgids for the window). */
+typedef enum {
+  NB_ISO9283_PLAN_OUT_OF_SCOPE,
+  NB_ISO9283_PLAN_NOT_STARTED,
+  NB_ISO9283_PLAN_IN_PROGRESS,
+  NB_ISO9283_PLAN_COMPLETE,
+} NbIso9283PlanState;
+
+typedef struct _NbClause9283 NbClause9283;
+
+typedef struct {
+  const NbIso9283PlanEntry *entry;      /* borrowed from the plan given */
+  const NbClause9283 *clause;           /* its module; NULL: a characteristic not known here */
+  guint cycles;                         /* stored in the file */
+  NbIso9283PlanState state;
+} NbIso9283PlanRow;
+
+/* Each configuration of plan (nb_campaign_iso9283_plan_list) with its
+ * cycles stored and its state, in plan order (of NbIso9283PlanRow, each
+ * borrowing plan's entry); *next the first in scope and not complete, what
+ * `campaign run --standard iso9283 --all` runs next (NULL: none). */
+GArray  *nb_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan,
+                               const NbIso9283PlanEntry **next, GError **error);
+/* "out of scope", "not started", "in progress", "complete". */
+const char *nb_iso9283_plan_state_name (NbIso9283PlanState state);
 
 G_END_DECLS

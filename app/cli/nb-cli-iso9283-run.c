@@ -131,21 +131,6 @@ say_cycle (gpointer data, const char *config, guint cycle, guint of, const char 
     nb_cli_write (line, NULL);
 }
 
-/* The rated load the campaign declares (robot.rated_load_kg), else the
- * option's, else the iiwa 7's 7 kg (KUKA's rated payload of the LBR iiwa 7 R800). */
-static double
-rated_load (NbCampaign *c, double option)
-{
-  g_autofree char *text = NULL;
-
-  if (!isnan (option))
-    return option;
-  text = nb_campaign_get_field (c, "robot.rated_load_kg", NULL);
-  if (text != NULL && g_ascii_strtod (text, NULL) > 0)
-    return g_ascii_strtod (text, NULL);
-  return 7.0;
-}
-
 typedef struct {
   const char *db, *only, *robot_text, *instrument, *instrument_words, *url, *unit;
   char **settings;
@@ -162,9 +147,8 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   g_autoptr (NbCampaign) c = nb_campaign_open (o->db, 0, &error);
   gboolean over_http = o->robot_text != NULL && !g_str_equal (o->robot_text, "sim");
   NbIso9283Rig rig;
-  NbSimArm arm, truth;
-  NbSimTracker tracker;
-  NbIso9283SimMeasure sm = { &tracker, 0.2 };
+  NbSimArm truth;
+  NbIso9283SimRig sim;
   NbIso9283StateMeasure hm = { 0 };
   NbIso9283DeviceMeasure dm = { 0 };
   g_autoptr (NbHttpRobot) http = NULL;
@@ -181,7 +165,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   rig.model = *model;
   rig.cube = *cube;
   memcpy (rig.q, q, sizeof rig.q);
-  rig.rated_load_kg = rated_load (c, o->rated_load_kg);
+  rig.rated_load_kg = nb_iso9283_rated_load_kg (c, o->rated_load_kg);
   rig.rated_speed_mm_s = o->rated_speed;
   rig.band_mm = o->band;
   rig.unit = o->unit;
@@ -189,21 +173,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   nb_iso9283_sim_errors (&truth);
   nb_iso9283_sim_unit (&truth, o->unit);
   if (!over_http)
-    {
-      nb_sim_arm_init (&arm, model, (guint32) o->seed);
-      nb_iso9283_sim_errors (&arm);
-      nb_iso9283_sim_unit (&arm, o->unit);
-      nb_sim_tracker_init (&tracker, &arm, 1000, 0.005, 0.002, (guint32) o->seed + 1);
-      rig.ops = nb_sim_arm_ops ();
-      rig.robot = &arm;
-      rig.sim = &arm;
-      rig.truth = &arm;
-      rig.tracker = &tracker;
-      rig.measure = nb_iso9283_measure_sim;
-      rig.measure_data = &sm;
-      rig.robot_name = "sim";
-      rig.measurement = nb_iso9283_sim_measurement (FALSE);
-    }
+    nb_iso9283_sim_rig_init (&sim, &rig, model, (guint32) o->seed, o->unit);
   else
     {
       if ((http = nb_http_robot_new (o->robot_text, NULL, 120, &error)) == NULL)
@@ -248,10 +218,7 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   if (hm.rand)
     g_rand_free (hm.rand);
   if (!over_http)
-    {
-      nb_sim_tracker_clear (&tracker);
-      nb_sim_arm_clear (&arm);
-    }
+    nb_iso9283_sim_rig_clear (&sim);
   nb_sim_arm_clear (&truth);
   if (!ok)
     return nb_cli_report_error (error);
@@ -306,9 +273,10 @@ nb_cli_iso9283_run (int argc, char **argv)
   g_autofree char *instrument_words = NULL;
   g_auto (GStrv) settings = NULL;
   double window = 0.1, guard = 0.05;
-  gint plane = 1, cycles = 30, seed = 1;
-  double speed = 100, max_edge = 600;
-  double rated_load_kg = NAN, rated_speed = 250, band = 0.1, drift_h = 8;
+  gint plane = NB_ISO9283_DEFAULT_PLANE, cycles = 30, seed = 1;
+  double speed = 100, max_edge = NB_ISO9283_DEFAULT_MAX_EDGE_MM;
+  double rated_load_kg = NAN, rated_speed = NB_ISO9283_RATED_SPEED_MM_S, band = NB_ISO9283_BAND_MM;
+  double drift_h = NB_ISO9283_DRIFT_H;
   g_autofree char *only = NULL, *unit = NULL;
   gboolean json = FALSE, all = FALSE;
   const GOptionEntry entries[] = {
@@ -371,8 +339,7 @@ nb_cli_iso9283_run (int argc, char **argv)
       "ID" },
     { NULL }
   };
-  double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
-  const double seed_q[NB_ARM_JOINTS] = { 0, 0.6, 0, -1.2, 0, 1.0, 0 };
+  double centre[3], abc[3];
   double q[NB_ISO9283_POSES][NB_ARM_JOINTS];
   g_autofree char *dir = NULL;
   NbArmModel model;
@@ -381,6 +348,8 @@ nb_cli_iso9283_run (int argc, char **argv)
   gboolean over_http, ok;
   int status = NB_EXIT_OK;
 
+  memcpy (centre, nb_iso9283_default_centre_mm, sizeof centre);
+  memcpy (abc, nb_iso9283_default_abc_deg, sizeof abc);
   g_option_context_set_summary (context,
     "The ISO 9283 pose test (7.2): the clause 6 cube at --centre, the cycle\n"
     "P1 → P5 → P4 → P3 → P2 → P1 for --cycles cycles, measured after every goal,\n"
@@ -457,7 +426,8 @@ nb_cli_iso9283_run (int argc, char **argv)
     instrument_words = g_strdup_printf ("%s %s", instrument, url);
   dir = robot_dir ? g_strdup (robot_dir) : nb_cli_data_path ("robots/iiwa7");
   if (!nb_arm_model_load (dir, &model, &error) ||
-      !nb_iso9283_cube_fit (&model, centre, (guint) plane, abc, max_edge, seed_q, &cube, q, &error))
+      !nb_iso9283_cube_fit (&model, centre, (guint) plane, abc, max_edge, nb_iso9283_seed_q, &cube,
+                           q, &error))
     return nb_cli_report_error (error);
 
   if (all)
@@ -630,30 +600,26 @@ nb_cli_iso9283_run (int argc, char **argv)
 
 /* ------------------------------------ campaign plan --standard iso9283 -- */
 
-/* The plan's rows: into w (JSON objects of the array begun) or out (a line
- * each); *next the first in-scope configuration not complete.  Shared by
- * `campaign plan --standard iso9283` and plain `campaign plan`. */
+/* The plan's rows (nb_iso9283_plan_rows): into w (JSON objects of the
+ * array begun) or out (a line each); *next the first in-scope configuration
+ * not complete.  Shared by `campaign plan --standard iso9283` and plain
+ * `campaign plan`. */
 gboolean
 nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter *w,
                           GString *out, const NbIso9283PlanEntry **next, GError **error)
 {
-  gboolean json = w != NULL;
+  g_autoptr (GArray) rows = nb_iso9283_plan_rows (campaign, plan, next, error);
 
-  *next = NULL;
-  for (guint i = 0; i < plan->len; i++)
+  if (rows == NULL)
+    return FALSE;
+  for (guint i = 0; i < rows->len; i++)
     {
-      const NbIso9283PlanEntry *e = &g_array_index (plan, NbIso9283PlanEntry, i);
-      const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
-      const char *state;
-      guint n;
+      const NbIso9283PlanRow *r = &g_array_index (rows, NbIso9283PlanRow, i);
+      const NbIso9283PlanEntry *e = r->entry;
+      const NbClause9283 *clause = r->clause;
+      const char *state = nb_iso9283_plan_state_name (r->state);
 
-      if (!nb_campaign_iso9283_count_trials (campaign, e->config, &n, error))
-        return FALSE;
-      state = !e->in_scope ? "out of scope" : n == 0 ? "not started"
-              : n < e->cycles ? "in progress" : "complete";
-      if (*next == NULL && e->in_scope && n < e->cycles)
-        *next = e;
-      if (json)
+      if (w != NULL)
         {
           nb_json_begin_object (w);
           nb_json_key (w, "config"); nb_json_string (w, e->config);
@@ -662,7 +628,7 @@ nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter
           nb_json_key (w, "speed_pct"); nb_json_double (w, e->speed_pct);
           nb_json_key (w, "load"); nb_json_string (w, e->load);
           nb_json_key (w, "state"); nb_json_string (w, state);
-          nb_json_key (w, "cycles"); nb_json_int (w, n);
+          nb_json_key (w, "cycles"); nb_json_int (w, r->cycles);
           nb_json_key (w, "of"); nb_json_int (w, e->cycles);
           nb_json_key (w, "stream");
           nb_json_bool (w, clause && (clause->needs & NB_ISO9283_NEEDS_STREAM));
@@ -675,7 +641,7 @@ nb_cli_iso9283_plan_rows (NbCampaign *campaign, const GArray *plan, NbJsonWriter
         }
       else
         {
-          g_autofree char *count = g_strdup_printf ("%u/%u", n, e->cycles);
+          g_autofree char *count = g_strdup_printf ("%u/%u", r->cycles, e->cycles);
           g_autofree char *speed = g_strdup_printf ("%.0f %%", e->speed_pct);
 
           g_string_append_printf (out, "%-14s %-26s %-6s %-6s %-8s %s%s%s\n",
