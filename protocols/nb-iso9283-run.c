@@ -732,11 +732,18 @@ setup_json (const NbIso9283Rig *rig)
   const NbIso9283Cube *c = &rig->cube;
   g_autofree char *unit = rig->unit ? g_strescape (rig->unit, NULL) : NULL;
 
-  return g_strdup_printf ("{\"plane\":%u,\"edge_mm\":%.17g,\"centre_mm\":[%.17g,%.17g,%.17g],"
-                          "\"abc_deg\":[%.17g,%.17g,%.17g],\"speed_pct\":%.17g,"
-                          "\"load_kg\":%.17g%s%s%s}", c->plane, c->edge_mm, c->centre_mm[0],
-                          c->centre_mm[1], c->centre_mm[2], c->abc_deg[0], c->abc_deg[1],
-                          c->abc_deg[2], rig->speed_pct, rig->load_kg,
+  const double v[] = { c->edge_mm, c->centre_mm[0], c->centre_mm[1], c->centre_mm[2],
+                       c->abc_deg[0], c->abc_deg[1], c->abc_deg[2], rig->speed_pct, rig->load_kg };
+  char n[G_N_ELEMENTS (v)][G_ASCII_DTOSTR_BUF_SIZE];
+
+  /* JSON's numbers whatever LC_NUMERIC says (the window runs in ru_RU:
+   * printf's %g would write a decimal comma). */
+  for (guint i = 0; i < G_N_ELEMENTS (v); i++)
+    g_ascii_formatd (n[i], sizeof n[i], "%.17g", v[i]);
+  return g_strdup_printf ("{\"plane\":%u,\"edge_mm\":%s,\"centre_mm\":[%s,%s,%s],"
+                          "\"abc_deg\":[%s,%s,%s],\"speed_pct\":%s,"
+                          "\"load_kg\":%s%s%s%s}", c->plane, n[0], n[1], n[2], n[3], n[4], n[5],
+                          n[6], n[7], n[8],
                           unit ? ",\"unit\":\"" : "", unit ? unit : "", unit ? "\"" : "");
 }
 

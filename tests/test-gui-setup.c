@@ -17,6 +17,9 @@
  * set, both pages are saved there, light and dark, at 1280×800 and 1024×600.
  */
 #include "nb-test-gui.h"
+#include "nb-test-cli.h"
+#include "nb-campaign-iso9283.h"
+#include "nb-iso9283-run.h"
 #include "nb-application.h"
 #include "nb-campaign-plan.h"
 #include "nb-campaign-runner.h"
@@ -1130,6 +1133,230 @@ write_survey (void)
   g_assert_true (g_file_set_contents (fx.points_csv, csv->str, -1, NULL));
 }
 
+/* ---------------------------------------------------------- ISO 9283 -- */
+
+static gboolean
+ran_9283 (gpointer data)
+{
+  return nb_overview_page_get_runs (overview ()) > GPOINTER_TO_UINT (data) &&
+         nb_window_get_pending (fx.window) == 0;
+}
+
+static guint
+stored_cycles (const char *db, const char *config)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  guint n = 0;
+
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_iso9283_count_trials (c, config, &n, &error));
+  g_assert_no_error (error);
+  return n;
+}
+
+/* The configuration's stored cycles, each its command and data. */
+static GPtrArray *
+stored_trials (const char *db, const char *config)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  GPtrArray *t;
+
+  g_assert_no_error (error);
+  t = nb_campaign_iso9283_trials (c, config, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+static void
+assert_same_doubles (GArray *a, GArray *b, const char *what)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  g_assert_cmpuint (a->len, >, 0);
+  for (guint i = 0; i < a->len; i++)
+    if (g_array_index (a, double, i) != g_array_index (b, double, i) &&
+        !(isnan (g_array_index (a, double, i)) && isnan (g_array_index (b, double, i))))
+      g_error ("%s[%u]: the window stored %.17g, the CLI %.17g", what, i,
+               g_array_index (a, double, i), g_array_index (b, double, i));
+}
+
+static gboolean
+cycle_shown (gpointer data)
+{
+  /* The run's status line counts the cycles stored ("cycle k of n…"). */
+  return stored_cycles (data, "pose-rated-50") >= 2;
+}
+
+/* The ISO 9283 plan on the Overview: each configuration's state as
+ * nb_iso9283_plan_rows gives it; corner-rated-100 run from the window on
+ * the simulated arm stores the 3 cycles `campaign run --standard iso9283
+ * --all --only corner-rated-100` stores (the same arm, seed and defaults:
+ * every command and measured value equal); pose-rated-50 stopped through
+ * the window's Stop action keeps the cycles it stored. */
+static void
+test_iso9283 (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *db = g_build_filename (fx.dir, "iso9283.nbc", NULL);
+  g_autofree char *copy = g_build_filename (fx.dir, "iso9283-cli.nbc", NULL);
+  g_autoptr (GArray) plan = NULL, rows = NULL;
+  const NbIso9283PlanEntry *next = NULL;
+  GtkListBox *list;
+  guint loads, runs, n_rows = 0;
+
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_create (db, "iso9283 test", &error);
+    gboolean made;
+
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_set_field (c, "robot.width_mm", "600", &error));
+    g_assert_true (nb_iso9283_plan_ensure (c, NB_ISO9283_DRIFT_H * 3600.0, &made, &error));
+    g_assert_true (made);
+    g_assert_true (nb_campaign_iso9283_plan_set_scope (c, "compliance-rated-100", FALSE,
+                                                       "no force sensor on the rig", &error));
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  {
+    g_autofree char *bytes = NULL;
+    gsize len;
+
+    g_assert_true (g_file_get_contents (db, &bytes, &len, NULL));
+    g_assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
+  }
+  loads = nb_overview_page_get_loads (overview ());
+  nb_window_open_campaign (fx.window, db);
+  iterate_until (idle_window, NULL, 60);
+  show_page ("overview");
+  iterate_until (loaded, GUINT_TO_POINTER (loads), 60);
+  list = GTK_LIST_BOX (lookup ("overview-list"));
+
+  /* Every configuration of the plan, in order after ISO 18646-2's, with
+   * the library's state. */
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+
+    g_assert_no_error (error);
+    plan = nb_campaign_iso9283_plan_list (c, &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (plan->len, ==, 40);
+    rows = nb_iso9283_plan_rows (c, plan, &next, &error);
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  for (guint i = 0; i < rows->len; i++)
+    {
+      const NbIso9283PlanRow *r = &g_array_index (rows, NbIso9283PlanRow, i);
+      g_autofree char *name = g_strdup_printf ("plan-iso9283-%s", r->entry->config);
+      g_autofree char *want = nb_overview_iso9283_status_text (r->entry, r);
+      GtkWidget *row = nb_test_gui_find (GTK_WIDGET (list), name);
+
+      if (row == NULL)
+        g_error ("no row %s", name);
+      g_assert_cmpstr (row_status (row), ==, want);
+      n_rows++;
+    }
+  g_assert_cmpuint (n_rows, ==, 40);
+  {
+    g_autofree char *scope = g_strdup_printf (_("out of scope: %s"), "no force sensor on the rig");
+    g_autofree char *none = g_strdup_printf (_("%u/%u cycles — %s"), 0, 3, _("not started"));
+
+    g_assert_cmpstr (row_status (nb_test_gui_find (GTK_WIDGET (list),
+                                                   "plan-iso9283-compliance-rated-100")), ==,
+                     scope);
+    g_assert_cmpstr (row_status (nb_test_gui_find (GTK_WIDGET (list),
+                                                   "plan-iso9283-corner-rated-100")), ==, none);
+  }
+  g_assert_nonnull (next);
+  g_assert_cmpstr (next->config, ==, "pose-rated-100");
+  g_assert_false (gtk_widget_get_visible (lookup ("overview-add-iso9283")));
+
+  /* Out of scope: no run. */
+  g_assert_true (nb_overview_page_select_iso9283 (overview (), "compliance-rated-100"));
+  settle ();
+  g_assert_false (gtk_widget_is_sensitive (lookup ("overview-run-iso9283")));
+
+  /* corner-rated-100 from the window, then the same by the CLI. */
+  g_assert_true (nb_overview_page_select_iso9283 (overview (), "corner-rated-100"));
+  settle ();
+  g_assert_true (gtk_widget_get_visible (lookup ("overview-run-iso9283")));
+  g_assert_false (gtk_widget_get_visible (lookup ("overview-drawing")));
+  runs = nb_overview_page_get_runs (overview ());
+  click ("overview-run-iso9283");
+  g_assert_true (nb_overview_page_is_running (overview ()));
+  /* The run holds the file: the window's other runs wait. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
+  iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
+  g_assert_false (nb_overview_page_is_running (overview ()));
+  g_assert_cmpuint (stored_cycles (db, "corner-rated-100"), ==, 3);
+  {
+    g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard",
+                                            "iso9283", "--db", copy, "--all", "--only",
+                                            "corner-rated-100", NULL);
+    g_autoptr (GPtrArray) mine = stored_trials (db, "corner-rated-100");
+    g_autoptr (GPtrArray) cli = stored_trials (copy, "corner-rated-100");
+
+    g_assert_cmpuint (mine->len, ==, 3);
+    g_assert_cmpuint (cli->len, ==, 3);
+    for (guint i = 0; i < 3; i++)
+      {
+        const NbIso9283Trial *a = mine->pdata[i], *b = cli->pdata[i];
+
+        g_assert_cmpuint (a->cycle, ==, i + 1);
+        g_assert_cmpstr (a->robot, ==, b->robot);
+        g_assert_cmpstr (a->measurement, ==, b->measurement);
+        g_assert_cmpstr (a->setup, ==, b->setup);
+        assert_same_doubles (a->command, b->command, "command");
+        assert_same_doubles (a->data, b->data, "data");
+      }
+  }
+  iterate_until (idle_window, NULL, 60);
+  settle ();
+  {
+    g_autofree char *done = g_strdup_printf (_("%u/%u cycles — %s"), 3, 3, _("complete"));
+
+    g_assert_cmpstr (row_status (nb_test_gui_find (GTK_WIDGET (list),
+                                                   "plan-iso9283-corner-rated-100")), ==, done);
+    g_assert_cmpstr (label ("overview-status"), ==, done);
+    /* Complete: nothing to run. */
+    g_assert_false (gtk_widget_is_sensitive (lookup ("overview-run-iso9283")));
+  }
+
+  /* pose-rated-50 (30 cycles) stopped with the window's Stop (Esc). */
+  g_assert_true (nb_overview_page_select_iso9283 (overview (), "pose-rated-50"));
+  settle ();
+  runs = nb_overview_page_get_runs (overview ());
+  click ("overview-run-iso9283");
+  {
+    g_autofree char *file = g_strdup_printf ("overview-iso9283-running-%s-light-1280x800.png",
+                                             nb_gui_ui_language ());
+
+    snapshot_to (file);
+  }
+  iterate_until (cycle_shown, db, 240);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+  iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
+  {
+    guint n = stored_cycles (db, "pose-rated-50");
+    g_autofree char *shown = g_strdup_printf (_("%u/%u cycles — %s"), n, 30, _("in progress"));
+
+    g_assert_cmpuint (n, >=, 2);
+    g_assert_cmpuint (n, <, 30);
+    iterate_until (idle_window, NULL, 60);
+    settle ();
+    g_assert_cmpstr (row_status (nb_test_gui_find (GTK_WIDGET (list),
+                                                   "plan-iso9283-pose-rated-50")), ==, shown);
+    g_assert_true (gtk_widget_is_sensitive (lookup ("overview-run-iso9283")));
+  }
+  {
+    g_autofree char *file = g_strdup_printf ("overview-iso9283-%s-light-1280x800.png",
+                                             nb_gui_ui_language ());
+
+    snapshot_to (file);
+  }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1173,6 +1400,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-setup/screenshots", test_screenshots);
   /* Opens another campaign. */
   g_test_add_func ("/gui-setup/trials-figures", test_trials_figures);
+  g_test_add_func ("/gui-setup/iso9283", test_iso9283);
   status = g_test_run ();
 
   gtk_window_destroy (GTK_WINDOW (fx.window));

@@ -2,16 +2,22 @@
  * (see nb-overview-page.h) */
 #include "nb-overview-page.h"
 
+#include "nb-arm-file.h"
 #include "nb-campaign.h"
+#include "nb-campaign-iso9283.h"
 #include "nb-campaign-plan.h"
 #include "nb-clause.h"
+#include "nb-clause-9283.h"
 #include "nb-error.h"
+#include "nb-gui-paths.h"
+#include "nb-iso9283-run.h"
 #include "nb-setup.h"
 #include "nb-setup-drawing.h"
 #include "nb-window.h"
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 typedef struct {
   NbPlanEntry entry;
@@ -19,12 +25,27 @@ typedef struct {
   gboolean have_setup;
   NbSetup setup;
   char *setup_error;            /* why there is no drawing */
+  /* An ISO 9283 configuration (then entry is empty): its plan entry (in
+   * the page's plan_9283) and nb_iso9283_plan_rows's row of it. */
+  const NbIso9283PlanEntry *e9;
+  NbIso9283PlanRow row9;
 } PlanRow;
 
 typedef struct {
   GArray *rows;                 /* of PlanRow */
+  GArray *plan_9283;            /* of NbIso9283PlanEntry, the rows' */
+  int next_9283;                /* index into rows, -1 none */
   char *problem;                /* no plan: why (no width) */
 } PlanLoad;
+
+/* An ISO 9283 configuration run on the simulated arm (a GTask's thread). */
+typedef struct {
+  NbOverviewPage *page;         /* a reference */
+  char *path, *config, *robot_dir;
+  GCancellable *cancellable;
+  guint ran, cycle, of;
+  char *left;                   /* the runner left it: why */
+} Run9283;
 
 struct _NbOverviewPage {
   AdwBin parent_instance;
@@ -43,7 +64,15 @@ struct _NbOverviewPage {
   guint loads;
   gboolean filling;             /* the list is being rebuilt: not a selection */
   AdwMessageDialog *dialog;     /* the reason asked now */
+  GArray *plan_9283;            /* of NbIso9283PlanEntry: the rows' (NULL: none yet) */
+  GtkWidget *run_9283, *add_9283;
+  Run9283 *run;                 /* the ISO 9283 run going on, or NULL */
+  gboolean can_run;             /* nothing else runs (nb_overview_page_set_can_run) */
+  guint runs;
 };
+
+enum { PROP_0, PROP_RUNNING, N_PROPS };
+static GParamSpec *props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (NbOverviewPage, nb_overview_page, ADW_TYPE_BIN)
 
@@ -64,6 +93,7 @@ plan_load_free (gpointer p)
   if (load == NULL)
     return;
   g_clear_pointer (&load->rows, g_array_unref);
+  g_clear_pointer (&load->plan_9283, g_array_unref);
   g_free (load->problem);
   g_free (load);
 }
@@ -133,6 +163,42 @@ entry_words (const NbPlanEntry *e)
   return g_strdup (e->config);
 }
 
+/* ----------------------------------------------------- ISO 9283 words -- */
+
+static const char *
+load_words_9283 (const char *load)
+{
+  return g_strcmp0 (load, "10%") == 0 ? g_dpgettext2 (NULL, "iso9283", "10 % of the rated load")
+                                      : g_dpgettext2 (NULL, "iso9283", "rated load");
+}
+
+char *
+nb_overview_iso9283_entry_text (const NbIso9283PlanEntry *e)
+{
+  return g_strdup_printf (_("%.0f %% of the rated velocity, %s"), e->speed_pct,
+                          load_words_9283 (e->load));
+}
+
+char *
+nb_overview_iso9283_status_text (const NbIso9283PlanEntry *e, const NbIso9283PlanRow *row)
+{
+  if (row->state == NB_ISO9283_PLAN_OUT_OF_SCOPE)
+    return g_strdup_printf (_("out of scope: %s"), e->reason ? e->reason : _("no reason given"));
+  return g_strdup_printf (_("%u/%u cycles — %s"), row->cycles, e->cycles,
+                          _(nb_iso9283_plan_state_name (row->state)));
+}
+
+static char *
+heading_9283 (const NbIso9283PlanEntry *e)
+{
+  const NbClause9283 *clause = nb_clause_9283_lookup (e->characteristic);
+
+  if (clause == NULL)
+    return g_strdup_printf ("ISO 9283 — %s", e->characteristic);
+  return g_strdup_printf (_("ISO 9283 %s — %s"), clause->clause,
+                          g_dpgettext2 (NULL, "iso9283", clause->title));
+}
+
 static char *
 clause_heading (guint number)
 {
@@ -163,6 +229,7 @@ load_work (gpointer data, GError **error)
   const char *path = ((LoadJob *) data)->path;
   g_autoptr (NbCampaign) campaign = nb_campaign_open (path, NB_CAMPAIGN_OPEN_READ_ONLY, error);
   g_autoptr (GArray) plan = NULL;
+  g_autofree char *problem = NULL;
   PlanLoad *load;
 
   if (campaign == NULL || (plan = nb_campaign_plan_list (campaign, error)) == NULL)
@@ -180,20 +247,23 @@ load_work (gpointer data, GError **error)
               g_propagate_error (error, g_steal_pointer (&local));
               return NULL;
             }
-          load = g_new0 (PlanLoad, 1);
-          load->problem = g_strdup (_("The plan is laid out in LU (4.5), from the robot's width: "
-                                      "enter the width on the Campaign page."));
-          return load;
+          /* ISO 9283's plan may be there all the same. */
+          problem = g_strdup (_("The plan is laid out in LU (4.5), from the robot's width: "
+                                "enter the width on the Campaign page."));
         }
-      /* The first look at the plan makes it (as campaign plan does). */
-      g_clear_pointer (&plan, g_array_unref);
-      if (!nb_campaign_close (g_steal_pointer (&campaign), error) ||
-          (campaign = nb_campaign_open (path, 0, error)) == NULL ||
-          !nb_plan_ensure (campaign, &made, error) ||
-          (plan = nb_campaign_plan_list (campaign, error)) == NULL)
-        return NULL;
+      else
+        {
+          /* The first look at the plan makes it (as campaign plan does). */
+          g_clear_pointer (&plan, g_array_unref);
+          if (!nb_campaign_close (g_steal_pointer (&campaign), error) ||
+              (campaign = nb_campaign_open (path, 0, error)) == NULL ||
+              !nb_plan_ensure (campaign, &made, error) ||
+              (plan = nb_campaign_plan_list (campaign, error)) == NULL)
+            return NULL;
+        }
     }
   load = g_new0 (PlanLoad, 1);
+  load->problem = g_steal_pointer (&problem);
   load->rows = g_array_sized_new (FALSE, TRUE, sizeof (PlanRow), plan->len);
   g_array_set_clear_func (load->rows, plan_row_clear);
   for (guint i = 0; i < plan->len; i++)
@@ -218,6 +288,36 @@ load_work (gpointer data, GError **error)
       nb_plan_entry_init (e);
       g_array_append_val (load->rows, row);
     }
+  /* The ISO 9283 plan after it, when the file holds one (as `campaign
+   * plan` prints it). */
+  load->next_9283 = -1;
+  if ((load->plan_9283 = nb_campaign_iso9283_plan_list (campaign, error)) == NULL)
+    {
+      plan_load_free (load);
+      return NULL;
+    }
+  if (load->plan_9283->len > 0)
+    {
+      const NbIso9283PlanEntry *next = NULL;
+      g_autoptr (GArray) rows9 = nb_iso9283_plan_rows (campaign, load->plan_9283, &next, error);
+
+      if (rows9 == NULL)
+        {
+          plan_load_free (load);
+          return NULL;
+        }
+      for (guint i = 0; i < rows9->len; i++)
+        {
+          PlanRow row = { { 0 } };
+
+          nb_plan_entry_init (&row.entry);
+          row.row9 = g_array_index (rows9, NbIso9283PlanRow, i);
+          row.e9 = row.row9.entry;
+          if (row.e9 == next)
+            load->next_9283 = (int) load->rows->len;
+          g_array_append_val (load->rows, row);
+        }
+    }
   if (!nb_campaign_close (g_steal_pointer (&campaign), error))
     {
       plan_load_free (load);
@@ -234,22 +334,30 @@ make_row (const PlanRow *r)
   GtkWidget *row = gtk_list_box_row_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 10);
   GtkWidget *texts = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-  g_autofree char *words = entry_words (&r->entry);
-  g_autofree char *status = nb_overview_status_text (&r->entry, &r->status);
-  g_autofree char *name = g_strdup_printf ("plan-%u-%s", r->entry.clause, r->entry.config);
+  g_autofree char *words = r->e9 ? nb_overview_iso9283_entry_text (r->e9) : entry_words (&r->entry);
+  g_autofree char *status = r->e9 ? nb_overview_iso9283_status_text (r->e9, &r->row9)
+                                  : nb_overview_status_text (&r->entry, &r->status);
+  g_autofree char *name = r->e9 ? g_strdup_printf ("plan-iso9283-%s", r->e9->config)
+                                : g_strdup_printf ("plan-%u-%s", r->entry.clause, r->entry.config);
   GtkWidget *title = gtk_label_new (words), *sub = gtk_label_new (status);
   const char *icon;
 
-  switch (r->status.state)
-    {
-    case NB_PLAN_OUT_OF_SCOPE: icon = "action-unavailable-symbolic"; break;
-    case NB_PLAN_COMPLETE: case NB_PLAN_PASSED: icon = "emblem-ok-symbolic"; break;
-    case NB_PLAN_FAILED: icon = "dialog-error-symbolic"; break;
-    case NB_PLAN_IN_PROGRESS: icon = "media-playback-pause-symbolic"; break;
-    default: icon = "radio-symbolic"; break;
-    }
+  if (r->e9)
+    icon = r->row9.state == NB_ISO9283_PLAN_OUT_OF_SCOPE ? "action-unavailable-symbolic"
+           : r->row9.state == NB_ISO9283_PLAN_COMPLETE ? "emblem-ok-symbolic"
+           : r->row9.state == NB_ISO9283_PLAN_IN_PROGRESS ? "media-playback-pause-symbolic"
+           : "radio-symbolic";
+  else
+    switch (r->status.state)
+      {
+      case NB_PLAN_OUT_OF_SCOPE: icon = "action-unavailable-symbolic"; break;
+      case NB_PLAN_COMPLETE: case NB_PLAN_PASSED: icon = "emblem-ok-symbolic"; break;
+      case NB_PLAN_FAILED: icon = "dialog-error-symbolic"; break;
+      case NB_PLAN_IN_PROGRESS: icon = "media-playback-pause-symbolic"; break;
+      default: icon = "radio-symbolic"; break;
+      }
   gtk_widget_set_name (row, name);
-  gtk_widget_set_tooltip_text (row, r->entry.config);
+  gtk_widget_set_tooltip_text (row, r->e9 ? r->e9->config : r->entry.config);
   gtk_box_append (GTK_BOX (box), gtk_image_new_from_icon_name (icon));
   gtk_label_set_xalign (GTK_LABEL (title), 0);
   gtk_label_set_wrap (GTK_LABEL (title), TRUE);
@@ -257,7 +365,8 @@ make_row (const PlanRow *r)
   gtk_label_set_wrap (GTK_LABEL (sub), TRUE);
   gtk_widget_set_name (sub, "overview-row-status");
   gtk_widget_add_css_class (sub, "caption");
-  gtk_widget_add_css_class (sub, r->status.state == NB_PLAN_FAILED ? "error" : "dim-label");
+  gtk_widget_add_css_class (sub, !r->e9 && r->status.state == NB_PLAN_FAILED ? "error"
+                                                                            : "dim-label");
   gtk_box_append (GTK_BOX (texts), title);
   gtk_box_append (GTK_BOX (texts), sub);
   gtk_widget_set_hexpand (texts, TRUE);
@@ -274,16 +383,19 @@ header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
 {
   NbOverviewPage *page = user_data;
   int i = gtk_list_box_row_get_index (row), j = before ? gtk_list_box_row_get_index (before) : -1;
-  guint clause;
+  const PlanRow *r, *b;
 
   if (page->rows == NULL || i < 0 || (guint) i >= page->rows->len)
     return;
-  clause = g_array_index (page->rows, PlanRow, i).entry.clause;
-  if (j >= 0 && g_array_index (page->rows, PlanRow, j).entry.clause == clause)
+  r = &g_array_index (page->rows, PlanRow, i);
+  b = j >= 0 ? &g_array_index (page->rows, PlanRow, j) : NULL;
+  /* ISO 18646-2 by clause; ISO 9283 by characteristic. */
+  if (b != NULL && (r->e9 ? b->e9 && g_str_equal (b->e9->characteristic, r->e9->characteristic)
+                          : !b->e9 && b->entry.clause == r->entry.clause))
     gtk_list_box_row_set_header (row, NULL);
   else if (gtk_list_box_row_get_header (row) == NULL)
     {
-      g_autofree char *text = clause_heading (clause);
+      g_autofree char *text = r->e9 ? heading_9283 (r->e9) : clause_heading (r->entry.clause);
       GtkWidget *label = gtk_label_new (text);
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -300,7 +412,7 @@ header_func (GtkListBoxRow *row, GtkListBoxRow *before, gpointer user_data)
 static void
 fill (NbOverviewPage *page, PlanLoad *load)
 {
-  guint complete = 0, out = 0, trials = 0, needed = 0;
+  guint complete = 0, out = 0, trials = 0, needed = 0, n18 = 0, n9 = 0, out9 = 0, done9 = 0;
   int next = -1, keep = -1;
   GtkWidget *child;
   g_autofree char *summary = NULL, *done_text = NULL;
@@ -314,7 +426,9 @@ fill (NbOverviewPage *page, PlanLoad *load)
         {
           const PlanRow *r = &g_array_index (load->rows, PlanRow, i);
 
-          if (r->entry.clause == old->entry.clause && g_str_equal (r->entry.config, old->entry.config))
+          if (old->e9 ? r->e9 && g_str_equal (r->e9->config, old->e9->config)
+                      : !r->e9 && r->entry.clause == old->entry.clause &&
+                        g_str_equal (r->entry.config, old->entry.config))
             keep = (int) i;
         }
     }
@@ -322,12 +436,22 @@ fill (NbOverviewPage *page, PlanLoad *load)
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (page->list))) != NULL)
     gtk_list_box_remove (page->list, child);
   g_clear_pointer (&page->rows, g_array_unref);
+  g_clear_pointer (&page->plan_9283, g_array_unref);
   page->rows = g_steal_pointer (&load->rows);
+  page->plan_9283 = g_steal_pointer (&load->plan_9283);
   for (guint i = 0; i < page->rows->len; i++)
     {
       const PlanRow *r = &g_array_index (page->rows, PlanRow, i);
 
       gtk_list_box_append (page->list, make_row (r));
+      if (r->e9 != NULL)
+        {
+          n9++;
+          out9 += r->row9.state == NB_ISO9283_PLAN_OUT_OF_SCOPE;
+          done9 += r->row9.state == NB_ISO9283_PLAN_COMPLETE;
+          continue;
+        }
+      n18++;
       if (r->status.state == NB_PLAN_OUT_OF_SCOPE)
         out++;
       else
@@ -342,12 +466,34 @@ fill (NbOverviewPage *page, PlanLoad *load)
   gtk_list_box_invalidate_headers (page->list);
   page->filling = FALSE;
   done_text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u of %u configuration done",
-                                            "%u of %u configurations done", page->rows->len - out),
-                               complete, page->rows->len - out);
+                                            "%u of %u configurations done", n18 - out),
+                               complete, n18 - out);
   summary = g_strdup_printf (_("The plan: %s, %u out of scope; %u of %u trials."), done_text, out,
                              trials, needed);
+  if (n9 > 0)
+    {
+      const PlanRow *r9 = load->next_9283 >= 0 ? &g_array_index (page->rows, PlanRow,
+                                                                 load->next_9283) : NULL;
+      g_autofree char *words = r9 ? nb_overview_iso9283_entry_text (r9->e9) : NULL;
+      const NbClause9283 *c9 = r9 ? nb_clause_9283_lookup (r9->e9->characteristic) : NULL;
+      g_autofree char *next9 = r9 ? g_strdup_printf (_("next: %s (%s), %s"),
+                                                     c9 ? g_dpgettext2 (NULL, "iso9283", c9->title)
+                                                        : r9->e9->characteristic,
+                                                     c9 ? c9->clause : "?", words)
+                                  : g_strdup (_("nothing is left"));
+      g_autofree char *line = g_strdup_printf (_("ISO 9283: %u of %u configurations complete, %u "
+                                                 "out of scope; %s."), done9, n9 - out9, out9,
+                                               next9);
+      char *both = n18 > 0 ? g_strconcat (summary, "\n", line, NULL) : g_strdup (line);
+
+      g_free (summary);
+      summary = both;
+    }
   gtk_label_set_text (page->summary, summary);
-  if (next >= 0)
+  gtk_widget_set_visible (page->add_9283, n9 == 0);
+  if (load->problem != NULL)
+    gtk_label_set_text (page->next, load->problem);
+  else if (next >= 0)
     {
       const PlanRow *r = &g_array_index (page->rows, PlanRow, next);
       g_autofree char *words = entry_words (&r->entry);
@@ -362,7 +508,8 @@ fill (NbOverviewPage *page, PlanLoad *load)
       gboolean left = FALSE;
 
       for (guint i = 0; i < page->rows->len; i++)
-        left |= !nb_plan_status_done (&g_array_index (page->rows, PlanRow, i).status);
+        left |= !g_array_index (page->rows, PlanRow, i).e9 &&
+                !nb_plan_status_done (&g_array_index (page->rows, PlanRow, i).status);
       gtk_label_set_text (page->next, left ? _("Next: what is left is not driven by the runner: "
                                                "record those trials by importing them.")
                                            : _("Nothing is left: every configuration in scope "
@@ -392,7 +539,7 @@ load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
       gtk_stack_set_visible_child_name (page->stack, "empty");
       return;
     }
-  if (load->problem != NULL)
+  if (load->problem != NULL && load->rows->len == 0)
     {
       adw_status_page_set_title (page->empty, _("No Plan Yet"));
       adw_status_page_set_description (page->empty, load->problem);
@@ -425,6 +572,7 @@ nb_overview_page_set_campaign (NbOverviewPage *page, const char *path)
   page->generation++;
   page->selected = -1;
   g_clear_pointer (&page->rows, g_array_unref);
+  g_clear_pointer (&page->plan_9283, g_array_unref);
   {
     GtkWidget *child;
 
@@ -455,7 +603,48 @@ show_selected (NbOverviewPage *page)
                      ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
   g_autofree char *title = NULL, *status = NULL, *legend = NULL, *words = NULL;
 
-  gtk_widget_set_sensitive (page->scope, r != NULL);
+  gtk_widget_set_sensitive (page->scope, r != NULL && page->run == NULL);
+  gtk_widget_set_visible (page->run_9283, r != NULL && r->e9 != NULL);
+  gtk_widget_set_visible (page->drawing, r == NULL || r->e9 == NULL);
+  if (r != NULL && r->e9 != NULL)
+    {
+      g_autofree char *head = heading_9283 (r->e9);
+
+      words = nb_overview_iso9283_entry_text (r->e9);
+      title = g_strdup_printf ("%s: %s", head, words);
+      status = nb_overview_iso9283_status_text (r->e9, &r->row9);
+      if (page->run != NULL && g_str_equal (page->run->config, r->e9->config))
+        {
+          g_free (status);
+          status = g_strdup_printf (_("Running: cycle %u of %u…"), page->run->cycle + 1,
+                                    page->run->of);
+        }
+      legend = g_strdup (_("Runs on the simulated iiwa 7 with its error model, measured by "
+                           "the simulated laser tracker. Each cycle is stored when it ends; a "
+                           "stopped run goes on from the next cycle. The figures are in the "
+                           "protocol."));
+      gtk_label_set_text (page->title, title);
+      gtk_label_set_text (page->status, status);
+      gtk_label_set_text (page->legend, legend);
+      gtk_button_set_label (GTK_BUTTON (page->scope), r->e9->in_scope ? _("Out of _Scope…")
+                                                                      : _("Back in _Scope"));
+      gtk_button_set_label (GTK_BUTTON (page->run_9283), page->run ? _("Stop")
+                                                                   : _("Run on the Simulated _Arm"));
+      if (page->run != NULL)
+        {
+          gtk_widget_remove_css_class (page->run_9283, "suggested-action");
+          gtk_widget_add_css_class (page->run_9283, "destructive-action");
+        }
+      else
+        {
+          gtk_widget_remove_css_class (page->run_9283, "destructive-action");
+          gtk_widget_add_css_class (page->run_9283, "suggested-action");
+        }
+      gtk_widget_set_sensitive (page->run_9283, page->run != NULL ||
+                                (page->can_run && r->e9->in_scope &&
+                                 r->row9.state != NB_ISO9283_PLAN_COMPLETE));
+      return;
+    }
   if (r == NULL)
     {
       gtk_label_set_text (page->title, "");
@@ -494,7 +683,25 @@ nb_overview_page_select (NbOverviewPage *page, guint clause, const char *config)
     {
       const PlanRow *r = &g_array_index (page->rows, PlanRow, i);
 
-      if (r->entry.clause == clause && g_str_equal (r->entry.config, config))
+      if (r->e9 == NULL && r->entry.clause == clause && g_str_equal (r->entry.config, config))
+        {
+          gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list, i));
+          page->selected = (int) i;
+          show_selected (page);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+gboolean
+nb_overview_page_select_iso9283 (NbOverviewPage *page, const char *config)
+{
+  for (guint i = 0; page->rows && i < page->rows->len; i++)
+    {
+      const PlanRow *r = &g_array_index (page->rows, PlanRow, i);
+
+      if (r->e9 != NULL && g_str_equal (r->e9->config, config))
         {
           gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list, i));
           page->selected = (int) i;
@@ -513,7 +720,7 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_da
                      ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
   GdkRGBA fg;
 
-  if (r == NULL || !r->have_setup)
+  if (r == NULL || r->e9 != NULL || !r->have_setup)
     return;
   gtk_style_context_get_color (gtk_widget_get_style_context (GTK_WIDGET (area)), &fg);
   nb_setup_draw (cr, &r->setup, width, height, &fg);
@@ -523,7 +730,7 @@ draw (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_da
 
 typedef struct {
   char *path, *config, *reason;
-  guint clause;
+  guint clause;                 /* 0: ISO 9283's plan */
 } ScopeJob;
 
 static void
@@ -544,8 +751,11 @@ scope_work (gpointer data, GError **error)
   g_autoptr (NbCampaign) campaign = nb_campaign_open (job->path, 0, error);
 
   if (campaign == NULL ||
-      !nb_campaign_plan_set_scope (campaign, job->clause, job->config, job->reason == NULL,
-                                   job->reason, error) ||
+      (job->clause == 0
+       ? !nb_campaign_iso9283_plan_set_scope (campaign, job->config, job->reason == NULL,
+                                              job->reason, error)
+       : !nb_campaign_plan_set_scope (campaign, job->clause, job->config, job->reason == NULL,
+                                      job->reason, error)) ||
       !nb_campaign_close (g_steal_pointer (&campaign), error))
     return NULL;
   return GINT_TO_POINTER (1);
@@ -592,8 +802,8 @@ nb_overview_page_set_scope (NbOverviewPage *page, const char *reason)
     return;
   job = g_new0 (ScopeJob, 1);
   job->path = g_strdup (page->path);
-  job->clause = r->entry.clause;
-  job->config = g_strdup (r->entry.config);
+  job->clause = r->e9 ? 0 : r->entry.clause;
+  job->config = g_strdup (r->e9 ? r->e9->config : r->entry.config);
   job->reason = reason ? g_strstrip (g_strdup (reason)) : NULL;
   nb_io_queue_push (page->queue, G_OBJECT (page), scope_work, scope_done, job, scope_job_free,
                     NULL);
@@ -631,14 +841,26 @@ on_scope_clicked (GtkButton *button, gpointer user_data)
 
   if (r == NULL)
     return;
-  if (!r->entry.in_scope)
+  if (r->e9 ? !r->e9->in_scope : !r->entry.in_scope)
     {
       nb_overview_page_set_scope (page, NULL);
       return;
     }
-  words = entry_words (&r->entry);
-  body = g_strdup_printf (_("Clause %u, %s is not tested. The protocol prints the reason: the "
-                            "manufacturer's declaration, as a rule."), r->entry.clause, words);
+  if (r->e9 != NULL)
+    {
+      g_autofree char *head = heading_9283 (r->e9), *what = nb_overview_iso9283_entry_text (r->e9);
+
+      words = g_strdup_printf ("%s, %s", head, what);
+      body = g_strdup_printf (_("%s is not tested. The protocol prints the reason: the "
+                                "manufacturer's declaration, as a rule."), words);
+    }
+  else
+    {
+      words = entry_words (&r->entry);
+      body = g_strdup_printf (_("Clause %u, %s is not tested. The protocol prints the reason: "
+                                "the manufacturer's declaration, as a rule."), r->entry.clause,
+                              words);
+    }
   dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (page))),
                                    _("Out of Scope"), body);
   entry = gtk_entry_new ();
@@ -664,6 +886,275 @@ nb_overview_page_get_dialog (NbOverviewPage *page)
   return page->dialog;
 }
 
+/* ------------------------------------------------- ISO 9283: the plan -- */
+
+static gpointer
+add_9283_work (gpointer data, GError **error)
+{
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (data, 0, error);
+  gboolean made;
+
+  if (campaign == NULL ||
+      !nb_iso9283_plan_ensure (campaign, NB_ISO9283_DRIFT_H * 3600.0, &made, error) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), error))
+    return NULL;
+  return GINT_TO_POINTER (1);
+}
+
+static void
+add_9283_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  NbOverviewPage *page = NB_OVERVIEW_PAGE (owner);
+
+  if (g_strcmp0 (data, page->path) != 0 || page->list == NULL)
+    return;
+  if (error != NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The plan could not be changed: %s"),
+                                               error->message);
+
+      toast (page, text);
+    }
+  nb_overview_page_reload (page);
+}
+
+void
+nb_overview_page_add_iso9283 (NbOverviewPage *page)
+{
+  if (page->path == NULL)
+    return;
+  nb_io_queue_push (page->queue, G_OBJECT (page), add_9283_work, add_9283_done,
+                    g_strdup (page->path), g_free, NULL);
+}
+
+static void
+on_add_9283_clicked (GtkButton *button, gpointer user_data)
+{
+  nb_overview_page_add_iso9283 (NB_OVERVIEW_PAGE (user_data));
+}
+
+/* -------------------------------------------------- ISO 9283: the run -- */
+
+static void
+run_9283_free (Run9283 *run)
+{
+  g_object_unref (run->page);
+  g_free (run->path);
+  g_free (run->config);
+  g_free (run->robot_dir);
+  g_free (run->left);
+  g_object_unref (run->cancellable);
+  g_free (run);
+}
+
+typedef struct {
+  Run9283 *run;
+  guint cycle, of;
+} Said;
+
+static gboolean
+said_on_main (gpointer data)
+{
+  Said *said = data;
+  NbOverviewPage *page = said->run->page;
+
+  if (page->run == said->run)
+    {
+      said->run->cycle = said->cycle;
+      said->run->of = said->of;
+      if (page->list != NULL)
+        show_selected (page);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* In the worker: the runner's word after a cycle (what NULL), or why it
+ * left the configuration. */
+static void
+run_9283_say (gpointer data, const char *config, guint cycle, guint of, const char *what)
+{
+  Run9283 *run = data;
+  Said *said;
+
+  if (what != NULL)
+    {
+      g_free (run->left);
+      run->left = g_strdup (what);
+      return;
+    }
+  run->ran++;
+  said = g_new (Said, 1);
+  *said = (Said) { run, cycle, of };
+  g_main_context_invoke_full (NULL, G_PRIORITY_DEFAULT, said_on_main, said, g_free);
+}
+
+static void
+run_9283_thread (GTask *task, gpointer source, gpointer data, GCancellable *cancellable)
+{
+  Run9283 *run = data;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (run->path, 0, &error);
+  NbIso9283Rig rig;
+  NbIso9283SimRig sim;
+  NbArmModel model;
+  gboolean made, ok;
+  guint ran = 0;
+
+  memset (&rig, 0, sizeof rig);
+  /* As `campaign run --standard iso9283 --all --only CONFIG` with its
+   * defaults (seed 1). */
+  if (campaign == NULL ||
+      !nb_iso9283_plan_ensure (campaign, NB_ISO9283_DRIFT_H * 3600.0, &made, &error) ||
+      !nb_arm_model_load (run->robot_dir, &model, &error) ||
+      !nb_iso9283_cube_fit (&model, nb_iso9283_default_centre_mm, NB_ISO9283_DEFAULT_PLANE,
+                            nb_iso9283_default_abc_deg, NB_ISO9283_DEFAULT_MAX_EDGE_MM,
+                            nb_iso9283_seed_q, &rig.cube, rig.q, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  rig.model = model;
+  rig.rated_load_kg = nb_iso9283_rated_load_kg (campaign, NAN);
+  rig.rated_speed_mm_s = NB_ISO9283_RATED_SPEED_MM_S;
+  rig.band_mm = NB_ISO9283_BAND_MM;
+  rig.cancellable = run->cancellable;
+  nb_iso9283_sim_rig_init (&sim, &rig, &model, 1, NULL);
+  ok = nb_iso9283_run_plan (campaign, &rig, run->config, run_9283_say, run, &ran, &error);
+  nb_iso9283_sim_rig_clear (&sim);
+  /* What was stored stays stored: the file is closed either way. */
+  if (!nb_campaign_close (g_steal_pointer (&campaign), ok ? &error : NULL))
+    ok = FALSE;
+  if (!ok)
+    g_task_return_error (task, g_steal_pointer (&error));
+  else
+    g_task_return_boolean (task, TRUE);
+}
+
+static void
+run_9283_done (GObject *source, GAsyncResult *result, gpointer data)
+{
+  NbOverviewPage *page = NB_OVERVIEW_PAGE (source);
+  Run9283 *run = g_task_get_task_data (G_TASK (result));
+  g_autoptr (GError) error = NULL;
+  g_autofree char *text = NULL, *words = NULL;
+  const NbIso9283PlanEntry *e = NULL;
+
+  /* The configuration in words, as its row says it. */
+  for (guint i = 0; page->plan_9283 && i < page->plan_9283->len && e == NULL; i++)
+    if (g_str_equal (g_array_index (page->plan_9283, NbIso9283PlanEntry, i).config, run->config))
+      e = &g_array_index (page->plan_9283, NbIso9283PlanEntry, i);
+  if (e != NULL)
+    {
+      g_autofree char *head = heading_9283 (e), *what = nb_overview_iso9283_entry_text (e);
+
+      words = g_strdup_printf ("%s, %s", head, what);
+    }
+  else
+    words = g_strdup (run->config);
+
+  g_task_propagate_boolean (G_TASK (result), &error);
+  if (error != NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
+                                         "Stopped: %u cycle of %s stored, the run goes on from "
+                                         "the next.",
+                                         "Stopped: %u cycles of %s stored, the run goes on from "
+                                         "the next.", run->ran), run->ran, words);
+  else if (error != NULL)
+    text = g_strdup_printf (_("The ISO 9283 run failed: %s"), error->message);
+  else if (run->left != NULL)
+    text = g_strdup_printf (_("%s was not run: %s"), words, run->left);
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u cycle run and stored.",
+                                         "%s: %u cycles run and stored.", run->ran),
+                            words, run->ran);
+  page->run = NULL;
+  page->runs++;
+  if (page->list != NULL)
+    {
+      toast (page, text);
+      show_selected (page);
+      nb_overview_page_reload (page);
+    }
+  g_object_notify_by_pspec (G_OBJECT (page), props[PROP_RUNNING]);
+}
+
+gboolean
+nb_overview_page_run_iso9283 (NbOverviewPage *page)
+{
+  const PlanRow *r = page->rows && page->selected >= 0
+                     ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
+  g_autoptr (GTask) task = NULL;
+  Run9283 *run;
+
+  if (r == NULL || r->e9 == NULL || page->run != NULL || page->path == NULL || !page->can_run)
+    return FALSE;
+  run = g_new0 (Run9283, 1);
+  run->page = g_object_ref (page);
+  run->path = g_strdup (page->path);
+  run->config = g_strdup (r->e9->config);
+  run->robot_dir = nb_gui_data_path ("robots/iiwa7");
+  run->cancellable = g_cancellable_new ();
+  run->cycle = r->row9.cycles;
+  run->of = r->e9->cycles;
+  page->run = run;
+  task = g_task_new (page, NULL, run_9283_done, NULL);
+  g_task_set_task_data (task, run, (GDestroyNotify) run_9283_free);
+  g_task_run_in_thread (task, run_9283_thread);
+  show_selected (page);
+  g_object_notify_by_pspec (G_OBJECT (page), props[PROP_RUNNING]);
+  return TRUE;
+}
+
+gboolean
+nb_overview_page_is_running (NbOverviewPage *page)
+{
+  return page->run != NULL;
+}
+
+void
+nb_overview_page_stop (NbOverviewPage *page)
+{
+  if (page->run != NULL)
+    g_cancellable_cancel (page->run->cancellable);
+}
+
+guint
+nb_overview_page_get_runs (NbOverviewPage *page)
+{
+  return page->runs;
+}
+
+void
+nb_overview_page_set_can_run (NbOverviewPage *page, gboolean can_run)
+{
+  page->can_run = can_run;
+  show_selected (page);
+}
+
+static void
+on_run_9283_clicked (GtkButton *button, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+
+  if (page->run != NULL)
+    nb_overview_page_stop (page);
+  else
+    nb_overview_page_run_iso9283 (page);
+}
+
+static void
+nb_overview_page_get_property (GObject *object, guint id, GValue *value, GParamSpec *pspec)
+{
+  switch (id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, nb_overview_page_is_running (NB_OVERVIEW_PAGE (object)));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
+    }
+}
+
 /* -------------------------------------------------------------- life -- */
 
 static void
@@ -682,6 +1173,9 @@ nb_overview_page_init (NbOverviewPage *page)
   g_signal_connect (page->list, "row-selected", G_CALLBACK (on_row_selected), page);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->drawing), draw, page, NULL);
   g_signal_connect (page->scope, "clicked", G_CALLBACK (on_scope_clicked), page);
+  g_signal_connect (page->run_9283, "clicked", G_CALLBACK (on_run_9283_clicked), page);
+  g_signal_connect (page->add_9283, "clicked", G_CALLBACK (on_add_9283_clicked), page);
+  page->can_run = TRUE;
   g_signal_connect (page, "map", G_CALLBACK (on_map), NULL);
   gtk_widget_set_sensitive (page->scope, FALSE);
 }
@@ -705,6 +1199,7 @@ nb_overview_page_finalize (GObject *object)
 
   g_free (page->path);
   g_clear_pointer (&page->rows, g_array_unref);
+  g_clear_pointer (&page->plan_9283, g_array_unref);
   g_clear_pointer (&page->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_overview_page_parent_class)->finalize (object);
 }
@@ -717,6 +1212,11 @@ nb_overview_page_class_init (NbOverviewPageClass *klass)
 
   object_class->dispose = nb_overview_page_dispose;
   object_class->finalize = nb_overview_page_finalize;
+  object_class->get_property = nb_overview_page_get_property;
+  /* An ISO 9283 configuration runs on the simulated arm. */
+  props[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                                              G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, props);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/navbench/Navbench/nb-overview-page.ui");
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, stack);
@@ -729,6 +1229,8 @@ nb_overview_page_class_init (NbOverviewPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, list);
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, drawing);
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, scope);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, run_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, add_9283);
 }
 
 GtkWidget *

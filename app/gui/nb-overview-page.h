@@ -19,6 +19,7 @@
 
 #include "nb-io-queue.h"
 #include "nb-campaign-plan.h"
+#include "nb-iso9283-run.h"
 
 G_BEGIN_DECLS
 
@@ -43,5 +44,28 @@ void       nb_overview_page_set_scope (NbOverviewPage *page, const char *reason)
 AdwMessageDialog *nb_overview_page_get_dialog (NbOverviewPage *page);
 /* Loads done (a counter the tests wait on). */
 guint      nb_overview_page_get_loads (NbOverviewPage *page);
+
+/* ISO 9283 (its plan listed after ISO 18646-2's, when the file holds one,
+ * each row named "plan-iso9283-CONFIG", a heading per characteristic):
+ * a configuration's words and state (the formatters, for the tests too). */
+char      *nb_overview_iso9283_entry_text  (const NbIso9283PlanEntry *entry);
+char      *nb_overview_iso9283_status_text (const NbIso9283PlanEntry *entry,
+                                            const NbIso9283PlanRow *row);
+gboolean   nb_overview_page_select_iso9283 (NbOverviewPage *page, const char *config);
+/* Makes the file's ISO 9283 plan ("overview-add-iso9283", shown while the
+ * file has none). */
+void       nb_overview_page_add_iso9283 (NbOverviewPage *page);
+/* Runs the selected ISO 9283 configuration on the simulated arm, as
+ * `campaign run --standard iso9283 --all --only CONFIG` (seed 1) does, on a
+ * worker thread ("overview-run-iso9283"; the button stops it): FALSE when
+ * none is selected or something runs.  "running" is TRUE meanwhile. */
+gboolean   nb_overview_page_run_iso9283 (NbOverviewPage *page);
+gboolean   nb_overview_page_is_running (NbOverviewPage *page);
+/* Stops the run before its next cycle: the cycles stored are kept. */
+void       nb_overview_page_stop (NbOverviewPage *page);
+/* Runs ended (a counter the tests wait on). */
+guint      nb_overview_page_get_runs (NbOverviewPage *page);
+/* FALSE while another run (the Run or Motion page's) goes on. */
+void       nb_overview_page_set_can_run (NbOverviewPage *page, gboolean can_run);
 
 G_END_DECLS

@@ -65,7 +65,8 @@ static gboolean
 is_running (NbWindow *window)
 {
   return nb_trials_page_is_running (NB_TRIALS_PAGE (window->trials)) ||
-         nb_motion_page_is_running (NB_MOTION_PAGE (window->motion));
+         nb_motion_page_is_running (NB_MOTION_PAGE (window->motion)) ||
+         nb_overview_page_is_running (NB_OVERVIEW_PAGE (window->overview));
 }
 
 static void
@@ -88,6 +89,7 @@ update_actions (NbWindow *window)
     }
   /* The runner holds the campaign's write lock while it runs. */
   gtk_widget_set_sensitive (window->form, have && !running);
+  nb_overview_page_set_can_run (NB_OVERVIEW_PAGE (window->overview), have && !running);
 }
 
 /* ------------------------------------------------------------ dialogs -- */
@@ -450,6 +452,7 @@ action_stop (GSimpleAction *action, GVariant *param, gpointer user_data)
 {
   nb_trials_page_stop (NB_TRIALS_PAGE (NB_WINDOW (user_data)->trials));
   nb_motion_page_stop (NB_MOTION_PAGE (NB_WINDOW (user_data)->motion));
+  nb_overview_page_stop (NB_OVERVIEW_PAGE (NB_WINDOW (user_data)->overview));
 }
 
 static void
@@ -641,6 +644,8 @@ nb_window_init (NbWindow *window)
   g_signal_connect_object (window->trials, "notify::running", G_CALLBACK (on_running), window, 0);
   window->overview = nb_overview_page_new (window->queue);
   gtk_widget_set_name (window->overview, "overview-page");
+  g_signal_connect_object (window->overview, "notify::running", G_CALLBACK (on_running), window,
+                           0);
   add_page (window, window->overview, "overview", C_("page", "_Overview"), "view-grid-symbolic");
   add_page (window, window->form, "campaign", C_("page", "_Campaign"), "document-properties-symbolic");
   window->instrument = nb_instrument_page_new (window->queue);
