@@ -567,7 +567,7 @@ test_sim_prompts_clause7 (void)
   NbCampaignConfig config;
   NbRunnerRig rig;
   NbRunnerSummary sum;
-  guint placed = 0, contact = 0;
+  guint placed = 0, contact = 0, obstacle_trials = 0;
 
   nb_campaign_runner_options_init (&o);
   o.clause = 7;
@@ -600,19 +600,30 @@ test_sim_prompts_clause7 (void)
           contact++;
         }
     }
-  /* Placed once, before the first trial with it; a contact prompt per trial. */
+  /* Placed once, before the first trial with it; a contact prompt per
+   * trial with the obstacle (a baseline trial has nothing to touch). */
   g_assert_cmpuint (placed, ==, 1);
-  g_assert_cmpuint (contact, ==, trials->len);
+  /* The baseline trials asked nothing: the placing is the first prompt. */
+  g_assert_cmpuint (log->len, >, 0);
+  g_assert_true (g_str_has_prefix (((const NbCampaignEvent *) g_ptr_array_index (log, 0))->subject,
+                                   "Place the large cylinder"));
   for (guint i = 0; i < trials->len; i++)
     {
       const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
-      const NbCampaignEvent *e = g_ptr_array_index (log, i + (g_strcmp0 (t->kind, "obstacle")
-                                                              == 0));
+      const NbCampaignEvent *e;
 
+      if (g_strcmp0 (t->kind, "obstacle") != 0)
+        continue;
+      g_assert_cmpuint (1 + obstacle_trials, <, log->len);
+      e = g_ptr_array_index (log, 1 + obstacle_trials++);
       /* The simulation's answer is the verdict recorded. */
+      g_assert_nonnull (strstr (e->subject, "did the robot touch the obstacle?"));
       g_assert_true (g_str_equal (e->new_value, "yes") ==
                      (t->reason != NULL && g_str_has_prefix (t->reason, "touched")));
     }
+  g_assert_cmpuint (obstacle_trials, ==, 3);
+  g_assert_cmpuint (contact, ==, obstacle_trials);
+  g_assert_cmpuint (trials->len, >, obstacle_trials);
   nb_campaign_config_clear (&config);
 }
 

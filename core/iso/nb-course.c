@@ -207,6 +207,12 @@ nb_obstacle_distance_mm (const NbObstacleShape *o, double cx, double cy, double 
   return hypot (ex, ey);
 }
 
+gboolean
+nb_course_has_fixture (const NbCourse *c)
+{
+  return c->kind != NB_COURSE_AVOIDANCE || c->has_obstacle;
+}
+
 double
 nb_course_clearance_mm (const NbCourse *c, double t, double x, double y)
 {

@@ -109,6 +109,10 @@ void   nb_detection_placement (guint k, double *bearing_deg, gboolean *max_range
 
 /* The obstacle's centre t_s after the trial's start. */
 void   nb_course_obstacle_at (const NbCourse *course, double t_s, double *x_mm, double *y_mm);
+/* Whether the course holds anything the robot could touch: the obstacle
+ * (6, 7 with it) or the passage's walls (9).  A baseline course of clause
+ * 7 holds nothing (7.3: T0 is timed without the obstacle). */
+gboolean nb_course_has_fixture (const NbCourse *course);
 /* The gap between the robot (centred at x, y at t_s after the start) and
  * the obstacle or the passage's walls: ≤ 0 is contact; +inf where nothing
  * is near (no obstacle; outside the passage). */

@@ -17,7 +17,7 @@
  * when its smallest clearance to the obstacle (where the course puts it at
  * each sample's time) or to the passage's walls over the trial's samples is
  * ≤ 0 mm.  With an operator the operator is asked, the measured clearance
- * proposed.
+ * proposed; not on a course with nothing to touch (clause 7's baseline).
  */
 #include "nb-clause-private.h"
 
@@ -186,8 +186,9 @@ nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunner
     return FALSE;
   run->clearance_mm = min_clearance (run);
   t->clearance_mm = run->clearance_mm;   /* 7.1: kept with the trial */
+  /* A baseline trial has nothing on its course to touch: nobody is asked. */
   if (!*cancelled && !(run->lost != NULL && !res.settled) &&
-      !ask_contact (run, t->seq, &touched, error))
+      nb_course_has_fixture (&run->course) && !ask_contact (run, t->seq, &touched, error))
     return FALSE;
   if (*cancelled)
     {
@@ -226,13 +227,13 @@ nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
                                   NbCampaignTrial *t, NbRunnerEvent *ev, GError **error)
 {
   const char *contact = run->r->clause->contact;
-  gboolean touched;
+  gboolean touched = FALSE;
 
   ev->attained = *attained;
   t->attained = *attained;          /* 7.3 c, 9.3 c: kept with the trial */
   run->clearance_mm = min_clearance (run);
   t->clearance_mm = run->clearance_mm;   /* 7.1: kept with the trial */
-  if (!ask_contact (run, k, &touched, error))
+  if (nb_course_has_fixture (&run->course) && !ask_contact (run, k, &touched, error))
     return FALSE;
   if (touched)
     {
