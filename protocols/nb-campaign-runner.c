@@ -116,7 +116,7 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
       return NULL;
     }
   if (clause->runner->check != NULL &&
-      !clause->runner->check (o, rig_ops, robot_ops == NULL, error))
+      !clause->runner->check (o, rig_ops, robot_ops == NULL, rig->prompts != NULL, error))
     return NULL;
   if (robot_ops == NULL && clause->runner->run_all == NULL && !segmentable (clause))
     {

@@ -98,9 +98,13 @@ struct _NbRun {
  * helpers below. */
 struct _NbClauseRunner {
   /* nb_campaign_runner_new: the options that need no file; NULL: none
-   * beyond the runner's own.  rig_ops never NULL. */
+   * beyond the runner's own.  rig_ops never NULL; operator_present: a
+   * person answers the prompts (the rig's prompts were given), who can do
+   * by hand what the rig's fixtures do not (place an obstacle, read the
+   * robot's report); else the simulation answers. */
   gboolean (*check)      (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
-                          gboolean operator_driven, GError **error);
+                          gboolean operator_driven, gboolean operator_present,
+                          GError **error);
   /* Every trial of the run, recorded; *cancelled when stopped between
    * trials or with the trial in flight recorded aborted. */
   gboolean (*run_all)    (NbRun *run, gboolean *cancelled, GError **error);

@@ -23,8 +23,12 @@
 #include "nb-test-tmp.h"
 
 #include "nb-campaign-results.h"
+#include "nb-course.h"
 #include "nb-http-robot.h"
+#include "nb-map-file.h"
+#include "nb-map-gen.h"
 #include "nb-metrics.h"
+#include "nb-sim-base.h"
 #include "nb-traj.h"
 
 #include <gio/gio.h>
@@ -50,6 +54,7 @@ typedef struct {
 
 typedef struct {
   NbHttpRobot *robot;
+  double rate_hz;
   GSocketListener *listener;
   volatile gint stop;
   GMutex lock;
@@ -92,7 +97,7 @@ receiver (gpointer data)
       out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
       for (guint64 k = 0; !g_atomic_int_get (&r->stop); k++)
         {
-          gint64 at = t0 + (gint64) (k * G_USEC_PER_SEC / RATE_HZ), now = g_get_monotonic_time ();
+          gint64 at = t0 + (gint64) (k * G_USEC_PER_SEC / r->rate_hz), now = g_get_monotonic_time ();
           g_autofree char *fix = NULL;
           Sent s;
 
@@ -155,11 +160,12 @@ typedef struct {
 /* time_scale: wall s per simulated s (0.1: a clause 5 trial, back to P0
  * and 2.5 m out, is ~1 s of wall). */
 static void
-bench_start (Bench *b, const char *time_scale)
+bench_start_at (Bench *b, const char *time_scale, double rate_hz)
 {
   g_autoptr (GError) error = NULL;
   guint16 port;
 
+  b->r.rate_hz = rate_hz;
   b->server = nb_test_serve ("--base", "--time-scale", time_scale, "--seed", "7", NULL);
   b->r.robot = nb_http_robot_new (b->server.url, NULL, 30, &error);
   g_assert_no_error (error);
@@ -170,6 +176,12 @@ bench_start (Bench *b, const char *time_scale)
   b->r.sent = g_array_new (FALSE, FALSE, sizeof (Sent));
   g_mutex_init (&b->r.lock);
   b->thread = g_thread_new ("receiver", receiver, &b->r);
+}
+
+static void
+bench_start (Bench *b, const char *time_scale)
+{
+  bench_start_at (b, time_scale, RATE_HZ);
 }
 
 static void
@@ -193,13 +205,16 @@ bench_clear (Bench *b)
   g_free (b->server.url);
 }
 
+/* Clauses 5 and 8 ask the operator nothing when the bench drives the
+ * robot: no --prompts, and the test's standard input is not a terminal
+ * (g_spawn_sync gives /dev/null), so the run needs none. */
 static char *
 run (Bench *b, const char *db, const char *clause, const char *trials)
 {
   return nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", clause,
                           "--config", "http", "--trials", trials, "--robot", b->server.url,
                           "--instrument", "nmea", "--url", b->url, "--set",
-                          "origin=" NB_TEST_ORIGIN_TEXT, "--prompts", "auto", "--json", NULL);
+                          "origin=" NB_TEST_ORIGIN_TEXT, "--json", NULL);
 }
 
 /* Each trial's sample rate as the runner recorded it ("trial measured"),
@@ -372,6 +387,657 @@ test_clause8 (void)
   bench_clear (&b);
 }
 
+
+/* ------------------------------------------- clauses 6, 7, 9, 10 -- */
+
+/* The served base's drive of a straight leg of length mm, on the served
+ * clock (time scale applied), as the simulated base's model makes it:
+ * at its rated speed (the turns on the spot before and after are under
+ * 1°: the base rests within a few mm and tenths of a degree of P0). */
+static double
+drive_s (double mm, double time_scale)
+{
+  NbSimBaseModel m;
+
+  nb_sim_base_model_default (&m);
+  return time_scale * mm / m.speed_mm_s;
+}
+
+/* The prompts of the log ("operator prompt"), in order. */
+static GPtrArray *
+prompts_of (NbCampaign *c, GArray **events)
+{
+  g_autoptr (GError) error = NULL;
+  GPtrArray *out = g_ptr_array_new ();
+
+  *events = nb_campaign_list_events (c, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < (*events)->len; i++)
+    if (g_str_equal (g_array_index (*events, NbCampaignEvent, i).what, "operator prompt"))
+      g_ptr_array_add (out, &g_array_index (*events, NbCampaignEvent, i));
+  return out;
+}
+
+/* A file of answers, one a line. */
+static char *
+answers_file (const char *name, const char *const *lines, guint n)
+{
+  g_autoptr (GString) text = g_string_new ("# the operator's answers\n");
+  g_autoptr (GError) error = NULL;
+  char *path = g_strdup_printf ("%s/%s", tmpdir, name);
+
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s\n", lines[i]);
+  g_assert_true (g_file_set_contents (path, text->str, -1, &error));
+  return path;
+}
+
+/* The smallest clearance over a trial's stored samples (the sent poses,
+ * /runner-http/nmea-tcp-clause8) to what the course holds. */
+static double
+stored_clearance (NbCampaign *c, const NbCampaignTrial *t, const NbCourse *course)
+{
+  g_autoptr (GArray) samples = g_array_new (FALSE, FALSE, sizeof (NbTrackSample));
+  g_autoptr (GError) error = NULL;
+  double min = INFINITY;
+
+  g_assert_true (nb_campaign_foreach_samples (c, t->id, collect, samples, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (samples->len, >, 10);
+  for (guint k = 0; k < samples->len; k++)
+    {
+      const NbTrackSample *s = &g_array_index (samples, NbTrackSample, k);
+
+      min = MIN (min, nb_course_clearance_mm (course, s->t_s - t->start_time,
+                                              s->x_mm, s->y_mm));
+    }
+  return min;
+}
+
+/* Moves the served base away from P0 (1 m, 0.5 m, 90°), so that a run
+ * that needs it at P0 must send it there. */
+static void
+base_away (Bench *b)
+{
+  const double position[3] = { 1.0, 0.5, 0.0 };
+  const double orientation[4] = { 0.0, 0.0, sin (G_PI / 4.0), cos (G_PI / 4.0) };
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (nb_http_robot_ops ()->move_to_pose (b->r.robot, "map", position, orientation,
+                                                     NULL, &error));
+  g_assert_no_error (error);
+}
+
+/* The served base stands at P0 (its model's errors: within 50 mm, 3°). */
+static void
+assert_base_at_p0 (Bench *b)
+{
+  g_autoptr (GError) error = NULL;
+  NbRobotState st;
+
+  g_assert_true (nb_http_robot_state (b->r.robot, &st, &error));
+  g_assert_no_error (error);
+  g_assert_false (st.base_moving);
+  nb_assert_abs (st.base_position[0] * 1000.0, 0.0, 50.0, "base at P0: x");
+  nb_assert_abs (st.base_position[1] * 1000.0, 0.0, 50.0, "base at P0: y");
+  nb_assert_abs (2.0 * atan2 (st.base_orientation[2], st.base_orientation[3]) * 180.0 / G_PI,
+                 0.0, 3.0, "base at P0: heading");
+}
+
+/* Clause 7 over HTTP: the baseline (no obstacle: not asked about a
+ * contact), the operator asked to place the wooden table at P1, then the
+ * trials with it.  The served base has no obstacle in its world and
+ * drives straight through where the table stands: every trial with it
+ * touches (clearance ≤ 0, the operator says so), the configuration is not
+ * passed; T0 is the base's drive of 9 LU. */
+static void
+test_clause7 (void)
+{
+  g_autofree char *db = new_campaign ("http-7");
+  static const char *const answers[] = { "yes", "yes", "yes", "yes" };
+  g_autofree char *file = answers_file ("answers-7.txt", answers, G_N_ELEMENTS (answers));
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GPtrArray) log = NULL;
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+  NbConfigResult fig;
+  NbObstacleShape table;
+  NbCourse course;
+  double t0 = 0.0;
+  guint line = 1;
+  Bench b = { 0 };
+
+  /* 25 fixes/s at a tenth of real time: a fix every 400 mm of the drive
+   * (800 mm when the loaded machine halves the rate), so some fix puts the
+   * robot's disc (400 mm) over the table (600 mm deep): contact. */
+  bench_start_at (&b, "0.1", RATE_HZ);
+  /* No --prompts, no terminal: clause 7 asks the operator, so it is
+   * refused before anything moves. */
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--clause", "7",
+                         "--config", "b1", "--obstacle", "wooden table", "--robot", b.server.url,
+                         "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--goal-tolerance-mm", "100",
+                         "--goal-tolerance-deg", "5", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "clause 7 asks the operator to place the obstacle and whether "
+                                 "the robot touched it (7.3), and standard input is not a "
+                                 "terminal"));
+  g_clear_pointer (&out, g_free);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "7",
+                         "--config", "b1", "--obstacle", "wooden table", "--robot", b.server.url,
+                         "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--goal-tolerance-mm", "100",
+                         "--goal-tolerance-deg", "5", "--prompts", file, "--json", NULL);
+  bench_stop (&b);
+
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 7, "b1", &config);
+  g_assert_cmpuint (trials->len, ==, 6);
+  g_assert_true (nb_obstacle_find ("wooden table", 1, &table));
+  g_assert_true (nb_course_avoidance (400.0, &table, 1, 0.0, &course, &error));
+  for (guint i = 0; i < 6; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      g_test_message ("trial %u %s: %s, %.3f s, clearance %.1f mm", i + 1, t->kind,
+                      nb_trial_outcome_to_string (t->outcome), t->time_s, t->clearance_mm);
+      g_assert_cmpstr (t->kind, ==, i < 3 ? "baseline" : "obstacle");
+      g_assert_cmpuint (t->number, ==, i % 3 + 1);
+      /* The drive of 9 LU (4500 mm) on the served clock: never shorter,
+       * at most 1 s of HTTP and scheduling longer on a loaded machine. */
+      g_assert_cmpfloat (t->time_s, >=, 0.99 * drive_s (9 * 500.0, 0.1));
+      g_assert_cmpfloat (t->time_s, <, drive_s (9 * 500.0, 0.1) + 1.0);
+      if (i < 3)
+        {
+          /* Nothing on the course: nothing near, PG reached. */
+          g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
+          g_assert_true (isinf (t->clearance_mm));
+          nb_assert_abs (t->attained.x_mm, 4500.0, 100.0, "attained at PG");
+          t0 += t->time_s / 3.0;
+          continue;
+        }
+      /* Through the table: the clearance is that of the stored track to
+       * the table where the course puts it, ≤ 0 (the robot's disc over it). */
+      nb_assert_abs (t->clearance_mm, stored_clearance (c, t, &course), 1e-9,
+                     "clearance = of the stored track");
+      g_assert_cmpfloat (t->clearance_mm, <=, 0.0);
+      g_assert_cmpint (t->outcome, ==, NB_TRIAL_FAILED);
+      g_assert_true (g_str_has_prefix (t->reason, "touched the obstacle: clearance -"));
+    }
+  memset (&fig, 0, sizeof fig);
+  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
+  g_assert_no_error (error);
+  nb_assert_abs (fig.avoidance.t0_s, t0, 1e-9, "T0 = the baseline's mean time");
+  g_assert_false (fig.avoidance.passed);
+  /* The prompts: the placing, then a contact per trial with the obstacle
+   * (none for the baseline), each answered by the file's line. */
+  log = prompts_of (c, &events);
+  g_assert_cmpuint (log->len, ==, 4);
+  for (guint i = 0; i < log->len; i++)
+    {
+      const NbCampaignEvent *e = g_ptr_array_index (log, i);
+      g_autofree char *who = g_strdup_printf ("operator (%s:%u)", file, ++line);
+
+      g_assert_cmpstr (e->who, ==, who);
+      g_assert_cmpstr (e->new_value, ==, "yes");
+      if (i == 0)
+        g_assert_true (g_str_has_prefix (e->subject, "Place the wooden table for behaviour 1 at "
+                                                     "P1 (2250 mm along the route; 7.3 a)"));
+      else
+        {
+          g_autofree char *q = g_strdup_printf ("Trial %u: did the robot touch the obstacle? "
+                                                "(measured clearance -", i + 3);
+
+          g_assert_true (g_str_has_prefix (e->subject, q));
+          g_assert_cmpstr (e->old_value, ==, "yes");   /* the measurement proposed it */
+        }
+    }
+  nb_config_result_clear (&fig);
+  nb_campaign_config_clear (&config);
+  bench_clear (&b);
+}
+
+/* Clause 9 over HTTP: the operator asked to set up the passage (600 mm,
+ * the default robot width + 200 mm), then the trials through it; the
+ * served base drives the 8 LU straight, its clearance to the walls that of
+ * the stored track (100 mm less the receiver's 13 mm offset and the base's
+ * wander), the passage time its drive. */
+static void
+test_clause9 (void)
+{
+  g_autofree char *db = new_campaign ("http-9");
+  static const char *const answers[] = { "yes", "no", "no" };
+  g_autofree char *file = answers_file ("answers-9.txt", answers, G_N_ELEMENTS (answers));
+  g_autofree char *out = NULL;
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GPtrArray) log = NULL;
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+  NbCourse course;
+  Bench b = { 0 };
+
+  bench_start_at (&b, "0.1", RATE_HZ);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "9",
+                         "--config", "p", "--trials", "2", "--robot", b.server.url,
+                         "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--goal-tolerance-mm", "100",
+                         "--goal-tolerance-deg", "5", "--prompts", file, "--json", NULL);
+  bench_stop (&b);
+
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 9, "p", &config);
+  g_assert_cmpuint (trials->len, ==, 2);
+  g_assert_true (nb_course_passage (400.0, 600.0, &course, &error));
+  for (guint i = 0; i < 2; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      g_test_message ("trial %u: %s, %.3f s, clearance %.1f mm", i + 1,
+                      nb_trial_outcome_to_string (t->outcome), t->time_s, t->clearance_mm);
+      g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
+      g_assert_cmpfloat (t->time_s, >=, 0.99 * drive_s (8 * 500.0, 0.1));
+      g_assert_cmpfloat (t->time_s, <, drive_s (8 * 500.0, 0.1) + 1.0);
+      nb_assert_abs (t->clearance_mm, stored_clearance (c, t, &course), 1e-9,
+                     "clearance = of the stored track");
+      /* 100 mm each side, less the antenna's 13 mm and the base's wander
+       * (8 mm) and end-pose errors (a few mm). */
+      g_assert_cmpfloat (t->clearance_mm, >, 100.0 - 13.0 - 8.0 - 15.0);
+      g_assert_cmpfloat (t->clearance_mm, <, 100.0);
+      nb_assert_abs (t->attained.x_mm, 4000.0, 100.0, "attained at PG");
+    }
+  log = prompts_of (c, &events);
+  g_assert_cmpuint (log->len, ==, 3);
+  g_assert_true (g_str_has_prefix (((const NbCampaignEvent *) g_ptr_array_index (log, 0))->subject,
+                                   "Set up the passage of clause 9 'p': two walls 600 mm apart "
+                                   "(9.2), from 1200 to 3200 mm along the route from P0 to PG "
+                                   "(4000 mm)"));
+  for (guint i = 1; i < 3; i++)
+    {
+      const NbCampaignEvent *e = g_ptr_array_index (log, i);
+      g_autofree char *q = g_strdup_printf ("Trial %u: did the robot touch a wall of the "
+                                            "passage? (measured clearance ", i);
+
+      g_assert_true (g_str_has_prefix (e->subject, q));
+      g_assert_cmpstr (e->old_value, ==, "no");
+      g_assert_cmpstr (e->new_value, ==, "no");
+    }
+  nb_campaign_config_clear (&config);
+  bench_clear (&b);
+}
+
+/* Clause 6 over HTTP: the motion API moves the robot but does not say
+ * what its range sensor sees.  The base (moved away first) is sent to P0;
+ * for each of the 16 placements the operator is asked to put the large
+ * cylinder there and what range the robot reports ("no": not detected);
+ * the figures are those of the answers: mean error = the mean of
+ * |reported − declared| / declared over the detected ones. */
+static void
+test_clause6 (void)
+{
+  g_autofree char *db = new_campaign ("http-6");
+  g_autofree char *out = NULL, *err = NULL, *file = NULL;
+  g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GPtrArray) log = NULL;
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GError) error = NULL;
+  NbCampaignConfig config;
+  NbConfigResult fig;
+  double reported[NB_DETECTION_PLACEMENTS], sum_pct = 0.0;
+  guint detected = 0;
+  Bench b = { 0 };
+
+  for (guint k = 0; k < NB_DETECTION_PLACEMENTS; k++)
+    {
+      gboolean max = k % 2 == 0;
+      double declared = max ? 2000.0 : 400.0;
+
+      /* Placement 4 (the minimum range at 45°) and 11 not seen; the others
+       * 0.5 % × their number too far. */
+      reported[k] = k == 3 || k == 10 ? NAN : declared * (1.0 + 0.005 * (k + 1));
+      g_ptr_array_add (answers, g_strdup ("yes"));
+      g_ptr_array_add (answers, isnan (reported[k]) ? g_strdup ("no")
+                                                    : g_strdup_printf ("%.2f", reported[k]));
+      if (!isnan (reported[k]))
+        {
+          detected++;
+          sum_pct += 100.0 * 0.005 * (k + 1);
+        }
+    }
+  file = answers_file ("answers-6.txt", (const char *const *) answers->pdata, answers->len);
+  bench_start (&b, "0.1");
+  base_away (&b);
+  /* A real robot's declared ranges are given: the simulated base's are
+   * not taken for them. */
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--clause", "6",
+                         "--config", "cyl", "--obstacle", "large cylinder", "--robot",
+                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--prompts", file, NULL);
+  g_assert_nonnull (strstr (err, "declares (6.3): give both"));
+  g_clear_pointer (&out, g_free);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "6",
+                         "--config", "cyl", "--obstacle", "large cylinder", "--robot",
+                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--min-range-mm", "400",
+                         "--max-range-mm", "2000", "--prompts", file, "--json", NULL);
+  /* Sent to P0 over HTTP (it stood 1.1 m away, turned by 90°). */
+  assert_base_at_p0 (&b);
+  bench_stop (&b);
+
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 6, "cyl", &config);
+  g_assert_cmpuint (trials->len, ==, NB_DETECTION_PLACEMENTS);
+  for (guint k = 0; k < NB_DETECTION_PLACEMENTS; k++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, k);
+
+      g_assert_cmpstr (t->label, ==, "large cylinder");
+      g_assert_cmpstr (t->kind, ==, k % 2 == 0 ? "max" : "min");
+      g_assert_cmpfloat (t->angle_deg, ==, 45.0 * (k / 2));
+      g_assert_cmpfloat (t->true_mm, ==, k % 2 == 0 ? 2000.0 : 400.0);
+      g_assert_cmpint (t->detected, ==, !isnan (reported[k]));
+      if (isnan (reported[k]))
+        g_assert_true (isnan (t->measured_mm));
+      else
+        nb_assert_abs (t->measured_mm, reported[k], 0.005, "the robot's report as answered");
+    }
+  memset (&fig, 0, sizeof fig);
+  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (fig.detection.all.placements, ==, 16);
+  g_assert_cmpuint (fig.detection.all.detected, ==, 14);
+  nb_assert_abs (nb_detection_tally_mean_error_pct (&fig.detection.all), sum_pct / detected, 1e-3,
+                 "mean error from the answers");
+  /* Every answer in the log: placed, then the report, from the file's lines. */
+  log = prompts_of (c, &events);
+  g_assert_cmpuint (log->len, ==, 2 * NB_DETECTION_PLACEMENTS);
+  for (guint i = 0; i < log->len; i++)
+    {
+      const NbCampaignEvent *e = g_ptr_array_index (log, i);
+      g_autofree char *who = g_strdup_printf ("operator (%s:%u)", file, i + 2);
+      g_autofree char *q = i % 2 == 0
+        ? g_strdup_printf ("Placement %u/16: put the large cylinder %s mm from the robot's "
+                           "centre to its face (the %s range), %.0f° counter-clockwise", i / 2 + 1,
+                           i / 2 % 2 == 0 ? "2000" : "400", i / 2 % 2 == 0 ? "maximum"
+                                                                          : "minimum",
+                           45.0 * (i / 4))
+        : g_strdup_printf ("Placement %u: the range at which the robot reports the large "
+                           "cylinder, mm", i / 2 + 1);
+
+      g_assert_cmpstr (e->who, ==, who);
+      g_assert_true (g_str_has_prefix (e->subject, q));
+      g_assert_cmpstr (e->new_value, ==, g_ptr_array_index (answers, i));
+    }
+  nb_config_result_clear (&fig);
+  nb_campaign_config_clear (&config);
+  bench_clear (&b);
+}
+
+/* Clause 10 over HTTP: before each map the base (moved away first) is sent
+ * to P0, where the robot maps from; the operator gives the survey, each
+ * map's file and build time and the judgement.  The maps are the arena
+ * shifted by 20, 30 and 40 mm along x: each Dm is its shift, the figure
+ * the largest. */
+static void
+test_clause10 (void)
+{
+  g_autofree char *db = new_campaign ("http-10");
+  g_autofree char *survey_csv = g_build_filename (tmpdir, "survey.csv", NULL);
+  g_autofree char *file = NULL, *out = NULL;
+  g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) text = g_string_new ("corner,x_mm,y_mm\n");
+  g_autoptr (GArray) trials = NULL;
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GPtrArray) log = NULL;
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GError) error = NULL;
+  static const double shift_mm[] = { 20.0, 30.0, 40.0 };
+  double truth[4][2];
+  NbCampaignConfig config;
+  NbConfigResult fig;
+  Bench b = { 0 };
+
+  g_assert_true (nb_arena_corners (500.0, 1.0, 1.0, 0.0, truth, &error));
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf (text, "%d,%.1f,%.1f\n", k + 1, truth[k][0], truth[k][1]);
+  g_assert_true (g_file_set_contents (survey_csv, text->str, -1, &error));
+  g_ptr_array_add (answers, g_strdup (survey_csv));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("http-map-%u", i + 1);
+      g_autoptr (NbMap) map = NULL;
+      double corners[4][2];
+      NbMapGenOptions g;
+
+      nb_map_gen_options_init (&g);
+      g.lu_mm = 500.0;
+      g.tx_mm = shift_mm[i];
+      g.seed = 70 + i;
+      map = nb_map_generate (&g, corners, &error);
+      g_assert_no_error (error);
+      g_assert_true (nb_map_write (map, tmpdir, name, NB_MAP_IMAGE_PGM, &error));
+      g_ptr_array_add (answers, g_strdup_printf ("%s/%s.yaml", tmpdir, name));
+      g_ptr_array_add (answers, g_strdup_printf ("%.1f", 700.0 + 10.0 * i));
+      g_ptr_array_add (answers, g_strdup ("yes"));
+    }
+  file = answers_file ("answers-10.txt", (const char *const *) answers->pdata, answers->len);
+  bench_start (&b, "0.1");
+  base_away (&b);
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "10",
+                         "--config", "arena", "--defect-range-mm", "100", "--robot",
+                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--prompts", file, "--json", NULL);
+  assert_base_at_p0 (&b);
+  bench_stop (&b);
+
+  c = nb_test_campaign_open_ro (db);
+  trials = nb_test_campaign_trials (c, 10, "arena", &config);
+  g_assert_cmpuint (trials->len, ==, 3);
+  memset (&fig, 0, sizeof fig);
+  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
+  g_assert_no_error (error);
+  g_assert_null (fig.error);
+  g_assert_cmpuint (fig.values->len, ==, 3);
+  for (guint i = 0; i < 3; i++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
+
+      g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
+      g_assert_cmpfloat (t->time_s, ==, 700.0 + 10.0 * i);
+      g_test_message ("map %u: shifted %.0f mm, Dm %.2f mm", i + 1, shift_mm[i],
+                      g_array_index (fig.values, double, i));
+      /* A map without noise, shifted by whole 10 mm: the corner fit finds
+       * the shift to well under its 50 mm cells. */
+      nb_assert_abs (g_array_index (fig.values, double, i), shift_mm[i], 0.5, "Dm = the shift");
+    }
+  nb_assert_abs (fig.accuracy_mm, g_array_index (fig.values, double, 2), 1e-9,
+                 "the figure: the largest Dm of the three");
+  log = prompts_of (c, &events);
+  g_assert_cmpuint (log->len, ==, answers->len);
+  for (guint i = 0; i < log->len; i++)
+    g_assert_cmpstr (((const NbCampaignEvent *) g_ptr_array_index (log, i))->new_value, ==,
+                     g_ptr_array_index (answers, i));
+  nb_config_result_clear (&fig);
+  nb_campaign_config_clear (&config);
+  bench_clear (&b);
+}
+
+
+/* campaign plan --json: each configuration's state, "clause:config" →
+ * "state trials/of" for those in scope; *next the next one or "". */
+static GHashTable *
+plan_states (const char *db, char **next)
+{
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--json",
+                                          NULL);
+  g_autoptr (JsonParser) p = json_parser_new ();
+  JsonObject *o = nb_test_parse_object (p, out);
+  JsonArray *configs = json_object_get_array_member (o, "configs");
+  GHashTable *in_scope = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  JsonNode *n = json_object_get_member (o, "next");
+
+  for (guint i = 0; i < json_array_get_length (configs); i++)
+    {
+      JsonObject *c = json_array_get_object_element (configs, i);
+
+      if (!json_object_get_boolean_member (c, "in_scope"))
+        continue;
+      g_hash_table_insert (in_scope,
+                           g_strdup_printf ("%d:%s", (int) json_object_get_int_member (c, "clause"),
+                                            json_object_get_string_member (c, "config")),
+                           g_strdup_printf ("%s %d/%d", json_object_get_string_member (c, "state"),
+                                            (int) json_object_get_int_member (c, "trials"),
+                                            (int) json_object_get_int_member (c, "of")));
+    }
+  *next = JSON_NODE_HOLDS_NULL (n) ? g_strdup ("")
+          : g_strdup_printf ("%d:%s",
+                             (int) json_object_get_int_member (json_node_get_object (n), "clause"),
+                             json_object_get_string_member (json_node_get_object (n), "config"));
+  return in_scope;
+}
+
+/* The whole (reduced) plan over HTTP: a campaign whose plan keeps one
+ * configuration of each clause that asks the operator (6 the large
+ * cylinder, 7 behaviour 1 with the wooden table, 9 no load, 10 the arena;
+ * the others out of scope with a reason), `campaign plan --json` before
+ * and after, `campaign run --all` once with one file answering every
+ * prompt in the plan's order.  Without --prompts and no terminal the run
+ * is refused naming the first clause that asks. */
+static void
+test_all (void)
+{
+  g_autofree char *db = new_campaign ("http-all");
+  g_autofree char *survey_csv = g_build_filename (tmpdir, "survey-all.csv", NULL);
+  g_autofree char *next = NULL, *out = NULL, *err = NULL, *file = NULL;
+  g_autoptr (GHashTable) states = NULL;
+  g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GString) text = g_string_new ("corner,x_mm,y_mm\n");
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GPtrArray) log = NULL;
+  g_autoptr (NbCampaign) c = NULL;
+  g_autoptr (GError) error = NULL;
+  static const char *const kept[] = { "6:large-cylinder", "7:b1-wooden-table", "9:no-load",
+                                      "10:arena" };
+  double truth[4][2];
+  gint64 t0;
+  Bench b = { 0 };
+
+  /* The plan reduced: every configuration in scope but the four kept out. */
+  states = plan_states (db, &next);
+  {
+    g_autoptr (GList) keys = g_hash_table_get_keys (states);
+
+    for (GList *l = keys; l != NULL; l = l->next)
+      {
+        gboolean keep = FALSE;
+
+        for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+          keep |= g_str_equal (l->data, kept[i]);
+        if (!keep)
+          g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--exclude",
+                                   l->data, "--reason", "reduced plan of the loopback test",
+                                   NULL));
+      }
+  }
+  g_clear_pointer (&states, g_hash_table_unref);
+  g_clear_pointer (&next, g_free);
+  states = plan_states (db, &next);
+  g_assert_cmpuint (g_hash_table_size (states), ==, 4);
+  g_assert_cmpstr (g_hash_table_lookup (states, "6:large-cylinder"), ==, "not started 0/16");
+  g_assert_cmpstr (g_hash_table_lookup (states, "7:b1-wooden-table"), ==, "not started 0/3");
+  g_assert_cmpstr (g_hash_table_lookup (states, "9:no-load"), ==, "not started 0/5");
+  g_assert_cmpstr (g_hash_table_lookup (states, "10:arena"), ==, "not started 0/3");
+  g_assert_cmpstr (next, ==, "6:large-cylinder");
+
+  /* The answers in the plan's order: 6's placements and reports (every
+   * one seen at its declared range), 7's placing and three contacts, 9's
+   * passage and five contacts, 10's survey and three maps. */
+  for (guint k = 0; k < NB_DETECTION_PLACEMENTS; k++)
+    {
+      g_ptr_array_add (answers, g_strdup ("yes"));
+      g_ptr_array_add (answers, g_strdup (k % 2 == 0 ? "2000" : "400"));
+    }
+  for (guint k = 0; k < 4; k++)
+    g_ptr_array_add (answers, g_strdup ("yes"));
+  g_ptr_array_add (answers, g_strdup ("yes"));
+  for (guint k = 0; k < 5; k++)
+    g_ptr_array_add (answers, g_strdup ("no"));
+  g_assert_true (nb_arena_corners (500.0, 1.0, 1.0, 0.0, truth, &error));
+  for (int k = 0; k < 4; k++)
+    g_string_append_printf (text, "%d,%.1f,%.1f\n", k + 1, truth[k][0], truth[k][1]);
+  g_assert_true (g_file_set_contents (survey_csv, text->str, -1, &error));
+  g_ptr_array_add (answers, g_strdup (survey_csv));
+  for (guint i = 0; i < 3; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("all-map-%u", i + 1);
+      g_autoptr (NbMap) map = NULL;
+      double corners[4][2];
+      NbMapGenOptions g;
+
+      nb_map_gen_options_init (&g);
+      g.lu_mm = 500.0;
+      g.ty_mm = 10.0 * (i + 1);
+      g.seed = 80 + i;
+      map = nb_map_generate (&g, corners, &error);
+      g_assert_no_error (error);
+      g_assert_true (nb_map_write (map, tmpdir, name, NB_MAP_IMAGE_PGM, &error));
+      g_ptr_array_add (answers, g_strdup_printf ("%s/%s.yaml", tmpdir, name));
+      g_ptr_array_add (answers, g_strdup ("650"));
+      g_ptr_array_add (answers, g_strdup ("yes"));
+    }
+  file = answers_file ("answers-all.txt", (const char *const *) answers->pdata, answers->len);
+
+  bench_start (&b, "0.1");
+  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--all", "--robot",
+                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "clause 6 asks the operator to place each obstacle and read "
+                                 "the range the robot reports of it (6.3)"));
+  g_clear_pointer (&out, g_free);
+  t0 = g_get_monotonic_time ();
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--all", "--robot",
+                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
+                         "origin=" NB_TEST_ORIGIN_TEXT, "--min-range-mm", "400",
+                         "--max-range-mm", "2000", "--goal-tolerance-mm", "100",
+                         "--goal-tolerance-deg", "5", "--defect-range-mm", "100", "--prompts",
+                         file, "--json", NULL);
+  g_test_message ("campaign run --all over HTTP: 4 configurations, 33 trials, %.1f s wall "
+                  "(served at a tenth of real time)",
+                  (g_get_monotonic_time () - t0) / 1e6);
+  bench_stop (&b);
+
+  g_clear_pointer (&states, g_hash_table_unref);
+  g_clear_pointer (&next, g_free);
+  states = plan_states (db, &next);
+  g_assert_cmpuint (g_hash_table_size (states), ==, 4);
+  g_assert_cmpstr (g_hash_table_lookup (states, "6:large-cylinder"), ==, "complete 16/16");
+  /* The served base drives through the table: not avoided. */
+  g_assert_cmpstr (g_hash_table_lookup (states, "7:b1-wooden-table"), ==, "failed 3/3");
+  g_assert_cmpstr (g_hash_table_lookup (states, "9:no-load"), ==, "passed 5/5");
+  g_assert_cmpstr (g_hash_table_lookup (states, "10:arena"), ==, "complete 3/3");
+  g_assert_cmpstr (next, ==, "");
+  /* Every answer asked, in order, from the file's line. */
+  c = nb_test_campaign_open_ro (db);
+  log = prompts_of (c, &events);
+  g_assert_cmpuint (log->len, ==, answers->len);
+  for (guint i = 0; i < log->len; i++)
+    {
+      const NbCampaignEvent *e = g_ptr_array_index (log, i);
+      g_autofree char *who = g_strdup_printf ("operator (%s:%u)", file, i + 2);
+
+      g_assert_cmpstr (e->who, ==, who);
+      g_assert_cmpstr (e->new_value, ==, g_ptr_array_index (answers, i));
+    }
+  bench_clear (&b);
+}
+
 /* serve --base: a goal in map drives the base (its pose in the state, its
  * errors those of the simulated base: within 50 mm, 3°); without --base
  * the frame is refused before any motion (422). */
@@ -427,6 +1093,11 @@ main (int argc, char **argv)
   g_test_add_func ("/runner-http/served-base", test_served_base);
   g_test_add_func ("/runner-http/nmea-tcp-clause5", test_clause5);
   g_test_add_func ("/runner-http/nmea-tcp-clause8", test_clause8);
+  g_test_add_func ("/runner-http/clause6-operator-places", test_clause6);
+  g_test_add_func ("/runner-http/clause7-baseline-obstacle", test_clause7);
+  g_test_add_func ("/runner-http/clause9-passage", test_clause9);
+  g_test_add_func ("/runner-http/clause10-maps", test_clause10);
+  g_test_add_func ("/runner-http/plan-all", test_all);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

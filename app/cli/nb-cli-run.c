@@ -223,6 +223,43 @@ nb_cli_campaign_run (int argc, char **argv)
   return campaign_run_18646 (argc, argv);
 }
 
+/* What this run will ask the operator of a real robot, for the message
+ * that asks for an answerer (NULL in *asks: nothing): the first clause it
+ * runs that asks (NbClause.driven_asks, the clause module's; every clause
+ * of an operator-driven robot asks, the robot at P0).  --all: the plan's
+ * configurations left to run (those of --clause N). */
+static gboolean
+run_asks (const char *db, gboolean all, guint clause, const char *config, gboolean operator,
+          char **asks, GError **error)
+{
+  g_autoptr (GArray) pending = NULL;
+  const NbClause *cl;
+
+  *asks = NULL;
+  if (all)
+    {
+      g_autoptr (NbCampaign) rw = nb_campaign_open (db, 0, error);
+
+      if (rw == NULL || (pending = nb_plan_pending (rw, clause, config, error)) == NULL ||
+          !nb_campaign_close (g_steal_pointer (&rw), error))
+        return FALSE;
+    }
+  for (guint i = 0; all ? i < pending->len : i < 1; i++)
+    {
+      cl = nb_clause_lookup (all ? g_array_index (pending, NbPlanEntry, i).clause : clause);
+      if (cl == NULL || cl->runner == NULL)
+        continue;
+      if (operator || cl->driven_asks != NULL)
+        {
+          *asks = g_strdup_printf ("clause %u asks the operator %s", cl->number,
+                                   operator ? "to bring the robot to P0 before each trial"
+                                            : cl->driven_asks);
+          return TRUE;
+        }
+    }
+  return TRUE;
+}
+
 static int
 campaign_run_18646 (int argc, char **argv)
 {
@@ -487,8 +524,10 @@ campaign_run_18646 (int argc, char **argv)
       return nb_cli_report_error (error);
     }
   o.map_dir = map_dir;
-  /* What the simulated base's manufacturer declares (nb-runner-sim.h). */
-  if (nb_clause_lookup ((guint) clause) != NULL &&
+  /* What the simulated base's manufacturer declares (nb-runner-sim.h); a
+   * real robot's declaration is given (--min-range-mm, --max-range-mm). */
+  if ((robot == NULL || g_str_equal (robot, "sim-base")) &&
+      nb_clause_lookup ((guint) clause) != NULL &&
       nb_clause_takes (nb_clause_lookup ((guint) clause), NB_CLAUSE_OPT_RANGES) && !min_text &&
       !max_text)
     o.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM, o.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
@@ -515,13 +554,26 @@ campaign_run_18646 (int argc, char **argv)
     prompter = nb_prompts_new_auto ("auto");
   else if (robot != NULL && (g_str_equal (robot, "operator") || g_str_has_prefix (robot, "http")))
     {
+      /* An answerer is needed only where the clause's method asks (5 and
+       * 8 driven over HTTP ask nothing: the bench sends the robot to P0
+       * and measures it). */
+      g_autofree char *asks = NULL;
+
       if (prompts == NULL && !isatty (STDIN_FILENO))
         {
-          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "the operator's answers: standard input "
-                       "is not a terminal, give --prompts FILE or --prompts auto");
-          return nb_cli_report_error (error);
+          if (!run_asks (db, all, (guint) clause, config, g_str_equal (robot, "operator"),
+                         &asks, &error))
+            return nb_cli_report_error (error);
+          if (asks != NULL)
+            {
+              g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "the operator's answers: %s, and "
+                           "standard input is not a terminal: give --prompts FILE or --prompts "
+                           "auto", asks);
+              return nb_cli_report_error (error);
+            }
         }
-      prompter = nb_prompts_new_tty (who ? who : "operator");
+      else
+        prompter = nb_prompts_new_tty (who ? who : "operator");
     }
   if (robot != NULL && g_str_equal (robot, "operator"))
     {
@@ -699,7 +751,9 @@ run_plan_configs (RunCli *c, const char *db, const NbCampaignRunnerOptions *base
           continue;
         }
       nb_plan_runner_options (e, base, &o);
-      if (nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES) && isnan (o.min_range_mm))
+      /* The simulated base's declared ranges (a real robot's are given). */
+      if (rig->rig_ops != NULL && nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES) &&
+          isnan (o.min_range_mm))
         o.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM, o.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
       c->config_index = i + 1;
       c->config_count = plan->len;

@@ -165,8 +165,10 @@ text (GString *out, const NbConfigResult *r)
  * number (1, 2, … within the kind), time_s, outcome ok/failed; the
  * configuration's obstacle and behaviour ("1" … "4") and, in parameters,
  * the layout.  The obstacle is placed by the rig (set_course: the
- * simulator); a rig that cannot place it runs phase BASELINE, then, after
- * the operator has placed it, phase OBSTACLE.  Decided: a failed trial is a
+ * simulator), else by the operator when the baseline is done: the run asks
+ * it to be placed (a driven real robot, the HTTP one, as an operator-driven
+ * one).  A rig that cannot place it and has nobody to ask runs phase
+ * BASELINE, then, after it was placed, phase OBSTACLE.  Decided: a failed trial is a
  * result, except baseline ones, which stop the run after three failures in
  * a row (no T0 can come of them). */
 typedef struct {
@@ -180,7 +182,7 @@ typedef struct {
 /* 7.2: behaviour 1 takes the table 2 obstacles; behaviours 2–4 a cylinder. */
 static gboolean
 run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
-           gboolean operator_driven, GError **error)
+           gboolean operator_driven, gboolean operator_present, GError **error)
 {
   NbObstacleShape shape;
 
@@ -210,7 +212,11 @@ run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
                    "large or a small cylinder (7.2)", o->obstacle);
       return FALSE;
     }
-  if (o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL && !operator_driven)
+  /* Who places the obstacle between the baseline and the trials with it:
+   * the rig (the simulator), else the operator, asked (7.3 a); with
+   * nobody to ask the phases are run apart. */
+  if (o->phase == NB_AVOIDANCE_PHASE_AUTO && rig_ops->set_course == NULL && !operator_driven &&
+      !operator_present)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig does not place the obstacle: "
                    "run phase baseline, place the obstacle at its start (7.3 a), then run "
@@ -541,6 +547,7 @@ const NbClause nb_clause_avoidance = {
   .contact = N_("the obstacle"),
   .goal_clause = "7.3 c",
   .baseline = TRUE,
+  .driven_asks = N_("to place the obstacle and whether the robot touched it (7.3)"),
   .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,

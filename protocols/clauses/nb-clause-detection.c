@@ -268,7 +268,10 @@ event_text (const NbRunnerEvent *ev)
  * records a detection row (number, label = obstacle, kind = max|min,
  * angle_deg, true_mm, detected, measured_mm).  The rig places the obstacle
  * (set_course with a detection course) and reads the robot's report of it
- * (NbRunnerRigOps.detect); a rig without detect cannot run it.  Decided:
+ * (NbRunnerRigOps.detect); on a real test area the operator is asked to do
+ * both (the motion API moves the robot, it does not report what its range
+ * sensor sees), and an operator-driven robot is brought to P0 by the
+ * operator; with nobody to ask such a rig cannot run it.  Decided:
  * true_mm is the declared range, from the robot's centre to the obstacle's
  * face (nb-course.h); the declared ranges are stored in the
  * configuration's parameters; an obstacle whose placements the
@@ -283,7 +286,7 @@ placed (NbRun *run)
 
 static gboolean
 run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
-           gboolean operator_driven, GError **error)
+           gboolean operator_driven, gboolean operator_present, GError **error)
 {
   NbObstacleShape shape;
   gboolean min = !isnan (o->min_range_mm), max = !isnan (o->max_range_mm);
@@ -304,17 +307,15 @@ run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
                    "< maximum (6.3)", o->min_range_mm, o->max_range_mm);
       return FALSE;
     }
-  if (rig_ops->detect == NULL || rig_ops->set_course == NULL)
+  /* What the rig does not do the operator does, asked: place each
+   * obstacle, read the robot's report of it (a real robot's range sensor
+   * is read on its own display or log: the motion API has none). */
+  if ((rig_ops->detect == NULL || rig_ops->set_course == NULL || operator_driven) &&
+      !operator_present)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "this rig cannot place the obstacles and "
-                   "read the robot's detections (clause 6): record them with campaign import");
-      return FALSE;
-    }
-  if (operator_driven)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause 6 with an operator-driven robot: "
-                   "the bench cannot read the robot's detections; record them with campaign "
-                   "import");
+                   "read the robot's detections (clause 6), and no operator is asked: give "
+                   "the operator's prompts, or record them with campaign import");
       return FALSE;
     }
   return TRUE;
@@ -450,6 +451,63 @@ detection_obstacles (NbRun *run, guint *next_number, GError **error)
   return g_steal_pointer (&list);
 }
 
+/* 6.3 on a real test area: the operator puts the obstacle there. */
+static gboolean
+ask_placed (NbRun *run, guint k, const NbObstacleShape *shape, double angle,
+            gboolean max_range, double true_mm, GError **error)
+{
+#define PLACE N_("Placement %u/%u: put the %s %.0f mm from the robot's centre to its face " \
+                 "(the %s range), %.0f° counter-clockwise from the robot's line of sight, its " \
+                 "largest side facing the robot (6.3); answer yes when it is in place")
+  const NbCatalogue *w = nb_run_words (run);
+  const char *range = max_range ? N_("maximum") : N_("minimum");
+  g_autofree char *q = g_strdup_printf (PLACE, k, run->n_trials, shape->name, true_mm, range,
+                                        angle);
+  g_autofree char *shown = g_strdup_printf (nb_tr (w, PLACE), k, run->n_trials,
+                                            nb_tr (w, shape->name), true_mm, nb_tr (w, range),
+                                            angle);
+#undef PLACE
+
+  return nb_run_ask_shown (run, NB_PROMPT_CONFIRM, q, shown, NULL, NULL, error);
+}
+
+/* 6.3 on a real test area: what the robot reports of the obstacle, read by
+ * the operator — the range in mm, or "no" when it does not detect it.
+ * Nothing measured proposes an answer (--prompts auto cannot give one). */
+static gboolean
+ask_report (NbRun *run, guint k, const NbObstacleShape *shape, gboolean *detected,
+            double *measured_mm, GError **error)
+{
+#define REPORT N_("Placement %u: the range at which the robot reports the %s, mm, from its " \
+                  "centre to the obstacle's face (no: it does not detect it)")
+  const NbCatalogue *w = nb_run_words (run);
+  g_autofree char *q = g_strdup_printf (REPORT, k, shape->name);
+  g_autofree char *shown = g_strdup_printf (nb_tr (w, REPORT), k, nb_tr (w, shape->name));
+  g_autofree char *answer = NULL;
+  char *end = NULL;
+#undef REPORT
+
+  if (!nb_run_ask_shown (run, NB_PROMPT_TEXT, q, shown, NULL, &answer, error))
+    return FALSE;
+  g_strstrip (answer);
+  if (g_ascii_strcasecmp (answer, "no") == 0 || g_ascii_strcasecmp (answer, "n") == 0 ||
+      g_str_equal (answer, "нет"))
+    {
+      *detected = FALSE;
+      *measured_mm = NAN;
+      return TRUE;
+    }
+  *measured_mm = g_ascii_strtod (answer, &end);
+  if (end == answer || *end != '\0' || !(*measured_mm > 0.0 && isfinite (*measured_mm)))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "placement %u: the robot's report '%s': a "
+                   "range in mm > 0, or no", k, answer);
+      return FALSE;
+    }
+  *detected = TRUE;
+  return TRUE;
+}
+
 /* One placement: the obstacle put there, the robot's report read, the
  * trial recorded as import records a detection row. */
 static gboolean
@@ -479,8 +537,13 @@ run_placement (NbRun *run, guint k, const char *obstacle, double angle, gboolean
   ev.measured_mm = NAN;
   nb_run_post (run, &ev, NULL);
 
-  r->rig_ops->set_course (r->rig, &run->course, t.start_time);
-  if (!r->rig_ops->detect (r->rig, angle, &detected, &measured, error))
+  if (r->rig_ops->set_course != NULL)
+    r->rig_ops->set_course (r->rig, &run->course, t.start_time);
+  else if (!ask_placed (run, k, &shape, angle, max_range, true_mm, error))
+    return FALSE;
+  if (r->rig_ops->detect != NULL
+      ? !r->rig_ops->detect (r->rig, angle, &detected, &measured, error)
+      : !ask_report (run, k, &shape, &detected, &measured, error))
     {
       g_prefix_error (error, "the %s at %g°, %s range: ", obstacle, angle,
                       max_range ? "max" : "min");
@@ -545,13 +608,20 @@ run_all (NbRun *run, gboolean *cancelled, GError **error)
 
         run->n_trials += !g_hash_table_contains (placed (run), key);
       }
-  /* The robot at its start pose, facing along the line of sight. */
-  if (!nb_run_send_goal (run, &run->route.poses[0], error))
+  /* The robot at its start pose, facing along the line of sight: sent
+   * there, or brought by the operator. */
+  if (r->robot_ops != NULL && !nb_run_send_goal (run, &run->route.poses[0], error))
     {
       r->robot_ops->stop (r->robot);
       g_prefix_error (error, "going to P0: ");
       return FALSE;
     }
+  if (r->robot_ops == NULL &&
+      !nb_run_ask_tr (run, NB_PROMPT_CONFIRM, NULL, NULL, error,
+                      N_("Clause 6 '%s': bring the robot to P0 (0, 0 mm) facing along +x, its "
+                         "line of sight, and leave it standing there for the placements (6.3); "
+                         "answer yes when it is there"), r->o.config))
+    return FALSE;
   for (guint i = 0; i < obstacles->len; i++)
     for (guint p = 0; p < NB_DETECTION_PLACEMENTS; p++)
       {
@@ -637,6 +707,7 @@ const NbClause nb_clause_detection = {
   .options = NB_CLAUSE_OPT_OBSTACLE | NB_CLAUSE_OPT_ALL_OBSTACLES | NB_CLAUSE_OPT_RANGES,
   .run = NB_CLAUSE_RUN_PLACEMENTS,
   .layout = "6.3: placements round the robot",
+  .driven_asks = N_("to place each obstacle and read the range the robot reports of it (6.3)"),
   .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_ok,

@@ -495,6 +495,19 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
       g_prefix_error (error, "trial %u, mapping the arena: ", number);
       return FALSE;
     }
+  /* 10.3: a real robot maps the arena from P0 with its own program; one the
+   * bench drives (the HTTP robot) is sent there first, unmeasured. */
+  if (r->rig_ops->build_map == NULL && r->robot_ops != NULL)
+    {
+      const NbRoutePose p0 = { "P0", 0.0, 0.0, 0.0 };
+
+      if (!nb_run_send_goal (run, &p0, error))
+        {
+          r->robot_ops->stop (r->robot);
+          g_prefix_error (error, "trial %u, going to P0: ", number);
+          return FALSE;
+        }
+    }
   if (!nb_run_ask_tr (run, NB_PROMPT_TEXT, built, &file, error,
                       N_("Trial %u/%u of clause 10 '%s': let the robot map the arena from P0 "
                          "(10.3) and save its map (map_server); the map's YAML file"), k,
@@ -670,6 +683,8 @@ const NbClause nb_clause_mapping = {
   .options = NB_CLAUSE_OPT_MAP | NB_CLAUSE_OPT_TRIALS,
   .run = NB_CLAUSE_RUN_MAPS,
   .layout = "10.2: the 7 LU arena",
+  .driven_asks = N_("for the arena's survey, each map's file and build time, and whether its "
+                    "defects are within the accepted range (10.3)"),
   .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,

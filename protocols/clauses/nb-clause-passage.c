@@ -130,7 +130,7 @@ text (GString *out, const NbConfigResult *r)
  * 200 mm when not declared. */
 static gboolean
 run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
-           gboolean operator_driven, GError **error)
+           gboolean operator_driven, gboolean operator_present, GError **error)
 {
   if (!isnan (o->passage_width_mm) &&
       !(o->passage_width_mm > 0.0 && isfinite (o->passage_width_mm)))
@@ -176,6 +176,8 @@ run_prepare (NbRun *run, GError **error)
   if (!found)
     width = isnan (o->passage_width_mm) ? run->width_mm + DEFAULT_CLEARANCE_MM
                                         : o->passage_width_mm;
+  run->state = g_new0 (gboolean, 1);
+  run->state_free = g_free;
   if (!nb_course_passage (run->width_mm, width, &run->course, error))
     return FALSE;
   nb_clause_course_route (run);
@@ -193,6 +195,36 @@ run_prepare (NbRun *run, GError **error)
   return nb_run_count_trials (run, error) && nb_clause_course_tolerance (run, error);
 }
 
+/* 9.2: the passage stands before the first trial — asked of whoever sets
+ * it up (the operator of a real test area; the simulation, whose rig lays
+ * it out, answers), once per run. */
+static gboolean
+run_next_trial (NbRun *run, GError **error)
+{
+  gboolean *set_up = run->state;
+  const NbCourse *c = &run->course;
+
+  if (*set_up || run->r->o.import_track)
+    return TRUE;
+#define SET_UP N_("Set up the passage of clause 9 '%s': two walls %.0f mm apart (9.2), from " \
+                  "%.0f to %.0f mm along the route from P0 to PG (%.0f mm), centred on it; " \
+                  "answer yes when it stands")
+  {
+    const NbCatalogue *w = nb_run_words (run);
+    const char *name = run->r->o.config;
+    g_autofree char *q = g_strdup_printf (SET_UP, name, c->passage_width_mm, c->entrance_x_mm,
+                                          c->exit_x_mm, c->pg[0]);
+    g_autofree char *shown = g_strdup_printf (nb_tr (w, SET_UP), name, c->passage_width_mm,
+                                              c->entrance_x_mm, c->exit_x_mm, c->pg[0]);
+#undef SET_UP
+
+    if (!nb_run_ask_shown (run, NB_PROMPT_CONFIRM, q, shown, NULL, NULL, error))
+      return FALSE;
+  }
+  *set_up = TRUE;
+  return TRUE;
+}
+
 /* 9.3: a failed trial is a result, not a fault. */
 static gboolean
 run_recorded (NbRun *run, NbTrialOutcome outcome)
@@ -203,6 +235,7 @@ run_recorded (NbRun *run, NbTrialOutcome outcome)
 static const NbClauseRunner runner = {
   .check = run_check,
   .prepare = run_prepare,
+  .next_trial = run_next_trial,
   .judge = nb_clause_course_judge,
   .judge_segmented = nb_clause_course_judge_segmented,
   .ended = nb_clause_course_ended,
@@ -255,6 +288,7 @@ const NbClause nb_clause_passage = {
   .layout = "9.2: the passage",
   .contact = N_("a wall of the passage"),
   .goal_clause = "9.3 c",
+  .driven_asks = N_("to set up the passage and whether the robot touched its walls (9.3)"),
   .runner = &runner,
   .configurations = configurations,
   .counts = nb_clause_counts_judged,

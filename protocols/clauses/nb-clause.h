@@ -49,7 +49,8 @@
  *    counts () takes (7: those with the obstacle; the baseline gives T0).
  *  - run, layout, contact, goal_clause, baseline: what the campaign runner
  *    says of a run of the clause (NB_CLAUSE_RUN_NONE: not driven, record its
- *    trials with `campaign import`).
+ *    trials with `campaign import`); driven_asks: what it asks the operator
+ *    on a real test area when the bench drives the robot (NULL: nothing).
  *  - runner: the clause's trial logic for the campaign runner — its
  *    configuration, trial count, what comes before each trial, how one is
  *    judged and what it stores (NbClauseRunner, nb-runner-private.h, the
@@ -229,6 +230,14 @@ struct _NbClause {
   const char *contact;          /* COURSE: what a trial may touch ("the obstacle") */
   const char *goal_clause;      /* COURSE: where "PG reached" is asked ("7.3 c") */
   gboolean baseline;            /* COURSE: trials without obstacle first (T0, 7.3) */
+  /* What a run asks the operator when the bench drives a real robot (the
+   * motion stack's HTTP robot, a test area without the simulator's
+   * fixtures), as a message says it ("to place the obstacle and whether
+   * the robot touched it (7.3)"); NULL: nothing (5, 8: the bench sends the
+   * robot to P0 and the instrument measures the trial).  A front end
+   * needs an answerer (--prompts) only when the clause it runs asks; an
+   * operator-driven robot is always asked (the robot at P0). */
+  const char *driven_asks;
   /* How the campaign runner drives its trials (the clause's module's code;
    * nb-runner-private.h); NULL: not driven, campaign import records them. */
   const NbClauseRunner *runner;
