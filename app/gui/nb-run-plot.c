@@ -4,6 +4,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 void
 nb_run_plot_init (NbRunPlot *plot)
@@ -319,53 +320,202 @@ nb_run_plot_draw (const NbRunPlot *plot, cairo_t *cr, double width, double heigh
     }
 }
 
-void
-nb_run_track_draw (const double *x, const double *y, guint n, cairo_t *cr, double w, double h)
+/* ------------------------------------------------------- live track -- */
+
+struct NbRunTrack {
+  int width, height, scale;     /* of the picture, 0: none */
+  cairo_surface_t *layer;       /* the line's stroked pieces, transparent elsewhere */
+  cairo_t *lcr;
+  NbPlot plot;                  /* the view as last drawn (its cr: the layer's) */
+  gboolean have_view;
+  double cx, cy, half;          /* the square the view was fitted to, mm */
+  double bx0, bx1, by0, by1;    /* the extent of samples [0, seen) */
+  guint seen;
+  double first[2], last[2];     /* samples 0 and seen − 1 */
+  GArray *kx, *ky;              /* the vertices kept (half a pixel apart) of samples [0, seen) */
+  guint last_kept;              /* the sample the last vertex is */
+  guint pieces;                 /* pieces of the line stroked onto the layer */
+  guint redraws;
+};
+
+NbRunTrack *
+nb_run_track_new (void)
 {
-  double x0 = -500, x1 = 500, y0 = -500, y1 = 500, half;
+  NbRunTrack *t = g_new0 (NbRunTrack, 1);
+
+  t->kx = g_array_new (FALSE, FALSE, sizeof (double));
+  t->ky = g_array_new (FALSE, FALSE, sizeof (double));
+  return t;
+}
+
+void
+nb_run_track_free (NbRunTrack *t)
+{
+  if (t == NULL)
+    return;
+  g_clear_pointer (&t->lcr, cairo_destroy);
+  g_clear_pointer (&t->layer, cairo_surface_destroy);
+  g_array_unref (t->kx);
+  g_array_unref (t->ky);
+  g_free (t);
+}
+
+void
+nb_run_track_reset (NbRunTrack *t)
+{
+  t->seen = 0;
+  t->have_view = FALSE;
+  t->width = t->height = t->scale = 0;
+}
+
+gboolean
+nb_run_track_to_pixel (const NbRunTrack *t, double x, double y, double *px, double *py)
+{
+  if (t->width == 0)
+    return FALSE;
+  *px = nb_plot_x (&t->plot, x);
+  *py = nb_plot_y (&t->plot, y);
+  return TRUE;
+}
+
+guint
+nb_run_track_get_redraws (const NbRunTrack *t)
+{
+  return t->redraws;
+}
+
+/* Vertices [from, to] of the line, with round caps: two pieces meeting at
+ * a vertex cover what one line's round join there would. */
+static void
+stroke_piece (NbPlot *plot, const double *x, const double *y, guint n)
+{
+  cairo_save (plot->cr);
+  cairo_set_line_cap (plot->cr, CAIRO_LINE_CAP_ROUND);
+  nb_plot_line (plot, x, y, n, 1.5, 0.12, 0.32, 0.70);
+  cairo_restore (plot->cr);
+}
+
+void
+nb_run_track_draw (NbRunTrack *t, const double *x, const double *y, guint n, cairo_t *cr,
+                   double w, double h, int scale)
+{
+  gboolean whole = FALSE;
+  double eps, *kx, *ky;
+  guint tail;
   NbPlot plot;
+
+  scale = MAX (scale, 1);
+  /* Samples are appended; anything else is another track. */
+  if (t->seen > 0 &&
+      (n < t->seen || memcmp (t->first, (double[2]) { x[0], y[0] }, sizeof t->first) != 0 ||
+       memcmp (t->last, (double[2]) { x[t->seen - 1], y[t->seen - 1] }, sizeof t->last) != 0))
+    nb_run_track_reset (t);
+  if (t->seen == 0)
+    {
+      /* No sample yet: a metre about the origin. */
+      t->have_view = FALSE;
+      t->cx = t->cy = 0, t->half = 500.0;
+    }
+  /* The view follows the samples one by one, not the frames: it is fitted
+   * (to scale, a square about the track so far with a margin, at least
+   * 1 m) at the first sample and again at each sample off its square, so
+   * it is the same however the samples came. */
+  for (guint i = t->seen; i < n; i++)
+    {
+      if (i == 0)
+        {
+          t->bx0 = t->bx1 = x[0];
+          t->by0 = t->by1 = y[0];
+        }
+      t->bx0 = MIN (t->bx0, x[i]);
+      t->bx1 = MAX (t->bx1, x[i]);
+      t->by0 = MIN (t->by0, y[i]);
+      t->by1 = MAX (t->by1, y[i]);
+      if (!t->have_view || !(fabs (x[i] - t->cx) <= t->half && fabs (y[i] - t->cy) <= t->half))
+        {
+          t->cx = (t->bx0 + t->bx1) / 2;
+          t->cy = (t->by0 + t->by1) / 2;
+          t->half = MAX (500.0, 0.575 * MAX (t->bx1 - t->bx0, t->by1 - t->by0));
+          t->have_view = TRUE;
+          whole = TRUE;
+        }
+    }
+  if (n > 0)
+    {
+      t->first[0] = x[0], t->first[1] = y[0];
+      t->last[0] = x[n - 1], t->last[1] = y[n - 1];
+    }
+  t->seen = n;
+  if (w != t->width || h != t->height || scale != t->scale)
+    whole = TRUE;
 
   cairo_save (cr);
   cairo_set_source_rgb (cr, 1, 1, 1);
   cairo_paint (cr);
   cairo_restore (cr);
-  if (n > 0)
+  nb_plot_begin (&plot, cr, 0, 0, w, h, t->cx - t->half, t->cx + t->half, t->cy - t->half,
+                 t->cy + t->half, TRUE, _("x, mm"), _("y, mm"));
+  if (whole)
     {
-      x0 = x1 = x[0];
-      y0 = y1 = y[0];
+      g_clear_pointer (&t->lcr, cairo_destroy);
+      g_clear_pointer (&t->layer, cairo_surface_destroy);
+      t->layer = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * scale),
+                                             (int) ceil (h * scale));
+      cairo_surface_set_device_scale (t->layer, scale, scale);
+      t->lcr = cairo_create (t->layer);
+      t->width = (int) w, t->height = (int) h, t->scale = scale;
+      g_array_set_size (t->kx, 0);
+      g_array_set_size (t->ky, 0);
+      t->pieces = 0;
+      t->redraws++;
     }
-  for (guint i = 1; i < n; i++)
-    {
-      x0 = MIN (x0, x[i]);
-      x1 = MAX (x1, x[i]);
-      y0 = MIN (y0, y[i]);
-      y1 = MAX (y1, y[i]);
-    }
-  /* To scale, a square about the track with a margin (at least 1 m). */
-  half = MAX (500.0, 0.575 * MAX (x1 - x0, y1 - y0));
-  nb_plot_begin (&plot, cr, 0, 0, w, h, (x0 + x1) / 2 - half, (x0 + x1) / 2 + half,
-                 (y0 + y1) / 2 - half, (y0 + y1) / 2 + half, TRUE, _("x, mm"), _("y, mm"));
+  t->plot = plot;
+  t->plot.cr = t->lcr;
+
+  /* A sample less than half a pixel from the last vertex kept changes
+   * nothing drawn: 100 000 samples of a route become a few thousand
+   * vertices (cairo's stroker is linear in them). */
+  eps = 0.5 * (plot.xmax - plot.xmin) / MAX (plot.w, 1.0);
+  for (guint i = t->kx->len == 0 ? 0 : t->last_kept + 1; i < n; i++)
+    if (t->kx->len == 0 ||
+        fabs (x[i] - g_array_index (t->kx, double, t->kx->len - 1)) >= eps ||
+        fabs (y[i] - g_array_index (t->ky, double, t->ky->len - 1)) >= eps)
+      {
+        g_array_append_val (t->kx, x[i]);
+        g_array_append_val (t->ky, y[i]);
+        t->last_kept = i;
+      }
+  /* The pieces complete since, onto the layer; each shares its first
+   * vertex with the last of the one before. */
+  kx = (double *) t->kx->data, ky = (double *) t->ky->data;
+  for (; t->kx->len > (t->pieces + 1) * NB_RUN_TRACK_PIECE; t->pieces++)
+    stroke_piece (&t->plot, kx + t->pieces * NB_RUN_TRACK_PIECE,
+                  ky + t->pieces * NB_RUN_TRACK_PIECE, NB_RUN_TRACK_PIECE + 1);
+  cairo_surface_flush (t->layer);
+  cairo_save (cr);
+  cairo_set_source_surface (cr, t->layer, 0, 0);
+  cairo_paint (cr);
+  cairo_restore (cr);
+
+  /* The piece in progress, to the last sample (kept or not), on the frame. */
+  tail = t->pieces * NB_RUN_TRACK_PIECE;
   if (n > 1)
     {
-      /* A sample less than half a pixel from the last one kept changes
-       * nothing drawn: 100 000 samples of a route become a few thousand
-       * vertices (cairo's stroker is linear in them). */
-      double eps = 0.5 * (plot.xmax - plot.xmin) / MAX (plot.w, 1.0);
-      g_autofree double *kx = g_new (double, n), *ky = g_new (double, n);
-      guint m = 0;
+      guint m = t->kx->len - tail;
+      g_autofree double *px = g_new (double, m + 1), *py = g_new (double, m + 1);
 
-      for (guint i = 0; i < n; i++)
-        if (m == 0 || i == n - 1 || fabs (x[i] - kx[m - 1]) >= eps ||
-            fabs (y[i] - ky[m - 1]) >= eps)
-          kx[m] = x[i], ky[m] = y[i], m++;
-      nb_plot_line (&plot, kx, ky, m, 1.5, 0.12, 0.32, 0.70);
+      memcpy (px, kx + tail, m * sizeof (double));
+      memcpy (py, ky + tail, m * sizeof (double));
+      if (t->last_kept != n - 1)
+        px[m] = x[n - 1], py[m] = y[n - 1], m++;
+      stroke_piece (&plot, px, py, m);
     }
   if (n > 0)
     {
       /* The current position, and the key to it in the top left corner (a
        * label beside it would leave the plot at the route's end). */
       nb_plot_marker (&plot, x[n - 1], y[n - 1], NULL, 0.75, 0.10, 0.10);
-      nb_plot_marker (&plot, (x0 + x1) / 2 - 0.85 * half, (y0 + y1) / 2 + 0.85 * half, _("now"),
+      nb_plot_marker (&plot, t->cx - 0.85 * t->half, t->cy + 0.85 * t->half, _("now"),
                       0.75, 0.10, 0.10);
     }
 }

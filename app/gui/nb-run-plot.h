@@ -46,8 +46,34 @@ void nb_run_plot_add_trials (NbRunPlot *plot, const NbClause *clause, GArray *tr
                              const NbConfigResult *r);
 void nb_run_plot_draw  (const NbRunPlot *plot, cairo_t *cr, double width, double height);
 /* The live track of the trial in flight: the instrument's samples (mm, its
- * frame) as a line to scale, the current position (the last) marked. */
-void nb_run_track_draw (const double *x_mm, const double *y_mm, guint n, cairo_t *cr,
-                        double width, double height);
+ * frame) as a line to scale, the current position (the last) marked.
+ *
+ * Drawn incrementally: the line drawn so far is kept as a picture (a layer
+ * of device pixels) and each frame strokes only the samples that came since
+ * onto it, so a frame costs the new samples, not the 100 000 on screen
+ * (tests/bench/bench-gui-plot.c).  The picture is a function of the samples
+ * and the size alone, not of when the frames came: the line is stroked in
+ * pieces of NB_RUN_TRACK_PIECE vertices, the same pieces whether drawn at
+ * once or over many frames (tests/test-run-track.c compares the two pixel
+ * for pixel).  The view (a square about the track, to scale) is refitted,
+ * and the picture redrawn whole, when a sample leaves it or the size
+ * changes.  Samples are only appended: a track whose first or last drawn
+ * sample changed, or that got shorter, is drawn anew. */
+#define NB_RUN_TRACK_PIECE 256
+typedef struct NbRunTrack NbRunTrack;
+
+NbRunTrack *nb_run_track_new   (void);
+void        nb_run_track_free  (NbRunTrack *track);
+/* Forget the picture: the next drawing is done whole. */
+void        nb_run_track_reset (NbRunTrack *track);
+/* scale: the device pixels per unit of cr (gtk_widget_get_scale_factor). */
+void        nb_run_track_draw  (NbRunTrack *track, const double *x_mm, const double *y_mm,
+                                guint n, cairo_t *cr, double width, double height, int scale);
+/* Where the last drawing put the point (x_mm, y_mm), in cr's units; FALSE
+ * before any drawing. */
+gboolean    nb_run_track_to_pixel (const NbRunTrack *track, double x_mm, double y_mm,
+                                   double *px, double *py);
+/* Whole redraws so far (refits of the view, size changes, resets). */
+guint       nb_run_track_get_redraws (const NbRunTrack *track);
 
 G_END_DECLS

@@ -184,6 +184,7 @@ struct _NbTrialsPage {
   GtkWidget *list, *plot_area, *status;
   GtkWidget *robot, *url, *url_label, *scope, *track_area;
   GArray *track_x, *track_y, *track_t;  /* the trial in flight's track, mm, and its times */
+  NbRunTrack *track;            /* its picture, drawn incrementally */
   double track_t0;              /* its start on the rig's clock: samples before are not its */
   guint track_timer;
   gint64 track_next_us;         /* no redraw before: the track takes at most a third of
@@ -738,6 +739,7 @@ reset_track (NbTrialsPage *page)
   g_array_set_size (page->track_t, 0);
   g_array_set_size (page->track_x, 0);
   g_array_set_size (page->track_y, 0);
+  nb_run_track_reset (page->track);
   gtk_widget_queue_draw (page->track_area);
 }
 
@@ -761,6 +763,7 @@ start_track (NbTrialsPage *page, double t0_s)
   g_array_set_size (page->track_x, k);
   g_array_set_size (page->track_y, k);
   g_array_set_size (page->track_t, k);
+  nb_run_track_reset (page->track);
   gtk_widget_queue_draw (page->track_area);
 }
 
@@ -1461,9 +1464,11 @@ draw_track (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer u
   NbTrialsPage *page = user_data;
   gint64 t0 = g_get_monotonic_time (), took;
 
-  nb_run_track_draw ((const double *) page->track_x->data, (const double *) page->track_y->data,
-                     page->track_x->len, cr, width, height);
-  /* At 30 frames/s when it is quick (the bench: 100 000 points in 9 ms),
+  nb_run_track_draw (page->track, (const double *) page->track_x->data,
+                     (const double *) page->track_y->data, page->track_x->len, cr, width, height,
+                     gtk_widget_get_scale_factor (GTK_WIDGET (area)));
+  /* At 30 frames/s when it is quick (the bench: a frame of 100 000 samples
+   * in a few ms, only the new ones stroked),
    * else at most a third of the thread, rendering counted as much again as drawing. */
   took = g_get_monotonic_time () - t0;
   page->track_next_us = g_get_monotonic_time () + MAX (33 * G_TIME_SPAN_MILLISECOND, 6 * took);
@@ -1758,6 +1763,7 @@ nb_trials_page_init (NbTrialsPage *page)
   page->track_x = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_y = g_array_new (FALSE, FALSE, sizeof (double));
   page->track_t = g_array_new (FALSE, FALSE, sizeof (double));
+  page->track = nb_run_track_new ();
   page->track_area = named (gtk_drawing_area_new (), "run-track");
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->track_area), 200);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->track_area), draw_track, page, NULL);
@@ -1833,6 +1839,7 @@ nb_trials_page_finalize (GObject *object)
   g_clear_pointer (&page->track_x, g_array_unref);
   g_clear_pointer (&page->track_y, g_array_unref);
   g_clear_pointer (&page->track_t, g_array_unref);
+  g_clear_pointer (&page->track, nb_run_track_free);
   g_clear_object (&page->obstacles);
   g_free (page->path);
   g_clear_pointer (&page->queue, nb_io_queue_unref);
