@@ -1,27 +1,23 @@
 /* navbench-cli compute — the figures of ISO 18646-2 clauses 5–10 from CSV
  *
- * Each subcommand reads one table (see --help for its columns), computes with
- * the core metric engine and prints one JSON object (--json) or the
- * protocol's table for a person.  Input is checked row by row; the first bad
- * row stops everything with "FILE:LINE: reason" and exit status 2.
+ * Each subcommand parses its options, has the clause module read its table
+ * (see --help for its columns) and compute its figures and budget
+ * (nb_clause_compute_csv, protocols/clauses/), and prints one JSON object
+ * (--json, nb_clause_csv_json) or the protocol's table for a person.  Input
+ * is checked row by row; the first bad row stops everything with
+ * "FILE:LINE: reason" and exit status 2.
  */
 #include "nb-cli.h"
 
 #include "nb-clause.h"
 #include "nb-clause-results.h"
-#include "nb-clause-figures.h"
-#include "nb-csv-reader.h"
 #include "nb-measurements.h"
 #include "nb-error.h"
-#include "nb-json-writer.h"
-#include "nb-map-fit.h"
 #include "nb-metrics.h"
 #include "nb-table.h"
 #include "nb-unc-iso.h"
-#include "nb-unc-report.h"
 
 #include <math.h>
-#include <string.h>
 
 /* ---------------------------------------------------------------- shared -- */
 
@@ -210,15 +206,89 @@ note_trials (NbTable *table, guint clause_number, const char *config, guint n)
     }
 }
 
+/* The figures of the clause's table(s) (nb_clause_compute_csv: the reading,
+ * the figures and the budget are the clause module's), printed as --json's
+ * object or by text () as the protocol's table.  The budget only for --json
+ * with an accuracy given. */
+static int
+compute_print (guint number, Common *common, NbClauseCsv *in,
+               char *(*print_text) (const NbClauseCsvFigures *figures))
+{
+  g_autoptr (GError) error = NULL;
+  NbClauseCsvFigures f;
+  char *out;
+
+  in->setup = common->json && common->uncertainty ? &common->setup : NULL;
+  in->seed = (guint64) common->unc.seed;
+  if (!nb_clause_compute_csv (nb_clause_get (number), in, &f, &error))
+    {
+      common_clear (common);
+      return nb_cli_report_error (error);
+    }
+  out = common->json ? nb_clause_csv_json (&f) : print_text (&f);
+  nb_clause_csv_figures_clear (&f);
+  common_clear (common);
+  return emit (out);
+}
+
+static int
+fail (Common *common, GError *error)
+{
+  int status = nb_cli_report_error (error);
+
+  common_clear (common);
+  g_error_free (error);
+  return status;
+}
+
 /* -------------------------------------------------------------- 5: pose -- */
+
+static char *
+text_pose (const NbClauseCsvFigures *f)
+{
+  const NbPoseResult *res = &f->pose;
+  g_autofree char *title = clause_title (5, NULL);
+  g_autoptr (NbTable) t = nb_table_new (title);
+  g_autoptr (NbTable) d = nb_table_new ("Intermediate values (5.2)");
+  g_autofree char *a = NULL, *b = NULL;
+  guint r;
+
+  nb_table_add_column (t, "n", "n", NULL, 0);
+  nb_table_add_column (t, "ap_mm", "Ap", "mm", 2);
+  nb_table_add_column (t, "ao_deg", "Ao", "°", 3);
+  nb_table_add_column (t, "rp_mm", "Rp", "mm", 2);
+  nb_table_add_column (t, "ro_deg", "Ro (±)", "°", 3);
+  r = nb_table_add_row (t);
+  nb_table_set_number (t, r, 0, (double) res->n);
+  nb_table_set_number (t, r, 1, res->ap_mm);
+  nb_table_set_number (t, r, 2, res->ao_deg);
+  nb_table_set_number (t, r, 3, res->rp_mm);
+  nb_table_set_number (t, r, 4, res->ro_deg);
+  note_trials (t, 5, NULL, (guint) res->n);
+
+  nb_table_add_column (d, "x_bar", "x̄", "mm", 3);
+  nb_table_add_column (d, "y_bar", "ȳ", "mm", 3);
+  nb_table_add_column (d, "o_bar", "ō", "°", 3);
+  nb_table_add_column (d, "l_mean", "l̄", "mm", 3);
+  nb_table_add_column (d, "s_l", "S_l", "mm", 3);
+  nb_table_add_column (d, "s_o", "S_o", "°", 4);
+  r = nb_table_add_row (d);
+  nb_table_set_number (d, r, 0, res->barycentre_x_mm);
+  nb_table_set_number (d, r, 1, res->barycentre_y_mm);
+  nb_table_set_number (d, r, 2, res->mean_theta_deg);
+  nb_table_set_number (d, r, 3, res->l_mean_mm);
+  nb_table_set_number (d, r, 4, res->s_l_mm);
+  nb_table_set_number (d, r, 5, res->s_o_deg);
+  a = nb_table_to_text (t);
+  b = nb_table_to_text (d);
+  return g_strdup_printf ("%s\n%s", a, b);
+}
 
 static int
 compute_pose (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) poses = NULL;
-  g_autoptr (NbUncBudget) budget = NULL;
+  GError *error = NULL;
   g_autofree char *command_text = NULL;
   Common common = { 0 };
   GOptionEntry extra[] = {
@@ -227,8 +297,7 @@ compute_pose (int argc, char **argv)
     { NULL }
   };
   double command[3];
-  NbPose c;
-  NbPoseResult res;
+  NbClauseCsv in = { 0 };
 
   g_option_context_set_summary (context,
     "Pose accuracy and repeatability, ISO 18646-2 clause 5: Ap, Ao, Rp, Ro of the\n"
@@ -240,100 +309,62 @@ compute_pose (int argc, char **argv)
       !common_setup (&common, &error) ||
       !nb_cli_parse_numbers ("command", command_text, command, 3, "X,Y,THETA (mm, mm, °)",
                              &error) ||
-      !require_input ("input", common.input, &error) ||
-      (poses = nb_measurements_read_poses (common.input, &error)) == NULL)
-    goto fail;
-
-  c = (NbPose) { command[0], command[1], command[2] };
-  if (!nb_metrics_pose (&c, (NbPose *) poses->data, poses->len, &res, &error))
-    {
-      g_prefix_error (&error, "%s: ", common.input);
-      goto fail;
-    }
-  if (common.json && common.uncertainty &&
-      (budget = nb_unc_pose (&common.setup, &c, (NbPose *) poses->data, poses->len,
-                             (guint64) common.unc.seed, &error)) == NULL)
-    {
-      g_prefix_error (&error, "%s: ", common.input);
-      goto fail;
-    }
-  common_clear (&common);
-
-  if (common.json)
-    {
-      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-
-      nb_json_begin_object (w);
-      nb_clause_json_pose (w, &res);
-      if (budget != NULL)
-        nb_unc_json_budget (w, budget);
-      nb_json_end_object (w);
-      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
-    }
-  else
-    {
-      g_autofree char *title = clause_title (5, NULL);
-      g_autoptr (NbTable) t = nb_table_new (title);
-      g_autoptr (NbTable) d = nb_table_new ("Intermediate values (5.2)");
-      g_autofree char *a = NULL, *b = NULL;
-      guint r;
-
-      nb_table_add_column (t, "n", "n", NULL, 0);
-      nb_table_add_column (t, "ap_mm", "Ap", "mm", 2);
-      nb_table_add_column (t, "ao_deg", "Ao", "°", 3);
-      nb_table_add_column (t, "rp_mm", "Rp", "mm", 2);
-      nb_table_add_column (t, "ro_deg", "Ro (±)", "°", 3);
-      r = nb_table_add_row (t);
-      nb_table_set_number (t, r, 0, (double) res.n);
-      nb_table_set_number (t, r, 1, res.ap_mm);
-      nb_table_set_number (t, r, 2, res.ao_deg);
-      nb_table_set_number (t, r, 3, res.rp_mm);
-      nb_table_set_number (t, r, 4, res.ro_deg);
-      note_trials (t, 5, NULL, (guint) res.n);
-
-      nb_table_add_column (d, "x_bar", "x̄", "mm", 3);
-      nb_table_add_column (d, "y_bar", "ȳ", "mm", 3);
-      nb_table_add_column (d, "o_bar", "ō", "°", 3);
-      nb_table_add_column (d, "l_mean", "l̄", "mm", 3);
-      nb_table_add_column (d, "s_l", "S_l", "mm", 3);
-      nb_table_add_column (d, "s_o", "S_o", "°", 4);
-      r = nb_table_add_row (d);
-      nb_table_set_number (d, r, 0, res.barycentre_x_mm);
-      nb_table_set_number (d, r, 1, res.barycentre_y_mm);
-      nb_table_set_number (d, r, 2, res.mean_theta_deg);
-      nb_table_set_number (d, r, 3, res.l_mean_mm);
-      nb_table_set_number (d, r, 4, res.s_l_mm);
-      nb_table_set_number (d, r, 5, res.s_o_deg);
-      a = nb_table_to_text (t);
-      b = nb_table_to_text (d);
-      return emit (g_strdup_printf ("%s\n%s", a, b));
-    }
-
-fail:
-  common_clear (&common);
-  return nb_cli_report_error (error);
+      !require_input ("input", common.input, &error))
+    return fail (&common, error);
+  in.input = common.input;
+  in.command = (NbPose) { command[0], command[1], command[2] };
+  return compute_print (5, &common, &in, text_pose);
 }
 
 /* -------------------------------------------------------------- 8: path -- */
 
-/* nb_measurements_read_path → the shared grouping of trials. */
-static gboolean
-path_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
-             double t_s, gpointer user_data, GError **error)
+static char *
+text_path (const NbClauseCsvFigures *f)
 {
-  nb_path_run_push (user_data, trial, new_run, line, x_mm, y_mm);
-  return TRUE;
+  const NbPathResult *res = &f->path;
+  g_autofree char *title = clause_title (8, NULL);
+  g_autoptr (NbTable) t = nb_table_new (title);
+  g_autoptr (NbTable) per = nb_table_new ("Deviation per trial (8.2; positive = left of travel)");
+  g_autofree char *a = NULL, *b = NULL;
+  guint r;
+
+  nb_table_add_column (per, "trial", "trial", NULL, 0);
+  nb_table_add_column (per, "samples", "samples", NULL, 0);
+  nb_table_add_column (per, "on_segment", "on P0→P1", NULL, 0);
+  nb_table_add_column (per, "d_mm", "d_i", "mm", 2);
+  for (guint i = 0; i < f->n_trials; i++)
+    {
+      const NbPathRunTrial *pt = nb_path_run_trial (f->run, i);
+
+      r = nb_table_add_row (per);
+      nb_table_set_text (per, r, 0, pt->label);
+      nb_table_set_number (per, r, 1, (double) pt->acc.n_samples);
+      nb_table_set_number (per, r, 2, (double) pt->acc.n_on_segment);
+      nb_table_set_number (per, r, 3, f->d_mm[i]);
+    }
+  nb_table_add_column (t, "n", "n", NULL, 0);
+  nb_table_add_column (t, "max_mm", "d = max |d_i|", "mm", 2);
+  nb_table_add_column (t, "mean_mm", "mean d_i", "mm", 2);
+  nb_table_add_column (t, "mean_abs_mm", "mean |d_i|", "mm", 2);
+  nb_table_add_column (t, "std_mm", "std d_i", "mm", 2);
+  r = nb_table_add_row (t);
+  nb_table_set_number (t, r, 0, (double) res->n);
+  nb_table_set_number (t, r, 1, res->max_mm);
+  nb_table_set_number (t, r, 2, res->mean_mm);
+  nb_table_set_number (t, r, 3, res->mean_abs_mm);
+  nb_table_set_number (t, r, 4, res->std_mm);
+  note_trials (t, 8, NULL, (guint) res->n);
+  a = nb_table_to_text (per);
+  b = nb_table_to_text (t);
+  return g_strdup_printf ("%s\n%s", a, b);
 }
 
 static int
 compute_path (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (NbPathRun) run = NULL;
-  g_autoptr (NbUncBudget) budget = NULL;
+  GError *error = NULL;
   g_autofree char *from_text = NULL, *to_text = NULL;
-  g_autofree double *d = NULL;
   Common common = { 0 };
   GOptionEntry extra[] = {
     { "from", 0, 0, G_OPTION_ARG_STRING, &from_text, "P0 of the commanded segment, mm", "X0,Y0" },
@@ -341,9 +372,7 @@ compute_path (int argc, char **argv)
     { NULL }
   };
   double p0[2], p1[2];
-  NbSegment segment;
-  NbPathResult res;
-  guint n;
+  NbClauseCsv in = { 0 };
 
   g_option_context_set_summary (context,
     "Path deviation, ISO 18646-2 clause 8: per trial the signed perpendicular\n"
@@ -358,106 +387,55 @@ compute_path (int argc, char **argv)
       !common_setup (&common, &error) ||
       !nb_cli_parse_numbers ("from", from_text, p0, 2, "X0,Y0 in mm", &error) ||
       !nb_cli_parse_numbers ("to", to_text, p1, 2, "X1,Y1 in mm", &error) ||
-      !nb_segment_init (&segment, p0[0], p0[1], p1[0], p1[1], &error) ||
+      !nb_segment_init (&in.segment, p0[0], p0[1], p1[0], p1[1], &error) ||
       !require_input ("input", common.input, &error))
-    goto fail;
-  run = nb_path_run_new (&segment);
-  if (!nb_measurements_read_path (common.input, path_sample, run, &error) ||
-      (d = nb_path_run_finish (run, common.input, &res, &error)) == NULL)
-    goto fail;
-  n = nb_path_run_n_trials (run);
-  if (common.json && common.uncertainty &&
-      (budget = nb_unc_path (&common.setup, d, n, &segment, (guint64) common.unc.seed,
-                             &error)) == NULL)
-    {
-      g_prefix_error (&error, "%s: ", common.input);
-      goto fail;
-    }
-  common_clear (&common);
-
-  if (common.json)
-    {
-      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-
-      g_autofree const char **labels = g_new (const char *, MAX (n, 1));
-
-      for (guint i = 0; i < n; i++)
-        labels[i] = nb_path_run_trial (run, i)->label;
-      nb_json_begin_object (w);
-      nb_clause_json_path (w, &res, nb_path_run_samples (run), labels, d, n);
-      if (budget != NULL)
-        nb_unc_json_budget (w, budget);
-      nb_json_end_object (w);
-      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
-    }
-  else
-    {
-      g_autofree char *title = clause_title (8, NULL);
-      g_autoptr (NbTable) t = nb_table_new (title);
-      g_autoptr (NbTable) per = nb_table_new ("Deviation per trial (8.2; positive = left of travel)");
-      g_autofree char *a = NULL, *b = NULL;
-      guint r;
-
-      nb_table_add_column (per, "trial", "trial", NULL, 0);
-      nb_table_add_column (per, "samples", "samples", NULL, 0);
-      nb_table_add_column (per, "on_segment", "on P0→P1", NULL, 0);
-      nb_table_add_column (per, "d_mm", "d_i", "mm", 2);
-      for (guint i = 0; i < n; i++)
-        {
-          const NbPathRunTrial *pt = nb_path_run_trial (run, i);
-
-          r = nb_table_add_row (per);
-          nb_table_set_text (per, r, 0, pt->label);
-          nb_table_set_number (per, r, 1, (double) pt->acc.n_samples);
-          nb_table_set_number (per, r, 2, (double) pt->acc.n_on_segment);
-          nb_table_set_number (per, r, 3, d[i]);
-        }
-      nb_table_add_column (t, "n", "n", NULL, 0);
-      nb_table_add_column (t, "max_mm", "d = max |d_i|", "mm", 2);
-      nb_table_add_column (t, "mean_mm", "mean d_i", "mm", 2);
-      nb_table_add_column (t, "mean_abs_mm", "mean |d_i|", "mm", 2);
-      nb_table_add_column (t, "std_mm", "std d_i", "mm", 2);
-      r = nb_table_add_row (t);
-      nb_table_set_number (t, r, 0, (double) res.n);
-      nb_table_set_number (t, r, 1, res.max_mm);
-      nb_table_set_number (t, r, 2, res.mean_mm);
-      nb_table_set_number (t, r, 3, res.mean_abs_mm);
-      nb_table_set_number (t, r, 4, res.std_mm);
-      note_trials (t, 8, NULL, (guint) res.n);
-      a = nb_table_to_text (per);
-      b = nb_table_to_text (t);
-      return emit (g_strdup_printf ("%s\n%s", a, b));
-    }
-
-fail:
-  common_clear (&common);
-  return nb_cli_report_error (error);
+    return fail (&common, error);
+  in.input = common.input;
+  return compute_print (8, &common, &in, text_path);
 }
 
 /* ----------------------------------------------------------- 10: mapping -- */
+
+static char *
+text_mapping (const NbClauseCsvFigures *f)
+{
+  g_autofree char *title = clause_title (10, NULL);
+  g_autoptr (NbTable) t = nb_table_new (title);
+  guint r;
+
+  nb_table_add_column (t, "trial", "trial", NULL, 0);
+  nb_table_add_column (t, "dm_mm", "Dm", "mm", 2);
+  for (guint i = 0; i < f->n_trials; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%u", g_array_index (f->maps, NbMapCorners, i).trial);
+
+      r = nb_table_add_row (t);
+      nb_table_set_text (t, r, 0, name);
+      nb_table_set_number (t, r, 1, f->dm_mm[i]);
+    }
+  r = nb_table_add_row (t);
+  nb_table_set_text (t, r, 0, "accuracy (max Dm)");
+  nb_table_set_number (t, r, 1, f->accuracy_mm);
+  note_trials (t, 10, NULL, f->n_trials);
+  return nb_table_to_text (t);
+}
 
 static int
 compute_mapping (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) trials = NULL;
+  GError *error = NULL;
   g_autofree char *truth_path = NULL, *map_path = NULL;
-  g_autofree double *dm = NULL, *heading = NULL;
-  g_autoptr (NbUncBudget) budget = NULL;
-  UncOptions unc = { 0 };
-  NbUncSetup setup;
-  gboolean json = FALSE, uncertainty = FALSE;
+  Common common = { 0 };
   const GOptionEntry entries[] = {
     { "truth", 0, 0, G_OPTION_ARG_FILENAME, &truth_path, "the arena's corners A_1..A_4",
       "T.csv" },
     { "map", 0, 0, G_OPTION_ARG_FILENAME, &map_path, "the map's corners A'_1..A'_4 per trial",
       "M.csv" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &common.json, "one JSON object on stdout", NULL },
     { NULL }
   };
-  double truth[4][2], accuracy;
-  guint window;
+  NbClauseCsv in = { 0 };
 
   g_option_context_set_summary (context,
     "Mapping accuracy, ISO 18646-2 clause 10: per trial Dm, the mean distance between\n"
@@ -465,83 +443,15 @@ compute_mapping (int argc, char **argv)
     "Truth columns: corner (1–4), x_mm, y_mm.  Map columns: trial, corner, x_mm, y_mm.\n"
     "Every trial gives each of the four corners once; the standard asks for 3 trials.");
   g_option_context_add_main_entries (context, entries, NULL);
-  unc_entries (context, &unc);
+  unc_entries (context, &common.unc);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
-      !unc_setup (&unc, &setup, &uncertainty, &error) ||
+      !common_setup (&common, &error) ||
       !require_input ("truth", truth_path, &error) ||
-      !require_input ("map", map_path, &error) ||
-      !nb_measurements_read_truth_corners (truth_path, truth, &error) ||
-      (trials = nb_measurements_read_map_corners (map_path, &error)) == NULL)
-    return nb_cli_report_error (error);
-
-  dm = g_new (double, MAX (trials->len, 1));
-  heading = g_new (double, MAX (trials->len, 1));
-  for (guint i = 0; i < trials->len; i++)
-    {
-      dm[i] = nb_metrics_dm ((const double (*)[2]) truth,
-                             (const double (*)[2]) g_array_index (trials, NbMapCorners, i).corner_mm);
-      /* 10.2: the map's heading against the arena (as campaign results gives it) */
-      heading[i] = nb_map_heading_deg ((const double (*)[2]) truth, (const double (*)[2])
-                                       g_array_index (trials, NbMapCorners, i).corner_mm);
-    }
-  /* 10.3: the rows of compute are successful maps; the figure is the largest
-   * Dm of the first three consecutive ones (NaN: fewer than three). */
-  accuracy = nb_mapping_accuracy_mm (dm, NULL, trials->len, &window);
-  if (json && uncertainty)
-    {
-      /* The trials' corners side by side, as the model takes them. */
-      g_autofree double (*corners)[4][2] = g_malloc (MAX (trials->len, 1) * sizeof *corners);
-
-      for (guint i = 0; i < trials->len; i++)
-        memcpy (corners[i], g_array_index (trials, NbMapCorners, i).corner_mm, sizeof corners[i]);
-      /* The mapping accuracy's budget over the maps the figure takes. */
-      budget = nb_unc_mapping (&setup, (const double (*)[2]) truth,
-                               (const double (*)[4][2]) corners, NULL, trials->len,
-                               window != G_MAXUINT ? window : 0,
-                               window != G_MAXUINT ? NB_MAPPING_CONSECUTIVE : 0,
-                               (guint64) unc.seed, &error);
-    }
-  g_free (unc.accuracy);
-  if (json && uncertainty && budget == NULL)
-    return nb_cli_report_error (error);
-
-  if (json)
-    {
-      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-
-      g_autofree guint *numbers = g_new (guint, MAX (trials->len, 1));
-
-      for (guint i = 0; i < trials->len; i++)
-        numbers[i] = g_array_index (trials, NbMapCorners, i).trial;
-      nb_json_begin_object (w);
-      nb_clause_json_mapping (w, numbers, dm, heading, trials->len, accuracy);
-      if (budget != NULL)
-        nb_unc_json_budget (w, budget);
-      nb_json_end_object (w);
-      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
-    }
-  else
-    {
-      g_autofree char *title = clause_title (10, NULL);
-      g_autoptr (NbTable) t = nb_table_new (title);
-      guint r;
-
-      nb_table_add_column (t, "trial", "trial", NULL, 0);
-      nb_table_add_column (t, "dm_mm", "Dm", "mm", 2);
-      for (guint i = 0; i < trials->len; i++)
-        {
-          g_autofree char *name = g_strdup_printf ("%u", g_array_index (trials, NbMapCorners, i).trial);
-
-          r = nb_table_add_row (t);
-          nb_table_set_text (t, r, 0, name);
-          nb_table_set_number (t, r, 1, dm[i]);
-        }
-      r = nb_table_add_row (t);
-      nb_table_set_text (t, r, 0, "accuracy (max Dm)");
-      nb_table_set_number (t, r, 1, accuracy);
-      note_trials (t, 10, NULL, trials->len);
-      return emit (nb_table_to_text (t));
-    }
+      !require_input ("map", map_path, &error))
+    return fail (&common, error);
+  in.truth = truth_path;
+  in.map = map_path;
+  return compute_print (10, &common, &in, text_mapping);
 }
 
 /* --------------------------------------------------------- 6: detection -- */
@@ -558,40 +468,36 @@ row_detection (NbTable *t, const char *name, const NbDetectionTally *tally)
   nb_table_set_number (t, r, 4, nb_detection_tally_mean_accuracy_pct (tally));
 }
 
-/* The placements into the clause 6 model (nb_clause_unc_detection: one
- * place for it, the clause module's). */
-static NbUncBudget *
-detection_budget (const NbUncSetup *setup, GArray *placements, const NbDetectionResult *res,
-                  guint64 seed, GError **error)
+static char *
+text_detection (const NbClauseCsvFigures *f)
 {
-  guint n = placements->len;
-  g_autofree const char **o = g_new (const char *, MAX (n, 1));
-  g_autofree double *t = g_new (double, MAX (n, 1));
-  g_autofree double *m = g_new (double, MAX (n, 1));
-  g_autofree gboolean *d = g_new (gboolean, MAX (n, 1));
+  const NbDetectionResult *res = &f->detection;
+  g_autofree char *title = clause_title (6, NULL);
+  g_autoptr (NbTable) t = nb_table_new (title);
 
-  for (guint i = 0; i < n; i++)
+  nb_table_add_column (t, "obstacle", "obstacle", NULL, 0);
+  nb_table_add_column (t, "placements", "placements", NULL, 0);
+  nb_table_add_column (t, "detected", "detected", NULL, 0);
+  nb_table_add_column (t, "mean_error_pct", "mean error", "%", 2);
+  nb_table_add_column (t, "mean_accuracy_pct", "mean accuracy", "%", 2);
+  for (guint i = 0; i < res->obstacles->len; i++)
     {
-      NbPlacement *p = &g_array_index (placements, NbPlacement, i);
+      NbObstacleTally *o = &g_array_index (res->obstacles, NbObstacleTally, i);
 
-      o[i] = p->obstacle;
-      t[i] = p->true_mm;
-      m[i] = p->measured_mm;
-      d[i] = p->detected;
+      row_detection (t, o->obstacle, &o->tally);
+      note_trials (t, 6, o->obstacle, o->tally.placements);
     }
-  return nb_clause_unc_detection (setup, res, o, t, m, d, n, seed, error);
+  row_detection (t, "all obstacles", &res->all);
+  return nb_table_to_text (t);
 }
 
 static int
 compute_detection (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) placements = NULL;
-  g_autoptr (NbUncBudget) budget = NULL;
+  GError *error = NULL;
   Common common = { 0 };
-  NbDetectionResult res;
-  int status;
+  NbClauseCsv in = { 0 };
 
   g_option_context_set_summary (context,
     "Obstacle detection, ISO 18646-2 clause 6: per placement detected or not and\n"
@@ -603,122 +509,63 @@ compute_detection (int argc, char **argv)
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
       !common_setup (&common, &error) ||
-      !require_input ("input", common.input, &error) ||
-      (placements = nb_measurements_read_detection (common.input, &error)) == NULL)
-    goto fail;
-
-  nb_detection_result_init (&res);
-  for (guint i = 0; i < placements->len; i++)
-    {
-      NbPlacement *p = &g_array_index (placements, NbPlacement, i);
-
-      nb_detection_result_add (&res, p->obstacle, p->true_mm, p->detected, p->measured_mm);
-    }
-  if (common.json && common.uncertainty && res.all.detected > 0 &&
-      (budget = detection_budget (&common.setup, placements, &res, (guint64) common.unc.seed,
-                                  &error)) == NULL)
-    {
-      nb_detection_result_clear (&res);
-      g_prefix_error (&error, "%s: ", common.input);
-      goto fail;
-    }
-  common_clear (&common);
-
-  if (common.json)
-    {
-      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-
-      nb_json_begin_object (w);
-      nb_clause_json_detection (w, &res);
-      if (budget != NULL)
-        nb_clause_json_detection_unc (w, budget, &res);
-      nb_json_end_object (w);
-      status = emit (nb_json_writer_finish (g_steal_pointer (&w)));
-    }
-  else
-    {
-      g_autofree char *title = clause_title (6, NULL);
-      g_autoptr (NbTable) t = nb_table_new (title);
-
-      nb_table_add_column (t, "obstacle", "obstacle", NULL, 0);
-      nb_table_add_column (t, "placements", "placements", NULL, 0);
-      nb_table_add_column (t, "detected", "detected", NULL, 0);
-      nb_table_add_column (t, "mean_error_pct", "mean error", "%", 2);
-      nb_table_add_column (t, "mean_accuracy_pct", "mean accuracy", "%", 2);
-      for (guint i = 0; i < res.obstacles->len; i++)
-        {
-          NbObstacleTally *o = &g_array_index (res.obstacles, NbObstacleTally, i);
-
-          row_detection (t, o->obstacle, &o->tally);
-          note_trials (t, 6, o->obstacle, o->tally.placements);
-        }
-      row_detection (t, "all obstacles", &res.all);
-      status = emit (nb_table_to_text (t));
-    }
-  nb_detection_result_clear (&res);
-  return status;
-
-fail:
-  common_clear (&common);
-  return nb_cli_report_error (error);
+      !require_input ("input", common.input, &error))
+    return fail (&common, error);
+  in.input = common.input;
+  return compute_print (6, &common, &in, text_detection);
 }
 
 /* -------------------------------------------------- 7, 9: timed trials -- */
 
-typedef struct {
-  const char *config;                   /* owned by the rows array */
-  GArray *baseline;                     /* of NbTimedTrial; clause 7 only */
-  GArray *trials;                       /* with obstacle (7) or through the passage (9) */
-} Config;
-
-static void
-config_clear (gpointer p)
+static char *
+text_avoidance (const NbClauseCsvFigures *f)
 {
-  Config *c = p;
+  g_autofree char *title = clause_title (7, NULL);
+  g_autoptr (NbTable) t = nb_table_new (title);
 
-  g_array_unref (c->baseline);
-  g_array_unref (c->trials);
-}
-
-/* Groups rows by configuration, in order of first appearance. */
-static GArray *
-group_configs (GArray *rows)
-{
-  GArray *configs = g_array_new (FALSE, FALSE, sizeof (Config));
-  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
-
-  g_array_set_clear_func (configs, config_clear);
-  for (guint i = 0; i < rows->len; i++)
+  nb_table_add_column (t, "config", "configuration", NULL, 0);
+  nb_table_add_column (t, "passed", "passed", NULL, 0);
+  nb_table_add_column (t, "t0_s", "T0", "s", 2);
+  nb_table_add_column (t, "t1_s", "T1", "s", 2);
+  nb_table_add_column (t, "delay_ratio", "T1/T0", NULL, 3);
+  for (guint i = 0; i < f->configs->len; i++)
     {
-      NbTimedRow *row = &g_array_index (rows, NbTimedRow, i);
-      gpointer found;
-      Config *c;
+      const NbClauseCsvConfig *c = &g_array_index (f->configs, NbClauseCsvConfig, i);
+      const NbAvoidanceResult *res = &c->avoidance;
+      guint r = nb_table_add_row (t);
 
-      if (g_hash_table_lookup_extended (index, row->config, NULL, &found))
-        c = &g_array_index (configs, Config, GPOINTER_TO_UINT (found));
-      else
+      nb_table_set_text (t, r, 0, c->config);
+      nb_table_set_bool (t, r, 1, res->passed);
+      nb_table_set_number (t, r, 2, res->t0_s);
+      nb_table_set_number (t, r, 3, res->t1_s);
+      nb_table_set_number (t, r, 4, res->delay_ratio);
+      if (c->trials->len < NB_AVOIDANCE_TRIALS)
         {
-          Config fresh = { row->config, g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)),
-                           g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)) };
+          g_autofree char *note = g_strdup_printf (
+            "Note: %s: %u trial%s with the obstacle; 7.3 decides on the first three.",
+            c->config, c->trials->len, c->trials->len == 1 ? "" : "s");
 
-          g_array_append_val (configs, fresh);
-          g_hash_table_insert (index, row->config, GUINT_TO_POINTER (configs->len - 1));
-          c = &g_array_index (configs, Config, configs->len - 1);
+          nb_table_add_note (t, note);
         }
-      g_array_append_val (row->baseline ? c->baseline : c->trials, row->trial);
+      if (!isfinite (res->t0_s))
+        {
+          g_autofree char *note = g_strdup_printf (
+            "Note: %s: fewer than three successful trials without the obstacle: no T0.",
+            c->config);
+
+          nb_table_add_note (t, note);
+        }
     }
-  return configs;
+  return nb_table_to_text (t);
 }
 
 static int
 compute_avoidance (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) rows = NULL, configs = NULL;
-  g_autofree NbAvoidanceResult *res = NULL;
-  g_autoptr (GPtrArray) budgets = g_ptr_array_new_with_free_func ((GDestroyNotify) nb_unc_budget_free);
+  GError *error = NULL;
   Common common = { 0 };
+  NbClauseCsv in = { 0 };
 
   g_option_context_set_summary (context,
     "Obstacle avoidance, ISO 18646-2 clause 7: a configuration passes only if its\n"
@@ -730,121 +577,46 @@ compute_avoidance (int argc, char **argv)
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
       !common_setup (&common, &error) ||
-      !require_input ("input", common.input, &error) ||
-      (rows = nb_measurements_read_avoidance (common.input, &error)) == NULL)
-    goto fail;
-
-  configs = group_configs (rows);
-  res = g_new0 (NbAvoidanceResult, configs->len);
-  for (guint i = 0; i < configs->len; i++)
-    {
-      Config *c = &g_array_index (configs, Config, i);
-
-      if (!nb_metrics_avoidance ((NbTimedTrial *) c->baseline->data, c->baseline->len,
-                                 (NbTimedTrial *) c->trials->data, c->trials->len, &res[i],
-                                 &error))
-        {
-          g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
-          goto fail;
-        }
-      /* Uncertainty where the figures exist (T0 and T1 from three trials each). */
-      if (common.json && common.uncertainty && isfinite (res[i].t0_s) && isfinite (res[i].t1_s))
-        {
-          NbUncBudget *b = nb_unc_avoidance_trials (&common.setup,
-                                                    (NbTimedTrial *) c->baseline->data,
-                                                    c->baseline->len,
-                                                    (NbTimedTrial *) c->trials->data,
-                                                    c->trials->len, (guint64) common.unc.seed,
-                                                    &error);
-
-          if (b == NULL)
-            {
-              g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
-              goto fail;
-            }
-          g_ptr_array_add (budgets, b);
-        }
-      else
-        g_ptr_array_add (budgets, NULL);
-    }
-  common_clear (&common);
-
-  if (common.json)
-    {
-      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-
-      nb_json_begin_object (w);
-      nb_json_key (w, "configs");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < configs->len; i++)
-        {
-          nb_json_begin_object (w);
-          nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
-          nb_clause_json_avoidance (w, &res[i]);
-          if (g_ptr_array_index (budgets, i) != NULL)
-            nb_unc_json_budget (w, g_ptr_array_index (budgets, i));
-          nb_json_end_object (w);
-        }
-      nb_json_end_array (w);
-      nb_json_end_object (w);
-      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
-    }
-  else
-    {
-      g_autofree char *title = clause_title (7, NULL);
-      g_autoptr (NbTable) t = nb_table_new (title);
-
-      nb_table_add_column (t, "config", "configuration", NULL, 0);
-      nb_table_add_column (t, "passed", "passed", NULL, 0);
-      nb_table_add_column (t, "t0_s", "T0", "s", 2);
-      nb_table_add_column (t, "t1_s", "T1", "s", 2);
-      nb_table_add_column (t, "delay_ratio", "T1/T0", NULL, 3);
-      for (guint i = 0; i < configs->len; i++)
-        {
-          Config *c = &g_array_index (configs, Config, i);
-          guint r = nb_table_add_row (t);
-
-          nb_table_set_text (t, r, 0, c->config);
-          nb_table_set_bool (t, r, 1, res[i].passed);
-          nb_table_set_number (t, r, 2, res[i].t0_s);
-          nb_table_set_number (t, r, 3, res[i].t1_s);
-          nb_table_set_number (t, r, 4, res[i].delay_ratio);
-          if (c->trials->len < NB_AVOIDANCE_TRIALS)
-            {
-              g_autofree char *note = g_strdup_printf (
-                "Note: %s: %u trial%s with the obstacle; 7.3 decides on the first three.",
-                c->config, c->trials->len, c->trials->len == 1 ? "" : "s");
-
-              nb_table_add_note (t, note);
-            }
-          if (!isfinite (res[i].t0_s))
-            {
-              g_autofree char *note = g_strdup_printf (
-                "Note: %s: fewer than three successful trials without the obstacle: no T0.",
-                c->config);
-
-              nb_table_add_note (t, note);
-            }
-        }
-      return emit (nb_table_to_text (t));
-    }
-
-fail:
-  common_clear (&common);
-  return nb_cli_report_error (error);
+      !require_input ("input", common.input, &error))
+    return fail (&common, error);
+  in.input = common.input;
+  return compute_print (7, &common, &in, text_avoidance);
 }
 
 /* ----------------------------------------------------------- 9: passage -- */
+
+static char *
+text_passage (const NbClauseCsvFigures *f)
+{
+  g_autofree char *title = clause_title (9, NULL);
+  g_autoptr (NbTable) t = nb_table_new (title);
+
+  nb_table_add_column (t, "config", "configuration", NULL, 0);
+  nb_table_add_column (t, "passed", "passed", NULL, 0);
+  nb_table_add_column (t, "mean_time_s", "passage time", "s", 2);
+  nb_table_add_column (t, "trials", "trials", NULL, 0);
+  nb_table_add_column (t, "failed_trials", "failed", NULL, 0);
+  for (guint i = 0; i < f->configs->len; i++)
+    {
+      const NbClauseCsvConfig *c = &g_array_index (f->configs, NbClauseCsvConfig, i);
+      guint r = nb_table_add_row (t);
+
+      nb_table_set_text (t, r, 0, c->config);
+      nb_table_set_bool (t, r, 1, c->passage.passed);
+      nb_table_set_number (t, r, 2, c->passage.mean_time_s);
+      nb_table_set_number (t, r, 3, c->trials->len);
+      nb_table_set_number (t, r, 4, c->passage.failed_trials);
+    }
+  return nb_table_to_text (t);
+}
 
 static int
 compute_passage (int argc, char **argv)
 {
   g_autoptr (GOptionContext) context = g_option_context_new (NULL);
-  g_autoptr (GError) error = NULL;
-  g_autoptr (GArray) rows = NULL, configs = NULL;
-  g_autofree NbPassageResult *res = NULL;
-  g_autoptr (GPtrArray) budgets = g_ptr_array_new_with_free_func ((GDestroyNotify) nb_unc_budget_free);
+  GError *error = NULL;
   Common common = { 0 };
+  NbClauseCsv in = { 0 };
 
   g_option_context_set_summary (context,
     "Narrow passage, ISO 18646-2 clause 9: the mean passage time of the first five\n"
@@ -855,86 +627,10 @@ compute_passage (int argc, char **argv)
   common_entries (context, &common, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) ||
       !common_setup (&common, &error) ||
-      !require_input ("input", common.input, &error) ||
-      (rows = nb_measurements_read_passage (common.input, &error)) == NULL)
-    goto fail;
-
-  configs = group_configs (rows);
-  res = g_new0 (NbPassageResult, configs->len);
-  for (guint i = 0; i < configs->len; i++)
-    {
-      Config *c = &g_array_index (configs, Config, i);
-
-      if (!nb_metrics_passage ((NbTimedTrial *) c->trials->data, c->trials->len, &res[i], &error))
-        {
-          g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
-          goto fail;
-        }
-      if (common.json && common.uncertainty && res[i].passed)
-        {
-          NbUncBudget *b = nb_unc_passage_trials (&common.setup, (NbTimedTrial *) c->trials->data,
-                                                  c->trials->len, (guint64) common.unc.seed,
-                                                  &error);
-
-          if (b == NULL)
-            {
-              g_prefix_error (&error, "%s: config '%s': ", common.input, c->config);
-              goto fail;
-            }
-          g_ptr_array_add (budgets, b);
-        }
-      else
-        g_ptr_array_add (budgets, NULL);
-    }
-  common_clear (&common);
-
-  if (common.json)
-    {
-      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-
-      nb_json_begin_object (w);
-      nb_json_key (w, "configs");
-      nb_json_begin_array (w);
-      for (guint i = 0; i < configs->len; i++)
-        {
-          nb_json_begin_object (w);
-          nb_json_key (w, "config"); nb_json_string (w, g_array_index (configs, Config, i).config);
-          nb_clause_json_passage (w, &res[i]);
-          if (g_ptr_array_index (budgets, i) != NULL)
-            nb_unc_json_budget (w, g_ptr_array_index (budgets, i));
-          nb_json_end_object (w);
-        }
-      nb_json_end_array (w);
-      nb_json_end_object (w);
-      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
-    }
-  else
-    {
-      g_autofree char *title = clause_title (9, NULL);
-      g_autoptr (NbTable) t = nb_table_new (title);
-
-      nb_table_add_column (t, "config", "configuration", NULL, 0);
-      nb_table_add_column (t, "passed", "passed", NULL, 0);
-      nb_table_add_column (t, "mean_time_s", "passage time", "s", 2);
-      nb_table_add_column (t, "trials", "trials", NULL, 0);
-      nb_table_add_column (t, "failed_trials", "failed", NULL, 0);
-      for (guint i = 0; i < configs->len; i++)
-        {
-          Config *c = &g_array_index (configs, Config, i);
-          guint r = nb_table_add_row (t);
-
-          nb_table_set_text (t, r, 0, c->config);
-          nb_table_set_bool (t, r, 1, res[i].passed);
-          nb_table_set_number (t, r, 2, res[i].mean_time_s);
-          nb_table_set_number (t, r, 3, c->trials->len);
-          nb_table_set_number (t, r, 4, res[i].failed_trials);
-        }
-      return emit (nb_table_to_text (t));
-    }
-
-fail:
-  common_clear (&common);
-  return nb_cli_report_error (error);
+      !require_input ("input", common.input, &error))
+    return fail (&common, error);
+  in.input = common.input;
+  return compute_print (9, &common, &in, text_passage);
 }
 
 /* ------------------------------------------------------------- dispatch -- */

@@ -530,6 +530,46 @@ passed (const NbConfigResult *r)
   return r->avoidance.passed;
 }
 
+/* compute avoidance: per configuration of the table, 7.3's figures from
+ * its baseline and obstacle trials; the budget where T0 and T1 exist. */
+static gboolean
+compute_csv (const NbClauseCsv *in, NbClauseCsvFigures *f, GError **error)
+{
+  if ((f->rows = nb_measurements_read_avoidance (in->input, error)) == NULL)
+    return FALSE;
+  f->configs = nb_clause_csv_group_configs (f->rows);
+  for (guint i = 0; i < f->configs->len; i++)
+    {
+      NbClauseCsvConfig *c = &g_array_index (f->configs, NbClauseCsvConfig, i);
+
+      if (!nb_metrics_avoidance ((NbTimedTrial *) c->baseline->data, c->baseline->len,
+                                 (NbTimedTrial *) c->trials->data, c->trials->len, &c->avoidance,
+                                 error) ||
+          (in->setup != NULL && isfinite (c->avoidance.t0_s) && isfinite (c->avoidance.t1_s) &&
+           (c->budget = nb_unc_avoidance_trials (in->setup, (NbTimedTrial *) c->baseline->data,
+                                                 c->baseline->len,
+                                                 (NbTimedTrial *) c->trials->data,
+                                                 c->trials->len, in->seed, error)) == NULL))
+        {
+          g_prefix_error (error, "%s: config '%s': ", in->input, c->config);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+csv_config_json (NbJsonWriter *w, const NbClauseCsvConfig *c)
+{
+  nb_clause_json_avoidance (w, &c->avoidance);
+}
+
+static void
+csv_json (NbJsonWriter *w, const NbClauseCsvFigures *f)
+{
+  nb_clause_csv_json_configs (w, f, csv_config_json);
+}
+
 const NbClause nb_clause_avoidance = {
   .number = 7,
   .title = N_("Obstacle avoidance"),
@@ -564,4 +604,6 @@ const NbClause nb_clause_avoidance = {
   .passed = passed,
   .covers = covers,
   .describe = describe,
+  .compute_csv = compute_csv,
+  .csv_json = csv_json,
 };

@@ -694,6 +694,61 @@ describe (const NbCatalogue *lang, const NbCampaignConfig *p)
   return g_strdup (nb_tr (lang, p->obstacle));
 }
 
+/* compute detection: the placements (6.3), tallied per obstacle and over
+ * all; the budget when a placement was detected. */
+static NbUncBudget *
+csv_budget (const NbUncSetup *setup, GArray *placements, const NbDetectionResult *res,
+            guint64 seed, GError **error)
+{
+  guint n = placements->len;
+  g_autofree const char **o = g_new (const char *, MAX (n, 1));
+  g_autofree double *t = g_new (double, MAX (n, 1));
+  g_autofree double *m = g_new (double, MAX (n, 1));
+  g_autofree gboolean *d = g_new (gboolean, MAX (n, 1));
+
+  for (guint i = 0; i < n; i++)
+    {
+      NbPlacement *p = &g_array_index (placements, NbPlacement, i);
+
+      o[i] = p->obstacle;
+      t[i] = p->true_mm;
+      m[i] = p->measured_mm;
+      d[i] = p->detected;
+    }
+  return nb_clause_unc_detection (setup, res, o, t, m, d, n, seed, error);
+}
+
+static gboolean
+compute_csv (const NbClauseCsv *in, NbClauseCsvFigures *f, GError **error)
+{
+  if ((f->placements = nb_measurements_read_detection (in->input, error)) == NULL)
+    return FALSE;
+  nb_detection_result_init (&f->detection);
+  for (guint i = 0; i < f->placements->len; i++)
+    {
+      NbPlacement *p = &g_array_index (f->placements, NbPlacement, i);
+
+      nb_detection_result_add (&f->detection, p->obstacle, p->true_mm, p->detected,
+                               p->measured_mm);
+    }
+  if (in->setup != NULL && f->detection.all.detected > 0 &&
+      (f->budget = csv_budget (in->setup, f->placements, &f->detection, in->seed,
+                               error)) == NULL)
+    {
+      g_prefix_error (error, "%s: ", in->input);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+csv_json (NbJsonWriter *w, const NbClauseCsvFigures *f)
+{
+  nb_clause_json_detection (w, &f->detection);
+  if (f->budget != NULL)
+    nb_clause_json_detection_unc (w, f->budget, &f->detection);
+}
+
 const NbClause nb_clause_detection = {
   .number = 6,
   .title = N_("Obstacle detection"),
@@ -724,4 +779,6 @@ const NbClause nb_clause_detection = {
   .export_trial = export_trial,
   .covers = covers,
   .describe = describe,
+  .compute_csv = compute_csv,
+  .csv_json = csv_json,
 };

@@ -11,7 +11,9 @@
 
 #include "nb-error.h"
 #include "nb-map-file.h"
+#include "nb-map-fit.h"
 #include "nb-measurements.h"
+#include "nb-unc-report.h"
 
 #include <glib/gi18n-lib.h>
 #include <math.h>
@@ -673,6 +675,65 @@ describe (const NbCatalogue *lang, const NbCampaignConfig *p)
   return g_strdup (nb_tr (lang, "the arena of 10.2"));
 }
 
+/* compute mapping: Dm of every map against the arena's corners (10.2),
+ * the accuracy over the first three consecutive maps (10.3). */
+static gboolean
+compute_csv (const NbClauseCsv *in, NbClauseCsvFigures *f, GError **error)
+{
+  double truth[4][2];
+  guint window;
+
+  if (!nb_measurements_read_truth_corners (in->truth, truth, error) ||
+      (f->maps = nb_measurements_read_map_corners (in->map, error)) == NULL)
+    return FALSE;
+  f->n_trials = f->maps->len;
+  f->dm_mm = g_new (double, MAX (f->n_trials, 1));
+  f->heading_deg = g_new (double, MAX (f->n_trials, 1));
+  for (guint i = 0; i < f->n_trials; i++)
+    {
+      const NbMapCorners *m = &g_array_index (f->maps, NbMapCorners, i);
+
+      f->dm_mm[i] = nb_metrics_dm ((const double (*)[2]) truth,
+                                   (const double (*)[2]) m->corner_mm);
+      /* 10.2: the map's heading against the arena (as campaign results gives it) */
+      f->heading_deg[i] = nb_map_heading_deg ((const double (*)[2]) truth,
+                                              (const double (*)[2]) m->corner_mm);
+    }
+  /* 10.3: the rows of compute are successful maps; the figure is the largest
+   * Dm of the first three consecutive ones (NaN: fewer than three). */
+  f->accuracy_mm = nb_mapping_accuracy_mm (f->dm_mm, NULL, f->n_trials, &window);
+  if (in->setup != NULL)
+    {
+      /* The trials' corners side by side, as the model takes them. */
+      g_autofree double (*corners)[4][2] = g_malloc (MAX (f->n_trials, 1) * sizeof *corners);
+
+      for (guint i = 0; i < f->n_trials; i++)
+        memcpy (corners[i], g_array_index (f->maps, NbMapCorners, i).corner_mm,
+                sizeof corners[i]);
+      /* The mapping accuracy's budget over the maps the figure takes. */
+      f->budget = nb_unc_mapping (in->setup, (const double (*)[2]) truth,
+                                  (const double (*)[4][2]) corners, NULL, f->n_trials,
+                                  window != G_MAXUINT ? window : 0,
+                                  window != G_MAXUINT ? NB_MAPPING_CONSECUTIVE : 0, in->seed,
+                                  error);
+      if (f->budget == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+csv_json (NbJsonWriter *w, const NbClauseCsvFigures *f)
+{
+  g_autofree guint *numbers = g_new (guint, MAX (f->n_trials, 1));
+
+  for (guint i = 0; i < f->n_trials; i++)
+    numbers[i] = g_array_index (f->maps, NbMapCorners, i).trial;
+  nb_clause_json_mapping (w, numbers, f->dm_mm, f->heading_deg, f->n_trials, f->accuracy_mm);
+  if (f->budget != NULL)
+    nb_unc_json_budget (w, f->budget);
+}
+
 const NbClause nb_clause_mapping = {
   .number = 10,
   .title = N_("Mapping accuracy"),
@@ -701,4 +762,6 @@ const NbClause nb_clause_mapping = {
   .uncertainty = uncertainty,
   .covers = covers,
   .describe = describe,
+  .compute_csv = compute_csv,
+  .csv_json = csv_json,
 };

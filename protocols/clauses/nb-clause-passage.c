@@ -273,6 +273,43 @@ passed (const NbConfigResult *r)
   return r->passage.passed;
 }
 
+/* compute passage: per configuration of the table, 9.3's figures; the
+ * budget of a configuration that passed. */
+static gboolean
+compute_csv (const NbClauseCsv *in, NbClauseCsvFigures *f, GError **error)
+{
+  if ((f->rows = nb_measurements_read_passage (in->input, error)) == NULL)
+    return FALSE;
+  f->configs = nb_clause_csv_group_configs (f->rows);
+  for (guint i = 0; i < f->configs->len; i++)
+    {
+      NbClauseCsvConfig *c = &g_array_index (f->configs, NbClauseCsvConfig, i);
+
+      if (!nb_metrics_passage ((NbTimedTrial *) c->trials->data, c->trials->len, &c->passage,
+                               error) ||
+          (in->setup != NULL && c->passage.passed &&
+           (c->budget = nb_unc_passage_trials (in->setup, (NbTimedTrial *) c->trials->data,
+                                               c->trials->len, in->seed, error)) == NULL))
+        {
+          g_prefix_error (error, "%s: config '%s': ", in->input, c->config);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+static void
+csv_config_json (NbJsonWriter *w, const NbClauseCsvConfig *c)
+{
+  nb_clause_json_passage (w, &c->passage);
+}
+
+static void
+csv_json (NbJsonWriter *w, const NbClauseCsvFigures *f)
+{
+  nb_clause_csv_json_configs (w, f, csv_config_json);
+}
+
 const NbClause nb_clause_passage = {
   .number = 9,
   .title = N_("Narrow passage"),
@@ -305,4 +342,6 @@ const NbClause nb_clause_passage = {
   .passed = passed,
   .covers = nb_clause_covers_load,
   .describe = describe,
+  .compute_csv = compute_csv,
+  .csv_json = csv_json,
 };

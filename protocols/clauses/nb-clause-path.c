@@ -12,6 +12,7 @@
 #include "nb-angle.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
+#include "nb-unc-report.h"
 #include "nb-metrics.h"
 #include "nb-route.h"
 
@@ -436,6 +437,47 @@ describe (const NbCatalogue *lang, const NbCampaignConfig *p)
   return g_strdup_printf (nb_tr (lang, "straight route, %s"), nb_clause_load_words (lang, p));
 }
 
+/* nb_measurements_read_path → the shared grouping of trials. */
+static gboolean
+csv_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
+            double t_s, gpointer user_data, GError **error)
+{
+  nb_path_run_push (user_data, trial, new_run, line, x_mm, y_mm);
+  return TRUE;
+}
+
+/* compute path: the samples streamed by trial, d_i per trial (8.2) and
+ * the figures. */
+static gboolean
+compute_csv (const NbClauseCsv *in, NbClauseCsvFigures *f, GError **error)
+{
+  f->run = nb_path_run_new (&in->segment);
+  if (!nb_measurements_read_path (in->input, csv_sample, f->run, error) ||
+      (f->d_mm = nb_path_run_finish (f->run, in->input, &f->path, error)) == NULL)
+    return FALSE;
+  f->n_trials = nb_path_run_n_trials (f->run);
+  if (in->setup != NULL &&
+      (f->budget = nb_unc_path (in->setup, f->d_mm, f->n_trials, &in->segment, in->seed,
+                                error)) == NULL)
+    {
+      g_prefix_error (error, "%s: ", in->input);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+csv_json (NbJsonWriter *w, const NbClauseCsvFigures *f)
+{
+  g_autofree const char **labels = g_new (const char *, MAX (f->n_trials, 1));
+
+  for (guint i = 0; i < f->n_trials; i++)
+    labels[i] = nb_path_run_trial (f->run, i)->label;
+  nb_clause_json_path (w, &f->path, nb_path_run_samples (f->run), labels, f->d_mm, f->n_trials);
+  if (f->budget != NULL)
+    nb_unc_json_budget (w, f->budget);
+}
+
 const NbClause nb_clause_path = {
   .number = 8,
   .title = N_("Path deviation"),
@@ -465,4 +507,6 @@ const NbClause nb_clause_path = {
   .config_json = config_json,
   .covers = nb_clause_covers_load,
   .describe = describe,
+  .compute_csv = compute_csv,
+  .csv_json = csv_json,
 };

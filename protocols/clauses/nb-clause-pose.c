@@ -11,6 +11,7 @@
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
 #include "nb-measurements.h"
+#include "nb-unc-report.h"
 #include "nb-route.h"
 
 #include <glib/gi18n-lib.h>
@@ -326,6 +327,34 @@ describe (const NbCatalogue *lang, const NbCampaignConfig *p)
   return g_strdup_printf (nb_tr (lang, "%s route, %s"), nb_tr (lang, p->route), load);
 }
 
+/* compute pose: the attained poses (x_mm, y_mm, theta_deg) against the
+ * command pose (5.2). */
+static gboolean
+compute_csv (const NbClauseCsv *in, NbClauseCsvFigures *f, GError **error)
+{
+  g_autoptr (GArray) poses = nb_measurements_read_poses (in->input, error);
+
+  if (poses == NULL)
+    return FALSE;
+  if (!nb_metrics_pose (&in->command, (NbPose *) poses->data, poses->len, &f->pose, error) ||
+      (in->setup != NULL &&
+       (f->budget = nb_unc_pose (in->setup, &in->command, (NbPose *) poses->data, poses->len,
+                                 in->seed, error)) == NULL))
+    {
+      g_prefix_error (error, "%s: ", in->input);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+csv_json (NbJsonWriter *w, const NbClauseCsvFigures *f)
+{
+  nb_clause_json_pose (w, &f->pose);
+  if (f->budget != NULL)
+    nb_unc_json_budget (w, f->budget);
+}
+
 const NbClause nb_clause_pose = {
   .number = 5,
   .title = N_("Pose accuracy and pose repeatability"),
@@ -354,4 +383,6 @@ const NbClause nb_clause_pose = {
   .config_json = config_json,
   .covers = covers,
   .describe = describe,
+  .compute_csv = compute_csv,
+  .csv_json = csv_json,
 };

@@ -49,6 +49,15 @@ gboolean          nb_clause_covers_load        (const NbCampaignConfig *prescrib
                                                 const NbCampaignConfig *config,
                                                 GHashTable *labels);
 
+/* compute_csv () of 7, 9: the rows (NbTimedRow) by configuration, in
+ * order of first appearance (of NbClauseCsvConfig, cleared with the
+ * array; config borrowed from rows); csv_json () of 7, 9: "configs", each
+ * {config, the figures' members, uncertainty}. */
+GArray  *nb_clause_csv_group_configs (GArray *rows);
+void     nb_clause_csv_json_configs  (NbJsonWriter *w, const NbClauseCsvFigures *figures,
+                                      void (*members) (NbJsonWriter *w,
+                                                       const NbClauseCsvConfig *config));
+
 /* Pass rule of the clauses whose figures count only the ok trials. */
 gboolean nb_clause_counts_ok      (const NbCampaignTrial *trial);
 /* Pass rule of the pass/fail clauses (7, 9): a failed trial is a result. */

@@ -440,6 +440,116 @@ nb_clause_covers_load (const NbCampaignConfig *p, const NbCampaignConfig *c, GHa
   return nb_clause_load_kind (c) == nb_clause_prescribed_rated (p);
 }
 
+/* ------------------------------------------------ compute <clause> -- */
+
+gboolean
+nb_clause_compute_csv (const NbClause *clause, const NbClauseCsv *in, NbClauseCsvFigures *out,
+                       GError **error)
+{
+  memset (out, 0, sizeof *out);
+  out->clause = clause;
+  out->accuracy_mm = NAN;
+  if (clause->compute_csv == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "clause %u has no measurement table",
+                   clause->number);
+      return FALSE;
+    }
+  if (!clause->compute_csv (in, out, error))
+    {
+      nb_clause_csv_figures_clear (out);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+nb_clause_csv_figures_clear (NbClauseCsvFigures *f)
+{
+  if (f->placements != NULL)
+    nb_detection_result_clear (&f->detection);
+  g_clear_pointer (&f->placements, g_array_unref);
+  g_clear_pointer (&f->configs, g_array_unref);
+  g_clear_pointer (&f->rows, g_array_unref);
+  g_clear_pointer (&f->run, nb_path_run_free);
+  g_clear_pointer (&f->d_mm, g_free);
+  g_clear_pointer (&f->maps, g_array_unref);
+  g_clear_pointer (&f->dm_mm, g_free);
+  g_clear_pointer (&f->heading_deg, g_free);
+  g_clear_pointer (&f->budget, nb_unc_budget_free);
+}
+
+char *
+nb_clause_csv_json (const NbClauseCsvFigures *f)
+{
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+  nb_json_begin_object (w);
+  f->clause->csv_json (w, f);
+  nb_json_end_object (w);
+  return nb_json_writer_finish (g_steal_pointer (&w));
+}
+
+static void
+csv_config_clear (gpointer p)
+{
+  NbClauseCsvConfig *c = p;
+
+  g_array_unref (c->baseline);
+  g_array_unref (c->trials);
+  g_clear_pointer (&c->budget, nb_unc_budget_free);
+}
+
+GArray *
+nb_clause_csv_group_configs (GArray *rows)
+{
+  GArray *configs = g_array_new (FALSE, TRUE, sizeof (NbClauseCsvConfig));
+  g_autoptr (GHashTable) index = g_hash_table_new (g_str_hash, g_str_equal);
+
+  g_array_set_clear_func (configs, csv_config_clear);
+  for (guint i = 0; i < rows->len; i++)
+    {
+      NbTimedRow *row = &g_array_index (rows, NbTimedRow, i);
+      gpointer found;
+      NbClauseCsvConfig *c;
+
+      if (g_hash_table_lookup_extended (index, row->config, NULL, &found))
+        c = &g_array_index (configs, NbClauseCsvConfig, GPOINTER_TO_UINT (found));
+      else
+        {
+          NbClauseCsvConfig fresh = { .config = row->config,
+                                      .baseline = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)),
+                                      .trials = g_array_new (FALSE, FALSE, sizeof (NbTimedTrial)) };
+
+          g_array_append_val (configs, fresh);
+          g_hash_table_insert (index, row->config, GUINT_TO_POINTER (configs->len - 1));
+          c = &g_array_index (configs, NbClauseCsvConfig, configs->len - 1);
+        }
+      g_array_append_val (row->baseline ? c->baseline : c->trials, row->trial);
+    }
+  return configs;
+}
+
+void
+nb_clause_csv_json_configs (NbJsonWriter *w, const NbClauseCsvFigures *f,
+                            void (*figures) (NbJsonWriter *w, const NbClauseCsvConfig *c))
+{
+  nb_json_key (w, "configs");
+  nb_json_begin_array (w);
+  for (guint i = 0; i < f->configs->len; i++)
+    {
+      const NbClauseCsvConfig *c = &g_array_index (f->configs, NbClauseCsvConfig, i);
+
+      nb_json_begin_object (w);
+      nb_json_key (w, "config"); nb_json_string (w, c->config);
+      figures (w, c);
+      if (c->budget != NULL)
+        nb_unc_json_budget (w, c->budget);
+      nb_json_end_object (w);
+    }
+  nb_json_end_array (w);
+}
+
 gboolean
 nb_clause_counts_ok (const NbCampaignTrial *t)
 {

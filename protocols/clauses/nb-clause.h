@@ -92,6 +92,13 @@
  *  - config_json (): what a configuration of the clause holds beside the
  *    members every configuration has (5: the command pose; 8: the commanded
  *    segment), for `campaign info --json`; NULL: nothing more.
+ *  - compute_csv (), csv_json (): `compute <clause>`: the figures of the
+ *    clause's measurement table(s) (drivers/formats/nb-measurements.h; the
+ *    first bad row is an error naming FILE:LINE), with the uncertainty
+ *    budget when in->setup is given, into an NbClauseCsvFigures; and that
+ *    as the JSON object `compute <clause> --json` prints (the members of
+ *    the object begun).  Use nb_clause_compute_csv () and
+ *    nb_clause_csv_json (), not the members.  The front end only prints.
  *  - passed (): the verdict of a pass/fail clause (7.3, 9.3) from a
  *    configuration's figures, the plan's "passed"/"failed"
  *    (nb-campaign-plan.c); NULL: the clause states figures, no verdict.
@@ -110,6 +117,7 @@
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
 #include "nb-catalogue.h"
+#include "nb-clause-results.h"
 #include "nb-json-writer.h"
 #include "nb-unc-iso.h"
 
@@ -206,6 +214,45 @@ typedef gboolean (*NbClauseExportRow) (const NbClauseCell *cells, guint n_cells,
                                        GError **error);
 
 typedef struct _NbClause NbClause;
+
+/* What `compute <clause>` is given. */
+typedef struct {
+  const char *input;            /* 5–9: the CSV (- for stdin) */
+  const char *truth, *map;      /* 10: the arena's corners, the map's corners per trial */
+  NbPose command;               /* 5: the command pose */
+  NbSegment segment;            /* 8: P0 → P1 */
+  const NbUncSetup *setup;      /* the budget's inputs; NULL: no budget */
+  guint64 seed;                 /* of the Monte Carlo */
+} NbClauseCsv;
+
+/* 7, 9: one configuration of the table, in order of first appearance. */
+typedef struct {
+  const char *config;           /* owned by the figures' rows */
+  GArray *baseline;             /* of NbTimedTrial; 7 only */
+  GArray *trials;               /* with the obstacle (7) or through the passage (9) */
+  NbAvoidanceResult avoidance;  /* 7 */
+  NbPassageResult passage;      /* 9 */
+  NbUncBudget *budget;          /* NULL: none */
+} NbClauseCsvConfig;
+
+/* The figures of a measurement table, by clause. */
+typedef struct {
+  const NbClause *clause;
+  NbPoseResult pose;            /* 5 */
+  GArray *placements;           /* 6: of NbPlacement */
+  NbDetectionResult detection;  /* 6 */
+  GArray *rows;                 /* 7, 9: of NbTimedRow */
+  GArray *configs;              /* 7, 9: of NbClauseCsvConfig */
+  NbPathRun *run;               /* 8: the trials, grouped */
+  double *d_mm;                 /* 8: d_i per trial */
+  guint n_trials;               /* 8, 10 */
+  NbPathResult path;            /* 8 */
+  GArray *maps;                 /* 10: of NbMapCorners */
+  double *dm_mm, *heading_deg;  /* 10: per trial */
+  double accuracy_mm;           /* 10: the largest Dm of three consecutive maps (10.3) */
+  NbUncBudget *budget;          /* 5, 6, 8, 10; NULL: none */
+} NbClauseCsvFigures;
+
 /* nb-campaign-runner.h */
 typedef struct _NbRunnerEvent NbRunnerEvent;
 /* nb-runner-private.h: how the campaign runner drives the clause's trials */
@@ -268,6 +315,9 @@ struct _NbClause {
                               const NbCampaignTrial *trial, NbClauseExportRow row, gpointer data,
                               GError **error);
   void     (*config_json)    (NbJsonWriter *w, const NbCampaignConfig *config);
+  /* compute <clause> (the contract above). */
+  gboolean (*compute_csv)    (const NbClauseCsv *in, NbClauseCsvFigures *out, GError **error);
+  void     (*csv_json)       (NbJsonWriter *w, const NbClauseCsvFigures *figures);
   /* The plan's verdict; the protocol's coverage (the contract above). */
   gboolean (*passed)         (const NbConfigResult *result);
   gboolean (*covers)         (const NbCampaignConfig *prescribed, const NbCampaignConfig *config,
@@ -312,6 +362,13 @@ GArray *nb_clause_all_configurations (const NbClauseEnv *env, GError **error);
  * returns FALSE with error (nothing recorded). */
 gboolean nb_clause_import (const NbClause *clause, NbCampaign *campaign,
                            const NbClauseImport *in, guint *n_trials, GError **error);
+
+/* compute <clause>: out zeroed and filled (cleared again on failure). */
+gboolean nb_clause_compute_csv       (const NbClause *clause, const NbClauseCsv *in,
+                                      NbClauseCsvFigures *out, GError **error);
+void     nb_clause_csv_figures_clear (NbClauseCsvFigures *figures);
+/* The JSON object `compute <clause> --json` prints (new string). */
+char    *nb_clause_csv_json          (const NbClauseCsvFigures *figures);
 
 /* A configuration's figures into the object the caller has begun: "config",
  * then "error" or the clause's members (json above). */
