@@ -140,6 +140,73 @@ test_registry (void)
   }
 }
 
+/* #14: the table says which clauses export a truth (--truth) and lay out a
+ * course, so no front end asks their numbers: the flag and the method go
+ * together; 10's truth rows are the arena's corners; 7's course and 9's
+ * (its passage_width_mm, else the robot's width + 200 mm) as core lays them
+ * out. */
+static gboolean
+collect_cells (const NbClauseCell *cells, guint n, gpointer data, GError **error)
+{
+  GString *out = data;
+
+  for (guint i = 0; i < n; i++)
+    if (cells[i].text != NULL)
+      g_string_append_printf (out, "%s%s", cells[i].text, i + 1 < n ? "," : "\n");
+    else
+      g_string_append_printf (out, "%g%s", cells[i].number, i + 1 < n ? "," : "\n");
+  return TRUE;
+}
+
+static void
+test_course_truth (void)
+{
+  guint n;
+  const NbClause *const *all = nb_clause_registry (&n);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) rows = g_string_new (NULL);
+  const double arena[4][2] = { { 0, 0 }, { 7000, 0 }, { 7000, 7000 }, { 0, 7000.5 } };
+  NbCampaignConfig c;
+  NbCourse got, want;
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_assert_true (nb_clause_takes (all[i], NB_CLAUSE_OPT_TRUTH) == (all[i]->export_truth != NULL));
+      g_assert_true ((all[i]->truth_columns != NULL) == (all[i]->export_truth != NULL));
+      g_assert_true ((all[i]->run == NB_CLAUSE_RUN_COURSE) == (all[i]->course != NULL));
+    }
+  g_assert_false (nb_clause_refuse_option (nb_clause_lookup (8), NB_CLAUSE_OPT_TRUTH, "--truth",
+                                           &error));
+  g_assert_cmpstr (error->message, ==, "--truth is for clause 10");
+  g_clear_error (&error);
+
+  nb_campaign_config_init (&c);
+  c.name = g_strdup ("arena");
+  memcpy (c.truth_mm, arena, sizeof arena);
+  g_assert_true (nb_clause_lookup (10)->export_truth (&c, collect_cells, rows, &error));
+  g_assert_cmpstr (rows->str, ==,
+                   "arena,1,0,0\narena,2,7000,0\narena,3,7000,7000\narena,4,0,7000.5\n");
+  g_assert_cmpstr (nb_clause_lookup (10)->truth_columns[1], ==, "corner");
+
+  g_assert_true (nb_clause_lookup (7)->course (&c, 600.0, &got, &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_course_avoidance (600.0, NULL, 0, 0.0, &want, NULL));
+  g_assert_cmpint (got.kind, ==, NB_COURSE_AVOIDANCE);
+  g_assert_false (got.has_obstacle);
+  nb_assert_abs (got.pg[0], want.pg[0], 0.0, "7: PG");
+  g_assert_cmpfloat (got.pg[0], >, 0.0);
+
+  g_assert_true (nb_clause_lookup (9)->course (&c, 600.0, &got, &error));
+  g_assert_cmpint (got.kind, ==, NB_COURSE_PASSAGE);
+  nb_assert_abs (got.passage_width_mm, 800.0, 0.0, "9.2: width + 200 mm");
+  c.parameters = g_strdup ("{\"passage_width_mm\": 750}");
+  g_assert_true (nb_clause_lookup (9)->course (&c, 600.0, &got, &error));
+  nb_assert_abs (got.passage_width_mm, 750.0, 0.0, "9: the configuration's passage");
+  g_assert_true (nb_course_passage (600.0, 750.0, &want, NULL));
+  nb_assert_abs (got.pg[0], want.pg[0], 0.0, "9: PG");
+  nb_campaign_config_clear (&c);
+}
+
 /* #14: GSL's aborting handler is off in every program that links core
  * (nb-error.c, at load), not only in navbench-cli's main. */
 static void
@@ -318,6 +385,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/protocols/clauses", test_clauses);
   g_test_add_func ("/protocols/registry", test_registry);
+  g_test_add_func ("/protocols/course-truth", test_course_truth);
   g_test_add_func ("/protocols/coverage", test_coverage);
   g_test_add_func ("/protocols/iso9283-words", test_iso9283_words);
   g_test_add_func ("/protocols/gsl-handler", test_gsl_handler);

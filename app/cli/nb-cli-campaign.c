@@ -734,19 +734,9 @@ export_config (NbCampaign *campaign, const NbCampaignConfig *c, gboolean truth, 
 
   if (trials == NULL)
     return FALSE;
-  /* --truth: the arena's corners A1..A4 (10.2), an option of clause 10's
-   * export only (the CLI's spelling; the rows are the configuration's). */
+  /* --truth: what the trials are measured against (the clause's rows). */
   if (truth)
-    {
-      for (guint k = 0; k < 4; k++)
-        {
-          csv_text (o, c->name, FALSE);
-          csv_number (o, k + 1, FALSE);
-          csv_number (o, c->truth_mm[k][0], FALSE);
-          csv_number (o, c->truth_mm[k][1], TRUE);
-        }
-      return TRUE;
-    }
+    return clause->export_truth (c, export_row, o, error);
   for (guint i = 0; i < trials->len; i++)
     {
       NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
@@ -757,8 +747,6 @@ export_config (NbCampaign *campaign, const NbCampaignConfig *c, gboolean truth, 
     }
   return TRUE;
 }
-
-static const char *const truth_columns[] = { "config", "corner", "x_mm", "y_mm", NULL };
 
 int
 nb_cli_export (int argc, char **argv)
@@ -818,11 +806,9 @@ nb_cli_export (int argc, char **argv)
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format %s: only csv is written", format);
       return nb_cli_report_error (error);
     }
-  if (truth && clause != 10)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--truth is for clause 10");
-      return nb_cli_report_error (error);
-    }
+  if (truth && !nb_clause_refuse_option (nb_clause_get ((guint) clause), NB_CLAUSE_OPT_TRUTH,
+                                          "--truth", &error))
+    return nb_cli_report_error (error);
   if ((campaign = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error)) == NULL ||
       (configs = nb_campaign_list_configs (campaign, (guint) clause, &error)) == NULL)
     return nb_cli_report_error (error);
@@ -841,7 +827,8 @@ nb_cli_export (int argc, char **argv)
     }
   else
     o.out = stdout;
-  csv_header (&o, truth ? truth_columns : nb_clause_lookup ((guint) clause)->export_columns);
+  csv_header (&o, truth ? nb_clause_get ((guint) clause)->truth_columns
+                        : nb_clause_get ((guint) clause)->export_columns);
   for (guint i = 0; i < configs->len; i++)
     {
       NbCampaignConfig *c = &g_array_index (configs, NbCampaignConfig, i);

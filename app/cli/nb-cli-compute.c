@@ -184,18 +184,16 @@ emit (char *text)
 }
 
 static char *
-clause_title (guint number, const char *what)
+clause_title (const NbClause *clause)
 {
-  const NbClause *clause = nb_clause_get (number);
-
-  return g_strdup_printf ("ISO 18646-2 clause %u — %s%s%s (protocol table %u)", number,
-                          clause->title, what ? ": " : "", what ? what : "", clause->table);
+  return g_strdup_printf ("ISO 18646-2 clause %u — %s (protocol table %u)", clause->number,
+                          clause->title, clause->table);
 }
 
 static void
-note_trials (NbTable *table, guint clause_number, const char *config, guint n)
+note_trials (NbTable *table, const NbClause *clause, const char *config, guint n)
 {
-  g_autofree char *note = nb_clause_check_trials (nb_clause_get (clause_number), n);
+  g_autofree char *note = nb_clause_check_trials (clause, n);
 
   if (note != NULL)
     {
@@ -247,7 +245,7 @@ static char *
 text_pose (const NbClauseCsvFigures *f)
 {
   const NbPoseResult *res = &f->pose;
-  g_autofree char *title = clause_title (5, NULL);
+  g_autofree char *title = clause_title (f->clause);
   g_autoptr (NbTable) t = nb_table_new (title);
   g_autoptr (NbTable) d = nb_table_new ("Intermediate values (5.2)");
   g_autofree char *a = NULL, *b = NULL;
@@ -264,7 +262,7 @@ text_pose (const NbClauseCsvFigures *f)
   nb_table_set_number (t, r, 2, res->ao_deg);
   nb_table_set_number (t, r, 3, res->rp_mm);
   nb_table_set_number (t, r, 4, res->ro_deg);
-  note_trials (t, 5, NULL, (guint) res->n);
+  note_trials (t, f->clause, NULL, (guint) res->n);
 
   nb_table_add_column (d, "x_bar", "x̄", "mm", 3);
   nb_table_add_column (d, "y_bar", "ȳ", "mm", 3);
@@ -322,7 +320,7 @@ static char *
 text_path (const NbClauseCsvFigures *f)
 {
   const NbPathResult *res = &f->path;
-  g_autofree char *title = clause_title (8, NULL);
+  g_autofree char *title = clause_title (f->clause);
   g_autoptr (NbTable) t = nb_table_new (title);
   g_autoptr (NbTable) per = nb_table_new ("Deviation per trial (8.2; positive = left of travel)");
   g_autofree char *a = NULL, *b = NULL;
@@ -353,7 +351,7 @@ text_path (const NbClauseCsvFigures *f)
   nb_table_set_number (t, r, 2, res->mean_mm);
   nb_table_set_number (t, r, 3, res->mean_abs_mm);
   nb_table_set_number (t, r, 4, res->std_mm);
-  note_trials (t, 8, NULL, (guint) res->n);
+  note_trials (t, f->clause, NULL, (guint) res->n);
   a = nb_table_to_text (per);
   b = nb_table_to_text (t);
   return g_strdup_printf ("%s\n%s", a, b);
@@ -399,7 +397,7 @@ compute_path (int argc, char **argv)
 static char *
 text_mapping (const NbClauseCsvFigures *f)
 {
-  g_autofree char *title = clause_title (10, NULL);
+  g_autofree char *title = clause_title (f->clause);
   g_autoptr (NbTable) t = nb_table_new (title);
   guint r;
 
@@ -416,7 +414,7 @@ text_mapping (const NbClauseCsvFigures *f)
   r = nb_table_add_row (t);
   nb_table_set_text (t, r, 0, "accuracy (max Dm)");
   nb_table_set_number (t, r, 1, f->accuracy_mm);
-  note_trials (t, 10, NULL, f->n_trials);
+  note_trials (t, f->clause, NULL, f->n_trials);
   return nb_table_to_text (t);
 }
 
@@ -472,7 +470,7 @@ static char *
 text_detection (const NbClauseCsvFigures *f)
 {
   const NbDetectionResult *res = &f->detection;
-  g_autofree char *title = clause_title (6, NULL);
+  g_autofree char *title = clause_title (f->clause);
   g_autoptr (NbTable) t = nb_table_new (title);
 
   nb_table_add_column (t, "obstacle", "obstacle", NULL, 0);
@@ -485,7 +483,7 @@ text_detection (const NbClauseCsvFigures *f)
       NbObstacleTally *o = &g_array_index (res->obstacles, NbObstacleTally, i);
 
       row_detection (t, o->obstacle, &o->tally);
-      note_trials (t, 6, o->obstacle, o->tally.placements);
+      note_trials (t, f->clause, o->obstacle, o->tally.placements);
     }
   row_detection (t, "all obstacles", &res->all);
   return nb_table_to_text (t);
@@ -520,7 +518,7 @@ compute_detection (int argc, char **argv)
 static char *
 text_avoidance (const NbClauseCsvFigures *f)
 {
-  g_autofree char *title = clause_title (7, NULL);
+  g_autofree char *title = clause_title (f->clause);
   g_autoptr (NbTable) t = nb_table_new (title);
 
   nb_table_add_column (t, "config", "configuration", NULL, 0);
@@ -588,7 +586,7 @@ compute_avoidance (int argc, char **argv)
 static char *
 text_passage (const NbClauseCsvFigures *f)
 {
-  g_autofree char *title = clause_title (9, NULL);
+  g_autofree char *title = clause_title (f->clause);
   g_autoptr (NbTable) t = nb_table_new (title);
 
   nb_table_add_column (t, "config", "configuration", NULL, 0);

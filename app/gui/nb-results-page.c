@@ -408,7 +408,7 @@ load_work (gpointer data, GError **error)
             g_string_append (text, r.error);
           else
             collect_figures (view, clause, &r);
-          if (cfg->clause == 10)
+          if (clause->run == NB_CLAUSE_RUN_MAPS)
             collect_maps (view, cfg, trials, r.error == NULL ? &r : NULL, s->events, data);
           nb_run_plot_add_trials (&view->plot, clause, trials, &r);
           /* The figures the plot draws with (each clause's own member). */

@@ -1259,7 +1259,7 @@ start_plan_entry (NbTrialsPage *page, Run *run, GError **error)
       if (nb_clause_takes (clause, NB_CLAUSE_OPT_RANGES) && run->robot_kind == ROBOT_SIM)
         run->options.min_range_mm = NB_RUNNER_SIM_MIN_RANGE_MM,
         run->options.max_range_mm = NB_RUNNER_SIM_MAX_RANGE_MM;
-      if (clause->number == 7)
+      if (nb_clause_takes (clause, NB_CLAUSE_OPT_PHASE))
         run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
       /* TRANSLATORS: configuration k of n of the plan, its clause and name. */
       text = g_strdup_printf (_("Plan %u/%u: clause %u “%s”"), run->next + 1, run->pending->len,

@@ -530,6 +530,14 @@ passed (const NbConfigResult *r)
   return r->avoidance.passed;
 }
 
+/* 7.2: the course of every configuration for a robot width_mm wide, the
+ * obstacle aside (where PG is: the imported trials are judged about it). */
+static gboolean
+course (const NbCampaignConfig *c, double width_mm, NbCourse *out, GError **error)
+{
+  return nb_course_avoidance (width_mm, NULL, 0, 0.0, out, error);
+}
+
 /* compute avoidance: per configuration of the table, 7.3's figures from
  * its baseline and obstacle trials; the budget where T0 and T1 exist. */
 static gboolean
@@ -604,6 +612,7 @@ const NbClause nb_clause_avoidance = {
   .passed = passed,
   .covers = covers,
   .describe = describe,
+  .course = course,
   .compute_csv = compute_csv,
   .csv_json = csv_json,
 };

@@ -272,7 +272,8 @@ nb_clause_course_judge_imported (NbCampaign *campaign, const NbCampaignConfig *c
 {
   g_autoptr (GError) no_goal = NULL;
   g_autofree char *width_text = NULL;
-  double width, passage;
+  const NbClause *clause = nb_clause_lookup (c->clause);
+  double width;
   NbCourse course;
   NbPose goal;
   gboolean any = FALSE;
@@ -289,12 +290,7 @@ nb_clause_course_judge_imported (NbCampaign *campaign, const NbCampaignConfig *c
   if (error != NULL && *error != NULL)
     return FALSE;
   width = width_text != NULL ? g_ascii_strtod (width_text, NULL) : NAN;
-  passage = nb_run_param_number (c->parameters, "passage_width_mm");
-  if (isnan (passage))
-    passage = width + 200.0;   /* 9.2 decided: robot width + 200 mm */
-  if (!(width > 0.0) ||
-      !(c->clause == 7 ? nb_course_avoidance (width, NULL, 0, 0.0, &course, NULL)
-                       : nb_course_passage (width, passage, &course, NULL)))
+  if (!(width > 0.0) || !clause->course (c, width, &course, NULL))
     return TRUE;                /* no course to judge on: the LU is not known */
   nb_goal_tolerance_clear (&r->goal);
   if (!nb_goal_tolerance_from_campaign (campaign, c->load_kg, &r->goal, &no_goal))

@@ -356,6 +356,25 @@ export_trial (NbCampaign *campaign, const NbCampaignConfig *c, const NbCampaignT
   return TRUE;
 }
 
+/* campaign export --trials 10 --truth: the arena's corners A1..A4 (10.2),
+ * the truth table of compute mapping with the configuration's name. */
+static const char *const truth_columns[] = { "config", "corner", "x_mm", "y_mm", NULL };
+
+static gboolean
+export_truth (const NbCampaignConfig *c, NbClauseExportRow row, gpointer data, GError **error)
+{
+  for (guint k = 0; k < 4; k++)
+    {
+      const NbClauseCell cells[] = {
+        { c->name, 0 }, { NULL, k + 1 }, { NULL, c->truth_mm[k][0] }, { NULL, c->truth_mm[k][1] },
+      };
+
+      if (!row (cells, G_N_ELEMENTS (cells), data, error))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------ the runner -- */
 
 /* 10.3 in the runner: each trial is a map of the arena the robot builds.
@@ -741,7 +760,7 @@ const NbClause nb_clause_mapping = {
   .trials = 3,
   .trial_word = N_("trials"),
   .trials_clause = "10.3",
-  .options = NB_CLAUSE_OPT_MAP | NB_CLAUSE_OPT_TRIALS,
+  .options = NB_CLAUSE_OPT_MAP | NB_CLAUSE_OPT_TRIALS | NB_CLAUSE_OPT_TRUTH,
   .run = NB_CLAUSE_RUN_MAPS,
   .layout = "10.2: the 7 LU arena",
   .driven_asks = N_("for the arena's survey, each map's file and build time, and whether its "
@@ -757,6 +776,8 @@ const NbClause nb_clause_mapping = {
   .text = text,
   .export_columns = export_columns,
   .export_trial = export_trial,
+  .truth_columns = truth_columns,
+  .export_truth = export_truth,
   .event_json = event_json,
   .event_text = event_text,
   .uncertainty = uncertainty,

@@ -273,6 +273,18 @@ passed (const NbConfigResult *r)
   return r->passage.passed;
 }
 
+/* 9.2: the passage of the configuration (its passage_width_mm, else the
+ * runner's default: the robot's width + 200 mm). */
+static gboolean
+course (const NbCampaignConfig *c, double width_mm, NbCourse *out, GError **error)
+{
+  double passage = nb_run_param_number (c->parameters, "passage_width_mm");
+
+  if (isnan (passage))
+    passage = width_mm + DEFAULT_CLEARANCE_MM;
+  return nb_course_passage (width_mm, passage, out, error);
+}
+
 /* compute passage: per configuration of the table, 9.3's figures; the
  * budget of a configuration that passed. */
 static gboolean
@@ -342,6 +354,7 @@ const NbClause nb_clause_passage = {
   .passed = passed,
   .covers = nb_clause_covers_load,
   .describe = describe,
+  .course = course,
   .compute_csv = compute_csv,
   .csv_json = csv_json,
 };

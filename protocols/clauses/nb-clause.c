@@ -62,6 +62,8 @@ static const NbClauseOptionInfo options[] = {
   { NB_CLAUSE_OPT_STRAIGHT_ONLY, "route", "only the straight route (8.3)", "straight" },
   { NB_CLAUSE_OPT_MAP, "map", "import: the robot's map (map_server YAML), one more trial",
     "--input F.csv" },
+  { NB_CLAUSE_OPT_TRUTH, "truth", "export: the arena's corners A_1..A_4 (10.2), not the trials",
+    "the trials" },
 };
 
 const NbClauseOptionInfo *

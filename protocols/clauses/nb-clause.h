@@ -89,6 +89,14 @@
  *    and the rows of one counted trial, cell by cell through row), from
  *    which every figure of `campaign results` can be recomputed outside
  *    navbench.  The front end only formats the cells.
+ *  - truth_columns, export_truth (): `campaign export --truth`: what a
+ *    configuration holds that its trials are measured against (10: the
+ *    arena's corners A_1..A_4, 10.2), in the CSV `compute <clause>` reads
+ *    it from, cell by cell through row as export_trial does.  Set with
+ *    NB_CLAUSE_OPT_TRUTH in options; NULL: the clause has none.
+ *  - course (): COURSE: the course a configuration's trials run over for a
+ *    robot of width_mm (7.2, 9.2: P0, PG, the obstacle at rest or the
+ *    passage's walls), as the runner lays it out; NULL: not a course clause.
  *  - config_json (): what a configuration of the clause holds beside the
  *    members every configuration has (5: the command pose; 8: the commanded
  *    segment), for `campaign info --json`; NULL: nothing more.
@@ -118,6 +126,7 @@
 #include "nb-campaign-results.h"
 #include "nb-catalogue.h"
 #include "nb-clause-results.h"
+#include "nb-course.h"
 #include "nb-json-writer.h"
 #include "nb-unc-iso.h"
 
@@ -145,6 +154,8 @@ typedef enum {
   NB_CLAUSE_OPT_GOAL_TOLERANCE = 1 << 9,  /* "PG reached" (7.3 c, 9.3 c) */
   NB_CLAUSE_OPT_STRAIGHT_ONLY  = 1 << 10, /* with ROUTE: only the straight route (8.3) */
   NB_CLAUSE_OPT_MAP            = 1 << 11, /* import: the robot's map instead of a CSV (10) */
+  NB_CLAUSE_OPT_TRUTH          = 1 << 12, /* export: the reference the trials are measured
+                                           * against instead of them (10: the arena's corners) */
 } NbClauseOption;
 
 typedef struct {
@@ -314,7 +325,13 @@ struct _NbClause {
   gboolean (*export_trial)   (NbCampaign *campaign, const NbCampaignConfig *config,
                               const NbCampaignTrial *trial, NbClauseExportRow row, gpointer data,
                               GError **error);
+  const char *const *truth_columns;
+  gboolean (*export_truth)   (const NbCampaignConfig *config, NbClauseExportRow row,
+                              gpointer data, GError **error);
   void     (*config_json)    (NbJsonWriter *w, const NbCampaignConfig *config);
+  /* COURSE: the configuration's course (the contract above). */
+  gboolean (*course)         (const NbCampaignConfig *config, double width_mm, NbCourse *course,
+                              GError **error);
   /* compute <clause> (the contract above). */
   gboolean (*compute_csv)    (const NbClauseCsv *in, NbClauseCsvFigures *out, GError **error);
   void     (*csv_json)       (NbJsonWriter *w, const NbClauseCsvFigures *figures);
