@@ -6,7 +6,9 @@
 #include "nb-number.h"
 #include "nb-test.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -304,6 +306,122 @@ test_csv_file (void)
   g_clear_error (&error);
 }
 
+/* The reader parses a number while it splits the record (split_numbers)
+ * and falls back to splitting the rest when a field is not a bare number:
+ * whatever a field holds — numbers of every form, spaces around them, CR
+ * before the line feed, empty fields, quoted numbers, text, text that
+ * starts like a number — each field's text is what was written, and
+ * get_double gives strtod's value exactly when the text is a number (with
+ * spaces around it) and an error naming the column otherwise.  3 MB of
+ * records, so that some are cut by the 1 MiB block's end. */
+static const char *
+random_field (GRand *rand, char *buf, gsize size)
+{
+  static const char *const fixed[] = {
+    "", " ", "abc", "1e", "-", ".", "12a", "1,5" /* quoted below */, "nan", "2024-01-01",
+    "1.5e3", "-0.000123", "+7", ".5", "5.", "123456789012345678901234567890", "1e400",
+    "0.10000000000000000555", "99999999.5", " 3.25", "3.25 ", "\t-1\t", "1.2.3", "0x10",
+  };
+  int kind = g_rand_int_range (rand, 0, 10);
+
+  if (kind < 5)
+    {
+      /* a measurement: 0…7 integer digits, 0…12 fraction digits */
+      int n1 = g_rand_int_range (rand, 0, 8), n2 = g_rand_int_range (rand, 0, 13);
+      gsize o = 0;
+
+      if (g_rand_boolean (rand))
+        buf[o++] = '-';
+      for (int i = 0; i < n1; i++)
+        buf[o++] = (char) ('0' + g_rand_int_range (rand, 0, 10));
+      if (n2 > 0 || n1 == 0)
+        buf[o++] = '.';
+      for (int i = 0; i < MAX (n2, n1 == 0); i++)
+        buf[o++] = (char) ('0' + g_rand_int_range (rand, 0, 10));
+      buf[o] = '\0';
+      return buf;
+    }
+  if (kind < 7)
+    {
+      g_snprintf (buf, size, "%.*g", g_rand_int_range (rand, 1, 18),
+                  g_rand_double_range (rand, -1e6, 1e6) *
+                    pow (10, g_rand_int_range (rand, -30, 30)));
+      return buf;
+    }
+  return fixed[g_rand_int_range (rand, 0, G_N_ELEMENTS (fixed))];
+}
+
+static void
+test_csv_numbers_split (void)
+{
+  enum { COLS = 5 };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (20);
+  GString *csv = g_string_new ("c0,c1,c2,c3,c4\n");
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+  NbCsvColumn cols[COLS] = { { "c0", TRUE }, { "c1", TRUE }, { "c2", TRUE }, { "c3", TRUE },
+                             { "c4", TRUE } };
+  g_autoptr (NbCsvReader) r = NULL;
+  g_autoptr (GError) error = NULL;
+  guint record = 0, numbers = 0, refused = 0;
+  char buf[64];
+
+  while (csv->len < 3000000)
+    {
+      for (int c = 0; c < COLS; c++)
+        {
+          const char *text = random_field (rand, buf, sizeof buf);
+          gboolean quote = strchr (text, ',') != NULL || g_rand_int_range (rand, 0, 50) == 0;
+
+          g_ptr_array_add (texts, g_strdup (text));
+          if (c > 0)
+            g_string_append_c (csv, ',');
+          g_string_append_printf (csv, quote ? "\"%s\"" : "%s", text);
+        }
+      g_string_append (csv, g_rand_int_range (rand, 0, 4) == 0 ? "\r\n" : "\n");
+    }
+  r = nb_csv_reader_new_for_data ("split.csv", csv->str, csv->len);
+  g_assert_true (nb_csv_reader_read_header (r, cols, COLS, &error));
+  while (nb_csv_reader_next (r, &error) > 0)
+    {
+      for (int c = 0; c < COLS; c++)
+        {
+          const char *want_text = texts->pdata[record * COLS + (guint) c];
+          g_autofree char *trimmed = g_strstrip (g_strdup (want_text));
+          double want = 0, got = 0;
+          gboolean is_number = nb_parse_double (want_text, strlen (want_text), &want), ok;
+          g_autoptr (GError) field_error = NULL;
+
+          g_assert_cmpstr (nb_csv_reader_field (r, &cols[c], NULL), ==, want_text);
+          ok = nb_csv_reader_get_double (r, &cols[c], &got, &field_error);
+          if (is_number != ok)
+            g_error ("record %u column %d '%s': number %d, get_double %d", record, c, want_text,
+                     is_number, ok);
+          if (ok)
+            {
+              /* strtod, independently of navbench's parser */
+              want = strtod (trimmed, NULL);
+              if (memcmp (&got, &want, sizeof got) != 0)
+                g_error ("record %u column %d '%s': %a, strtod %a", record, c, want_text, got,
+                         want);
+              numbers++;
+            }
+          else
+            {
+              g_assert_error (field_error, NB_ERROR, NB_ERROR_INPUT);
+              g_assert_nonnull (strstr (field_error->message, cols[c].name));
+              refused++;
+            }
+        }
+      record++;
+    }
+  g_assert_no_error (error);
+  g_assert_cmpuint (record * COLS, ==, texts->len);
+  g_assert_cmpuint (numbers, >, 100000);
+  g_assert_cmpuint (refused, >, 10000);
+  g_ptr_array_unref (texts);
+  g_string_free (csv, TRUE);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -316,5 +434,6 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/text", test_csv_text);
   g_test_add_func ("/csv/blocks", test_csv_blocks);
   g_test_add_func ("/csv/file", test_csv_file);
+  g_test_add_func ("/csv/numbers-split", test_csv_numbers_split);
   return g_test_run ();
 }

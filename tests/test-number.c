@@ -418,6 +418,69 @@ test_parse_prefix (void)
   munmap (map, 2 * (gsize) page);
 }
 
+/* Every shape the fast paths of nb_parse_double_prefix take apart, each
+ * with random digits (and all zeros, all nines, leading zeros): a sign or
+ * none, 0…9 integer digits, a point or none, 0…17 fraction digits, then a
+ * separator and more digits; both with room behind the number (the word
+ * paths) and with the number at the end of the buffer (the byte path).
+ * The value is strtod's, and the number ends where it does. */
+static void
+check_shape (const char *sign, int n1, gboolean point, int n2, int fill)
+{
+  const char seps[] = { ',', '\n', '\r', ' ', '\t', '"', ';', '\0' };
+  char buf[96], *o = buf;
+  gsize len;
+  double v, want;
+  const char *stop;
+
+  o += g_strlcpy (o, sign, 4);
+  for (int i = 0; i < n1 + n2; i++)
+    {
+      if (i == n1 && point)
+        *o++ = '.';
+      /* fill 0: random; 1: zeros; 2: nines; 3: zeros first, then random */
+      *o++ = fill == 1 || (fill == 3 && i < (n1 + n2) / 2) ? '0'
+             : fill == 2 ? '9' : (char) ('0' + rng () % 10);
+    }
+  if (n1 + n2 == n1 && point)
+    *o++ = '.';
+  len = (gsize) (o - buf);
+  *o = '\0';
+  if (n1 + n2 == 0)
+    return;
+  want = strtod (buf, NULL);
+  /* a separator and digits that must not be read as part of it */
+  snprintf (o, sizeof buf - len, "%c98765432109876543210987654321", seps[rng () % 8]);
+  stop = nb_parse_double_prefix (buf, buf + sizeof buf - 1, &v);
+  if (stop != buf + len || !same (v, want))
+    g_error ("'%.*s' (room behind): stopped at %td of %zu, parsed as %a, strtod gives %a",
+             (int) len, buf, stop == NULL ? -1 : stop - buf, len, v, want);
+  stop = nb_parse_double_prefix (buf, buf + len, &v);
+  if (stop != buf + len || !same (v, want))
+    g_error ("'%.*s' (at the end): stopped at %td of %zu, parsed as %a, strtod gives %a",
+             (int) len, buf, stop == NULL ? -1 : stop - buf, len, v, want);
+}
+
+static void
+test_parse_shapes (void)
+{
+  const char *signs[] = { "", "-", "+" };
+  guint64 per_shape = 400 * scale ();
+
+  for (guint sg = 0; sg < G_N_ELEMENTS (signs); sg++)
+    for (int n1 = 0; n1 <= 9; n1++)
+      for (int n2 = 0; n2 <= 17; n2++)
+        for (int point = 0; point <= 1; point++)
+          {
+            if (!point && n2 > 0)
+              continue;
+            for (int fill = 1; fill <= 3; fill++)
+              check_shape (signs[sg], n1, point, n2, fill);
+            for (guint64 k = 0; k < per_shape; k++)
+              check_shape (signs[sg], n1, point, n2, k % 2 == 0 ? 0 : 3);
+          }
+}
+
 int
 main (int argc, char **argv)
 {
@@ -429,5 +492,6 @@ main (int argc, char **argv)
   g_test_add_func ("/number/parse/hard", test_parse_hard);
   g_test_add_func ("/number/parse/random", test_parse_random);
   g_test_add_func ("/number/parse/prefix", test_parse_prefix);
+  g_test_add_func ("/number/parse/shapes", test_parse_shapes);
   return g_test_run ();
 }

@@ -8,7 +8,9 @@
  * time, CPU MB/s the same over this thread's CPU time (what the neighbours
  * on a shared machine do not take away).
  *
- *   bench-readers [MB [RUNS]]     default: 100 MB per file, 5 runs
+ *   bench-readers [MB [RUNS [K]]]   default: 100 MB per file, 5 runs, every
+ *                                   reader; K (0…5) only the K-th (for
+ *                                   callgrind --toggle-collect=read_once)
  *
  * Readers: the TUM trajectory (what compute ape reads), navbench's CSV track
  * (t_s, x_mm, y_mm, z_mm, qx…qw), the clause 8 path table (what compute path
@@ -185,6 +187,7 @@ main (int argc, char **argv)
 {
   double mb = argc > 1 ? atof (argv[1]) : 100.0;
   int runs = argc > 2 ? atoi (argv[2]) : 5;
+  int only = argc > 3 ? atoi (argv[3]) : -1;
   g_autofree char *dir = g_dir_make_tmp ("nb-bench-readers-XXXXXX", NULL);
   double load[3] = { 0 };
   FILE *la;
@@ -201,29 +204,30 @@ main (int argc, char **argv)
   printf ("%-30s %8s %10s %8s %9s %9s\n", "reader", "MB", "records", "wall s", "MB/s",
           "CPU MB/s");
   for (Reader kind = TUM; kind <= CSV_NUMBERS; kind++)
-    {
-      g_autofree char *path = g_strdup_printf ("%s/%d.txt", dir, kind);
-      guint64 bytes = write_file (path, kind, (guint64) (mb * 1e6)), n = 0;
-      double wall[100], cpu[100];
+    if (only < 0 || (int) kind == only)
+      {
+        g_autofree char *path = g_strdup_printf ("%s/%d.txt", dir, kind);
+        guint64 bytes = write_file (path, kind, (guint64) (mb * 1e6)), n = 0;
+        double wall[100], cpu[100];
 
-      read_once (kind, path);   /* into the page cache */
-      for (int r = 0; r < runs; r++)
-        {
-          gint64 t0 = g_get_monotonic_time ();
-          double c0 = thread_cpu ();
+        read_once (kind, path);   /* into the page cache */
+        for (int r = 0; r < runs; r++)
+          {
+            gint64 t0 = g_get_monotonic_time ();
+            double c0 = thread_cpu ();
 
-          n = read_once (kind, path);
-          wall[r] = (g_get_monotonic_time () - t0) / 1e6;
-          cpu[r] = thread_cpu () - c0;
-        }
-      qsort (wall, (size_t) runs, sizeof *wall, cmp_double);
-      qsort (cpu, (size_t) runs, sizeof *cpu, cmp_double);
-      printf ("%-30s %8.1f %10" G_GUINT64_FORMAT " %8.3f %9.1f %9.1f\n", reader_names[kind],
-              bytes / 1e6, n, wall[runs / 2], bytes / 1e6 / wall[runs / 2],
-              bytes / 1e6 / cpu[runs / 2]);
-      fflush (stdout);
-      g_unlink (path);
-    }
+            n = read_once (kind, path);
+            wall[r] = (g_get_monotonic_time () - t0) / 1e6;
+            cpu[r] = thread_cpu () - c0;
+          }
+        qsort (wall, (size_t) runs, sizeof *wall, cmp_double);
+        qsort (cpu, (size_t) runs, sizeof *cpu, cmp_double);
+        printf ("%-30s %8.1f %10" G_GUINT64_FORMAT " %8.3f %9.1f %9.1f\n", reader_names[kind],
+                bytes / 1e6, n, wall[runs / 2], bytes / 1e6 / wall[runs / 2],
+                bytes / 1e6 / cpu[runs / 2]);
+        fflush (stdout);
+        g_unlink (path);
+      }
   g_rmdir (dir);
   return 0;
 }
