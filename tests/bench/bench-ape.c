@@ -18,18 +18,14 @@
  * and both RMSEs (they must agree to 1e-12 relative).  Skipped without
  * /usr/bin/python3 and numpy.
  *
- * Needs NAVBENCH_CLI (set by meson benchmark).  Peak RSS is
- * getrusage(RUSAGE_CHILDREN), the largest of the runs so far: the sizes go
- * up, so each figure is that run's.
+ * Needs NAVBENCH_CLI (set by meson benchmark).  Every figure is the
+ * kernel's for that child alone (wait4, tests/bench/nb-bench.h).
  */
-#include <glib.h>
+#include "nb-bench.h"
+
 #include <glib/gstdio.h>
 #include <string.h>
 #include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 
 #define PEER_RUNS 5
 
@@ -38,65 +34,32 @@ typedef struct {
   long max_rss_kib;
 } Run;
 
-static double
-children_cpu (void)
-{
-  struct rusage ru;
-
-  getrusage (RUSAGE_CHILDREN, &ru);
-  return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-         ru.ru_stime.tv_usec / 1e6;
-}
-
-/* One child: wall and CPU time, the "rmse" of its JSON. */
+/* One child: wall and CPU time and peak RSS (its own, wait4), the "rmse"
+ * of its JSON. */
 static gboolean
 run_child (const char *const *args, Run *r)
 {
-  g_autofree char *out = NULL, *err = NULL;
-  g_autoptr (GError) error = NULL;
-  double c0 = children_cpu ();
-  gint64 t0 = g_get_monotonic_time ();
-  struct rusage ru;
+  g_autofree char *path = NULL, *out = NULL;
+  int fd = g_file_open_tmp ("bench-ape-out-XXXXXX", &path, NULL);
+  NbBenchRun f;
   const char *at;
-  int status;
 
-  if (!g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                     &status, &error) || !g_spawn_check_wait_status (status, &error))
+  g_assert (fd >= 0);
+  f = nb_bench_run (args, NULL, -1, fd);
+  close (fd);
+  g_file_get_contents (path, &out, NULL, NULL);
+  g_remove (path);
+  if (!f.ok || out == NULL)
     {
-      fprintf (stderr, "bench-ape: %s: %s\n%s", args[0], error->message, err ? err : "");
+      fprintf (stderr, "bench-ape: %s %s failed\n", args[0], args[1]);
       return FALSE;
     }
-  r->wall_s = (g_get_monotonic_time () - t0) / 1e6;
-  r->cpu_s = children_cpu () - c0;
-  getrusage (RUSAGE_CHILDREN, &ru);
-  r->max_rss_kib = ru.ru_maxrss;
+  r->wall_s = f.wall_s;
+  r->cpu_s = f.cpu_s;
+  r->max_rss_kib = f.max_rss_kib;
   at = strstr (out, "\"rmse\"");
   r->rmse = at != NULL ? g_ascii_strtod (strchr (at, ':') + 1, NULL) : NAN;
   return TRUE;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, (size_t) n, sizeof *v, cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-static void
-print_load (const char *when)
-{
-  g_autofree char *text = NULL;
-
-  if (g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
-    printf ("# load average %s: %s", when, text);
 }
 
 /* navbench against the numpy script on the same two files, in turn. */
@@ -120,7 +83,7 @@ peer (const char *cli, const char *ref, const char *est, guint n)
     }
   printf ("# the peer, %u poses each file, %d pairs in turn (translation APE, no alignment)\n", n,
           PEER_RUNS);
-  print_load ("before");
+  nb_bench_print_load ("# ", "before");
   for (int i = 0; i < PEER_RUNS; i++)
     {
       if (!run_child (a_args, &a) || !run_child (b_args, &b))
@@ -129,14 +92,14 @@ peer (const char *cli, const char *ref, const char *est, guint n)
       rw[i] = b.wall_s / a.wall_s, rc[i] = b.cpu_s / a.cpu_s;
       a_rss = MAX (a_rss, a.max_rss_kib);
     }
-  print_load ("after");
+  nb_bench_print_load ("# ", "after");
   printf ("%-34s %8s %8s %10s\n", "", "wall s", "CPU s", "rmse m");
-  printf ("%-34s %8.3f %8.3f %10.6f\n", "navbench-cli compute ape --json", median (aw, PEER_RUNS),
-          median (ac, PEER_RUNS), a.rmse);
-  printf ("%-34s %8.3f %8.3f %10.6f\n", "ape-numpy.py", median (bw, PEER_RUNS),
-          median (bc, PEER_RUNS), b.rmse);
-  printf ("%-34s %7.2fx %7.2fx\n", "numpy / navbench (pair by pair)", median (rw, PEER_RUNS),
-          median (rc, PEER_RUNS));
+  printf ("%-34s %8.3f %8.3f %10.6f\n", "navbench-cli compute ape --json", nb_bench_median (aw, PEER_RUNS),
+          nb_bench_median (ac, PEER_RUNS), a.rmse);
+  printf ("%-34s %8.3f %8.3f %10.6f\n", "ape-numpy.py", nb_bench_median (bw, PEER_RUNS),
+          nb_bench_median (bc, PEER_RUNS), b.rmse);
+  printf ("%-34s %7.2fx %7.2fx\n", "numpy / navbench (pair by pair)", nb_bench_median (rw, PEER_RUNS),
+          nb_bench_median (rc, PEER_RUNS));
   if (!(fabs (a.rmse - b.rmse) <= 1e-12 * fabs (b.rmse)))
     {
       fprintf (stderr, "bench-ape: the RMSEs differ: %.17g and %.17g\n", a.rmse, b.rmse);
@@ -176,7 +139,7 @@ main (int argc, char **argv)
   const char *cli = g_getenv ("NAVBENCH_CLI");
   guint sizes[16], n_sizes = 0;
   g_autofree char *dir = NULL;
-  double first_per_pose = 0.0, cpu_before = 0.0;
+  double first_per_pose = 0.0;
 
   if (cli == NULL)
     {
@@ -198,37 +161,22 @@ main (int argc, char **argv)
     {
       g_autofree char *ref = g_strdup_printf ("%s/ref-%u.tum", dir, sizes[s]);
       g_autofree char *est = g_strdup_printf ("%s/est-%u.tum", dir, sizes[s]);
-      g_autofree char *out = NULL, *err = NULL;
       const char *args[] = { cli, "compute", "ape", "--ref", ref, "--est", est, "--align", "se3",
                              "--json", NULL };
-      g_autoptr (GError) error = NULL;
-      struct rusage ru;
-      gint64 t0, t1;
-      int status;
-      double seconds, cpu, per_pose;
+      Run r;
+      double per_pose;
 
       write_tum (ref, sizes[s], FALSE);
       write_tum (est, sizes[s], TRUE);
-      t0 = g_get_monotonic_time ();
-      if (!g_spawn_sync (NULL, (char **) args, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
-                         &status, &error) || !g_spawn_check_wait_status (status, &error))
-        {
-          fprintf (stderr, "bench-ape: %s\n%s", error->message, err ? err : "");
-          return 1;
-        }
-      t1 = g_get_monotonic_time ();
-      getrusage (RUSAGE_CHILDREN, &ru);
-      seconds = (t1 - t0) / 1e6;
       /* CPU time (user + system) of this run: wall time on a shared
        * machine measures the neighbours too. */
-      cpu = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-            ru.ru_stime.tv_usec / 1e6 - cpu_before;
-      cpu_before += cpu;
-      per_pose = cpu / sizes[s];
+      if (!run_child (args, &r))
+        return 1;
+      per_pose = r.cpu_s / sizes[s];
       if (s == 0)
         first_per_pose = per_pose;
-      printf ("%10u %10.3f %10.3f %12.3f %13.2fx %12.1f\n", sizes[s], seconds, cpu, per_pose * 1e6,
-              per_pose / first_per_pose, ru.ru_maxrss / 1024.0);
+      printf ("%10u %10.3f %10.3f %12.3f %13.2fx %12.1f\n", sizes[s], r.wall_s, r.cpu_s,
+              per_pose * 1e6, per_pose / first_per_pose, r.max_rss_kib / 1024.0);
       fflush (stdout);
       if (s == n_sizes - 1 && !peer (cli, ref, est, sizes[s]))
         return 1;

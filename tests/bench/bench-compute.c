@@ -13,6 +13,7 @@
 /* wait4() for the child's own peak RSS is BSD/GNU, not POSIX. */
 #define _DEFAULT_SOURCE 1
 
+#include "nb-bench.h"
 #include "nb-csv-reader.h"
 
 #include <csv.h>
@@ -78,25 +79,10 @@ write_pose_csv (const char *dir, guint n, guint64 *bytes)
 static double
 run_cli (const char *const *args, double *rss_mib)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  struct rusage ru;
-  int status;
-  pid_t pid = fork ();
+  NbBenchRun f = nb_bench_run_ok (args, NULL);
 
-  if (pid == 0)
-    {
-      int null = open ("/dev/null", O_WRONLY);
-
-      dup2 (null, STDOUT_FILENO);
-      execv (args[0], (char **) args);
-      _exit (127);
-    }
-  g_assert (pid > 0);
-  g_assert (wait4 (pid, &status, 0, &ru) == pid);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("%s %s %s failed (status %d)", args[0], args[1], args[2], status);
-  *rss_mib = ru.ru_maxrss / 1024.0;
-  return (g_get_monotonic_time () - t0) / 1e6;
+  *rss_mib = f.max_rss_kib / 1024.0;
+  return f.wall_s;
 }
 
 static double

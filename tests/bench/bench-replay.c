@@ -16,6 +16,7 @@
 #define _DEFAULT_SOURCE   /* wait4 */
 
 #include "../nb-test-nmea-gen.h"
+#include "nb-bench.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -27,63 +28,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-typedef struct {
-  double wall_s, cpu_s;
-  long max_rss_kib;
-} Figures;
-
-static void
-print_load (const char *when)
-{
-  g_autofree char *text = NULL;
-
-  if (g_file_get_contents ("/proc/loadavg", &text, NULL, NULL))
-    printf ("load average %s: %s", when, text);
-}
-
-/* Runs argv with stdin from in_fd, stdout to out_fd; the child's figures. */
-static Figures
-run (char **argv, int in_fd, int out_fd)
-{
-  gint64 t0 = g_get_monotonic_time ();
-  struct rusage ru;
-  int status;
-  pid_t pid = fork ();
-  Figures f;
-
-  g_assert (pid >= 0);
-  if (pid == 0)
-    {
-      dup2 (in_fd, STDIN_FILENO);
-      dup2 (out_fd, STDOUT_FILENO);
-      execvp (argv[0], argv);
-      _exit (127);
-    }
-  g_assert (wait4 (pid, &status, 0, &ru) == pid);
-  f.wall_s = (double) (g_get_monotonic_time () - t0) * 1e-6;
-  f.cpu_s = (double) ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + ru.ru_stime.tv_sec +
-            ru.ru_stime.tv_usec * 1e-6;
-  f.max_rss_kib = ru.ru_maxrss;
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    f.wall_s = -1.0;
-  return f;
-}
-
-static int
-compare_doubles (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, (size_t) n, sizeof *v, compare_doubles);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 static guint64
 count_lines (char **argv, int in_fd)
 {
@@ -93,7 +37,7 @@ count_lines (char **argv, int in_fd)
   guint64 n = 0;
   gsize len;
 
-  run (argv, in_fd, fd);
+  nb_bench_run ((const char *const *) argv, NULL, in_fd, fd);
   close (fd);
   if (g_file_get_contents (path, &text, &len, NULL))
     for (gsize i = 0; i < len; i++)
@@ -161,7 +105,7 @@ main (int argc, char **argv)
     }
   signal (SIGPIPE, SIG_IGN);
   setvbuf (stdout, NULL, _IOLBF, 0);
-  print_load ("before");
+  nb_bench_print_load ("", "before");
   fd = g_file_open_tmp ("bench-replay-XXXXXX.log", &path, NULL);
   f = fdopen (fd, "w");
   while (bytes < megabytes * 1000000)
@@ -186,15 +130,17 @@ main (int argc, char **argv)
     close (in);
     for (int r = 0; r < runs; r++)
       {
-        Figures a, b = { 0 };
+        NbBenchRun a, b = { 0 };
 
         in = open (path, O_RDONLY);
-        a = run (nb_argv, in, null_fd);
+        a = nb_bench_run ((const char *const *) nb_argv, NULL, in, null_fd);
         close (in);
+        if (!a.ok)
+          g_error ("%s replay failed", cli);
         if (have_gpsd)
           {
             in = open (path, O_RDONLY);
-            b = run (gpsd_argv, in, null_fd);
+            b = nb_bench_run ((const char *const *) gpsd_argv, NULL, in, null_fd);
             close (in);
           }
         a_wall[r] = a.wall_s;
@@ -209,15 +155,15 @@ main (int argc, char **argv)
     printf ("GGA+RMC log %.1f MB, %" G_GUINT64_FORMAT " epochs; medians of %d runs, in turn\n",
             bytes / 1e6, epochs, runs);
     printf ("  navbench replay --json  wall %6.3f s  cpu %6.3f s  %7.1f MB/s  peak %5.1f MiB  %"
-            G_GUINT64_FORMAT " samples\n", median (a_wall, runs), median (a_cpu, runs),
-            bytes / 1e6 / median (a_wall, runs), a_rss / 1024.0, nb_lines);
+            G_GUINT64_FORMAT " samples\n", nb_bench_median (a_wall, runs), nb_bench_median (a_cpu, runs),
+            bytes / 1e6 / nb_bench_median (a_wall, runs), a_rss / 1024.0, nb_lines);
     if (have_gpsd)
       {
         printf ("  gpsdecode               wall %6.3f s  cpu %6.3f s  %7.1f MB/s  peak %5.1f MiB  %"
-                G_GUINT64_FORMAT " reports\n", median (b_wall, runs), median (b_cpu, runs),
-                bytes / 1e6 / median (b_wall, runs), b_rss / 1024.0, gpsd_lines);
+                G_GUINT64_FORMAT " reports\n", nb_bench_median (b_wall, runs), nb_bench_median (b_cpu, runs),
+                bytes / 1e6 / nb_bench_median (b_wall, runs), b_rss / 1024.0, gpsd_lines);
         printf ("  gpsdecode / navbench: wall %.1fx, cpu %.1fx (medians of the pairs)\n",
-                median (r_wall, runs), median (r_cpu, runs));
+                nb_bench_median (r_wall, runs), nb_bench_median (r_cpu, runs));
       }
     else
       printf ("  gpsdecode: not installed (gpsd-clients; tools/install-deps.sh)\n");
@@ -231,19 +177,19 @@ main (int argc, char **argv)
       int p[2];
       Writer w = { 0 };
       GThread *writer;
-      Figures a;
+      NbBenchRun a;
 
       /* close-on-exec, else the child holds the write end and never sees EOF */
       g_assert (g_unix_open_pipe (p, FD_CLOEXEC, NULL));
       w.fd = p[1];
       w.bytes_wanted = pipe_megabytes * 1000000;
       writer = g_thread_new ("capture", write_pipe, &w);
-      a = run (nb_argv, p[0], null_fd);
+      a = nb_bench_run ((const char *const *) nb_argv, NULL, p[0], null_fd);
       close (p[0]);
       g_thread_join (writer);
       printf ("  %.2f GB through a pipe: wall %.2f s, cpu %.2f s, %.1f MB/s, peak %.1f MiB\n",
               w.bytes / 1e9, a.wall_s, a.cpu_s, w.bytes / 1e6 / a.wall_s, a.max_rss_kib / 1024.0);
     }
-  print_load ("after");
+  nb_bench_print_load ("", "after");
   return 0;
 }

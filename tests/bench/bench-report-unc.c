@@ -8,40 +8,19 @@
  * figure that does not depend on the neighbours). */
 #define _DEFAULT_SOURCE 1       /* wait4() */
 
-#include <fcntl.h>
-#include <glib.h>
+#include "nb-bench.h"
+
 #include <glib/gstdio.h>
 #include <math.h>
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 /* Runs args; *cpu_s gets the child's user + system time. */
 static double
 run (const char *const *args, const char *cwd, double *cpu_s)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  struct rusage ru;
-  int status;
-  pid_t pid = fork ();
+  NbBenchRun f = nb_bench_run_ok (args, cwd);
 
-  if (pid == 0)
-    {
-      int null = open ("/dev/null", O_WRONLY);
-
-      dup2 (null, STDOUT_FILENO);
-      if (cwd != NULL && chdir (cwd) != 0)
-        _exit (126);
-      execvp (args[0], (char **) args);
-      _exit (127);
-    }
-  g_assert (pid > 0 && wait4 (pid, &status, 0, &ru) == pid);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("%s %s failed", args[0], args[1]);
-  *cpu_s = ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec / 1e6;
-  return (g_get_monotonic_time () - t0) / 1e6;
+  *cpu_s = f.cpu_s;
+  return f.wall_s;
 }
 
 static void

@@ -4,36 +4,18 @@
  * Prints wall seconds and the peak RSS of each step (best of three). */
 #define _DEFAULT_SOURCE 1       /* wait4() */
 
-#include <fcntl.h>
-#include <glib.h>
+#include "nb-bench.h"
+
 #include <glib/gstdio.h>
 #include <math.h>
-#include <stdio.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static double
 run (const char *const *args, double *rss_mib)
 {
-  gint64 t0 = g_get_monotonic_time ();
-  struct rusage ru;
-  int status;
-  pid_t pid = fork ();
+  NbBenchRun f = nb_bench_run_ok (args, NULL);
 
-  if (pid == 0)
-    {
-      int null = open ("/dev/null", O_WRONLY);
-
-      dup2 (null, STDOUT_FILENO);
-      execv (args[0], (char **) args);
-      _exit (127);
-    }
-  g_assert (pid > 0 && wait4 (pid, &status, 0, &ru) == pid);
-  if (!WIFEXITED (status) || WEXITSTATUS (status) != 0)
-    g_error ("%s %s failed", args[1], args[2]);
-  *rss_mib = ru.ru_maxrss / 1024.0;
-  return (g_get_monotonic_time () - t0) / 1e6;
+  *rss_mib = f.max_rss_kib / 1024.0;
+  return f.wall_s;
 }
 
 int

@@ -1,10 +1,12 @@
-/* libFuzzer target: the CSV reader and the number parser on arbitrary bytes.
+/* libFuzzer target: the CSV reader and the number parser on arbitrary bytes;
+ * a number column's get_double is the number of its field's text.
  * Build: CC=clang meson setup build-fuzz -Dfuzz=true -Db_sanitize=address,undefined
  *        -Db_lundef=false; run: build-fuzz/tests/fuzz-csv tests/fuzz/corpus/csv */
 #include "nb-csv-reader.h"
 #include "nb-number.h"
 
 #include <stdint.h>
+#include <string.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -30,8 +32,19 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     }
   while ((rc = nb_csv_reader_next (r, &error)) > 0)
     {
-      if (!nb_csv_reader_get_double (r, &cols[0], &v, &error))
-        g_clear_error (&error);
+      gsize len;
+      const char *field = nb_csv_reader_field (r, &cols[0], &len);
+      double from_text = 0;
+      gboolean is_number = nb_parse_double (field, len, &from_text);
+
+      /* The value parsed while splitting (or not) is the field text's. */
+      if (nb_csv_reader_get_double (r, &cols[0], &v, &error))
+        g_assert (is_number && memcmp (&v, &from_text, sizeof v) == 0);
+      else
+        {
+          g_assert (!is_number);
+          g_clear_error (&error);
+        }
       if (!nb_csv_reader_get_double_or_empty (r, &cols[0], &v, &present, &error))
         g_clear_error (&error);
       if (nb_csv_reader_get_text (r, &cols[1], &error) == NULL)
