@@ -575,6 +575,73 @@ op_check (guint touched_trial)
   g_assert_cmpuint (asked, ==, expect->len / 2);
 }
 
+
+/* Clause 6 with an operator-driven robot: the operator brings it to P0
+ * (asked once), places each obstacle and reads the robot's report (asked
+ * per placement); the stored placements are the answers.  Without
+ * --prompts and no terminal it is refused before anything is asked. */
+static void
+test_operator_detection (void)
+{
+  g_autofree char *db = new_campaign ("operator-6");
+  g_autofree char *track = op_track ();
+  g_autofree char *answers = g_build_filename (tmpdir, "answers-6.txt", NULL);
+  g_autofree char *out = NULL, *err = NULL, *info = NULL;
+  g_autoptr (GString) text = g_string_new ("yes\n");
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) pi = json_parser_new ();
+  g_autofree char *csv = NULL;
+  g_auto (GStrv) rows = NULL;
+  JsonArray *events;
+  guint asked = 0;
+
+  for (guint k = 0; k < 16; k++)
+    g_string_append_printf (text, "yes\n%s\n", k == 5 ? "no" : k % 2 ? "301.5" : "1990");
+  g_assert_true (g_file_set_contents (answers, text->str, -1, &error));
+#define OP6_ARGS "campaign", "run", "--db", db, "--clause", "6", "--config", "wall", \
+    "--obstacle", "wooden wall", "--min-range-mm", "300", "--max-range-mm", "2000", "--robot", \
+    "operator", "--instrument", "csv", "--url", track, "--set", "t=t_s", "--set", "x=x_mm", \
+    "--set", "y=y_mm", "--set", "unit=mm", "--set", "pace=fast"
+  out = nb_test_cli_run (NULL, 2, &err, OP6_ARGS, NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "clause 6 asks the operator to bring the robot to P0"));
+  g_clear_pointer (&out, g_free);
+  out = nb_test_cli_run (NULL, 0, NULL, OP6_ARGS, "--prompts", answers, NULL);
+#undef OP6_ARGS
+  /* The placements as exported: config, obstacle, angle, range, true, measured, detected. */
+  csv = nb_test_cli_run (NULL, 0, NULL, "export", "--db", db, "--trials", "6", "--config", "wall",
+                         "--format", "csv", NULL);
+  rows = g_strsplit (csv, "\n", -1);
+  g_assert_cmpuint (g_strv_length (rows), ==, 1 + 16 + 1);
+  for (guint k = 0; k < 16; k++)
+    {
+      g_autofree char *want = k == 5
+        ? g_strdup_printf ("\"wall\",\"wooden wall\",%u,\"min\",300,,\"0\"", 45 * (k / 2))
+        : g_strdup_printf ("\"wall\",\"wooden wall\",%u,\"%s\",%s,%s,\"1\"", 45 * (k / 2),
+                           k % 2 ? "min" : "max", k % 2 ? "300" : "2000",
+                           k % 2 ? "301.5" : "1990");
+
+      g_assert_cmpstr (rows[1 + k], ==, want);
+    }
+  info = nb_test_cli_run (NULL, 0, NULL, "campaign", "info", "--db", db, "--json", NULL);
+  events = json_object_get_array_member (nb_test_parse_object (pi, info), "events");
+  for (guint i = 0; i < json_array_get_length (events); i++)
+    {
+      JsonObject *e = json_array_get_object_element (events, i);
+      g_autofree char *who = NULL;
+
+      if (g_strcmp0 (json_object_get_string_member (e, "what"), "operator prompt") != 0)
+        continue;
+      who = g_strdup_printf ("operator (%s:%u)", answers, asked + 1);
+      g_assert_cmpstr (json_object_get_string_member (e, "who"), ==, who);
+      if (asked == 0)
+        g_assert_true (g_str_has_prefix (json_object_get_string_member (e, "subject"),
+                                         "Clause 6 'wall': bring the robot to P0"));
+      asked++;
+    }
+  g_assert_cmpuint (asked, ==, 1 + 2 * 16);
+}
+
 static void
 test_operator_prompts_file (void)
 {
@@ -617,6 +684,7 @@ main (int argc, char **argv)
   g_test_add_func ("/runner-courses-cli/outdoor-obstacles", test_outdoor_obstacles);
   g_test_add_func ("/runner-courses-cli/bad-input", test_bad_input);
   g_test_add_func ("/runner-courses-cli/operator-prompts-file", test_operator_prompts_file);
+  g_test_add_func ("/runner-courses-cli/operator-detection", test_operator_detection);
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);

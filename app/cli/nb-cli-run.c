@@ -252,7 +252,7 @@ run_asks (const char *db, gboolean all, guint clause, const char *config, gboole
       if (operator || cl->driven_asks != NULL)
         {
           *asks = g_strdup_printf ("clause %u asks the operator %s", cl->number,
-                                   operator ? "to bring the robot to P0 before each trial"
+                                   operator ? "to bring the robot to P0 and say when it is there"
                                             : cl->driven_asks);
           return TRUE;
         }
