@@ -184,6 +184,8 @@ nb_campaign_runner_new (const char *path, const NbCampaignRunnerOptions *o,
   r->device = rig->device;
   r->rig_ops = rig_ops;
   r->rig = rig->rig;
+  g_mutex_init (&r->unheard_lock);
+  g_cond_init (&r->unheard_cond);
   return r;
 }
 
@@ -202,6 +204,8 @@ nb_campaign_runner_free (NbCampaignRunner *r)
   nb_prompts_free (r->own_prompts);
   nb_runner_summary_clear (&r->summary);
   g_clear_pointer (&r->context, g_main_context_unref);
+  g_mutex_clear (&r->unheard_lock);
+  g_cond_clear (&r->unheard_cond);
   g_free (r);
 }
 
@@ -470,13 +474,23 @@ typedef struct {
   char *reason;
   NbConfigResult figures;
   gboolean has_figures;
+  gboolean held;                /* the worker waits for it (hold_until_heard) */
 } EventBox;
 
+/* After the progress callback has returned, or when the context drops the
+ * event undelivered. */
 static void
 event_box_free (gpointer p)
 {
   EventBox *b = p;
 
+  if (b->held)
+    {
+      g_mutex_lock (&b->r->unheard_lock);
+      b->r->unheard--;
+      g_cond_broadcast (&b->r->unheard_cond);
+      g_mutex_unlock (&b->r->unheard_lock);
+    }
   g_free (b->reason);
   nb_config_result_clear (&b->figures);
   g_free (b);
@@ -509,6 +523,14 @@ nb_run_post (NbRun *run, const NbRunnerEvent *ev, NbConfigResult *figures)
   b = g_new0 (EventBox, 1);
   b->r = run->r;
   b->ev = *ev;
+  b->held = run->r->o.hold_until_heard && !run->r->operator_driven &&
+            ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED;
+  if (b->held)
+    {
+      g_mutex_lock (&run->r->unheard_lock);
+      run->r->unheard++;
+      g_mutex_unlock (&run->r->unheard_lock);
+    }
   b->reason = g_strdup (ev->reason);
   if (figures != NULL)
     {
@@ -529,6 +551,17 @@ nb_run_post (NbRun *run, const NbRunnerEvent *ev, NbConfigResult *figures)
     g_source_attach (source, run->r->context);
     g_source_unref (source);
   }
+  if (b->held)
+    {
+      NbCampaignRunner *r = run->r;
+
+      /* b is the context's now: only the count is read. */
+      g_mutex_lock (&r->unheard_lock);
+      while (r->unheard > 0 && !g_cancellable_is_cancelled (run->cancellable))
+        g_cond_wait_until (&r->unheard_cond, &r->unheard_lock,
+                           g_get_monotonic_time () + 10 * G_TIME_SPAN_MILLISECOND);
+      g_mutex_unlock (&r->unheard_lock);
+    }
 }
 
 /* ------------------------------------------------------- configuration -- */

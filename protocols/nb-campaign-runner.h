@@ -178,6 +178,13 @@ typedef struct {
   /* Operator-driven, from a recording (`campaign import --track`): no
    * prompts, as many trials as the recording holds, its end ends the run. */
   gboolean import_track;
+  /* A window's run: a trial the runner drives (not an operator's) begins
+   * only once its TRIAL_STARTED event has been delivered (the progress
+   * callback has returned): the window that says "trial k running" is not
+   * trials behind the robot however late its main loop turns, and a stop
+   * given when it hears of trial k aborts trial k.  The wait ends when the
+   * run is cancelled (heard within 10 ms). */
+  gboolean hold_until_heard;
 } NbCampaignRunnerOptions;
 
 void nb_campaign_runner_options_init (NbCampaignRunnerOptions *options);

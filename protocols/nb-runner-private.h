@@ -38,6 +38,10 @@ struct _NbCampaignRunner {
   gpointer progress_data;
   gboolean busy;
   NbRunnerSummary summary;      /* written by the worker, read after completion */
+  /* options.hold_until_heard: TRIAL_STARTED events posted, not yet delivered. */
+  GMutex unheard_lock;
+  GCond unheard_cond;
+  guint unheard;
 };
 
 typedef struct _NbRun NbRun;

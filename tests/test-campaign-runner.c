@@ -190,6 +190,11 @@ typedef struct {
   GArray *events;               /* of SeenEvent */
   GCancellable *cancellable;
   guint cancel_at_start;        /* cancel when trial k starts */
+  /* A late main loop: each TRIAL_STARTED is taken this long (µs), and the
+   * robot's goals sent by then are noted. */
+  gulong start_lag_us;
+  const guint *goals;
+  GArray *goals_at_start;       /* of guint, per TRIAL_STARTED */
   gboolean ok;
   GError *error;
   NbRunnerSummary summary;
@@ -220,6 +225,14 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
       s.max_mm = ev->figures->path.max_mm;
     }
   g_array_append_val (w->events, s);
+  if (ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED && w->goals != NULL)
+    {
+      guint goals;
+
+      g_usleep (w->start_lag_us);
+      goals = g_atomic_int_get ((const gint *) w->goals);
+      g_array_append_val (w->goals_at_start, goals);
+    }
   if (ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED && ev->trial == w->cancel_at_start)
     g_cancellable_cancel (w->cancellable);
 }
@@ -244,6 +257,7 @@ watch_init (Watch *w)
   w->events = g_array_new (FALSE, TRUE, sizeof (SeenEvent));
   g_array_set_clear_func (w->events, seen_event_clear);
   w->cancellable = g_cancellable_new ();
+  w->goals_at_start = g_array_new (FALSE, FALSE, sizeof (guint));
 }
 
 static void
@@ -252,6 +266,7 @@ watch_clear (Watch *w)
   g_main_loop_unref (w->loop);
   g_array_unref (w->events);
   g_object_unref (w->cancellable);
+  g_array_unref (w->goals_at_start);
   g_clear_error (&w->error);
   nb_runner_summary_clear (&w->summary);
 }
@@ -548,6 +563,53 @@ test_cancel (void)
 
 /* A goal that blocks the worker (the HTTP robot's) is interrupted at once
  * by the cancel, from the cancelling thread. */
+/* options.hold_until_heard (the window's runs): a trial is driven only
+ * after its TRIAL_STARTED has been taken, however late the main loop takes
+ * it.  Here each is taken 150 ms late (the 30 trials on the virtual clock
+ * take less than that): no goal of trial k is sent before its start is
+ * heard, and a cancel on hearing trial 3 aborts trial 3.  Without the hold
+ * the worker runs on and the cancel lands trials later, or after the run. */
+static void
+test_hold_until_heard (void)
+{
+  g_autofree char *db = new_campaign ("hold", "600");
+  NbCampaignRunnerOptions o;
+  Rig rig;
+  Watch w;
+
+  nb_campaign_runner_options_init (&o);
+  o.clause = 5;
+  o.config = "c";
+  o.hold_until_heard = TRUE;
+  rig_init (&rig, 3, NULL);
+  watch_init (&w);
+  w.start_lag_us = 150 * 1000;
+  w.goals = &rig.robot.goals;
+  w.cancel_at_start = 3;
+  g_assert_false (run (db, &o, &rig, &w));
+  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (w.summary.run, ==, 3);
+  g_assert_cmpuint (w.summary.ok, ==, 2);
+  g_assert_cmpuint (w.summary.aborted, ==, 1);
+  /* Trial k's goals: its return to P0 (goal 2k − 1, before its start), its
+   * drive (2k, after). */
+  g_assert_cmpuint (w.goals_at_start->len, ==, 3);
+  for (guint k = 1; k <= 3; k++)
+    g_assert_cmpuint (g_array_index (w.goals_at_start, guint, k - 1), ==, 2 * k - 1);
+  g_assert_cmpuint (rig.robot.goals, ==, 5);
+  {
+    g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (db);
+    NbCampaignConfig config;
+    g_autoptr (GArray) trials = nb_test_campaign_trials (c, 5, "c", &config);
+
+    g_assert_cmpuint (trials->len, ==, 3);
+    g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 2).outcome, ==, NB_TRIAL_ABORTED);
+    nb_campaign_config_clear (&config);
+  }
+  watch_clear (&w);
+  rig_clear (&rig);
+}
+
 static void
 test_cancel_interrupts (void)
 {
@@ -949,6 +1011,7 @@ main (int argc, char **argv)
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/runner/clause5-figures-store-progress", test_clause5);
   g_test_add_func ("/runner/cancel", test_cancel);
+  g_test_add_func ("/runner/hold-until-heard", test_hold_until_heard);
   g_test_add_func ("/runner/cancel-interrupts", test_cancel_interrupts);
   g_test_add_func ("/runner/fail-goal", test_fail_goal);
   g_test_add_func ("/runner/bad-input", test_bad_input);

@@ -371,11 +371,12 @@ test_stop (void)
 
   fx.finished = 0;
   fx.stop_at = 3;
-  /* The stop is sent when the window hears that trial 3 started: it lands
-   * in trial 3's drive if the window hears it within that drive.  At pace
-   * 20 (0.17 s a trial) the Russian window under ASan heard it three trials
-   * late; at pace 1 a trial lasts 3.4 s (the cancel is heard within 10 ms). */
-  start_run ("gui-stop", 30, 1);
+  /* The stop is sent when the window hears that trial 3 started.  The
+   * window's runner drives a trial only once the window has heard of it
+   * (hold_until_heard), so the stop lands in trial 3 however late the main
+   * loop turns: at pace 20 (0.17 s a trial) the Russian window under ASan
+   * used to hear of it three trials late. */
+  start_run ("gui-stop", 30, 20);
   iterate_until (run_over, GUINT_TO_POINTER (1));
   fx.stop_at = 0;
   {
@@ -1127,12 +1128,12 @@ test_stop_first (void)
 
   fx.finished = 0;
   fx.stop_at = 1;
-  /* The stop is sent when the window hears that trial 1 started, which a
-   * loaded machine (or ASan) delays: at pace 20 the plain window at load 20
-   * and the ASan one heard it after trial 1 had ended ("1 ok, 0 aborted"),
-   * at pace 1 the ASan one still did.  At pace 0.1 trial 1 lasts ten times
-   * its virtual time, and the cancel ends it within 10 ms all the same. */
-  start_run ("gui-stop-1", 30, 0.1);
+  /* The stop is sent when the window hears that trial 1 started; trial 1
+   * is not driven before (hold_until_heard).  Before that hold the window
+   * at load 20 and under ASan heard of it after trial 1 had ended ("1 ok, 0
+   * aborted") at pace 20 and 1, and pace 0.1 (every virtual second ten
+   * real ones) ran into the 60 s wait on a loaded machine. */
+  start_run ("gui-stop-1", 30, 20);
   iterate_until (run_over, GUINT_TO_POINTER (1));
   fx.stop_at = 0;
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);

@@ -1202,6 +1202,9 @@ launch (NbTrialsPage *page, Run *run, GError **error)
   run->options.robot_name = robot_name (run);
   run->options.on_sample = on_sample;
   run->options.on_sample_data = run;
+  /* The page says which trial runs, and Stop aborts that one, however late
+   * the main loop hears of it (a loaded machine, a sanitizer). */
+  run->options.hold_until_heard = TRUE;
   if ((run->runner = nb_campaign_runner_new (page->path, &run->options, &run->rig, error)) == NULL)
     return FALSE;
   nb_campaign_runner_run_async (run->runner, run->cancellable, on_progress, run, on_run_done, run);
