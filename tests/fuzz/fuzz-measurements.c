@@ -47,11 +47,24 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
     g_assert (fclose (f) == 0);
   }
 
-  check (nb_measurements_read_poses (path, &error), error), error = NULL;
-  check (nb_measurements_read_detection (path, &error), error), error = NULL;
-  check (nb_measurements_read_avoidance (path, &error), error), error = NULL;
-  check (nb_measurements_read_passage (path, &error), error), error = NULL;
-  check (nb_measurements_read_map_corners (path, &error), error), error = NULL;
+  /* Each reader's result is taken before its error is read: in one call's
+   * arguments their order of evaluation is unspecified (GCC reads the
+   * error first, so check would see NULL beside a failed read). */
+  {
+    GArray *(*const readers[]) (const char *, GError **) = {
+      nb_measurements_read_poses, nb_measurements_read_detection,
+      nb_measurements_read_avoidance, nb_measurements_read_passage,
+      nb_measurements_read_map_corners,
+    };
+
+    for (gsize i = 0; i < G_N_ELEMENTS (readers); i++)
+      {
+        GArray *rows = readers[i] (path, &error);
+
+        check (rows, error);
+        error = NULL;
+      }
+  }
   if (!nb_measurements_read_path (path, sample, &samples, &error))
     g_clear_error (&error);
   if (!nb_measurements_read_truth_corners (path, corners, &error))

@@ -48,8 +48,11 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
       NbTraj *traj = nb_traj_read_data ("fuzz", (const char *) data, size, f, &info, &error);
 
       check (traj, error);
+      /* The reader's result first, then its error: in one call's arguments
+       * their order of evaluation is unspecified (GCC reads error first). */
       error = NULL;
-      check (nb_traj_read_path (path, f, &info, &error), error);
+      traj = nb_traj_read_path (path, f, &info, &error);
+      check (traj, error);
     }
   {
     g_autofree char *text = g_strndup ((const char *) data, size);
