@@ -1,7 +1,56 @@
 /* What the loopback players of the live tests share (nb-test-player.h). */
 #include "nb-test-player.h"
 
+#include "nb-geodesy.h"
+
+#include <math.h>
 #include <string.h>
+
+char *
+nb_test_nmea_checksummed (const char *body)
+{
+  guint8 sum = 0;
+
+  for (const char *p = body; *p; p++)
+    sum ^= (guint8) *p;
+  return g_strdup_printf ("$%s*%02X\r\n", body, sum);
+}
+
+void
+nb_test_geodetic_of (double e_m, double n_m, double *lat, double *lon)
+{
+  NbEnuFrame f;
+
+  nb_enu_frame_init (&f, NB_TEST_ORIGIN_LAT, NB_TEST_ORIGIN_LON, NB_TEST_ORIGIN_H);
+  *lat = NB_TEST_ORIGIN_LAT + n_m / 111320.0;
+  *lon = NB_TEST_ORIGIN_LON + e_m / (111320.0 * cos (NB_TEST_ORIGIN_LAT * G_PI / 180.0));
+  for (int i = 0; i < 6; i++)
+    {
+      double enu[3];
+
+      nb_enu_from_geodetic (&f, *lat, *lon, NB_TEST_ORIGIN_H, enu);
+      *lat += (n_m - enu[1]) / 111320.0;
+      *lon += (e_m - enu[0]) / (111320.0 * cos (*lat * G_PI / 180.0));
+    }
+}
+
+char *
+nb_test_nmea_fix (double t, double x_mm, double y_mm, double th_deg)
+{
+  double lat, lon, hdt = fmod (90.0 - th_deg + 360.0, 360.0);
+  g_autofree char *gga = NULL, *hdt_s = NULL, *gga_s = NULL, *hdt_body = NULL;
+  int sec = (int) floor (t);
+
+  nb_test_geodetic_of (x_mm / 1000.0, y_mm / 1000.0, &lat, &lon);
+  gga = g_strdup_printf ("GNGGA,1200%02d.%02d,%02d%011.8f,N,%03d%011.8f,E,4,18,0.5,%.3f,M,0.0,M,"
+                         "1.0,0001", sec % 60, (int) lround ((t - sec) * 100) % 100, (int) lat,
+                         (lat - (int) lat) * 60.0, (int) lon, (lon - (int) lon) * 60.0,
+                         NB_TEST_ORIGIN_H);
+  hdt_body = g_strdup_printf ("GNHDT,%.4f,T", hdt);
+  hdt_s = nb_test_nmea_checksummed (hdt_body);
+  gga_s = nb_test_nmea_checksummed (gga);
+  return g_strconcat (hdt_s, gga_s, NULL);
+}
 
 GByteArray *
 nb_test_natnet_frame (gint32 frame, double t_s, const float body[8])

@@ -19,7 +19,7 @@
 #include "nb-test.h"
 #include "nb-test-campaign.h"
 #include "nb-test-cli.h"
-#include "nb-test-nmea-fix.h"
+#include "nb-test-player.h"
 #include "nb-test-tmp.h"
 
 #include "nb-campaign-results.h"

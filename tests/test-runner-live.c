@@ -18,7 +18,6 @@
 
 #include "nb-campaign-runner.h"
 #include "nb-error.h"
-#include "nb-geodesy.h"
 #include "nb-metrics.h"
 #include "nb-test-campaign.h"
 #include "nb-test-player.h"
@@ -102,58 +101,6 @@ track_length_s (const Track *tr)
 }
 
 /* -------------------------------------------------------- the encoders -- */
-
-#define ORIGIN_LAT 55.75
-#define ORIGIN_LON 37.62
-#define ORIGIN_H 150.0
-
-static char *
-nmea_sentence (const char *body)
-{
-  guint8 sum = 0;
-
-  for (const char *p = body; *p; p++)
-    sum ^= (guint8) *p;
-  return g_strdup_printf ("$%s*%02X\r\n", body, sum);
-}
-
-/* Latitude and longitude of a point east, north of the origin: the
- * driver's own plane inverted by Newton steps (to far below 1e-8 minute). */
-static void
-geodetic_of (double e_m, double n_m, double *lat, double *lon)
-{
-  NbEnuFrame f;
-
-  nb_enu_frame_init (&f, ORIGIN_LAT, ORIGIN_LON, ORIGIN_H);
-  *lat = ORIGIN_LAT + n_m / 111320.0;
-  *lon = ORIGIN_LON + e_m / (111320.0 * cos (ORIGIN_LAT * G_PI / 180.0));
-  for (int i = 0; i < 6; i++)
-    {
-      double enu[3];
-
-      nb_enu_from_geodetic (&f, *lat, *lon, ORIGIN_H, enu);
-      *lat += (n_m - enu[1]) / 111320.0;
-      *lon += (e_m - enu[0]) / (111320.0 * cos (*lat * G_PI / 180.0));
-    }
-}
-
-/* One fix: GGA (RTK fixed) and HDT (true heading, clockwise from north). */
-static char *
-nmea_fix (double t, double x_mm, double y_mm, double th_deg)
-{
-  double lat, lon, hdt = fmod (90.0 - th_deg + 360.0, 360.0);
-  g_autofree char *gga = NULL, *hdt_s = NULL, *gga_s = NULL, *hdt_body = NULL;
-  int sec = (int) floor (t);
-
-  geodetic_of (x_mm / 1000.0, y_mm / 1000.0, &lat, &lon);
-  gga = g_strdup_printf ("GNGGA,1200%02d.%02d,%02d%011.8f,N,%03d%011.8f,E,4,18,0.5,%.3f,M,0.0,M,"
-                         "1.0,0001", sec % 60, (int) lround ((t - sec) * 100) % 100, (int) lat,
-                         (lat - (int) lat) * 60.0, (int) lon, (lon - (int) lon) * 60.0, ORIGIN_H);
-  hdt_body = g_strdup_printf ("GNHDT,%.4f,T", hdt);
-  hdt_s = nmea_sentence (hdt_body);
-  gga_s = nmea_sentence (gga);
-  return g_strconcat (hdt_s, gga_s, NULL);
-}
 
 /* The pose as NatNet sends it: metres, the heading as a turn about z. */
 static GByteArray *
@@ -284,7 +231,7 @@ player (gpointer data)
             }
           else
             {
-              g_autofree char *s = nmea_fix (t, x, y, th);
+              g_autofree char *s = nb_test_nmea_fix (t, x, y, th);
 
               if (p->kind == PLAY_NMEA_PTY)
                 ok = write (p->pty_in, s, strlen (s)) == (gssize) strlen (s);
@@ -416,7 +363,7 @@ live_run (PlayKind kind, guint clause, guint trials, double drop_at_s)
   else
     g_assert_true (nb_device_configure (dev, "url", url, &error));
   if (kind == PLAY_NMEA_TCP || kind == PLAY_NMEA_PTY)
-    g_assert_true (nb_device_configure (dev, "origin", "55.75,37.62,150", &error));
+    g_assert_true (nb_device_configure (dev, "origin", NB_TEST_ORIGIN_TEXT, &error));
   if (kind == PLAY_NATNET_UDP)
     g_assert_true (nb_device_configure (dev, "version", "4.0", &error));
   g_assert_true (nb_device_configure (dev, "loss-timeout", "0.5", &error));
