@@ -310,6 +310,8 @@ nb_run_collect_now (NbRun *run, GError **error)
 
   for (;;)
     {
+      double before = nb_device_time (dev);
+
       /* Drain what is there; a live device is then waited for briefly
        * until its samples have passed now (virtual ones never wait). */
       if (nb_device_next (dev, 0, &e))
@@ -320,6 +322,8 @@ nb_run_collect_now (NbRun *run, GError **error)
             return FALSE;
           continue;
         }
+      /* Nothing that arrived before `before` is left untaken. */
+      run->drained_t = before;
       if (newest >= now || run->lost != NULL || run->ended ||
           g_cancellable_is_cancelled (run->cancellable) || nb_device_now () >= wait_until ||
           nb_device_is_virtual (dev))
@@ -333,11 +337,12 @@ nb_run_collect_now (NbRun *run, GError **error)
         }
     }
   /* No usable sample for longer than the loss timeout is a lost
-   * instrument, even while its link carries bytes (the prism lost). */
+   * instrument, even while its link carries bytes (the prism lost).
+   * Judged at the last drain, not now: what arrived since is not taken yet. */
   if (run->keep && run->lost == NULL &&
-      nb_device_time (dev) - MAX (run->last_good_t, run->t_start) > r->o.loss_timeout_s)
+      run->drained_t - MAX (run->last_good_t, run->t_start) > r->o.loss_timeout_s)
     run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
-                                 nb_device_time (dev) - MAX (run->last_good_t, run->t_start));
+                                 run->drained_t - MAX (run->last_good_t, run->t_start));
   return collect_stored (run, error);
 }
 
@@ -1156,10 +1161,13 @@ run_operator_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end,
         }
       if (seg.state == NB_SEGMENTATION_ARRIVED)
         break;
-      if (run->lost == NULL && nb_device_time (r->device) - MAX (run->last_good_t, asked)
+      /* At the last drain (collect_wait's): the store's writes and the
+       * segmentation since then may take longer than the timeout on a
+       * loaded machine while the samples wait in the queue. */
+      if (run->lost == NULL && run->drained_t - MAX (run->last_good_t, asked)
                                > r->o.loss_timeout_s)
         run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
-                                     nb_device_time (r->device) - MAX (run->last_good_t, asked));
+                                     run->drained_t - MAX (run->last_good_t, asked));
       if (run->lost != NULL)
         {
           if (begun || run->ended)

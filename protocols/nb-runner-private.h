@@ -73,6 +73,7 @@ struct _NbRun {
   char *lost;                   /* why it is lost now; NULL while it measures */
   gboolean ended;               /* a recording is over */
   double last_good_t;           /* device clock: the last usable sample's arrival */
+  double drained_t;             /* device clock: when the stream was last found drained */
   /* The trial's measurement quality (recorded with it). */
   guint64 q_n, q_untracked, q_fix[NB_FIX_TRACKED + 1];
   double q_t_first, q_t_last, q_rms_sum;
