@@ -168,16 +168,18 @@ set_job_free (gpointer p)
   g_free (job);
 }
 
+static gboolean
+set_field (NbCampaign *campaign, gpointer data, GError **error)
+{
+  SetJob *job = data;
+
+  return nb_campaign_set_field (campaign, job->key, job->value, error);
+}
+
 static gpointer
 set_work (gpointer data, GError **error)
 {
-  SetJob *job = data;
-  g_autoptr (NbCampaign) campaign = nb_campaign_open (job->path, 0, error);
-
-  if (campaign == NULL || !nb_campaign_set_field (campaign, job->key, job->value, error) ||
-      !nb_campaign_close (g_steal_pointer (&campaign), error))
-    return NULL;
-  return GINT_TO_POINTER (1);
+  return nb_io_change_campaign (((SetJob *) data)->path, set_field, data, error);
 }
 
 static void
@@ -260,24 +262,10 @@ on_drop_down_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
 
 /* ----------------------------------------------------------- loading -- */
 
-typedef struct {
-  char *path;
-  guint generation;
-} LoadJob;
-
-static void
-load_job_free (gpointer p)
-{
-  LoadJob *job = p;
-
-  g_free (job->path);
-  g_free (job);
-}
-
 static gpointer
 load_work (gpointer data, GError **error)
 {
-  LoadJob *job = data;
+  NbLoadJob *job = data;
   g_autoptr (NbCampaign) campaign = nb_campaign_open (job->path, NB_CAMPAIGN_OPEN_READ_ONLY, error);
   g_autoptr (GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_free);
   const NbCampaignField *fields;
@@ -308,7 +296,7 @@ static void
 load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 {
   NbCampaignForm *form = NB_CAMPAIGN_FORM (owner);
-  LoadJob *job = data;
+  NbLoadJob *job = data;
   GHashTable *values = *result;
 
   if (job->generation != form->generation)
@@ -339,8 +327,6 @@ load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 void
 nb_campaign_form_set_campaign (NbCampaignForm *form, const char *path)
 {
-  LoadJob *job;
-
   g_free (form->path);
   form->path = g_strdup (path);
   form->generation++;
@@ -348,10 +334,8 @@ nb_campaign_form_set_campaign (NbCampaignForm *form, const char *path)
   gtk_widget_set_sensitive (GTK_WIDGET (form), FALSE);
   if (path == NULL)
     return;
-  job = g_new0 (LoadJob, 1);
-  job->path = g_strdup (path);
-  job->generation = form->generation;
-  nb_io_queue_push (form->queue, G_OBJECT (form), load_work, load_done, job, load_job_free,
+  nb_io_queue_push (form->queue, G_OBJECT (form), load_work, load_done,
+                    nb_load_job_new (path, form->generation), nb_load_job_free,
                     (GDestroyNotify) g_hash_table_unref);
 }
 

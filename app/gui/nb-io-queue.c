@@ -118,3 +118,33 @@ nb_io_queue_pending (NbIoQueue *queue)
 {
   return queue->pending;
 }
+
+NbLoadJob *
+nb_load_job_new (const char *path, guint generation)
+{
+  NbLoadJob *job = g_new0 (NbLoadJob, 1);
+
+  job->path = g_strdup (path);
+  job->generation = generation;
+  return job;
+}
+
+void
+nb_load_job_free (gpointer p)
+{
+  NbLoadJob *job = p;
+
+  g_free (job->path);
+  g_free (job);
+}
+
+gpointer
+nb_io_change_campaign (const char *path, NbCampaignChange change, gpointer data, GError **error)
+{
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (path, 0, error);
+
+  if (campaign == NULL || !change (campaign, data, error) ||
+      !nb_campaign_close (g_steal_pointer (&campaign), error))
+    return NULL;
+  return GINT_TO_POINTER (1);
+}

@@ -11,6 +11,8 @@
 
 #include <glib-object.h>
 
+#include "nb-campaign.h"
+
 G_BEGIN_DECLS
 
 typedef struct _NbIoQueue NbIoQueue;
@@ -36,6 +38,24 @@ void       nb_io_queue_push  (NbIoQueue *queue, GObject *owner, NbIoWork work, N
                               GDestroyNotify result_free);
 /* Jobs pushed and not yet done. */
 guint      nb_io_queue_pending (NbIoQueue *queue);
+
+/* A page's load of its campaign, at path, the generation-th the page was
+ * given: done drops it when the page has been given another since. */
+typedef struct {
+  char *path;
+  guint generation;
+} NbLoadJob;
+
+NbLoadJob *nb_load_job_new  (const char *path, guint generation);
+void       nb_load_job_free (gpointer job);
+
+/* A change to the campaign, in the queue's thread. */
+typedef gboolean (*NbCampaignChange) (NbCampaign *campaign, gpointer data, GError **error);
+/* For an NbIoWork: the campaign at path opened for writing, change run on
+ * it, the file closed (the change is kept only if the close succeeds);
+ * non-NULL when done, NULL with error. */
+gpointer   nb_io_change_campaign (const char *path, NbCampaignChange change, gpointer data,
+                                  GError **error);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (NbIoQueue, nb_io_queue_unref)
 

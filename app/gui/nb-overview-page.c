@@ -209,24 +209,10 @@ clause_heading (guint number)
 
 /* ----------------------------------------------------------- loading -- */
 
-typedef struct {
-  char *path;
-  guint generation;
-} LoadJob;
-
-static void
-load_job_free (gpointer p)
-{
-  LoadJob *job = p;
-
-  g_free (job->path);
-  g_free (job);
-}
-
 static gpointer
 load_work (gpointer data, GError **error)
 {
-  const char *path = ((LoadJob *) data)->path;
+  const char *path = ((NbLoadJob *) data)->path;
   g_autoptr (NbCampaign) campaign = nb_campaign_open (path, NB_CAMPAIGN_OPEN_READ_ONLY, error);
   g_autoptr (GArray) plan = NULL;
   g_autofree char *problem = NULL;
@@ -529,7 +515,7 @@ load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
   PlanLoad *load = *result;
 
   /* Disposed (the window went): a job keeps its owner, not its widgets. */
-  if (((LoadJob *) data)->generation != page->generation || page->list == NULL)
+  if (((NbLoadJob *) data)->generation != page->generation || page->list == NULL)
     return;
   page->loads++;
   if (error != NULL)
@@ -553,14 +539,10 @@ load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 void
 nb_overview_page_reload (NbOverviewPage *page)
 {
-  LoadJob *job;
-
   if (page->path == NULL)
     return;
-  job = g_new0 (LoadJob, 1);
-  job->path = g_strdup (page->path);
-  job->generation = page->generation;
-  nb_io_queue_push (page->queue, G_OBJECT (page), load_work, load_done, job, load_job_free,
+  nb_io_queue_push (page->queue, G_OBJECT (page), load_work, load_done,
+                    nb_load_job_new (page->path, page->generation), nb_load_job_free,
                     plan_load_free);
 }
 
@@ -744,21 +726,23 @@ scope_job_free (gpointer p)
   g_free (job);
 }
 
+static gboolean
+set_scope (NbCampaign *campaign, gpointer data, GError **error)
+{
+  ScopeJob *job = data;
+
+  /* Clause 0: ISO 9283's plan. */
+  return job->clause == 0
+         ? nb_campaign_iso9283_plan_set_scope (campaign, job->config, job->reason == NULL,
+                                               job->reason, error)
+         : nb_campaign_plan_set_scope (campaign, job->clause, job->config, job->reason == NULL,
+                                       job->reason, error);
+}
+
 static gpointer
 scope_work (gpointer data, GError **error)
 {
-  ScopeJob *job = data;
-  g_autoptr (NbCampaign) campaign = nb_campaign_open (job->path, 0, error);
-
-  if (campaign == NULL ||
-      (job->clause == 0
-       ? !nb_campaign_iso9283_plan_set_scope (campaign, job->config, job->reason == NULL,
-                                              job->reason, error)
-       : !nb_campaign_plan_set_scope (campaign, job->clause, job->config, job->reason == NULL,
-                                      job->reason, error)) ||
-      !nb_campaign_close (g_steal_pointer (&campaign), error))
-    return NULL;
-  return GINT_TO_POINTER (1);
+  return nb_io_change_campaign (((ScopeJob *) data)->path, set_scope, data, error);
 }
 
 static void

@@ -3,6 +3,7 @@
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
 #include "nb-clause.h"
+#include "nb-figure-rows.h"
 #include "nb-json-writer.h"
 #include "nb-map-file.h"
 #include "nb-map-view.h"
@@ -122,25 +123,6 @@ trial_values (const NbCampaignTrial *t)
   return g_string_free (out, FALSE);
 }
 
-static const char *
-outcome_text (NbTrialOutcome outcome)
-{
-  switch (outcome)
-    {
-    case NB_TRIAL_OK:
-      return _("ok");
-    case NB_TRIAL_FAILED:
-      return _("failed");
-    case NB_TRIAL_ABORTED:
-      return _("aborted");
-    case NB_TRIAL_INCOMPLETE:
-      return _("incomplete");
-    case NB_TRIAL_RUNNING:
-    default:
-      return _("running");
-    }
-}
-
 /* ----------------------------------------------------- the snapshot -- */
 
 /* A figure as the protocol's table states it: its column's title and unit,
@@ -190,7 +172,7 @@ add_figure (ConfigView *v, const char *title, const char *unit, char *value)
 {
   FigureRow *f = g_new0 (FigureRow, 1);
 
-  f->title = unit != NULL ? g_strdup_printf ("%s, %s", title, unit) : g_strdup (title);
+  f->title = nb_figure_title (title, unit);
   f->value = value;
   g_ptr_array_add (v->figures, f);
 }
@@ -216,19 +198,11 @@ figure_text (JsonObject *o, const char *key, guint decimals)
 static void
 collect_figures (ConfigView *v, const NbClause *clause, const NbConfigResult *r)
 {
-  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-  g_autofree char *json = NULL;
-  g_autoptr (JsonNode) root = NULL;
-  JsonObject *o;
+  g_autoptr (JsonNode) root = nb_figures_json (r);
+  JsonObject *o = root != NULL ? json_node_get_object (root) : NULL;
   const NbProtocolColumn *cols;
   guint n;
 
-  nb_json_begin_object (w);
-  nb_config_result_json (w, r);
-  nb_json_end_object (w);
-  json = nb_json_writer_finish (g_steal_pointer (&w));
-  root = json_from_string (json, NULL);
-  o = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
   if (clause->statistics_of_n)
     add_figure (v, _("Trials counted n"), NULL, figure_text (o, "n", 0));
   cols = nb_protocol_figure_columns (clause->number, &n);
@@ -687,15 +661,9 @@ show_results (NbResultsPage *page)
               const FigureRow *f = g_ptr_array_index (v->figures, k);
               GtkWidget *name = gtk_label_new (f->title), *value = gtk_label_new (f->value);
 
-              gtk_label_set_xalign (GTK_LABEL (name), 0);
-              gtk_label_set_wrap (GTK_LABEL (name), TRUE);
-              gtk_label_set_max_width_chars (GTK_LABEL (name), 24);
               gtk_widget_set_hexpand (name, TRUE);
               gtk_widget_add_css_class (name, "dim-label");
-              gtk_label_set_xalign (GTK_LABEL (value), 1);
-              gtk_widget_add_css_class (value, "numeric");
-              gtk_grid_attach (GTK_GRID (grid), name, 0, (int) k, 1, 1);
-              gtk_grid_attach (GTK_GRID (grid), value, 1, (int) k, 1, 1);
+              nb_figure_row_attach (GTK_GRID (grid), (int) k, name, value, 24);
             }
           gtk_box_append (GTK_BOX (box), grid);
         }
@@ -885,18 +853,19 @@ edit_free (gpointer p)
   g_free (e);
 }
 
+/* The store checks the value and the reason and logs the edit. */
+static gboolean
+edit_trial (NbCampaign *campaign, gpointer data, GError **error)
+{
+  Edit *e = data;
+
+  return nb_campaign_edit_trial (campaign, e->trial_id, e->key, e->value, e->why, error);
+}
+
 static gpointer
 edit_work (gpointer data, GError **error)
 {
-  Edit *e = data;
-  g_autoptr (NbCampaign) campaign = nb_campaign_open (e->path, 0, error);
-
-  /* The store checks the value and the reason and logs the edit. */
-  if (campaign == NULL ||
-      !nb_campaign_edit_trial (campaign, e->trial_id, e->key, e->value, e->why, error) ||
-      !nb_campaign_close (g_steal_pointer (&campaign), error))
-    return NULL;
-  return g_strdup ("ok");
+  return nb_io_change_campaign (((Edit *) data)->path, edit_trial, data, error);
 }
 
 static void
@@ -937,7 +906,7 @@ on_apply (GtkButton *button, gpointer user_data)
   e->key = g_strdup (edit_keys[k]);
   e->value = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->edit_value))));
   e->why = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->edit_reason))));
-  nb_io_queue_push (page->queue, G_OBJECT (page), edit_work, edit_done, e, edit_free, g_free);
+  nb_io_queue_push (page->queue, G_OBJECT (page), edit_work, edit_done, e, edit_free, NULL);
 }
 
 /* ------------------------------------------------------------ queries -- */
@@ -1062,7 +1031,7 @@ bind_trial_cell (GtkSignalListItemFactory *factory, GtkListItem *li, gpointer co
       text = g_strdup_printf ("%u", item->seq);
       break;
     case COL_OUTCOME:
-      text = g_strdup (outcome_text (item->outcome));
+      text = g_strdup (nb_outcome_text (item->outcome));
       break;
     case COL_VALUES:
       text = g_strdup (item->values);
@@ -1106,27 +1075,6 @@ add_column (GtkColumnView *view, const char *title, guint column, GCallback bind
 }
 
 static void
-setup_short_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), 22);
-  gtk_label_set_width_chars (GTK_LABEL (label), 12);
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_short_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
-{
-  const char *text = gtk_string_object_get_string (gtk_list_item_get_item (item));
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)), text);
-  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item), text);
-}
-
-static void
 nb_results_page_init (NbResultsPage *page)
 {
   g_autoptr (GStrvBuilder) clauses = g_strv_builder_new ();
@@ -1157,10 +1105,8 @@ nb_results_page_init (NbResultsPage *page)
     {
       /* The button ellipsizes a clause's title (a line long in Russian); the
        * popup shows it whole. */
-      g_autoptr (GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+      g_autoptr (GtkListItemFactory) button = nb_label_item_factory_new (12, 22);
 
-      g_signal_connect (button, "setup", G_CALLBACK (setup_short_item), NULL);
-      g_signal_connect (button, "bind", G_CALLBACK (bind_short_item), NULL);
       gtk_drop_down_set_factory (page->clause_filter, button);
     }
     key_model = gtk_string_list_new (keys);

@@ -4,6 +4,7 @@
 #include "nb-campaign-runner.h"
 #include "nb-clause.h"
 #include "nb-error.h"
+#include "nb-figure-rows.h"
 #include "nb-gui-paths.h"
 #include "nb-http-robot.h"
 #include "nb-course.h"
@@ -105,8 +106,7 @@ figure_label (guint i)
     return g_strdup (_("Trials counted n"));
   c = nb_protocol_figure_column (figure_rows[i].clause, figure_rows[i].key);
   g_assert (c != NULL);
-  return c->unit == NULL ? g_strdup (_(c->title))
-                         : g_strdup_printf ("%s, %s", _(c->title), _(c->unit));
+  return nb_figure_title (_(c->title), c->unit != NULL ? _(c->unit) : NULL);
 }
 
 /* The controls only some clauses use. */
@@ -380,17 +380,9 @@ show_figures (NbTrialsPage *page, const NbConfigResult *r)
   {
     /* Each figure by its key in the clause's JSON (the clause module's
      * json method: one place for the keys and their values). */
-    g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
-    g_autofree char *json = NULL;
-    g_autoptr (JsonNode) root = NULL;
-    JsonObject *o;
+    g_autoptr (JsonNode) root = nb_figures_json (r);
+    JsonObject *o = root != NULL ? json_node_get_object (root) : NULL;
 
-    nb_json_begin_object (w);
-    nb_config_result_json (w, r);
-    nb_json_end_object (w);
-    json = nb_json_writer_finish (g_steal_pointer (&w));
-    root = json_from_string (json, NULL);
-    o = root != NULL && JSON_NODE_HOLDS_OBJECT (root) ? json_node_get_object (root) : NULL;
     for (guint i = 0; o != NULL && i < N_FIGS; i++)
       {
         const char *key = figure_rows[i].clause == 0 ? "n" : figure_rows[i].key;
@@ -431,25 +423,6 @@ add_list_row (NbTrialsPage *page, const char *text, gboolean problem)
   /* Newest first: the trial that just ended is in view while a run goes on
    * (the list is a few rows high). */
   gtk_list_box_prepend (GTK_LIST_BOX (page->list), label);
-}
-
-static const char *
-outcome_text (NbTrialOutcome outcome)
-{
-  switch (outcome)
-    {
-    case NB_TRIAL_OK:
-      return _("ok");
-    case NB_TRIAL_FAILED:
-      return _("failed");
-    case NB_TRIAL_ABORTED:
-      return _("aborted");
-    case NB_TRIAL_INCOMPLETE:
-      return _("incomplete");
-    case NB_TRIAL_RUNNING:
-    default:
-      return _("running");
-    }
 }
 
 /* Table 2's obstacle in the window's language (core/nb-course.c marks the
@@ -838,7 +811,7 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
                               ev->reason ? " — " : "", ev->reason ? ev->reason : "");
     else
       text = g_strdup_printf (_("Trial %u/%u (no. %u): %s%s%s%s%s"), ev->trial, ev->n_trials,
-                              ev->seq, outcome_text (ev->outcome), what ? " — " : "",
+                              ev->seq, nb_outcome_text (ev->outcome), what ? " — " : "",
                               what ? what : "", ev->reason ? " — " : "",
                               ev->reason ? ev->reason : "");
     add_list_row (page, text, ev->outcome != NB_TRIAL_OK);
@@ -1536,45 +1509,6 @@ on_clause_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
   show_figure_rows (page, clause);
 }
 
-/* The clause drop-down's items: the button ellipsizes a long title (GOST's
- * clause 5 title is a line long in Russian) so the plot keeps its room; the
- * popup shows it whole. */
-static void
-setup_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer ellipsize)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (GPOINTER_TO_INT (ellipsize))
-    {
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 24);
-      gtk_label_set_width_chars (GTK_LABEL (label), 16);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-bind_item (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
-{
-  GtkStringObject *text = gtk_list_item_get_item (item);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      gtk_string_object_get_string (text));
-  gtk_widget_set_tooltip_text (gtk_list_item_get_child (item),
-                               gtk_string_object_get_string (text));
-}
-
-static GtkListItemFactory *
-item_factory (gboolean ellipsize)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_item), GINT_TO_POINTER (ellipsize));
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_item), NULL);
-  return factory;
-}
-
 static GtkWidget *
 named (GtkWidget *widget, const char *name)
 {
@@ -1636,7 +1570,10 @@ build_controls (NbTrialsPage *page)
   page->clause = named (gtk_drop_down_new_from_strings ((const char *const *) clause_names),
                         "run-clause");
   {
-    g_autoptr (GtkListItemFactory) button = item_factory (TRUE), popup = item_factory (FALSE);
+    /* The button ellipsizes a long title (GOST's clause 5 title is a line
+     * long in Russian) so the plot keeps its room; the popup shows it whole. */
+    g_autoptr (GtkListItemFactory) button = nb_label_item_factory_new (16, 24),
+                                     popup = nb_label_item_factory_new (0, 0);
 
     gtk_drop_down_set_factory (GTK_DROP_DOWN (page->clause), button);
     gtk_drop_down_set_list_factory (GTK_DROP_DOWN (page->clause), popup);
@@ -1673,7 +1610,8 @@ build_controls (NbTrialsPage *page)
     for (guint i = 0; i < 2; i++)
       {
         GtkDropDown *d = GTK_DROP_DOWN (i == 0 ? page->robot : page->scope);
-        g_autoptr (GtkListItemFactory) button = item_factory (TRUE), popup = item_factory (FALSE);
+        g_autoptr (GtkListItemFactory) button = nb_label_item_factory_new (16, 24),
+                                     popup = nb_label_item_factory_new (0, 0);
 
         gtk_drop_down_set_factory (d, button);
         gtk_drop_down_set_list_factory (d, popup);
@@ -1724,14 +1662,9 @@ build_controls (NbTrialsPage *page)
 
       page->fig_label[i] = gtk_label_new (label);
       page->fig_value[i] = named (gtk_label_new ("—"), figure_rows[i].name);
-      gtk_label_set_xalign (GTK_LABEL (page->fig_label[i]), 0);
-      gtk_label_set_wrap (GTK_LABEL (page->fig_label[i]), TRUE);
-      gtk_label_set_max_width_chars (GTK_LABEL (page->fig_label[i]), 28);
-      gtk_label_set_xalign (GTK_LABEL (page->fig_value[i]), 1);
-      gtk_widget_add_css_class (page->fig_value[i], "numeric");
       gtk_label_set_selectable (GTK_LABEL (page->fig_value[i]), TRUE);
-      gtk_grid_attach (GTK_GRID (figures), page->fig_label[i], 0, i, 1, 1);
-      gtk_grid_attach (GTK_GRID (figures), page->fig_value[i], 1, i, 1, 1);
+      nb_figure_row_attach (GTK_GRID (figures), (int) i, page->fig_label[i], page->fig_value[i],
+                            28);
     }
 
   gtk_box_append (GTK_BOX (box), grid);
