@@ -1,9 +1,123 @@
-/* What the window's tests share: widget lookup, settling, screenshots. */
+/* What the window's tests share: the window on a scratch campaign, widget
+ * lookup, settling, screenshots. */
 #include "nb-test-gui.h"
 
 #include <adwaita.h>
+#include <glib/gi18n.h>
+#include <locale.h>
+#include <string.h>
 
+#include "nb-campaign.h"
 #include "nb-gui-paths.h"
+#include "nb-test-tmp.h"
+
+void
+nb_test_gui_init (NbTestGuiApp *gui, int *argc, char ***argv, const char *db_name,
+                  void (*prepare) (const char *dir))
+{
+  g_autofree char *data = NULL;
+
+  memset (gui, 0, sizeof *gui);
+  setlocale (LC_ALL, "");
+  /* Before GLib reads XDG_DATA_HOME. */
+  gui->dir = nb_test_make_dir ();
+  data = g_build_filename (gui->dir, "xdg-data", NULL);
+  g_setenv ("XDG_DATA_HOME", data, TRUE);
+  if (prepare != NULL)
+    prepare (gui->dir);
+  gtk_test_init (argc, argv, NULL);
+  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+  gui->db = g_build_filename (gui->dir, db_name, NULL);
+}
+
+void
+nb_test_gui_new_window (NbTestGuiApp *gui)
+{
+  g_autoptr (GError) error = NULL;
+
+  gui->app = nb_application_new (G_APPLICATION_NON_UNIQUE);
+  g_assert_true (g_application_register (G_APPLICATION (gui->app), NULL, &error));
+  g_assert_no_error (error);
+  gui->window = nb_window_new (GTK_APPLICATION (gui->app));
+}
+
+void
+nb_test_gui_open (NbTestGuiApp *gui)
+{
+  gtk_window_present (GTK_WINDOW (gui->window));
+  nb_window_open_campaign (gui->window, gui->db);
+  nb_test_gui_iterate_until (nb_test_gui_idle, gui->window, 60);
+  g_assert_cmpstr (nb_window_get_campaign_path (gui->window), ==, gui->db);
+}
+
+int
+nb_test_gui_finish (NbTestGuiApp *gui, int status)
+{
+  if (gui->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (gui->window));
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+  g_clear_object (&gui->app);
+  nb_test_remove_dir (gui->dir);
+  g_clear_pointer (&gui->dir, g_free);
+  g_clear_pointer (&gui->db, g_free);
+  return status;
+}
+
+static gboolean
+wake (gpointer data)
+{
+  return G_SOURCE_CONTINUE;
+}
+
+void
+nb_test_gui_iterate_until (gboolean (*done) (gpointer), gpointer data, double seconds)
+{
+  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  /* What a worker sets without waking the main context is seen all the
+   * same. */
+  guint waker = g_timeout_add (10, wake, NULL);
+
+  while (!done (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("still waiting after %.0f s", seconds);
+      g_main_context_iteration (NULL, TRUE);
+    }
+  g_source_remove (waker);
+}
+
+gboolean
+nb_test_gui_idle (gpointer window)
+{
+  return nb_window_get_pending (NB_WINDOW (window)) == 0;
+}
+
+GtkWidget *
+nb_test_gui_lookup (NbWindow *window, const char *name)
+{
+  GtkWidget *w = nb_window_lookup (window, name);
+
+  if (w == NULL)
+    g_error ("no widget named %s", name);
+  return w;
+}
+
+char *
+nb_test_gui_stored_field (const char *db, const char *key)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  char *v;
+
+  g_assert_no_error (error);
+  v = nb_campaign_get_field (c, key, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  return v;
+}
 
 GtkWidget *
 nb_test_gui_find (GtkWidget *widget, const char *name)

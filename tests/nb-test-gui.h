@@ -3,7 +3,44 @@
 
 #include <gtk/gtk.h>
 
+#include "nb-application.h"
+#include "nb-window.h"
+
 G_BEGIN_DECLS
+
+/* The window on a scratch campaign that each of these tests drives. */
+typedef struct {
+  char *dir;                    /* scratch; XDG_DATA_HOME is DIR/xdg-data */
+  char *db;                     /* the campaign the window opens, DIR/NAME */
+  NbApplication *app;
+  NbWindow *window;             /* NULL once a test has closed it (weak pointer) */
+} NbTestGuiApp;
+
+/* Before any test: the environment's locale (gtk_test_init keeps "C"), the
+ * scratch directory and XDG_DATA_HOME below it (the trash of New over an
+ * existing file), then prepare (may be NULL: what else must be in the
+ * environment before GLib reads it), gtk_test_init and the window's
+ * catalogue (the expected texts go through it too).  db is set, not made. */
+void       nb_test_gui_init (NbTestGuiApp *gui, int *argc, char ***argv, const char *db_name,
+                             void (*prepare) (const char *dir));
+/* The application and its window, not shown yet (connect to it first). */
+void       nb_test_gui_new_window (NbTestGuiApp *gui);
+/* The window shown on gui->db, with all it reads in. */
+void       nb_test_gui_open (NbTestGuiApp *gui);
+/* After g_test_run: the window (if any) gone, the loop drained, the scratch
+ * directory removed; returns status. */
+int        nb_test_gui_finish (NbTestGuiApp *gui, int status);
+
+/* Turns the main loop until done (data), waking at least every 10 ms; more
+ * than `seconds` is a failure. */
+void       nb_test_gui_iterate_until (gboolean (*done) (gpointer), gpointer data,
+                                      double seconds);
+/* done for iterate_until: the window (data) has nothing pending. */
+gboolean   nb_test_gui_idle (gpointer window);
+/* The window's widget `name` (a failure when there is none). */
+GtkWidget *nb_test_gui_lookup (NbWindow *window, const char *name);
+/* A field of the campaign file at db as stored (a connection of its own). */
+char      *nb_test_gui_stored_field (const char *db, const char *key);
 
 /* The first widget named `name` at or below widget (depth first), or NULL. */
 GtkWidget *nb_test_gui_find   (GtkWidget *widget, const char *name);

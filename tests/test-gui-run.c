@@ -23,21 +23,17 @@
 #include "nb-instrument-page.h"
 #include "nb-motion-page.h"
 #include "nb-results-page.h"
-#include "nb-test-tmp.h"
 #include "nb-test.h"
 #include "nb-trials-page.h"
 #include "nb-window.h"
 
 #include <glib/gi18n.h>
 #include <gtk/gtk.h>
-#include <locale.h>
 #include <math.h>
 #include <string.h>
 
 typedef struct {
-  char *dir, *db;
-  NbApplication *app;
-  NbWindow *window;
+  NbTestGuiApp gui;
   guint finished;
   guint started;
   guint stop_at;
@@ -51,28 +47,19 @@ static Fixture fx;
 static void
 iterate_until (gboolean (*done) (gpointer), gpointer data)
 {
-  gint64 deadline = g_get_monotonic_time () + 120 * G_USEC_PER_SEC;
-
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  nb_test_gui_iterate_until (done, data, 120);
 }
 
 static gboolean
 idle_window (gpointer data)
 {
-  return nb_window_get_pending (fx.window) == 0;
+  return nb_test_gui_idle (fx.gui.window);
 }
 
 static GtkWidget *
 lookup (const char *name)
 {
-  GtkWidget *w = nb_window_lookup (fx.window, name);
-
-  g_assert_nonnull (w);
-  return w;
+  return nb_test_gui_lookup (fx.gui.window, name);
 }
 
 static NbTrialsPage *
@@ -98,7 +85,7 @@ on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
 {
   fx.started = k;
   if (k == fx.stop_at)
-    g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+    g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "stop", NULL);
 }
 
 static void
@@ -110,15 +97,15 @@ select_clause (guint clause)
 static void
 activate (const char *action)
 {
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), action));
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), action, NULL);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), action));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), action, NULL);
 }
 
 static void
 set_field (const char *key, const char *value)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, 0, &error);
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, 0, &error);
 
   g_assert_no_error (error);
   g_assert_true (nb_campaign_set_field (c, key, value, &error));
@@ -130,7 +117,7 @@ static GArray *
 stored_trials (guint clause, const char *config)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   NbCampaignConfig cfg;
   GArray *trials;
 
@@ -154,7 +141,7 @@ static GArray *
 stored_events (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   GArray *events;
 
   g_assert_no_error (error);
@@ -547,7 +534,7 @@ test_plan_stop (void)
   iterate_until (idle_window, NULL);
   /* The first configuration of what is left, as campaign run --all takes it. */
   {
-    g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, 0, &error);
+    g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, 0, &error);
 
     g_assert_no_error (error);
     pending = nb_plan_pending (c, 0, NULL, &error);
@@ -590,7 +577,7 @@ test_plan_stop (void)
 static gboolean
 count_reached (gpointer data)
 {
-  return *(guint *) data >= GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (fx.window),
+  return *(guint *) data >= GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (fx.gui.window),
                                                                  "nb-test-want"));
 }
 
@@ -598,7 +585,7 @@ count_reached (gpointer data)
 static void
 wait_next (guint *counter)
 {
-  g_object_set_data (G_OBJECT (fx.window), "nb-test-want", GUINT_TO_POINTER (*counter + 1));
+  g_object_set_data (G_OBJECT (fx.gui.window), "nb-test-want", GUINT_TO_POINTER (*counter + 1));
   iterate_until (count_reached, counter);
 }
 
@@ -746,7 +733,7 @@ test_motion_sequence (void)
   lines = fx.log_lines;
   g_signal_emit_by_name (lookup ("motion-start"), "clicked");
   g_assert_true (nb_motion_page_is_running (page));
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "stop"));
   wait_next (&fx.log_lines);
   g_assert_cmpuint (fx.log_lines, >, lines);
   activate ("stop");
@@ -813,7 +800,7 @@ snapshot_page (const char *page, const char *file)
 
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
   nb_test_gui_settle (200);
-  nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
+  nb_test_gui_save_png (GTK_WIDGET (fx.gui.window), dir, file);
 }
 
 static void
@@ -842,37 +829,23 @@ test_screenshots (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("results-clause")), 1);
   nb_results_page_select_trial (NB_RESULTS_PAGE (lookup ("results-page")),
                                 g_array_index (session, NbCampaignTrial, 0).id);
-  nb_test_gui_screenshots (GTK_WINDOW (fx.window), pages, shoot, NULL);
+  nb_test_gui_screenshots (GTK_WINDOW (fx.gui.window), pages, shoot, NULL);
 }
 
 int
 main (int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
-  int status;
 
-  setlocale (LC_ALL, "");
-  fx.dir = nb_test_make_dir ();
+  nb_test_gui_init (&fx.gui, &argc, &argv, "run.nbc", NULL);
   {
-    g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
-
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-  }
-  gtk_test_init (&argc, &argv, NULL);
-  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  fx.db = g_build_filename (fx.dir, "run.nbc", NULL);
-  {
-    g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "run test", &error);
+    g_autoptr (NbCampaign) c = nb_campaign_create (fx.gui.db, "run test", &error);
 
     g_assert_no_error (error);
     g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
   }
   set_field ("robot.width_mm", "400");
-  fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
-  fx.window = nb_window_new (GTK_APPLICATION (fx.app));
+  nb_test_gui_new_window (&fx.gui);
   g_signal_connect (lookup ("trials-page"), "run-finished", G_CALLBACK (on_finished), NULL);
   g_signal_connect (lookup ("trials-page"), "trial-started", G_CALLBACK (on_trial_started), NULL);
   g_signal_connect (lookup ("results-page"), "loaded", G_CALLBACK (on_loaded), NULL);
@@ -880,9 +853,7 @@ main (int argc, char **argv)
   g_signal_connect (lookup ("motion-page"), "log-line", G_CALLBACK (on_log_line), NULL);
   g_signal_connect (lookup ("motion-page"), "sequence-finished",
                     G_CALLBACK (on_sequence_finished), NULL);
-  gtk_window_present (GTK_WINDOW (fx.window));
-  nb_window_open_campaign (fx.window, fx.db);
-  iterate_until (idle_window, NULL);
+  nb_test_gui_open (&fx.gui);
 
   g_test_add_func ("/gui-run/operator-prompts", test_operator_prompts);
   g_test_add_func ("/gui-run/stop-at-prompt", test_stop_at_prompt);
@@ -892,15 +863,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/motion-sequence", test_motion_sequence);
   g_test_add_func ("/gui-run/skill-plan", test_skill_plan);
   g_test_add_func ("/gui-run/screenshots", test_screenshots);
-  status = g_test_run ();
-
-  if (fx.window != NULL)
-    gtk_window_destroy (GTK_WINDOW (fx.window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_clear_object (&fx.app);
-  nb_test_remove_dir (fx.dir);
-  g_free (fx.dir);
-  g_free (fx.db);
-  return status;
+  return nb_test_gui_finish (&fx.gui, g_test_run ());
 }

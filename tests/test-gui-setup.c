@@ -37,7 +37,6 @@
 #include "nb-registration.h"
 #include "nb-setup.h"
 #include "nb-test-nmea-gen.h"
-#include "nb-test-tmp.h"
 #include "nb-test.h"
 #include "nb-transport.h"
 #include "nb-window.h"
@@ -46,14 +45,12 @@
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
 #include <gtk/gtk.h>
-#include <locale.h>
 #include <math.h>
 #include <string.h>
 
 typedef struct {
-  char *dir, *db, *points_csv;
-  NbApplication *app;
-  NbWindow *window;
+  NbTestGuiApp gui;
+  char *points_csv;
   guint stored;                 /* registration-stored signals */
   gboolean stored_ok;
 } Fixture;
@@ -63,31 +60,19 @@ static Fixture fx;
 static void
 iterate_until (gboolean (*done) (gpointer), gpointer data, double seconds)
 {
-  gint64 deadline = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
-
-  while (!done (data))
-    {
-      if (g_get_monotonic_time () > deadline)
-        g_error ("timed out after %.0f s", seconds);
-      g_main_context_iteration (NULL, FALSE);
-      g_usleep (2000);
-    }
+  nb_test_gui_iterate_until (done, data, seconds);
 }
 
 static gboolean
 idle_window (gpointer data)
 {
-  return nb_window_get_pending (fx.window) == 0;
+  return nb_test_gui_idle (fx.gui.window);
 }
 
 static GtkWidget *
 lookup (const char *name)
 {
-  GtkWidget *w = nb_window_lookup (fx.window, name);
-
-  if (w == NULL)
-    g_error ("no widget named %s", name);
-  return w;
+  return nb_test_gui_lookup (fx.gui.window, name);
 }
 
 static void
@@ -141,7 +126,7 @@ snapshot_to (const char *file)
   if (dir == NULL)
     return;
   settle ();
-  nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
+  nb_test_gui_save_png (GTK_WIDGET (fx.gui.window), dir, file);
 }
 
 /* Pixels of the widget that differ from its first pixel (its background). */
@@ -177,7 +162,7 @@ static GArray *
 stored_plan (NbCampaign **campaign_out)
 {
   g_autoptr (GError) error = NULL;
-  NbCampaign *c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  NbCampaign *c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   GArray *plan;
 
   g_assert_no_error (error);
@@ -254,7 +239,7 @@ static gboolean
 loaded (gpointer data)
 {
   return nb_overview_page_get_loads (overview ()) > GPOINTER_TO_UINT (data) &&
-         nb_window_get_pending (fx.window) == 0;
+         nb_window_get_pending (fx.gui.window) == 0;
 }
 
 static const char *
@@ -419,7 +404,7 @@ dismiss_toasts (void)
   gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   GtkWidget *toast;
 
-  while ((toast = find_type (GTK_WIDGET (fx.window), "AdwToastWidget")) != NULL)
+  while ((toast = find_type (GTK_WIDGET (fx.gui.window), "AdwToastWidget")) != NULL)
     {
       GtkWidget *button = find_type (toast, "GtkButton");
 
@@ -578,7 +563,7 @@ test_tcp_lost (void)
   {
     g_autofree char *prefix = g_strdup_printf (_("The instrument is lost: %s"), "");
 
-    g_assert_true (g_str_has_prefix (nb_window_get_last_message (fx.window), prefix));
+    g_assert_true (g_str_has_prefix (nb_window_get_last_message (fx.gui.window), prefix));
   }
   {
     g_autofree char *name = g_strdup_printf ("instrument-lost-%s-light-1280x800.png",
@@ -646,21 +631,13 @@ test_serial_ports (void)
 static gboolean
 stored (gpointer data)
 {
-  return fx.stored > GPOINTER_TO_UINT (data) && nb_window_get_pending (fx.window) == 0;
+  return fx.stored > GPOINTER_TO_UINT (data) && nb_window_get_pending (fx.gui.window) == 0;
 }
 
 static char *
 stored_field (const char *key)
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-  char *v;
-
-  g_assert_no_error (error);
-  v = nb_campaign_get_field (c, key, &error);
-  g_assert_no_error (error);
-  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
-  return v;
+  return nb_test_gui_stored_field (fx.gui.db, key);
 }
 
 static void
@@ -745,7 +722,7 @@ static void
 test_registration_bad_file (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *bad = g_build_filename (fx.dir, "bad.csv", NULL);
+  g_autofree char *bad = g_build_filename (fx.gui.dir, "bad.csv", NULL);
   guint n = nb_instrument_page_get_n_points (instrument ());
 
   g_assert_true (g_file_set_contents (bad, "point,instrument_x_mm,instrument_y_mm,reference_x_mm,"
@@ -753,7 +730,7 @@ test_registration_bad_file (void)
   g_assert_false (nb_instrument_page_import_points (instrument (), bad, &error));
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
   g_assert_nonnull (strstr (error->message, "bad.csv:2"));
-  g_assert_nonnull (strstr (nb_window_get_last_message (fx.window), "bad.csv:2"));
+  g_assert_nonnull (strstr (nb_window_get_last_message (fx.gui.window), "bad.csv:2"));
   /* The points shown are kept. */
   g_assert_cmpuint (nb_instrument_page_get_n_points (instrument ()), ==, n);
 }
@@ -808,7 +785,7 @@ test_screenshots (void)
   }
   /* A clause 7 course: the drawing with the most in it. */
   g_assert_true (nb_overview_page_select (overview (), 7, "b2-large-cylinder"));
-  nb_test_gui_screenshots (GTK_WINDOW (fx.window), pages, shoot, NULL);
+  nb_test_gui_screenshots (GTK_WINDOW (fx.gui.window), pages, shoot, NULL);
   nb_instrument_page_disconnect (instrument ());
 }
 
@@ -825,7 +802,7 @@ on_results_loaded (NbResultsPage *page, gpointer user_data)
 static gboolean
 results_loaded (gpointer data)
 {
-  return results_loads > GPOINTER_TO_UINT (data) && nb_window_get_pending (fx.window) == 0;
+  return results_loads > GPOINTER_TO_UINT (data) && nb_window_get_pending (fx.gui.window) == 0;
 }
 
 /* The figures' JSON member key of a configuration, as the page must show
@@ -909,8 +886,8 @@ static void
 test_trials_figures (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *db = g_build_filename (fx.dir, "mapping.nbc", NULL);
-  g_autofree char *maps = g_build_filename (fx.dir, "mapping-maps", NULL);
+  g_autofree char *db = g_build_filename (fx.gui.dir, "mapping.nbc", NULL);
+  g_autofree char *maps = g_build_filename (fx.gui.dir, "mapping-maps", NULL);
   NbResultsPage *page = NB_RESULTS_PAGE (lookup ("results-page"));
   g_autoptr (NbCampaign) c = NULL;
   guint loads;
@@ -947,7 +924,7 @@ test_trials_figures (void)
     nb_runner_summary_clear (&sum);
   }
   loads = results_loads;
-  nb_window_open_campaign (fx.window, db);
+  nb_window_open_campaign (fx.gui.window, db);
   iterate_until (results_loaded, GUINT_TO_POINTER (loads), 120);
   show_page ("results");
   c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
@@ -1087,7 +1064,7 @@ test_trials_figures (void)
 
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                         ADW_COLOR_SCHEME_FORCE_LIGHT);
-    gtk_window_set_default_size (GTK_WINDOW (fx.window), 1280, 800);
+    gtk_window_set_default_size (GTK_WINDOW (fx.gui.window), 1280, 800);
     show_page ("results");
     snapshot_to (name);
     g_assert_true (nb_results_page_show_config (page, 5, "straight-no-load"));
@@ -1129,7 +1106,7 @@ write_survey (void)
       g_ascii_formatd (iy, sizeof iy, "%.4f", sin (a) * rx + cos (a) * ry + pts[i].ey);
       g_string_append_printf (csv, "%s,%s,%s,%.0f,%.0f\n", pts[i].name, ix, iy, pts[i].x, pts[i].y);
     }
-  fx.points_csv = g_build_filename (fx.dir, "survey.csv", NULL);
+  fx.points_csv = g_build_filename (fx.gui.dir, "survey.csv", NULL);
   g_assert_true (g_file_set_contents (fx.points_csv, csv->str, -1, NULL));
 }
 
@@ -1139,7 +1116,7 @@ static gboolean
 ran_9283 (gpointer data)
 {
   return nb_overview_page_get_runs (overview ()) > GPOINTER_TO_UINT (data) &&
-         nb_window_get_pending (fx.window) == 0;
+         nb_window_get_pending (fx.gui.window) == 0;
 }
 
 static guint
@@ -1198,8 +1175,8 @@ static void
 test_iso9283 (void)
 {
   g_autoptr (GError) error = NULL;
-  g_autofree char *db = g_build_filename (fx.dir, "iso9283.nbc", NULL);
-  g_autofree char *copy = g_build_filename (fx.dir, "iso9283-cli.nbc", NULL);
+  g_autofree char *db = g_build_filename (fx.gui.dir, "iso9283.nbc", NULL);
+  g_autofree char *copy = g_build_filename (fx.gui.dir, "iso9283-cli.nbc", NULL);
   g_autoptr (GArray) plan = NULL, rows = NULL;
   const NbIso9283PlanEntry *next = NULL;
   GtkListBox *list;
@@ -1226,7 +1203,7 @@ test_iso9283 (void)
     g_assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
   }
   loads = nb_overview_page_get_loads (overview ());
-  nb_window_open_campaign (fx.window, db);
+  nb_window_open_campaign (fx.gui.window, db);
   iterate_until (idle_window, NULL, 60);
   show_page ("overview");
   iterate_until (loaded, GUINT_TO_POINTER (loads), 60);
@@ -1286,7 +1263,7 @@ test_iso9283 (void)
   click ("overview-run-iso9283");
   g_assert_true (nb_overview_page_is_running (overview ()));
   /* The run holds the file: the window's other runs wait. */
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "run"));
   iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
   g_assert_false (nb_overview_page_is_running (overview ()));
   g_assert_cmpuint (stored_cycles (db, "corner-rated-100"), ==, 3);
@@ -1335,7 +1312,7 @@ test_iso9283 (void)
     snapshot_to (file);
   }
   iterate_until (cycle_shown, db, 240);
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "stop", NULL);
   iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
   {
     guint n = stored_cycles (db, "pose-rated-50");
@@ -1360,34 +1337,15 @@ test_iso9283 (void)
 int
 main (int argc, char **argv)
 {
-  g_autoptr (GError) error = NULL;
-  int status;
-
-  setlocale (LC_ALL, "");
-  fx.dir = nb_test_make_dir ();
-  {
-    g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
-
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-  }
-  gtk_test_init (&argc, &argv, NULL);
-  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  fx.db = g_build_filename (fx.dir, "setup.nbc", NULL);
-  make_campaign_at (fx.db);
+  nb_test_gui_init (&fx.gui, &argc, &argv, "setup.nbc", NULL);
+  make_campaign_at (fx.gui.db);
   write_survey ();
-  fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
-  fx.window = nb_window_new (GTK_APPLICATION (fx.app));
-  gtk_window_set_default_size (GTK_WINDOW (fx.window), 1280, 800);
+  nb_test_gui_new_window (&fx.gui);
+  gtk_window_set_default_size (GTK_WINDOW (fx.gui.window), 1280, 800);
   g_signal_connect (lookup ("instrument-page"), "registration-stored", G_CALLBACK (on_stored),
                     NULL);
   g_signal_connect (lookup ("results-page"), "loaded", G_CALLBACK (on_results_loaded), NULL);
-  gtk_window_present (GTK_WINDOW (fx.window));
-  nb_window_open_campaign (fx.window, fx.db);
-  iterate_until (idle_window, NULL, 60);
-  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
+  nb_test_gui_open (&fx.gui);
 
   g_test_add_func ("/gui-setup/overview", test_overview);
   g_test_add_func ("/gui-setup/scope", test_scope);
@@ -1401,15 +1359,10 @@ main (int argc, char **argv)
   /* Opens another campaign. */
   g_test_add_func ("/gui-setup/trials-figures", test_trials_figures);
   g_test_add_func ("/gui-setup/iso9283", test_iso9283);
-  status = g_test_run ();
+  {
+    int status = g_test_run ();
 
-  gtk_window_destroy (GTK_WINDOW (fx.window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_clear_object (&fx.app);
-  nb_test_remove_dir (fx.dir);
-  g_free (fx.dir);
-  g_free (fx.db);
-  g_free (fx.points_csv);
-  return status;
+    g_free (fx.points_csv);
+    return nb_test_gui_finish (&fx.gui, status);
+  }
 }

@@ -22,21 +22,18 @@
 #include "nb-gui-paths.h"
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
-#include "nb-test-tmp.h"
 #include "nb-test.h"
 #include "nb-trials-page.h"
 #include "nb-window.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <gtk/gtk.h>
-#include <locale.h>
 #include <math.h>
 #include <string.h>
 
 typedef struct {
-  char *dir, *db;
-  NbApplication *app;
-  NbWindow *window;
+  NbTestGuiApp gui;
   guint finished;               /* run-finished signals */
   guint stop_at;                /* win.stop when this trial starts */
   guint started;                /* the trial that started last */
@@ -57,55 +54,40 @@ tick (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Turns the main loop until done (or 60 s, a failure). */
+/* Turns the main loop until done (or 60 s, a failure), its liveness
+ * measured. */
 static void
 iterate_until (gboolean (*done) (gpointer), gpointer data)
 {
-  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
   guint heartbeat = g_timeout_add (5, tick, NULL);
 
-  while (!done (data))
-    {
-      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
-      g_main_context_iteration (NULL, TRUE);
-    }
+  nb_test_gui_iterate_until (done, data, 60);
   g_source_remove (heartbeat);
 }
 
 static gboolean
 idle_window (gpointer data)
 {
-  return nb_window_get_pending (fx.window) == 0;
+  return nb_test_gui_idle (fx.gui.window);
+}
+
+static GtkWidget *
+lookup (const char *name)
+{
+  return nb_test_gui_lookup (fx.gui.window, name);
 }
 
 static gboolean
 run_over (gpointer data)
 {
   return fx.finished >= GPOINTER_TO_UINT (data) &&
-         !nb_trials_page_is_running (NB_TRIALS_PAGE (nb_window_lookup (fx.window, "trials-page")));
-}
-
-static GtkWidget *
-lookup (const char *name)
-{
-  GtkWidget *w = nb_window_lookup (fx.window, name);
-
-  g_assert_nonnull (w);
-  return w;
+         !nb_trials_page_is_running (NB_TRIALS_PAGE (lookup ("trials-page")));
 }
 
 static char *
 stored_field (const char *key)
 {
-  g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-  char *v;
-
-  g_assert_no_error (error);
-  v = nb_campaign_get_field (c, key, &error);
-  g_assert_no_error (error);
-  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
-  return v;
+  return nb_test_gui_stored_field (fx.gui.db, key);
 }
 
 static void
@@ -165,7 +147,7 @@ snapshot_page (const char *page, const char *file)
   iterate_until (idle_window, NULL);
   /* Let the page lay out and draw. */
   nb_test_gui_settle (200);
-  nb_test_gui_save_png (GTK_WIDGET (fx.window), dir, file);
+  nb_test_gui_save_png (GTK_WIDGET (fx.gui.window), dir, file);
 }
 
 static void
@@ -179,7 +161,7 @@ on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
 {
   fx.started = k;
   if (k == fx.stop_at)
-    g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+    g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "stop", NULL);
 }
 
 static GArray *
@@ -187,7 +169,7 @@ stored_trials_of (guint clause, const char *config, NbCampaign **campaign_out,
                   NbCampaignConfig *cfg)
 {
   g_autoptr (GError) error = NULL;
-  NbCampaign *c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  NbCampaign *c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
   GArray *trials;
 
   g_assert_no_error (error);
@@ -220,8 +202,8 @@ start_run (const char *config, guint trials, double pace)
   gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), config);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (lookup ("run-trials")), trials);
   nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), pace);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "run"));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "run", NULL);
   /* The form cannot write while the runner holds the file. */
   if (gtk_widget_get_sensitive (lookup ("campaign-form")))
     g_test_message ("form sensitive: running %d, status '%s'",
@@ -298,7 +280,8 @@ test_form (void)
     GtkWidget *clamp = lookup ("form-clamp");
     GtkWidget *grid = gtk_widget_get_first_child (clamp);
 
-    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fx.window)), >, NB_CAMPAIGN_FORM_WIDTH + 200);
+    g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (fx.gui.window)), >,
+                     NB_CAMPAIGN_FORM_WIDTH + 200);
     g_assert_cmpint (gtk_widget_get_width (grid), <=, NB_CAMPAIGN_FORM_WIDTH);
   }
   snapshot_page ("campaign", "campaign.png");
@@ -386,8 +369,8 @@ test_stop (void)
     g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
   }
   g_assert_cmpuint (list_rows (), ==, 3);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "run"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "stop"));
 
   trials = stored_trials ("gui-stop", &c, &cfg);
   g_assert_cmpuint (trials->len, ==, 3);
@@ -414,8 +397,8 @@ run_clause (guint clause, const char *config, double pace)
   select_clause (clause);
   gtk_editable_set_text (GTK_EDITABLE (lookup ("run-config")), config);
   nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), pace);
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "run"));
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "run"));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "run", NULL);
   iterate_until (run_over, GUINT_TO_POINTER (1));
 }
 
@@ -594,7 +577,7 @@ test_passage (void)
                    ==, 5);
   /* A width that is not one is refused before anything runs. */
   gtk_editable_set_text (GTK_EDITABLE (lookup ("run-passage-width")), "-300");
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "run", NULL);
   g_assert_false (nb_trials_page_is_running (NB_TRIALS_PAGE (lookup ("trials-page"))));
   g_assert_true (gtk_widget_has_css_class (lookup ("run-status"), "error"));
   /* Empty: the runner's default, robot.width_mm + 200 mm. */
@@ -648,7 +631,7 @@ issue_protocol (const char *lang, const char *pdf, const char *answer)
   int outcome = 0;
   gulong id = g_signal_connect (page, "issued", G_CALLBACK (on_issued), &outcome);
 
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "protocol", NULL);
   g_assert_cmpstr (adw_view_stack_get_visible_child_name (ADW_VIEW_STACK (lookup ("pages"))), ==,
                    "protocol");
   nb_protocol_page_set_language (page, lang);
@@ -658,7 +641,7 @@ issue_protocol (const char *lang, const char *pdf, const char *answer)
     {
       gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
 
-      while (outcome == 0 && nb_window_get_dialog (fx.window) == NULL)
+      while (outcome == 0 && nb_window_get_dialog (fx.gui.window) == NULL)
         {
           g_assert_cmpint (g_get_monotonic_time (), <, deadline);
           g_main_context_iteration (NULL, TRUE);
@@ -666,7 +649,7 @@ issue_protocol (const char *lang, const char *pdf, const char *answer)
       if (outcome == 0)
         {
           g_assert_nonnull (answer);
-          adw_message_dialog_response (nb_window_get_dialog (fx.window), answer);
+          adw_message_dialog_response (nb_window_get_dialog (fx.gui.window), answer);
         }
     }
   g_signal_handler_disconnect (page, id);
@@ -708,14 +691,14 @@ test_protocol (void)
 {
   static const char *const langs[] = { "ru", "en" };
   const char *title = "Test protocol — ISO 18646-2:2024 (GOST R 60.6.3.15-2026)";
-  g_autofree char *opened = g_build_filename (fx.dir, "opened", NULL);
+  g_autofree char *opened = g_build_filename (fx.gui.dir, "opened", NULL);
 
-  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "protocol"));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "protocol"));
   for (guint l = 0; l < G_N_ELEMENTS (langs); l++)
     {
       g_autofree char *name = g_strdup_printf ("protocol-%s.pdf", langs[l]);
-      g_autofree char *pdf = g_build_filename (fx.dir, name, NULL);
-      g_autofree char *csv1 = g_strdup_printf ("%s/protocol-%s-table-1.csv", fx.dir, langs[l]);
+      g_autofree char *pdf = g_build_filename (fx.gui.dir, name, NULL);
+      g_autofree char *csv1 = g_strdup_printf ("%s/protocol-%s-table-1.csv", fx.gui.dir, langs[l]);
       g_autoptr (GError) error = NULL;
       const NbCatalogue *words = nb_gui_catalogue (langs[l], &error);
       g_autofree char *text = NULL, *bytes = NULL, *csv = NULL;
@@ -733,7 +716,7 @@ test_protocol (void)
         g_assert_cmpstr (nb_tr (words, title), !=, title);
       /* The CSV of table 1 is the report's, in the protocol's language. */
       {
-        g_autoptr (NbCampaign) c = nb_campaign_open (fx.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+        g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
         g_autoptr (NbDocument) doc = NULL;
         g_autofree char *expected = NULL;
 
@@ -760,7 +743,7 @@ test_protocol (void)
   /* The Russian PDF exists: asked; Cancel keeps the file as it was, yes
    * replaces it. */
   {
-    g_autofree char *pdf = g_build_filename (fx.dir, "protocol-ru.pdf", NULL);
+    g_autofree char *pdf = g_build_filename (fx.gui.dir, "protocol-ru.pdf", NULL);
     g_autofree char *bytes = NULL, *text = NULL;
 
     g_assert_true (g_file_set_contents (pdf, "not a protocol", -1, NULL));
@@ -806,7 +789,7 @@ on_checked (NbProtocolPage *page, gboolean ok, gpointer user_data)
 static gboolean
 checked_once (gpointer data)
 {
-  return *(guint *) data > 0 && nb_window_get_pending (fx.window) == 0;
+  return *(guint *) data > 0 && nb_window_get_pending (fx.gui.window) == 0;
 }
 
 /* The Protocol page's completeness check reads the campaign through the
@@ -830,7 +813,7 @@ test_check_in_queue (void)
   iterate_until (idle_window, NULL);
   g_mutex_init (&gate.lock);
   g_cond_init (&gate.cond);
-  nb_io_queue_push (nb_window_get_queue (fx.window), G_OBJECT (fx.window), gate_work, NULL,
+  nb_io_queue_push (nb_window_get_queue (fx.gui.window), G_OBJECT (fx.gui.window), gate_work, NULL,
                     &gate, NULL, NULL);
   g_mutex_lock (&gate.lock);
   while (!gate.started)
@@ -920,13 +903,13 @@ test_mnemonics (void)
   g_autoptr (GString) clashes = g_string_new (NULL);
   int w0, h0;
 
-  gtk_window_get_default_size (GTK_WINDOW (fx.window), &w0, &h0);
+  gtk_window_get_default_size (GTK_WINDOW (fx.gui.window), &w0, &h0);
   for (guint s = 0; s < G_N_ELEMENTS (widths); s++)
     {
       gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
 
-      gtk_window_set_default_size (GTK_WINDOW (fx.window), widths[s][0], widths[s][1]);
-      while (gtk_widget_get_width (GTK_WIDGET (fx.window)) != widths[s][0] &&
+      gtk_window_set_default_size (GTK_WINDOW (fx.gui.window), widths[s][0], widths[s][1]);
+      while (gtk_widget_get_width (GTK_WIDGET (fx.gui.window)) != widths[s][0] &&
              g_get_monotonic_time () < deadline)
         g_main_context_iteration (NULL, FALSE);
       for (guint i = 0; i < G_N_ELEMENTS (pages); i++)
@@ -947,7 +930,7 @@ test_mnemonics (void)
                 }
               g_hash_table_remove_all (seen);
               n_mnemonics = 0;
-              collect_mnemonics (GTK_WIDGET (fx.window), seen, clashes);
+              collect_mnemonics (GTK_WIDGET (fx.gui.window), seen, clashes);
               /* Every page's title has its key (seven at least). */
               g_assert_cmpuint (n_mnemonics, >=, G_N_ELEMENTS (pages));
             }
@@ -960,7 +943,7 @@ test_mnemonics (void)
         }
     }
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), 0);
-  gtk_window_set_default_size (GTK_WINDOW (fx.window), w0, h0);
+  gtk_window_set_default_size (GTK_WINDOW (fx.gui.window), w0, h0);
   settle ();
   if (clashes->len > 0)
     g_error ("mnemonics clash:%s", clashes->str);
@@ -984,7 +967,7 @@ find_toplevel (GType type)
 static gboolean
 has_accel (const char *action, const char *accel)
 {
-  g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (fx.app), action);
+  g_auto (GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (fx.gui.app), action);
 
   return g_strv_contains ((const char *const *) accels, accel);
 }
@@ -994,7 +977,7 @@ has_accel (const char *action, const char *accel)
 static void
 test_conventions (void)
 {
-  GSettings *settings = nb_application_get_settings (fx.app);
+  GSettings *settings = nb_application_get_settings (fx.gui.app);
   g_auto (GStrv) recent = g_settings_get_strv (settings, "recent-campaigns");
   GtkWindow *about, *prefs;
   AdwComboRow *row;
@@ -1008,20 +991,20 @@ test_conventions (void)
   g_assert_true (has_accel ("app.help", "F1"));
   g_assert_true (has_accel ("app.preferences", "<Control>comma"));
   /* GtkApplication found gtk/help-overlay.ui in the resources (Ctrl+?). */
-  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fx.window), "show-help-overlay"));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (fx.gui.window), "show-help-overlay"));
   g_assert_true (has_accel ("win.show-help-overlay", "<Control>question"));
   /* Nothing runs: Esc is not taken (it closes popovers and dialogs). */
-  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.window), "stop"));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (fx.gui.window), "stop"));
   g_assert_true (gtk_widget_get_visible (lookup ("header-stop")));
 
   /* The campaign opened at start is the first recent one. */
   if (recent[0] == NULL)
     g_test_message ("no recent campaign; window on %s, said %s",
-                    nb_window_get_campaign_path (fx.window), nb_window_get_last_message (fx.window));
+                    nb_window_get_campaign_path (fx.gui.window), nb_window_get_last_message (fx.gui.window));
   g_assert_nonnull (recent[0]);
-  g_assert_cmpstr (recent[0], ==, fx.db);
+  g_assert_cmpstr (recent[0], ==, fx.gui.db);
 
-  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "about", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.app), "about", NULL);
   about = find_toplevel (ADW_TYPE_ABOUT_WINDOW);
   g_assert_nonnull (about);
   g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, NB_VERSION);
@@ -1029,7 +1012,7 @@ test_conventions (void)
                    NB_APPLICATION_ID);
   gtk_window_destroy (about);
 
-  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "preferences", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.app), "preferences", NULL);
   prefs = find_toplevel (NB_TYPE_PREFERENCES_WINDOW);
   g_assert_nonnull (prefs);
   /* Dark forced, then the desktop's choice again (light under Xvfb). */
@@ -1049,14 +1032,14 @@ test_conventions (void)
    * catalogue's, whatever LANG says. */
   expected_ui = g_strdup (g_str_equal (_("Campaign opened."), "Campaign opened.") ? "en" : "ru");
   g_assert_cmpstr (nb_gui_ui_language (), ==, expected_ui);
-  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, expected_ui);
+  g_assert_cmpstr (nb_window_protocol_language (fx.gui.window), ==, expected_ui);
   row = ADW_COMBO_ROW (nb_test_gui_find (GTK_WIDGET (prefs), "pref-protocol-language"));
   adw_combo_row_set_selected (row, 1);
-  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, "ru");
+  g_assert_cmpstr (nb_window_protocol_language (fx.gui.window), ==, "ru");
   adw_combo_row_set_selected (row, 2);
-  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, "en");
+  g_assert_cmpstr (nb_window_protocol_language (fx.gui.window), ==, "en");
   adw_combo_row_set_selected (row, 0);
-  g_assert_cmpstr (nb_window_protocol_language (fx.window), ==, expected_ui);
+  g_assert_cmpstr (nb_window_protocol_language (fx.gui.window), ==, expected_ui);
   gtk_window_destroy (prefs);
 }
 
@@ -1104,7 +1087,7 @@ test_stale_count (void)
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin)), ==, 5);
   fx.finished = 0;
   nb_trials_page_set_pace (NB_TRIALS_PAGE (lookup ("trials-page")), 100);
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "run", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "run", NULL);
   iterate_until (run_over, GUINT_TO_POINTER (1));
   trials = stored_trials ("gui-typed", &c, &cfg);
   g_assert_cmpuint (trials->len, ==, 2);
@@ -1201,7 +1184,7 @@ test_header_width (void)
 {
   int min = 0, nat = 0;
 
-  gtk_widget_measure (GTK_WIDGET (fx.window), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL,
+  gtk_widget_measure (GTK_WIDGET (fx.gui.window), GTK_ORIENTATION_HORIZONTAL, -1, &min, &nat, NULL,
                       NULL);
   g_assert_cmpint (min, <=, 1024);
   /* And so does the header bar itself, its window buttons included. */
@@ -1213,7 +1196,7 @@ test_header_width (void)
 static GtkDropTarget *
 window_drop_target (void)
 {
-  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fx.window));
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (GTK_WIDGET (fx.gui.window));
 
   for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
     {
@@ -1234,7 +1217,7 @@ static gboolean trial_started (gpointer data);
 static void
 test_other_campaign (void)
 {
-  g_autofree char *other = g_build_filename (fx.dir, "other.nbc", NULL);
+  g_autofree char *other = g_build_filename (fx.gui.dir, "other.nbc", NULL);
   g_autoptr (GError) error = NULL;
   g_autoptr (GFile) file = g_file_new_for_path (other);
   GValue value = G_VALUE_INIT;
@@ -1256,8 +1239,8 @@ test_other_campaign (void)
   g_value_unset (&value);
   g_assert_true (dropped);
   iterate_until (idle_window, NULL);
-  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, other);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.window)), ==, "other — navbench");
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.gui.window), ==, other);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.gui.window)), ==, "other — navbench");
   g_assert_cmpuint (list_rows (), ==, 0);
   g_assert_cmpuint (nb_trials_page_get_plot_points (page), ==, 0);
   g_assert_cmpstr (shown_text ("figure-n"), ==, "—");
@@ -1270,20 +1253,20 @@ test_other_campaign (void)
   g_assert_nonnull (strstr (status, _("The robot's width is not set: enter it on the Campaign "
                                       "page (it gives LU, ISO 18646-2 4.5).")));
 
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "protocol", NULL);
   gtk_widget_activate_action (lookup ("protocol-page"), "protocol.issue", NULL);
   iterate_until (dialog_shown, NULL);
-  g_assert_cmpstr (adw_message_dialog_get_heading (nb_window_get_dialog (fx.window)), ==,
+  g_assert_cmpstr (adw_message_dialog_get_heading (nb_window_get_dialog (fx.gui.window)), ==,
                    _("The Campaign Has No Trials"));
-  adw_message_dialog_response (nb_window_get_dialog (fx.window), "cancel");
+  adw_message_dialog_response (nb_window_get_dialog (fx.gui.window), "cancel");
   iterate_until (idle_window, NULL);
 
   /* Replaced: a new campaign, no model; the old file in the trash. */
-  nb_window_open_campaign (fx.window, fx.db);
+  nb_window_open_campaign (fx.gui.window, fx.gui.db);
   iterate_until (idle_window, NULL);
-  nb_window_new_campaign (fx.window, other);
+  nb_window_new_campaign (fx.gui.window, other);
   iterate_until (idle_window, NULL);
-  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, other);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.gui.window), ==, other);
   {
     g_autoptr (NbCampaign) c = nb_campaign_open (other, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
     g_autofree char *model = NULL;
@@ -1295,10 +1278,10 @@ test_other_campaign (void)
     g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
   }
   /* Back to the first, from the recent campaigns. */
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "open-recent",
-                                  g_variant_new_string (fx.db));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "open-recent",
+                                  g_variant_new_string (fx.gui.db));
   iterate_until (idle_window, NULL);
-  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.gui.window), ==, fx.gui.db);
 }
 
 /* Mid-run the protocol is refused with a word. */
@@ -1309,13 +1292,13 @@ test_protocol_mid_run (void)
   fx.started = 0;
   start_run ("gui-mid", 3, 20);
   iterate_until (trial_started, GUINT_TO_POINTER (1));
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "protocol", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "protocol", NULL);
   gtk_widget_activate_action (lookup ("protocol-page"), "protocol.issue", NULL);
   g_assert_cmpstr (nb_protocol_page_get_status (NB_PROTOCOL_PAGE (lookup ("protocol-page"))), ==,
                    _("The protocol is issued when the run has ended: the trial in flight is not "
                      "in the campaign yet."));
-  g_assert_null (nb_window_get_dialog (fx.window));
-  g_action_group_activate_action (G_ACTION_GROUP (fx.window), "stop", NULL);
+  g_assert_null (nb_window_get_dialog (fx.gui.window));
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.window), "stop", NULL);
   iterate_until (run_over, GUINT_TO_POINTER (1));
 }
 
@@ -1337,13 +1320,13 @@ test_screenshots (void)
       g_test_skip ("NAVBENCH_SCREENSHOT_DIR is not set");
       return;
     }
-  nb_test_gui_screenshots (GTK_WINDOW (fx.window), pages, shoot, NULL);
+  nb_test_gui_screenshots (GTK_WINDOW (fx.gui.window), pages, shoot, NULL);
 }
 
 static gboolean
 window_gone (gpointer data)
 {
-  return fx.window == NULL;
+  return fx.gui.window == NULL;
 }
 
 static gboolean
@@ -1355,7 +1338,7 @@ trial_started (gpointer data)
 static gboolean
 dialog_shown (gpointer data)
 {
-  return nb_window_get_dialog (fx.window) != NULL;
+  return nb_window_get_dialog (fx.gui.window) != NULL;
 }
 
 /* Closing during a run asks; "Cancel" leaves the run going, "Stop and
@@ -1371,7 +1354,7 @@ test_close_during_run (void)
   NbCampaignTrial *last;
 
   fx.started = 0;
-  g_object_add_weak_pointer (G_OBJECT (fx.window), (gpointer *) &fx.window);
+  g_object_add_weak_pointer (G_OBJECT (fx.gui.window), (gpointer *) &fx.gui.window);
   /* The window hears of each trial late on a loaded machine or under ASan
    * (whole malloc stacks: its main loop 3-4x slower), and a run of 30
    * trials at pace 20 had ended before the window closed.  The most trials
@@ -1381,18 +1364,18 @@ test_close_during_run (void)
   start_run ("gui-close", 100, 5);
   iterate_until (trial_started, GUINT_TO_POINTER (2));
   /* Ctrl+Q closes each window as its close button does. */
-  g_action_group_activate_action (G_ACTION_GROUP (fx.app), "quit", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (fx.gui.app), "quit", NULL);
   iterate_until (dialog_shown, NULL);
-  g_assert_nonnull (fx.window);
-  adw_message_dialog_response (nb_window_get_dialog (fx.window), "cancel");
-  g_assert_null (nb_window_get_dialog (fx.window));
+  g_assert_nonnull (fx.gui.window);
+  adw_message_dialog_response (nb_window_get_dialog (fx.gui.window), "cancel");
+  g_assert_null (nb_window_get_dialog (fx.gui.window));
   g_assert_true (nb_trials_page_is_running (NB_TRIALS_PAGE (lookup ("trials-page"))));
   iterate_until (trial_started, GUINT_TO_POINTER (3));
-  gtk_window_close (GTK_WINDOW (fx.window));
+  gtk_window_close (GTK_WINDOW (fx.gui.window));
   iterate_until (dialog_shown, NULL);
   /* What is checked below is a close during the run: it is still in flight. */
   g_assert_true (nb_trials_page_is_running (NB_TRIALS_PAGE (lookup ("trials-page"))));
-  adw_message_dialog_response (nb_window_get_dialog (fx.window), "yes");
+  adw_message_dialog_response (nb_window_get_dialog (fx.gui.window), "yes");
   iterate_until (window_gone, NULL);
 
   trials = stored_trials ("gui-close", &c, &cfg);
@@ -1406,73 +1389,59 @@ test_close_during_run (void)
   nb_campaign_config_clear (&cfg);
   g_assert_true (nb_campaign_close (c, &error));
   /* The file is not left locked: it opens for writing. */
-  c = nb_campaign_open (fx.db, 0, &error);
+  c = nb_campaign_open (fx.gui.db, 0, &error);
   g_assert_no_error (error);
   g_assert_true (nb_campaign_close (c, &error));
+}
+
+/* The protocol is opened with the default application for PDF: here a
+ * viewer that writes down the file it was given (XDG_CONFIG_HOME and the
+ * data directory's applications/, before GLib reads them). */
+static void
+prepare_viewer (const char *dir)
+{
+  g_autofree char *data = g_build_filename (dir, "xdg-data", NULL);
+  g_autofree char *config = g_build_filename (dir, "xdg-config", NULL);
+  g_autofree char *apps = g_build_filename (data, "applications", NULL);
+  g_autofree char *viewer = g_build_filename (dir, "viewer.sh", NULL);
+  g_autofree char *script = g_strdup_printf ("#!/bin/sh\nprintf '%%s\\n' \"$1\" > '%s/opened.part' && "
+                                             "mv '%s/opened.part' '%s/opened'\n", dir, dir, dir);
+  g_autofree char *entry = g_strdup_printf ("[Desktop Entry]\nType=Application\n"
+                                            "Name=navbench test viewer\nExec=%s %%u\n"
+                                            "MimeType=application/pdf;\nNoDisplay=true\n",
+                                            viewer);
+  g_autofree char *desktop = g_build_filename (apps, "nb-test-viewer.desktop", NULL);
+  g_autofree char *list = g_build_filename (config, "mimeapps.list", NULL);
+
+  g_setenv ("XDG_CONFIG_HOME", config, TRUE);
+  g_assert_cmpint (g_mkdir_with_parents (apps, 0700), ==, 0);
+  g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (viewer, script, -1, NULL));
+  g_assert_cmpint (g_chmod (viewer, 0700), ==, 0);
+  g_assert_true (g_file_set_contents (desktop, entry, -1, NULL));
+  g_assert_true (g_file_set_contents (list, "[Default Applications]\n"
+                                      "application/pdf=nb-test-viewer.desktop\n", -1, NULL));
 }
 
 int
 main (int argc, char **argv)
 {
   g_autoptr (GError) error = NULL;
-  int status;
 
-  /* gtk_test_init keeps the "C" locale; the environment's is wanted here. */
-  setlocale (LC_ALL, "");
-  /* Before GLib reads XDG_DATA_HOME. */
-  fx.dir = nb_test_make_dir ();
-  {
-    /* The trash (New over an existing file) in the test's directory. */
-    g_autofree char *data = g_build_filename (fx.dir, "xdg-data", NULL);
-
-    g_autofree char *config = g_build_filename (fx.dir, "xdg-config", NULL);
-    g_autofree char *apps = g_build_filename (data, "applications", NULL);
-    g_autofree char *viewer = g_build_filename (fx.dir, "viewer.sh", NULL);
-    g_autofree char *script = g_strdup_printf ("#!/bin/sh\nprintf '%%s\\n' \"$1\" > '%s/opened.part' && "
-                                               "mv '%s/opened.part' '%s/opened'\n",
-                                               fx.dir, fx.dir, fx.dir);
-    g_autofree char *entry = g_strdup_printf ("[Desktop Entry]\nType=Application\n"
-                                              "Name=navbench test viewer\nExec=%s %%u\n"
-                                              "MimeType=application/pdf;\nNoDisplay=true\n",
-                                              viewer);
-    g_autofree char *desktop = g_build_filename (apps, "nb-test-viewer.desktop", NULL);
-    g_autofree char *list = g_build_filename (config, "mimeapps.list", NULL);
-
-    g_setenv ("XDG_DATA_HOME", data, TRUE);
-    /* The protocol is opened with the default application for PDF: here a
-     * viewer that writes down the file it was given. */
-    g_setenv ("XDG_CONFIG_HOME", config, TRUE);
-    g_assert_cmpint (g_mkdir_with_parents (apps, 0700), ==, 0);
-    g_assert_cmpint (g_mkdir_with_parents (config, 0700), ==, 0);
-    g_assert_true (g_file_set_contents (viewer, script, -1, NULL));
-    g_assert_cmpint (g_chmod (viewer, 0700), ==, 0);
-    g_assert_true (g_file_set_contents (desktop, entry, -1, NULL));
-    g_assert_true (g_file_set_contents (list, "[Default Applications]\n"
-                                        "application/pdf=nb-test-viewer.desktop\n", -1, NULL));
-  }
-  gtk_test_init (&argc, &argv, NULL);
   /* The window's words in the environment's language (LANGUAGE=ru for the
-   * Russian screenshots); the expected texts go through the same catalogue. */
-  bindtextdomain (GETTEXT_PACKAGE, nb_gui_locale_dir ());
-  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
-  textdomain (GETTEXT_PACKAGE);
-  fx.db = g_build_filename (fx.dir, "gui.nbc", NULL);
+   * Russian screenshots). */
+  nb_test_gui_init (&fx.gui, &argc, &argv, "gui.nbc", prepare_viewer);
   {
-    g_autoptr (NbCampaign) c = nb_campaign_create (fx.db, "gui test", &error);
+    g_autoptr (NbCampaign) c = nb_campaign_create (fx.gui.db, "gui test", &error);
 
     g_assert_no_error (error);
     g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
   }
-  fx.app = nb_application_new (G_APPLICATION_NON_UNIQUE);
-  g_assert_true (g_application_register (G_APPLICATION (fx.app), NULL, &error));
-  fx.window = nb_window_new (GTK_APPLICATION (fx.app));
+  nb_test_gui_new_window (&fx.gui);
   g_signal_connect (lookup ("trials-page"), "run-finished", G_CALLBACK (on_finished), NULL);
   g_signal_connect (lookup ("trials-page"), "trial-started", G_CALLBACK (on_trial_started), NULL);
-  gtk_window_present (GTK_WINDOW (fx.window));
-  nb_window_open_campaign (fx.window, fx.db);
-  iterate_until (idle_window, NULL);
-  g_assert_cmpstr (nb_window_get_campaign_path (fx.window), ==, fx.db);
-  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.window)), ==, "gui test — navbench");
+  nb_test_gui_open (&fx.gui);
+  g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.gui.window)), ==, "gui test — navbench");
 
   g_test_add_func ("/gui/conventions", test_conventions);
   g_test_add_func ("/gui/form", test_form);
@@ -1494,15 +1463,5 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/other-campaign", test_other_campaign);
   /* Last: the window goes. */
   g_test_add_func ("/gui/close-during-run", test_close_during_run);
-  status = g_test_run ();
-
-  if (fx.window != NULL)
-    gtk_window_destroy (GTK_WINDOW (fx.window));
-  while (g_main_context_iteration (NULL, FALSE))
-    ;
-  g_clear_object (&fx.app);
-  nb_test_remove_dir (fx.dir);
-  g_free (fx.dir);
-  g_free (fx.db);
-  return status;
+  return nb_test_gui_finish (&fx.gui, g_test_run ());
 }
