@@ -662,12 +662,18 @@ nb_iso9283_rated_load_kg (NbCampaign *campaign, double option)
 }
 
 void
+nb_iso9283_sim_arm_init (NbSimArm *arm, const NbArmModel *model, guint32 seed, const char *unit)
+{
+  nb_sim_arm_init (arm, model, seed);
+  nb_iso9283_sim_errors (arm);
+  nb_iso9283_sim_unit (arm, unit);
+}
+
+void
 nb_iso9283_sim_rig_init (NbIso9283SimRig *sim, NbIso9283Rig *rig, const NbArmModel *model,
                          guint32 seed, const char *unit)
 {
-  nb_sim_arm_init (&sim->arm, model, seed);
-  nb_iso9283_sim_errors (&sim->arm);
-  nb_iso9283_sim_unit (&sim->arm, unit);
+  nb_iso9283_sim_arm_init (&sim->arm, model, seed, unit);
   nb_sim_tracker_init (&sim->tracker, &sim->arm, 1000, 0.005, 0.002, seed + 1);
   sim->measure = (NbIso9283SimMeasure) { &sim->tracker, 0.2 };
   rig->ops = nb_sim_arm_ops ();
@@ -686,6 +692,56 @@ nb_iso9283_sim_rig_clear (NbIso9283SimRig *sim)
 {
   nb_sim_tracker_clear (&sim->tracker);
   nb_sim_arm_clear (&sim->arm);
+}
+
+gboolean
+nb_iso9283_served_rig_init (NbIso9283ServedRig *s, NbIso9283Rig *rig, const char *url,
+                            const NbArmModel *model, guint32 seed, const char *unit,
+                            NbDevice *device, double guard_s, double window_s,
+                            const char *device_words, gboolean sampler, GError **error)
+{
+  memset (s, 0, sizeof *s);
+  if ((s->http = nb_http_robot_new (url, NULL, 120, error)) == NULL)
+    return FALSE;
+  nb_iso9283_sim_arm_init (&s->truth, model, seed, unit);
+  rig->ops = nb_http_robot_ops ();
+  rig->robot = s->http;
+  rig->http = s->http;
+  rig->robot_name = url;
+  if (device != NULL)
+    {
+      s->device = (NbIso9283DeviceMeasure) { device, guard_s, window_s, 2.0, 0.5, 0 };
+      rig->measure = nb_iso9283_measure_device;
+      rig->measure_data = &s->device;
+      rig->measurement = device_words;
+      /* The instrument sees the served arm itself: no model load on it. */
+      rig->truth = NULL;
+      return TRUE;
+    }
+  s->state = (NbIso9283StateMeasure) { s->http, &s->truth, g_rand_new_with_seed (seed + 1), 0.005,
+                                       0.002 };
+  rig->truth = &s->truth;
+  rig->measure = nb_iso9283_measure_state;
+  rig->measure_data = &s->state;
+  rig->measurement = nb_iso9283_sim_measurement (TRUE);
+  if (sampler &&
+      (rig->sampler = nb_iso9283_sampler_new (url, &s->truth, 0.005, 0.002, seed + 2,
+                                              error)) == NULL)
+    {
+      nb_iso9283_served_rig_clear (s, rig);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+void
+nb_iso9283_served_rig_clear (NbIso9283ServedRig *s, NbIso9283Rig *rig)
+{
+  g_clear_pointer (&rig->sampler, nb_iso9283_sampler_free);
+  g_clear_pointer (&s->state.rand, g_rand_free);
+  if (s->http != NULL)
+    nb_sim_arm_clear (&s->truth);
+  g_clear_pointer (&s->http, nb_http_robot_free);
 }
 
 const char *

@@ -221,6 +221,37 @@ typedef struct {
 void     nb_iso9283_sim_rig_init  (NbIso9283SimRig *sim, NbIso9283Rig *rig,
                                    const NbArmModel *model, guint32 seed, const char *unit);
 void     nb_iso9283_sim_rig_clear (NbIso9283SimRig *sim);
+/* The simulated arm of both rigs: model at seed with the demonstration
+ * error model and the unit's (unit NULL: the demonstration model); clear
+ * with nb_sim_arm_clear. */
+void     nb_iso9283_sim_arm_init  (NbSimArm *arm, const NbArmModel *model, guint32 seed,
+                                   const char *unit);
+
+/* The rig of `--robot http://…`: the served arm over the motion HTTP API
+ * (nb_http_robot_new, 120 s per goal), measured by device when one is
+ * given (a started 6-DoF instrument, nb_iso9283_measure_device: guard_s,
+ * window_s, 2 s timeout, 0.5 mm band; rig->measurement its words) — else
+ * by the simulated tracker watching the served joints through the true
+ * arm (nb_iso9283_sim_arm_init at seed with unit; σ 5 µm, 0.002°, seed +
+ * 1) and, with sampler, the stream of the served joints for 7.4, 7.5 and
+ * 9 (seed + 2).  Fills rig's robot and measurement members as
+ * nb_iso9283_sim_rig_init does; served must stay where it is while rig is
+ * used.  FALSE with error (nothing to clear) when the robot's URL is
+ * refused. */
+typedef struct {
+  NbHttpRobot *http;
+  NbSimArm truth;
+  NbIso9283StateMeasure state;
+  NbIso9283DeviceMeasure device;
+} NbIso9283ServedRig;
+
+gboolean nb_iso9283_served_rig_init  (NbIso9283ServedRig *served, NbIso9283Rig *rig,
+                                      const char *url, const NbArmModel *model, guint32 seed,
+                                      const char *unit, NbDevice *device, double guard_s,
+                                      double window_s, const char *device_words,
+                                      gboolean sampler, GError **error);
+/* Frees the rig's sampler too. */
+void     nb_iso9283_served_rig_clear (NbIso9283ServedRig *served, NbIso9283Rig *rig);
 
 /* Sets the rig for a configuration: the arm's speed (the simulated arm
  * 100/speed slower; the served arm's joint goals at speed % of the joints'

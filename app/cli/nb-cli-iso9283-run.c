@@ -25,6 +25,7 @@
 #include "nb-clause-9283.h"
 #include "nb-error.h"
 #include "nb-http-robot.h"
+#include "nb-iso9283-csv.h"
 #include "nb-iso9283-run.h"
 #include "nb-json-writer.h"
 #include "nb-pdf.h"
@@ -36,6 +37,7 @@
 #include <math.h>
 #include <string.h>
 
+/* --output DIR: the table compute iso9283 pose reads, per test pose. */
 static gboolean
 write_poses (const char *dir, const NbIso9283PoseRun *run, GError **error)
 {
@@ -46,23 +48,11 @@ write_poses (const char *dir, const NbIso9283PoseRun *run, GError **error)
     }
   for (guint i = 0; i < NB_ISO9283_POSES; i++)
     {
-      g_autoptr (GString) s = g_string_new (NULL);
       g_autofree char *name = g_strdup_printf ("P%u.csv", i + 1);
       g_autofree char *path = g_build_filename (dir, name, NULL);
-      const NbPose6 *c = &run->command[i];
 
-      g_string_append_printf (s, "# Name: ISO 9283 pose test, P%u, %u cycles\n"
-                              "# Command: %.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n"
-                              "cycle,x_mm,y_mm,z_mm,a_deg,b_deg,c_deg\n", i + 1, run->cycles,
-                              c->x_mm, c->y_mm, c->z_mm, c->a_deg, c->b_deg, c->c_deg);
-      for (guint j = 0; j < run->attained[i]->len; j++)
-        {
-          const NbPose6 *p = &g_array_index (run->attained[i], NbPose6, j);
-
-          g_string_append_printf (s, "%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", j + 1, p->x_mm,
-                                  p->y_mm, p->z_mm, p->a_deg, p->b_deg, p->c_deg);
-        }
-      if (!g_file_set_contents (path, s->str, s->len, error))
+      if (!nb_iso9283_write_poses (path, i + 1, run->cycles, &run->command[i], run->attained[i],
+                                   error))
         return FALSE;
     }
   return TRUE;
@@ -147,11 +137,8 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   g_autoptr (NbCampaign) c = nb_campaign_open (o->db, 0, &error);
   gboolean over_http = o->robot_text != NULL && !g_str_equal (o->robot_text, "sim");
   NbIso9283Rig rig;
-  NbSimArm truth;
   NbIso9283SimRig sim;
-  NbIso9283StateMeasure hm = { 0 };
-  NbIso9283DeviceMeasure dm = { 0 };
-  g_autoptr (NbHttpRobot) http = NULL;
+  NbIso9283ServedRig served;
   g_autoptr (NbDevice) dev = NULL;
   g_autoptr (GHashTable) ran_configs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                                                NULL);
@@ -169,57 +156,21 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
   rig.rated_speed_mm_s = o->rated_speed;
   rig.band_mm = o->band;
   rig.unit = o->unit;
-  nb_sim_arm_init (&truth, model, (guint32) o->seed);
-  nb_iso9283_sim_errors (&truth);
-  nb_iso9283_sim_unit (&truth, o->unit);
   if (!over_http)
     nb_iso9283_sim_rig_init (&sim, &rig, model, (guint32) o->seed, o->unit);
-  else
-    {
-      if ((http = nb_http_robot_new (o->robot_text, NULL, 120, &error)) == NULL)
-        goto fail;
-      rig.ops = nb_http_robot_ops ();
-      rig.robot = http;
-      rig.http = http;
-      rig.truth = &truth;
-      rig.robot_name = o->robot_text;
-      if (o->instrument != NULL)
-        {
-          dm = (NbIso9283DeviceMeasure) { NULL, o->guard, o->window, 2.0, 0.5, 0 };
-          if ((dev = nb_device_new (o->instrument, &error)) == NULL ||
-              !nb_device_configure (dev, "url", o->url, &error) ||
-              (o->settings != NULL && !nb_device_apply_settings (dev, o->settings, &error)) ||
-              !nb_device_start (dev, &error))
-            goto fail;
-          dm.device = dev;
-          rig.measure = nb_iso9283_measure_device;
-          rig.measure_data = &dm;
-          rig.measurement = o->instrument_words;
-          /* The instrument sees the served arm itself: no model load on it. */
-          rig.truth = NULL;
-        }
-      else
-        {
-          hm = (NbIso9283StateMeasure) { http, &truth, g_rand_new_with_seed ((guint32) o->seed + 1),
-                                         0.005, 0.002 };
-          rig.measure = nb_iso9283_measure_state;
-          rig.measure_data = &hm;
-          rig.measurement = nb_iso9283_sim_measurement (TRUE);
-          /* The stream of the served joints, for 7.4, 7.5 and 9. */
-          if ((rig.sampler = nb_iso9283_sampler_new (o->robot_text, &truth, 0.005, 0.002,
-                                                     (guint32) o->seed + 2, &error)) == NULL)
-            goto fail;
-        }
-    }
+  else if ((o->instrument != NULL &&
+            !nb_cli_open_instrument (o->instrument, o->url, NULL, 0, o->settings, &dev, &error)) ||
+           !nb_iso9283_served_rig_init (&served, &rig, o->robot_text, model, (guint32) o->seed,
+                                        o->unit, dev, o->guard, o->window, o->instrument_words,
+                                        TRUE, &error))
+    return nb_cli_report_error (error);
   ok = nb_iso9283_run_plan (c, &rig, o->only, say_cycle, &say, &ran, &error);
-  g_clear_pointer (&rig.sampler, nb_iso9283_sampler_free);
   if (dev != NULL)
     nb_device_stop (dev);
-  if (hm.rand)
-    g_rand_free (hm.rand);
   if (!over_http)
     nb_iso9283_sim_rig_clear (&sim);
-  nb_sim_arm_clear (&truth);
+  else
+    nb_iso9283_served_rig_clear (&served, &rig);
   if (!ok)
     return nb_cli_report_error (error);
   if (o->json)
@@ -256,10 +207,6 @@ run_all (const AllOptions *o, const NbArmModel *model, const NbIso9283Cube *cube
         return nb_cli_report_error (error);
     }
   return NB_EXIT_OK;
-
-fail:
-  nb_sim_arm_clear (&truth);
-  return nb_cli_report_error (error);
 }
 
 int
@@ -345,6 +292,8 @@ nb_cli_iso9283_run (int argc, char **argv)
   NbArmModel model;
   NbIso9283Cube cube;
   NbIso9283PoseRun run = { 0 };
+  NbIso9283Rig rig;
+  double payload_kg;
   gboolean over_http, ok;
   int status = NB_EXIT_OK;
 
@@ -446,61 +395,40 @@ nb_cli_iso9283_run (int argc, char **argv)
         return nb_cli_report_error (error);
       return rc;
     }
+  /* 6.6: the load on the arm: the simulated one, or the true arm the
+   * served one is measured through (an instrument sees the arm itself). */
+  payload_kg = (isnan (rated_load_kg) ? 7.0 : rated_load_kg) *
+               (load && g_str_equal (load, "10%") ? 0.1 : 1.0);
+  memset (&rig, 0, sizeof rig);
   if (!over_http)
     {
-      NbSimArm arm;
-      NbSimTracker tracker;
-      NbIso9283SimMeasure m = { &tracker, 0.2 };
+      NbIso9283SimRig sim;
 
-      nb_sim_arm_init (&arm, &model, (guint32) seed);
-      nb_iso9283_sim_errors (&arm);
-      /* 6.6: the load deflects the simulated arm. */
-      arm.payload_kg = (isnan (rated_load_kg) ? 7.0 : rated_load_kg) *
-                       (load && g_str_equal (load, "10%") ? 0.1 : 1.0);
-      arm.slow_factor = 100.0 / speed;
-      nb_sim_tracker_init (&tracker, &arm, 1000, 0.005, 0.002, (guint32) seed + 1);
+      nb_iso9283_sim_rig_init (&sim, &rig, &model, (guint32) seed, NULL);
+      sim.arm.payload_kg = payload_kg;
+      sim.arm.slow_factor = 100.0 / speed;
       ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
-                                nb_sim_arm_ops (), &arm, nb_iso9283_measure_sim, &m, &run, &error);
-      nb_sim_tracker_clear (&tracker);
-      nb_sim_arm_clear (&arm);
-    }
-  else if (instrument != NULL)
-    {
-      g_autoptr (NbHttpRobot) http = nb_http_robot_new (robot_text, NULL, 120, &error);
-      g_autoptr (NbDevice) dev = http ? nb_device_new (instrument, &error) : NULL;
-      NbIso9283DeviceMeasure m = { dev, guard, window, 2.0, 0.5, 0 };
-
-      /* 6.7: the goals at speed % of the joints' velocity limits. */
-      if (http != NULL)
-        nb_http_robot_set_velocity_scaling (http, speed / 100.0);
-      if (dev == NULL || !nb_device_configure (dev, "url", url, &error) ||
-          (settings != NULL && !nb_device_apply_settings (dev, settings, &error)) ||
-          !nb_device_start (dev, &error))
-        return nb_cli_report_error (error);
-      ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
-                                nb_http_robot_ops (), http, nb_iso9283_measure_device, &m, &run,
-                                &error);
-      nb_device_stop (dev);
+                                rig.ops, rig.robot, rig.measure, rig.measure_data, &run, &error);
+      nb_iso9283_sim_rig_clear (&sim);
     }
   else
     {
-      g_autoptr (NbHttpRobot) http = nb_http_robot_new (robot_text, NULL, 120, &error);
-      NbSimArm truth;
-      NbIso9283StateMeasure m = { http, &truth, NULL, 0.005, 0.002 };
+      g_autoptr (NbDevice) dev = NULL;
+      NbIso9283ServedRig served;
 
-      if (http == NULL)
+      if ((instrument != NULL &&
+           !nb_cli_open_instrument (instrument, url, NULL, 0, settings, &dev, &error)) ||
+          !nb_iso9283_served_rig_init (&served, &rig, robot_text, &model, (guint32) seed, NULL,
+                                       dev, guard, window, instrument_words, FALSE, &error))
         return nb_cli_report_error (error);
-      nb_http_robot_set_velocity_scaling (http, speed / 100.0);
-      nb_sim_arm_init (&truth, &model, (guint32) seed);
-      nb_iso9283_sim_errors (&truth);
-      truth.payload_kg = (isnan (rated_load_kg) ? 7.0 : rated_load_kg) *
-                         (load && g_str_equal (load, "10%") ? 0.1 : 1.0);
-      m.rand = g_rand_new_with_seed ((guint32) seed + 1);
+      /* 6.7: the goals at speed % of the joints' velocity limits. */
+      nb_http_robot_set_velocity_scaling (served.http, speed / 100.0);
+      served.truth.payload_kg = payload_kg;
       ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
-                                nb_http_robot_ops (), http, nb_iso9283_measure_state, &m, &run,
-                                &error);
-      g_rand_free (m.rand);
-      nb_sim_arm_clear (&truth);
+                                rig.ops, rig.robot, rig.measure, rig.measure_data, &run, &error);
+      if (dev != NULL)
+        nb_device_stop (dev);
+      nb_iso9283_served_rig_clear (&served, &rig);
     }
   if (!ok || (output != NULL && !write_poses (output, &run, &error)) ||
       (db != NULL && !nb_iso9283_record_pose_run (db, config, &run, &cube,

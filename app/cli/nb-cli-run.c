@@ -157,29 +157,6 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
   }
 }
 
-/* The instrument as acquire opens it: driver, link, settings; started. */
-static gboolean
-open_instrument (const char *driver, const char *url, const char *port, int baud,
-                 char **settings, NbDevice **out, GError **error)
-{
-  g_autoptr (NbDevice) device = nb_device_new (driver, error);
-
-  if (device == NULL || (url != NULL && !nb_device_configure (device, "url", url, error)) ||
-      (port != NULL && !nb_device_configure (device, "port", port, error)))
-    return FALSE;
-  if (baud != 0)
-    {
-      g_autofree char *text = g_strdup_printf ("%d", baud);
-
-      if (!nb_device_configure (device, "baud", text, error))
-        return FALSE;
-    }
-  if (!nb_device_apply_settings (device, settings, error) || !nb_device_start (device, error))
-    return FALSE;
-  *out = g_steal_pointer (&device);
-  return TRUE;
-}
-
 static void
 on_done (GObject *source, GAsyncResult *result, gpointer user_data)
 {
@@ -578,7 +555,7 @@ campaign_run_18646 (int argc, char **argv)
   if (robot != NULL && g_str_equal (robot, "operator"))
     {
       memset (&rig, 0, sizeof rig);
-      if (!open_instrument (instrument, url, port, baud, settings, &device, &error))
+      if (!nb_cli_open_instrument (instrument, url, port, baud, settings, &device, &error))
         return nb_cli_report_error (error);
       rig.device = device;
       rig.prompts = prompter;
@@ -589,7 +566,7 @@ campaign_run_18646 (int argc, char **argv)
       /* The motion stack's own robot, measured by the lab's instrument. */
       memset (&rig, 0, sizeof rig);
       if ((http = nb_http_robot_new (robot, g_getenv ("NAVBENCH_TOKEN"), 600.0, &error)) == NULL ||
-          !open_instrument (instrument, url, port, baud, settings, &device, &error))
+          !nb_cli_open_instrument (instrument, url, port, baud, settings, &device, &error))
         return nb_cli_report_error (error);
       rig.robot_ops = nb_http_robot_ops ();
       rig.robot = http;

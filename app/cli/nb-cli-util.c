@@ -133,6 +133,28 @@ nb_cli_data_path (const char *sub)
   return g_build_filename (NB_DATA_INSTALLED, sub, NULL);
 }
 
+gboolean
+nb_cli_open_instrument (const char *driver, const char *url, const char *port, int baud,
+                        char **settings, NbDevice **out, GError **error)
+{
+  g_autoptr (NbDevice) device = nb_device_new (driver, error);
+
+  if (device == NULL || (url != NULL && !nb_device_configure (device, "url", url, error)) ||
+      (port != NULL && !nb_device_configure (device, "port", port, error)))
+    return FALSE;
+  if (baud != 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%d", baud);
+
+      if (!nb_device_configure (device, "baud", text, error))
+        return FALSE;
+    }
+  if (!nb_device_apply_settings (device, settings, error) || !nb_device_start (device, error))
+    return FALSE;
+  *out = g_steal_pointer (&device);
+  return TRUE;
+}
+
 char *
 nb_cli_recordings_root (void)
 {

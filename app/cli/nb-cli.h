@@ -11,6 +11,7 @@
 
 #include "nb-campaign-iso9283.h"
 #include "nb-catalogue.h"
+#include "nb-device.h"
 #include "nb-json-writer.h"
 
 G_BEGIN_DECLS
@@ -70,6 +71,11 @@ gboolean nb_cli_write        (const char *text, GError **error);
 /* A path in navbench's data (robots/iiwa7, sequences): the source tree's when
  * this binary runs from its build tree, else the installed one. */
 char    *nb_cli_data_path    (const char *sub);
+/* The instrument as acquire opens it (`campaign run --instrument`, the ISO
+ * 9283 run's): driver, link (url, port, baud; NULL/0: not given),
+ * settings (--set KEY=VALUE, may be NULL); started into *out. */
+gboolean nb_cli_open_instrument (const char *driver, const char *url, const char *port, int baud,
+                                 char **settings, NbDevice **out, GError **error);
 /* The default recordings root, $XDG_DATA_HOME/navbench/recordings, created. */
 char    *nb_cli_recordings_root (void);
 /* Runs a subcommand table: argv[1] picks the command. */

@@ -58,6 +58,26 @@ nb_iso9283_read_poses (const char *path, guint min_rows, GError **error)
 }
 
 gboolean
+nb_iso9283_write_poses (const char *path, guint pose, guint cycles, const NbPose6 *c,
+                        const GArray *attained, GError **error)
+{
+  g_autoptr (GString) s = g_string_new (NULL);
+
+  g_string_append_printf (s, "# Name: ISO 9283 pose test, P%u, %u cycles\n"
+                          "# Command: %.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n"
+                          "cycle,x_mm,y_mm,z_mm,a_deg,b_deg,c_deg\n", pose, cycles,
+                          c->x_mm, c->y_mm, c->z_mm, c->a_deg, c->b_deg, c->c_deg);
+  for (guint j = 0; j < attained->len; j++)
+    {
+      const NbPose6 *p = &g_array_index (attained, NbPose6, j);
+
+      g_string_append_printf (s, "%u,%.17g,%.17g,%.17g,%.17g,%.17g,%.17g\n", j + 1, p->x_mm,
+                              p->y_mm, p->z_mm, p->a_deg, p->b_deg, p->c_deg);
+    }
+  return g_file_set_contents (path, s->str, (gssize) s->len, error);
+}
+
+gboolean
 nb_iso9283_read_pairs (const char *path, GArray **first, GArray **second, GError **error)
 {
   NbCsvColumn cols[] = {

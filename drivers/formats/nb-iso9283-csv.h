@@ -19,6 +19,13 @@ G_BEGIN_DECLS
 /* Of NbPose6; at least min_rows rows. */
 GArray *nb_iso9283_read_poses (const char *path, guint min_rows, GError **error);
 
+/* The poses table of one test pose, written as the pose run's --output
+ * DIR holds it (DIR/P1.csv … P5.csv): "# Name:" and "# Command: x,…,c"
+ * comments, then a cycle column (1, 2, …) and one attained pose (of
+ * attained, NbPose6) a row, at full precision; complete or not at all. */
+gboolean nb_iso9283_write_poses (const char *path, guint pose, guint cycles,
+                                 const NbPose6 *command, const GArray *attained, GError **error);
+
 /* Two arrays of NbPose6, one element a cycle. */
 gboolean nb_iso9283_read_pairs (const char *path, GArray **first, GArray **second,
                                 GError **error);
