@@ -188,9 +188,9 @@ test_plan (void)
   g_autoptr (GError) error = NULL;
   const char *const keys[] = { "pose", "vap", "distance", "stabilisation", "drift",
                                "exchangeability", "path-line", "path-large-circle",
-                               "path-small-circle", "path-reorientation", "corner",
+                               "path-small-circle", "path-reorientation", "corner", "weaving",
                                "positioning", "compliance" };
-  const guint cycles[] = { 30, 30, 30, 3, 9, 60, 10, 10, 10, 10, 3, 3, 3 };
+  const guint cycles[] = { 30, 30, 30, 3, 9, 60, 10, 10, 10, 10, 3, 3, 3, 3 };
   gboolean made;
   guint k = 0;
 
@@ -198,14 +198,14 @@ test_plan (void)
   plan = nb_campaign_iso9283_plan_list (b.campaign, &error);
   g_assert_no_error (error);
   /* Nine characteristics × (rated at 100, 50, 10 %; 10 % load at 100 %); drift,
-   * exchangeability (30 cycles on each of two robots), the minimum positioning time and
-   * the static compliance once. */
-  g_assert_cmpuint (plan->len, ==, 9 * 4 + 4);
+   * exchangeability (30 cycles on each of two robots), the weaving deviations, the
+   * minimum positioning time and the static compliance once. */
+  g_assert_cmpuint (plan->len, ==, 9 * 4 + 5);
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     {
       guint n = g_str_equal (keys[i], "drift") || g_str_equal (keys[i], "compliance") ||
-                g_str_equal (keys[i], "positioning") || g_str_equal (keys[i], "exchangeability")
-                ? 1 : 4;
+                g_str_equal (keys[i], "positioning") || g_str_equal (keys[i], "exchangeability") ||
+                g_str_equal (keys[i], "weaving") ? 1 : 4;
 
       for (guint j = 0; j < n; j++, k++)
         {
@@ -818,6 +818,122 @@ test_path (void)
   bench_clear (&b);
 }
 
+/* ------------------------------------------------ 8.7 weaving -- */
+
+static void
+test_weaving (void)
+{
+  Bench b;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  g_autoptr (GPtrArray) trials = NULL;
+  g_autoptr (GError) error = NULL;
+  double length = dist3 (cube.p_mm[1], cube.p_mm[3]), worst = 0;
+
+  bench_init (&b, "weaving.nbc", 21, 0, 0, FALSE);
+  bench_run (&b, "weaving-rated-100");
+  figures (&b, "weaving-rated-100", &clause, &f);
+  g_test_message ("weaving: S_a %.4f mm (WS %.3f %%), F_a %.5f Hz (WF %.3f %%); P2–P4 %.1f mm",
+                  fig (clause, &f, 0, "stroke_mm"), fig (clause, &f, 0, "ws_pct"),
+                  fig (clause, &f, 0, "frequency_hz"), fig (clause, &f, 0, "wf_pct"), length);
+  /* The command as docs/iso9283.md reads 8.7: 10 mm at 2 Hz. */
+  g_assert_cmpfloat (fig (clause, &f, 0, "stroke_command_mm"), ==, 10);
+  g_assert_cmpfloat (fig (clause, &f, 0, "frequency_command_hz"), ==, 2);
+  /* WF: the arm runs 0.4 % slow over every goal's commanded time (the error
+   * model's speed error), so the weave's period is 1/0.996 of the command's. */
+  nb_assert_abs (fig (clause, &f, 0, "wf_pct"), -0.4, 0.005, "WF against the speed error");
+  nb_assert_abs (fig (clause, &f, 0, "frequency_hz"), 2 * 0.996, 1e-4, "F_a");
+  /* WS: without backlash or joint noise, the stroke the true arm (its link
+   * lengths, encoder offsets, the rated load's deflection) makes of the
+   * command's crests and troughs — 10 mm across P2 → P4 in the measurement
+   * plane every 12.5 mm of the line, computed here from the cube (IK of each
+   * point on the arm's model, the true TCP there): each crest against the
+   * middle of the troughs either side, over the measured part. */
+  {
+    NbSimArm truth;
+    double e1[3], e2[3], n[3], u[3], d[3], q[NB_ARM_JOINTS], sum = 0, want;
+    guint count = 0;
+
+    truth_init (&truth, RATED_KG);
+    nb_clause_9283_plane_axes (&cube, e1, e2, n);
+    for (int k = 0; k < 3; k++)
+      u[k] = (cube.p_mm[3][k] - cube.p_mm[1][k]) / length;
+    d[0] = n[1] * u[2] - n[2] * u[1];
+    d[1] = n[2] * u[0] - n[0] * u[2];
+    d[2] = n[0] * u[1] - n[1] * u[0];
+    memcpy (q, cube_q[1], sizeof q);
+    for (guint k = 0; 12.5 * (k + 1.25) < length * 10 / 11; k++)
+      {
+        double w[3];
+
+        if (12.5 * (k + 0.25) < length / 11)
+          continue;
+        /* The trough before the crest, the crest, the trough after. */
+        for (int i = 0; i < 3; i++)
+          {
+            double s = 12.5 * (k - 0.25 + 0.5 * i), x[3], T[16], p[3], v[3];
+
+            for (int j = 0; j < 3; j++)
+              x[j] = cube.p_mm[1][j] + s * u[j] + (i == 1 ? 5 : -5) * d[j];
+            nb_iso9283_cube_target (&cube, x, T);
+            g_assert_true (nb_arm_ik (&model, T, q, q, NULL));
+            true_mm (&truth, q, p);
+            for (int j = 0; j < 3; j++)
+              v[j] = p[j] - cube.p_mm[1][j];
+            w[i] = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+          }
+        sum += w[1] - (w[0] + w[2]) / 2;
+        count++;
+      }
+    want = sum / count;
+    g_test_message ("the true arm's stroke %.4f mm over %u crests", want, count);
+    g_assert_cmpuint (count, >, 15);
+    /* The simulated arm moves joint-linearly between the points (80 a
+     * period): its track's chords sag below the sinusoid by up to
+     * A·(2π/80)²/8 = 3.9 µm, which the crests' parabolas take in (up to
+     * 7.7 µm of the stroke, short); the tracker's noise (5 µm) on parabolas
+     * through 12 samples, over 3 × 45 extremes, and IK to 0.1 µm add 2 µm. */
+    nb_assert_abs (fig (clause, &f, 0, "stroke_mm"), want - 0.004, 0.006,
+                   "S_a against the true arm");
+    nb_assert_abs (fig (clause, &f, 0, "ws_pct"), (want - 0.004 - 10) * 10, 0.06, "WS");
+    nb_sim_arm_clear (&truth);
+  }
+  /* The stored track weaves 10 mm across P2 → P4, 4.9 mm either side (not a
+   * straight line that some other figure could pass for). */
+  trials = nb_campaign_iso9283_trials (b.campaign, "weaving-rated-100", &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (trials->len, ==, 3);
+  {
+    const NbIso9283Trial *t = trials->pdata[0];
+    double u[3], lo = INFINITY, hi = -INFINITY, e1[3], e2[3], n[3], d[3];
+
+    nb_clause_9283_plane_axes (&cube, e1, e2, n);
+    for (int k = 0; k < 3; k++)
+      u[k] = (cube.p_mm[3][k] - cube.p_mm[1][k]) / length;
+    d[0] = n[1] * u[2] - n[2] * u[1];
+    d[1] = n[2] * u[0] - n[0] * u[2];
+    d[2] = n[0] * u[1] - n[1] * u[0];
+    for (guint i = 0; i < t->data->len / 7; i++)
+      {
+        const double *r = &g_array_index (t->data, double, i * 7);
+        double v[3] = { r[1] - cube.p_mm[1][0], r[2] - cube.p_mm[1][1], r[3] - cube.p_mm[1][2] };
+        double w = v[0] * d[0] + v[1] * d[1] + v[2] * d[2];
+        double s = v[0] * u[0] + v[1] * u[1] + v[2] * u[2];
+
+        if (s > length / 11 && s < length * 10 / 11)
+          lo = MIN (lo, w), hi = MAX (hi, w);
+        worst = MAX (worst, fabs (s - 25 * 0.996 * r[0]));
+      }
+    g_test_message ("track: w %.3f … %.3f mm, along the line within %.3f mm of 24.9 mm/s", lo,
+                    hi, worst);
+    g_assert_cmpfloat (hi, >, 4.0);
+    g_assert_cmpfloat (lo, <, -4.0);
+    g_assert_cmpfloat (hi - lo, <, 12);
+  }
+  nb_clause_9283_figures_clear (&f);
+  bench_clear (&b);
+}
+
 /* ---------------------------------------- 9 minimum positioning time -- */
 
 static void
@@ -1125,6 +1241,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-campaign/drift", test_drift);
   g_test_add_func ("/iso9283-campaign/exchangeability", test_exchangeability);
   g_test_add_func ("/iso9283-campaign/path", test_path);
+  g_test_add_func ("/iso9283-campaign/weaving", test_weaving);
   g_test_add_func ("/iso9283-campaign/positioning", test_positioning);
   g_test_add_func ("/iso9283-campaign/compliance", test_compliance);
   g_test_add_func ("/iso9283-campaign/record-pose-run", test_record_pose_run);

@@ -88,7 +88,7 @@ test_plan (void)
                          "--json", NULL);
   o = nb_test_parse_object (p, out);
   g_assert_true (json_object_get_boolean_member (o, "made"));
-  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "configs")), ==, 40);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "configs")), ==, 41);
   g_assert_cmpstr (json_object_get_string_member (o, "next"), ==, "pose-rated-100");
   g_assert_cmpstr (json_object_get_string_member (plan_config (o, "path-line-rated-10"), "clause"),
                    ==, "8.2, 8.3, 8.6");
@@ -413,12 +413,12 @@ test_main_outputs (void)
   line = g_strdup_printf ("ISO 9283:\ncorner-10pct-100 (8.5): P3: CR (max) %s mm", cr);
   g_assert_nonnull (strstr (results_text, line));
 
-  /* Plain campaign plan: the 40 ISO 9283 configurations after ISO 18646-2's. */
+  /* Plain campaign plan: the 41 ISO 9283 configurations after ISO 18646-2's. */
   plan = nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--json", NULL);
   o = nb_test_parse_object (p3, plan);
   g_assert_cmpuint (json_array_get_length (json_object_get_array_member (o, "configs")), >, 0);
   a = json_object_get_array_member (o, "iso9283");
-  g_assert_cmpuint (json_array_get_length (a), ==, 40);
+  g_assert_cmpuint (json_array_get_length (a), ==, 41);
   for (guint i = 0; i < json_array_get_length (a); i++)
     {
       JsonObject *e = json_array_get_object_element (a, i);

@@ -660,6 +660,126 @@ test_velocity (void)
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
 }
 
+/* ------------------------------------------------------------ 8.7 -- */
+
+/* A synthetic weaving track at 1 kHz, far from the origin on an oblique
+ * line: along it at v, across it w = A·sin(2π·F·t + φ) + offset + drift·t
+ * along the weave direction (the attained line off the command's and
+ * turning from it), plus a constant offset out of the plane and the noise σ.
+ * Its stroke is 2A and its frequency F by construction. */
+static NbPose6 *
+weave_track (const NbIso9283Weave *wv, double v, double A, double F, double phase,
+             double offset, double drift, double sigma, GRand *rand, double **t_s, gsize *n)
+{
+  double u[3], len = 0, out[3];
+  NbPose6 *p;
+
+  for (int k = 0; k < 3; k++)
+    len += (wv->end_mm[k] - wv->start_mm[k]) * (wv->end_mm[k] - wv->start_mm[k]);
+  len = sqrt (len);
+  for (int k = 0; k < 3; k++)
+    u[k] = (wv->end_mm[k] - wv->start_mm[k]) / len;
+  out[0] = u[1] * wv->direction[2] - u[2] * wv->direction[1];
+  out[1] = u[2] * wv->direction[0] - u[0] * wv->direction[2];
+  out[2] = u[0] * wv->direction[1] - u[1] * wv->direction[0];
+  *n = (gsize) (len / v * 1000) + 1;
+  p = g_new0 (NbPose6, *n);
+  *t_s = g_new (double, *n);
+  for (gsize i = 0; i < *n; i++)
+    {
+      double t = i / 1000.0, w = A * sin (2 * G_PI * F * t + phase) + offset + drift * t, x[3];
+
+      for (int k = 0; k < 3; k++)
+        x[k] = wv->start_mm[k] + v * t * u[k] + w * wv->direction[k] + 0.3 * out[k] +
+               (rand ? sigma * g_rand_double_range (rand, -1, 1) * sqrt (3.0) : 0);
+      (*t_s)[i] = t;
+      p[i] = (NbPose6) { x[0], x[1], x[2], 180, 0, -179.5 };
+    }
+  return p;
+}
+
+static void
+test_weaving (void)
+{
+  /* The line and its weave direction at right angles (u = (2, 1, 2)/3,
+   * d = (1, −2, 0)/√5), kilometres from the origin. */
+  NbIso9283Weave wv = {
+    .start_mm = { 1000000, -2000000, 500000 },
+    .end_mm = { 1000000 + 200, -2000000 + 100, 500000 + 200 },
+    .direction = { 1 / sqrt (5.0), -2 / sqrt (5.0), 0 },
+    .stroke_mm = 10, .frequency_hz = 2, .s0_mm = 300.0 / 11, .s1_mm = 3000.0 / 11,
+  };
+  g_autoptr (GRand) rand = g_rand_new_with_seed (9283);
+  g_autoptr (GError) error = NULL;
+  NbIso9283WeaveCycle c;
+  NbIso9283Weaving r;
+  NbIso9283Track tracks[3];
+  double *t[3];
+  NbPose6 *p[3];
+  gsize n[3];
+
+  /* S_a = 10.3 mm, F_a = 1.95 Hz: WS = +3 %, WF = −2.5 %, whatever the phase,
+   * the offset from the line and its drift (an AT, not a stroke: up to
+   * 1.2 mm over the line). */
+  for (int j = 0; j < 3; j++)
+    {
+      p[j] = weave_track (&wv, 25, 5.15, 1.95, 0.7 * j + 0.2, 0.4 - 0.3 * j, 0.1 * (j - 1), 0,
+                          NULL, &t[j], &n[j]);
+      tracks[j] = (NbIso9283Track) { t[j], p[j], n[j] };
+    }
+  g_assert_true (nb_iso9283_weave_cycle (&wv, &tracks[0], &c, &error));
+  g_assert_no_error (error);
+  /* 300 mm at 25 mm/s is 12 s, the measured 9/11 of it 9.8 s less the
+   * centre line's half period at each end, 9.3 s: 18.2 periods, 16 whole
+   * ones from crest to crest. */
+  g_assert_cmpuint (c.n_periods, ==, 16);
+  nb_assert_abs (c.stroke_mm, 10.3, 1e-4, "S_a");
+  nb_assert_abs (c.frequency_hz, 1.95, 1e-7, "F_a");
+  nb_assert_abs (c.ws_pct, 3, 1e-3, "WS");
+  nb_assert_abs (c.wf_pct, -2.5, 1e-5, "WF");
+  g_assert_true (nb_iso9283_weaving (&wv, tracks, 3, &r, &error));
+  nb_assert_abs (r.ws_pct, 3, 1e-3, "WS of 3 cycles");
+  nb_assert_abs (r.wf_pct, -2.5, 1e-5, "WF of 3 cycles");
+  g_assert_cmpuint (r.n_cycles, ==, 3);
+  for (int j = 0; j < 3; j++)
+    g_free (t[j]), g_free (p[j]);
+  /* Cycles of different strokes: the mean's WS and the largest cycle's. */
+  {
+    const double A[3] = { 5.0, 4.8, 5.1 };
+
+    for (int j = 0; j < 3; j++)
+      {
+        p[j] = weave_track (&wv, 25, A[j], 2, 0.3, 0, 0, 0, NULL, &t[j], &n[j]);
+        tracks[j] = (NbIso9283Track) { t[j], p[j], n[j] };
+      }
+    g_assert_true (nb_iso9283_weaving (&wv, tracks, 3, &r, &error));
+    nb_assert_abs (r.stroke_mm, 2 * (5.0 + 4.8 + 5.1) / 3, 1e-4, "S̄_a");
+    nb_assert_abs (r.ws_max_pct, -4, 1e-3, "the largest |WS_j|");
+    nb_assert_abs (r.wf_pct, 0, 1e-5, "WF on time");
+    for (int j = 0; j < 3; j++)
+      g_free (t[j]), g_free (p[j]);
+  }
+  /* A tracker's noise (σ 5 µm on each axis) biases no figure: the crests are
+   * parabolas through 100 samples, not the largest sample. */
+  p[0] = weave_track (&wv, 25, 5, 2, 1.1, 0, 0.05, 0.005, rand, &t[0], &n[0]);
+  tracks[0] = (NbIso9283Track) { t[0], p[0], n[0] };
+  g_assert_true (nb_iso9283_weave_cycle (&wv, &tracks[0], &c, &error));
+  g_test_message ("noisy: S_a %.5f mm, F_a %.6f Hz", c.stroke_mm, c.frequency_hz);
+  nb_assert_abs (c.ws_pct, 0, 0.02, "WS under noise");
+  nb_assert_abs (c.wf_pct, 0, 0.01, "WF under noise");
+  /* Too little weaving over the measured part, no times: errors. */
+  wv.s1_mm = wv.s0_mm + 15;
+  g_assert_false (nb_iso9283_weave_cycle (&wv, &tracks[0], &c, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_clear_error (&error);
+  wv.s1_mm = 3000.0 / 11;
+  tracks[0].t_s = NULL;
+  g_assert_false (nb_iso9283_weave_cycle (&wv, &tracks[0], &c, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_clear_error (&error);
+  g_free (t[0]), g_free (p[0]);
+}
+
 /* --------------------------------------------------------- clause 6 -- */
 
 static void
@@ -822,6 +942,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283/path-circle", test_path_circle);
   g_test_add_func ("/iso9283/corner", test_corner);
   g_test_add_func ("/iso9283/velocity", test_velocity);
+  g_test_add_func ("/iso9283/weaving", test_weaving);
   g_test_add_func ("/iso9283/cube-geometry", test_cube_geometry);
   g_test_add_func ("/iso9283/cube-fit", test_cube_fit);
   g_test_add_func ("/iso9283/abc", test_abc);

@@ -340,8 +340,11 @@ test_iso9283_words (void)
             g_assert_cmpstr (nb_ptr (ru, "iso9283", title), !=, title);
         }
     }
-  /* compliance, displacement at F, CR/CO/t/OV/t_pos (max, mean), robots (7.7). */
-  g_assert_cmpuint (n_words, ==, 13);
+  /* compliance, displacement at F, CR/CO/t/OV/t_pos (max, mean), robots (7.7), WS/WF
+   * (largest cycle). */
+  g_assert_cmpuint (n_words, ==, 15);
+  g_assert_cmpstr (nb_ptr (ru, "iso9283", nb_clause_9283_lookup ("weaving")->title), ==,
+                   "Отклонения при поперечных перемещениях");
   g_assert_cmpstr (nb_ptr (ru, "iso9283", nb_clause_9283_lookup ("corner")->title), ==,
                    "Отклонения на углах");
   g_assert_cmpstr (nb_ptr (ru, "iso9283", "band %.3f mm"), ==, "зона %.3f мм");

@@ -1022,6 +1022,259 @@ nb_iso9283_track_speeds (const NbIso9283Path *path, const NbIso9283Track *tr, do
   return g_steal_pointer (&v);
 }
 
+/* ------------------------------------------------------------ 8.7 -- */
+
+typedef struct {
+  double value, t, sign;        /* sign: +1 a crest, −1 a trough */
+} WeaveExtreme;
+
+/* The extreme of w about sample k (a crest when sign > 0): the vertex of the
+ * least-squares parabola through the samples within half_s of it, value and
+ * time, or the sample itself when the fit has no vertex there (too few
+ * samples, the wrong curvature). */
+static void
+weave_extreme (const double *t, const double *w, gsize n, gsize k, double half_s, double sign,
+               double *value, double *when)
+{
+  double S[5] = { 0 }, T[3] = { 0 }, det, a, b, c;
+  gsize lo = k, hi = k;
+
+  *value = w[k];
+  *when = t[k];
+  while (lo > 0 && t[k] - t[lo - 1] <= half_s)
+    lo--;
+  while (hi + 1 < n && t[hi + 1] - t[k] <= half_s)
+    hi++;
+  if (hi - lo + 1 < 5)
+    return;
+  for (gsize i = lo; i <= hi; i++)
+    {
+      double x = (t[i] - t[k]) / half_s, xp = 1;
+
+      for (int e = 0; e < 5; e++, xp *= x)
+        {
+          S[e] += xp;
+          if (e < 3)
+            T[e] += w[i] * xp;
+        }
+    }
+  /* The normal equations [S0 S1 S2; S1 S2 S3; S2 S3 S4]·(a b c) = T, by Cramer. */
+  det = S[0] * (S[2] * S[4] - S[3] * S[3]) - S[1] * (S[1] * S[4] - S[3] * S[2]) +
+        S[2] * (S[1] * S[3] - S[2] * S[2]);
+  if (!(fabs (det) > 0))
+    return;
+  a = (T[0] * (S[2] * S[4] - S[3] * S[3]) - S[1] * (T[1] * S[4] - S[3] * T[2]) +
+       S[2] * (T[1] * S[3] - S[2] * T[2])) / det;
+  b = (S[0] * (T[1] * S[4] - S[3] * T[2]) - T[0] * (S[1] * S[4] - S[3] * S[2]) +
+       S[2] * (S[1] * T[2] - T[1] * S[2])) / det;
+  c = (S[0] * (S[2] * T[2] - T[1] * S[3]) - S[1] * (S[1] * T[2] - T[1] * S[2]) +
+       T[0] * (S[1] * S[3] - S[2] * S[2])) / det;
+  if (!(sign * c < 0) || fabs (b / (2 * c)) > 1)
+    return;
+  *value = a - b * b / (4 * c);
+  *when = t[k] - b / (2 * c) * half_s;
+}
+
+gboolean
+nb_iso9283_weave_cycle (const NbIso9283Weave *wv, const NbIso9283Track *tr,
+                        NbIso9283WeaveCycle *r, GError **error)
+{
+  g_autofree double *t = NULL, *w = NULL, *e = NULL, *sum = NULL;
+  g_autoptr (GArray) cross = g_array_new (FALSE, FALSE, sizeof (gsize));
+  g_autoptr (GArray) ext = g_array_new (FALSE, FALSE, sizeof (WeaveExtreme));
+  double u[3], d[3], len, dd, lo = INFINITY, hi = -INFINITY, h, half, strokes = 0;
+  double period = 1.0 / wv->frequency_hz, span = 0;
+  gsize n = 0, m = 0, a = 0, b = 0;
+  guint periods = 0;
+  int state = 0;
+
+  memset (r, 0, sizeof *r);
+  if (!(wv->stroke_mm > 0) || !isfinite (wv->stroke_mm) || !(wv->frequency_hz > 0) ||
+      !isfinite (wv->frequency_hz))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the command weaving stroke (%g mm) and "
+                   "frequency (%g Hz) must be positive", wv->stroke_mm, wv->frequency_hz);
+      return FALSE;
+    }
+  if (tr->t_s == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the track has no times: no weaving "
+                   "frequency");
+      return FALSE;
+    }
+  for (int k = 0; k < 3; k++)
+    u[k] = wv->end_mm[k] - wv->start_mm[k];
+  len = norm3 (u);
+  if (!(len > 0))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the weaving path's line has no length");
+      return FALSE;
+    }
+  for (int k = 0; k < 3; k++)
+    u[k] /= len;
+  dd = dot3 (wv->direction, u);
+  for (int k = 0; k < 3; k++)
+    d[k] = wv->direction[k] - dd * u[k];
+  dd = norm3 (d);
+  if (!(dd > 1e-6))
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the weaving direction is along the line");
+      return FALSE;
+    }
+  for (int k = 0; k < 3; k++)
+    d[k] /= dd;
+  /* w: the lateral deviation of the samples whose projection falls in the
+   * measured part of the line. */
+  t = g_new (double, tr->n);
+  w = g_new (double, tr->n);
+  for (gsize i = 0; i < tr->n; i++)
+    {
+      double p[3], v[3], s;
+
+      pose_xyz (&tr->pose[i], p);
+      for (int k = 0; k < 3; k++)
+        v[k] = p[k] - wv->start_mm[k];
+      s = dot3 (v, u);
+      if (!(s >= wv->s0_mm && s <= wv->s1_mm))
+        continue;
+      if (!isfinite (tr->t_s[i]) || (n > 0 && !(tr->t_s[i] > t[n - 1])))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "sample %" G_GSIZE_FORMAT
+                       ": its time is not after the one before", i + 1);
+          return FALSE;
+        }
+      t[n] = tr->t_s[i];
+      w[n] = dot3 (v, d);
+      n++;
+    }
+  if (n < 8)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the track has %" G_GSIZE_FORMAT
+                   " samples on the measured part of the weaving path (%.1f … %.1f mm)", n,
+                   wv->s0_mm, wv->s1_mm);
+      return FALSE;
+    }
+  /* The half-waves, to tell crest from trough: e = w less its mean over one
+   * command period about the sample (the attained line may drift from the
+   * command's: a constant level would be crossed off the weave's middle),
+   * crossed with a hysteresis of a quarter of e's half-range; only the
+   * samples with the whole period about them. */
+  e = g_new (double, n);
+  sum = g_new (double, n + 1);
+  sum[0] = 0;
+  for (gsize i = 0; i < n; i++)
+    sum[i + 1] = sum[i] + w[i];
+  half = period / 2;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (t[i] - half < t[0] || t[i] + half > t[n - 1])
+        {
+          e[i] = NAN;
+          continue;
+        }
+      while (t[a] < t[i] - half)
+        a++;
+      while (b < n && t[b] <= t[i] + half)
+        b++;
+      e[i] = w[i] - (sum[b] - sum[a]) / (b - a);
+      lo = MIN (lo, e[i]);
+      hi = MAX (hi, e[i]);
+      m++;
+    }
+  h = m > 0 ? (hi - lo) / 8 : 0;
+  for (gsize i = 0; i < n; i++)
+    {
+      if (isnan (e[i]))
+        continue;
+      if ((state != 1 && e[i] > h) || (state != -1 && e[i] < -h))
+        {
+          if (state != 0)
+            g_array_append_val (cross, i);
+          state = e[i] > h ? 1 : -1;
+        }
+    }
+  /* The extremes of the whole half-waves (between two crossings): of w
+   * itself, the vertex of the parabola about the extreme sample. */
+  for (guint k = 0; k + 1 < cross->len; k++)
+    {
+      gsize from = g_array_index (cross, gsize, k), to = g_array_index (cross, gsize, k + 1);
+      gsize best = from;
+      WeaveExtreme x = { .sign = e[from] > 0 ? 1 : -1 };
+
+      for (gsize i = from; i < to; i++)
+        if (x.sign * w[i] > x.sign * w[best])
+          best = i;
+      weave_extreme (t, w, n, best, period / 40, x.sign, &x.value, &x.t);
+      g_array_append_val (ext, x);
+    }
+  if (ext->len < 5)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "the track weaves %.1f whole periods over "
+                   "the measured part (%.1f … %.1f mm); ISO 9283 8.7 needs 2 at least",
+                   ext->len / 2.0, wv->s0_mm, wv->s1_mm);
+      return FALSE;
+    }
+  /* The stroke of each inner extreme: its distance from the middle of its
+   * two neighbours (a drift of the line, linear over a period, cancels). */
+  for (guint k = 1; k + 1 < ext->len; k++)
+    {
+      const WeaveExtreme *x = &g_array_index (ext, WeaveExtreme, k);
+      const WeaveExtreme *p = &g_array_index (ext, WeaveExtreme, k - 1);
+      const WeaveExtreme *q = &g_array_index (ext, WeaveExtreme, k + 1);
+
+      strokes += x->sign * (x->value - (p->value + q->value) / 2);
+    }
+  /* F_a: whole periods from crest to crest and trough to trough, over their
+   * time (a drift moves crests and troughs by as much, the other way). */
+  for (int first = 0; first < 2; first++)
+    {
+      guint last = first + 2 * ((ext->len - 1 - first) / 2);
+
+      periods += (last - first) / 2;
+      span += g_array_index (ext, WeaveExtreme, last).t - g_array_index (ext, WeaveExtreme, first).t;
+    }
+  r->n_periods = periods / 2;
+  r->stroke_mm = strokes / (ext->len - 2);
+  r->frequency_hz = periods / span;
+  /* 8.7: WS = (S_a − S_c)/S_c·100 %, WF = (F_a − F_c)/F_c·100 %. */
+  r->ws_pct = (r->stroke_mm - wv->stroke_mm) / wv->stroke_mm * 100.0;
+  r->wf_pct = (r->frequency_hz - wv->frequency_hz) / wv->frequency_hz * 100.0;
+  return TRUE;
+}
+
+gboolean
+nb_iso9283_weaving (const NbIso9283Weave *wv, const NbIso9283Track *tracks, guint n,
+                    NbIso9283Weaving *r, GError **error)
+{
+  memset (r, 0, sizeof *r);
+  if (n < 1)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "ISO 9283 8.7 needs a cycle (the standard "
+                   "asks for 3)");
+      return FALSE;
+    }
+  for (guint j = 0; j < n; j++)
+    {
+      NbIso9283WeaveCycle c;
+
+      if (!nb_iso9283_weave_cycle (wv, &tracks[j], &c, error))
+        {
+          g_prefix_error (error, "cycle %u: ", j + 1);
+          return FALSE;
+        }
+      r->stroke_mm += c.stroke_mm / n;
+      r->frequency_hz += c.frequency_hz / n;
+      if (fabs (c.ws_pct) > fabs (r->ws_max_pct))
+        r->ws_max_pct = c.ws_pct;
+      if (fabs (c.wf_pct) > fabs (r->wf_max_pct))
+        r->wf_max_pct = c.wf_pct;
+    }
+  r->n_cycles = n;
+  r->ws_pct = (r->stroke_mm - wv->stroke_mm) / wv->stroke_mm * 100.0;
+  r->wf_pct = (r->frequency_hz - wv->frequency_hz) / wv->frequency_hz * 100.0;
+  return TRUE;
+}
+
 /* ------------------------------------------------- rotation matrices -- */
 
 void

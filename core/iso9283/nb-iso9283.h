@@ -224,6 +224,55 @@ gboolean nb_iso9283_velocity (double v_command_mm_s, const double *const *v, con
 GArray  *nb_iso9283_track_speeds (const NbIso9283Path *path, const NbIso9283Track *track,
                                   double s0_mm, double s1_mm, GError **error);
 
+/* ----------------------------------------------- 8.7 WS, WF (weaving) -- */
+
+/* A weaving path: the base line start → end, with the weave across it
+ * along direction (unit, at right angles to the line: in the measurement
+ * plane), command stroke S_c (the full width, peak to peak, mm) and
+ * frequency F_c (Hz); measured over the part of the line between s0 and s1
+ * (mm from the start). */
+typedef struct {
+  double start_mm[3], end_mm[3];
+  double direction[3];
+  double stroke_mm;             /* S_c */
+  double frequency_hz;          /* F_c */
+  double s0_mm, s1_mm;
+} NbIso9283Weave;
+
+typedef struct {
+  guint n_periods;              /* weaving periods measured */
+  double stroke_mm;             /* S_a: mean of the periods' strokes */
+  double frequency_hz;          /* F_a = periods / their time */
+  double ws_pct;                /* 8.7 WS = (S_a − S_c)/S_c · 100 % */
+  double wf_pct;                /* 8.7 WF = (F_a − F_c)/F_c · 100 % */
+} NbIso9283WeaveCycle;
+
+typedef struct {
+  guint n_cycles;
+  double stroke_mm, frequency_hz;       /* S̄_a, F̄_a: means over the cycles */
+  double ws_pct, wf_pct;                /* of S̄_a, F̄_a */
+  double ws_max_pct, wf_max_pct;        /* the cycle's WS, WF of the largest magnitude */
+} NbIso9283Weaving;
+
+/* One cycle's track (with times): each sample's lateral deviation w (along
+ * the weave direction, from the base line) where its projection on the line
+ * falls in [s0, s1]; the half-waves between the crossings of w's mean over
+ * one command period about each sample (the attained line may drift from
+ * the command's), with a hysteresis of a quarter of the half-range so noise
+ * makes no crossing; each whole half-wave's extreme, the vertex (value and
+ * time) of a least-squares parabola through the samples within a fortieth
+ * of the command period about the extreme sample (a tracker's noise would
+ * bias a single sample outwards; on a sinusoidal weave the parabola is
+ * 2·10⁻⁶ of the stroke short); the stroke of an inner extreme its distance
+ * from the middle of its two neighbours (a linear drift cancels), S_a their
+ * mean; F_a the whole periods crest to crest and trough to trough over
+ * their time.  At least two whole periods. */
+gboolean nb_iso9283_weave_cycle (const NbIso9283Weave *weave, const NbIso9283Track *track,
+                                 NbIso9283WeaveCycle *result, GError **error);
+/* n ≥ 1 cycles (the standard: 3). */
+gboolean nb_iso9283_weaving (const NbIso9283Weave *weave, const NbIso9283Track *tracks, guint n,
+                             NbIso9283Weaving *result, GError **error);
+
 /* ------------------------------------------------ rotation matrices -- */
 
 /* R = Rz(c)·Ry(b)·Rx(a), row-major 3×3 (the rpy convention of URDF). */

@@ -49,8 +49,8 @@ static const NbClause9283Column path_columns[] = {
 };
 
 /* The plane's two edge directions and its normal, from P2, P3, P5. */
-static void
-plane_axes (const NbIso9283Cube *cube, double e1[3], double e2[3], double n[3])
+void
+nb_clause_9283_plane_axes (const NbIso9283Cube *cube, double e1[3], double e2[3], double n[3])
 {
   double l1 = 0, l2 = 0, ln;
 
@@ -75,9 +75,10 @@ plane_axes (const NbIso9283Cube *cube, double e1[3], double e2[3], double n[3])
  * and each one's duration at v_c; the tool at the cube's orientation, or
  * (turned: 8.4) at the path's command orientation, the points being evenly
  * spaced along it. */
-static gboolean
-add_points (NbIso9283Rig *rig, NbClause9283Goals *c, const double (*pts)[3], guint n,
-            const double seed[NB_ARM_JOINTS], const NbIso9283Path *turned, GError **error)
+gboolean
+nb_clause_9283_path_points (NbIso9283Rig *rig, NbClause9283Goals *c, const double (*pts)[3],
+                            guint n, const double seed[NB_ARM_JOINTS],
+                            const NbIso9283Path *turned, GError **error)
 {
   double q_prev[NB_ARM_JOINTS], length = 0;
 
@@ -178,7 +179,7 @@ path_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
     {
       double r = 0.4 * cube->edge_mm * (g_str_equal (clause->key, "path-small-circle") ? 0.1 : 1);
 
-      plane_axes (cube, e1, e2, n);
+      nb_clause_9283_plane_axes (cube, e1, e2, n);
       p->kind = NB_ISO9283_CIRCLE;
       memcpy (p->centre_mm, cube->p_mm[0], sizeof p->centre_mm);
       memcpy (p->normal, n, sizeof p->normal);
@@ -186,15 +187,16 @@ path_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Plan
         p->start_mm[k] = cube->p_mm[0][k] + r * e1[k];
     }
   if ((pts = sample_path (p, &np, error)) == NULL ||
-      !add_points (rig, c, (const double (*)[3]) pts, np, rig->q[0], p, error))
+      !nb_clause_9283_path_points (rig, c, (const double (*)[3]) pts, np, rig->q[0], p, error))
     return FALSE;
   return nb_clause_9283_check (rig, c, error);
 }
 
 /* The cycle: to the start (unmeasured), then the path's goals timed at v_c
  * with the stream kept; the track (t from the start, pose) into data. */
-static gboolean
-track_cycle (NbIso9283Rig *rig, NbClause9283Goals *c, NbIso9283Trial *t, GError **error)
+gboolean
+nb_clause_9283_track_cycle (NbIso9283Rig *rig, NbClause9283Goals *c, NbIso9283Trial *t,
+                            GError **error)
 {
   const NbSimTracker *tr = rig->tracker;
   double t0, slow = rig->sim ? rig->sim->slow_factor : 1;
@@ -250,7 +252,7 @@ path_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEn
   const NbIso9283Path *p = &c->path;
   const double head[1] = { p->kind == NB_ISO9283_LINE ? 0 : 1 };
 
-  if (!track_cycle (rig, c, t, error))
+  if (!nb_clause_9283_track_cycle (rig, c, t, error))
     return FALSE;
   g_array_append_vals (t->command, head, 1);
   g_array_append_vals (t->command, p->start_mm, 3);
@@ -269,9 +271,9 @@ path_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEn
 }
 
 /* The stored tracks as the core reads them (pointers into the trials). */
-static gboolean
-tracks_of (GPtrArray *trials, NbIso9283Track *tracks, double **t_s, NbPose6 **poses,
-           GError **error)
+gboolean
+nb_clause_9283_tracks_of (GPtrArray *trials, NbIso9283Track *tracks, double **t_s,
+                          NbPose6 **poses, GError **error)
 {
   for (guint j = 0; j < trials->len; j++)
     {
@@ -297,8 +299,8 @@ tracks_of (GPtrArray *trials, NbIso9283Track *tracks, double **t_s, NbPose6 **po
   return TRUE;
 }
 
-static void
-free_tracks (guint n, double **t_s, NbPose6 **poses)
+void
+nb_clause_9283_free_tracks (guint n, double **t_s, NbPose6 **poses)
 {
   for (guint j = 0; j < n; j++)
     {
@@ -345,7 +347,7 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
       memcpy (path.turn_axis, h + 17, sizeof path.turn_axis);
       memcpy (path.turn_deg, h + 20, sizeof path.turn_deg);
     }
-  ok = tracks_of (trials, tracks, t_s, poses, error) &&
+  ok = nb_clause_9283_tracks_of (trials, tracks, t_s, poses, error) &&
        nb_iso9283_path_length (&path, &length, error) &&
        nb_iso9283_path (&path, tracks, n, POINTS, REACH_MM, &r, error);
   for (guint j = 0; ok && j < n; j++)
@@ -371,7 +373,7 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
         }
     }
   ok = ok && nb_iso9283_velocity (v_c, v, m, n, &vr, error);
-  free_tracks (n, t_s, poses);
+  nb_clause_9283_free_tracks (n, t_s, poses);
   if (!ok)
     return FALSE;
   nb_clause_9283_figures_alloc (f, clause, 1);
@@ -459,7 +461,7 @@ corner_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283Pl
   for (guint i = 1; i <= n2; i++)
     for (int k = 0; k < 3; k++)
       pts[n1 + i][k] = c->corner_mm[1][k] + (c->corner_mm[2][k] - c->corner_mm[1][k]) * i / n2;
-  if (!add_points (rig, c, (const double (*)[3]) pts, np, rig->q[1], NULL, error))
+  if (!nb_clause_9283_path_points (rig, c, (const double (*)[3]) pts, np, rig->q[1], NULL, error))
     return FALSE;
   return nb_clause_9283_check (rig, c, error);
 }
@@ -468,7 +470,7 @@ static gboolean
 corner_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
               NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
 {
-  if (!track_cycle (rig, c, t, error))
+  if (!nb_clause_9283_track_cycle (rig, c, t, error))
     return FALSE;
   g_array_append_vals (t->command, c->corner_mm, 9);
   g_array_append_vals (t->command, &c->v_command_mm_s, 1);
@@ -493,9 +495,9 @@ corner_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArr
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no corner", first->cycle);
       return FALSE;
     }
-  ok = tracks_of (trials, tracks, t_s, poses, error) &&
+  ok = nb_clause_9283_tracks_of (trials, tracks, t_s, poses, error) &&
        nb_iso9283_corner (h, h + 3, h + 6, tracks, n, &r, error);
-  free_tracks (n, t_s, poses);
+  nb_clause_9283_free_tracks (n, t_s, poses);
   if (!ok)
     return FALSE;
   nb_clause_9283_figures_alloc (f, clause, 1);

@@ -20,6 +20,7 @@ static const NbClause9283 *const registry[] = {
   &nb_clause_9283_path_small_circle,
   &nb_clause_9283_path_reorientation,
   &nb_clause_9283_corner,
+  &nb_clause_9283_weaving,
   &nb_clause_9283_positioning,
   &nb_clause_9283_compliance,
 };

@@ -193,6 +193,26 @@ gboolean nb_clause_9283_pose_cycle   (const NbClause9283 *clause, NbIso9283Rig *
 /* Appends the joints of a goal (measured or not) to the cycle. */
 void nb_clause_9283_add_goal (NbClause9283Goals *cycle, const double q[NB_ARM_JOINTS],
                               gboolean measured);
+/* The paths' shared steps (nb-clause-9283-path.c): the measurement plane's
+ * edge directions P2 → P3, P2 → P5 and its normal; the joint points of the
+ * points pts[0..n) (IK each from the one before; turned, 8.4: the tool at
+ * the path's orientation there, else at the cube's), pts[0] the unmeasured
+ * start (cycle->pre), each next one a goal of duration |Δp| / v_c in
+ * cycle->segment_s; the cycle run — to the start, then the goals timed with
+ * the stream kept, the track (t from the start, x, y, z, a, b, c) into
+ * trial->data; the stored tracks as the core reads them, and their
+ * release. */
+void     nb_clause_9283_plane_axes  (const NbIso9283Cube *cube, double e1[3], double e2[3],
+                                     double n[3]);
+gboolean nb_clause_9283_path_points (NbIso9283Rig *rig, NbClause9283Goals *cycle,
+                                     const double (*pts)[3], guint n,
+                                     const double seed[NB_ARM_JOINTS],
+                                     const NbIso9283Path *turned, GError **error);
+gboolean nb_clause_9283_track_cycle (NbIso9283Rig *rig, NbClause9283Goals *cycle,
+                                     NbIso9283Trial *trial, GError **error);
+gboolean nb_clause_9283_tracks_of   (GPtrArray *trials, NbIso9283Track *tracks, double **t_s,
+                                     NbPose6 **poses, GError **error);
+void     nb_clause_9283_free_tracks (guint n, double **t_s, NbPose6 **poses);
 /* The command pose of P<i+1> (the cube's position, its orientation). */
 void nb_clause_9283_command (const NbIso9283Rig *rig, guint i, NbPose6 *p);
 
@@ -207,6 +227,7 @@ extern const NbClause9283 nb_clause_9283_path_large_circle;
 extern const NbClause9283 nb_clause_9283_path_small_circle;
 extern const NbClause9283 nb_clause_9283_path_reorientation;
 extern const NbClause9283 nb_clause_9283_corner;
+extern const NbClause9283 nb_clause_9283_weaving;
 extern const NbClause9283 nb_clause_9283_positioning;
 extern const NbClause9283 nb_clause_9283_compliance;
 
