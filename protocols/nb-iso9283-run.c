@@ -542,9 +542,10 @@ nb_iso9283_rig_lacks (const NbIso9283Rig *rig, guint needs)
   if ((needs & NB_ISO9283_NEEDS_FORCE) && rig->truth == NULL)
     return "it needs a force at the TCP: the motion API drives no loading device, and a live "
            "instrument measures the real arm";
-  if ((needs & NB_ISO9283_NEEDS_TIMED_PATH) && rig->sim == NULL)
-    return "it needs the path's joint points timed for the path velocity, which the motion "
-           "API's joint goals (each a stop) do not take";
+  /* Over HTTP the path goes as a timed trajectory (POST /robot/trajectory). */
+  if ((needs & NB_ISO9283_NEEDS_TIMED_PATH) && rig->sim == NULL && rig->http == NULL)
+    return "it needs the path's joint points timed for the path velocity, which this robot "
+           "does not take";
   return NULL;
 }
 
@@ -623,6 +624,42 @@ nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean 
       return FALSE;
     }
   return TRUE;
+}
+
+gboolean
+nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q, guint n,
+                           GError **error)
+{
+  NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
+  gboolean ok;
+
+  if (rig->http == NULL)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "a timed trajectory needs the motion "
+                   "API's robot");
+      return FALSE;
+    }
+  if (rig->stream_t_s != NULL && !rig->keep_stream)
+    {
+      g_array_set_size (rig->stream_t_s, 0);
+      g_array_set_size (rig->stream_pose, 0);
+    }
+  if (sampler != NULL)
+    sampler_start (sampler);
+  ok = nb_http_robot_follow_trajectory (rig->http, t_s, q, n, error);
+  if (sampler != NULL)
+    {
+      sampler_pause (sampler);
+      if (ok && sampler->error != NULL && sampler->t_s->len == 0)
+        {
+          g_propagate_prefixed_error (error, g_steal_pointer (&sampler->error),
+                                      "the stream of goal %u: ", rig->goals + 1);
+          ok = FALSE;
+        }
+    }
+  if (ok)
+    rig->goals += (n + NB_HTTP_TRAJECTORY_PIECE - 1) / NB_HTTP_TRAJECTORY_PIECE;
+  return ok;
 }
 
 gboolean

@@ -263,6 +263,11 @@ gboolean nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const ch
  * samples of the goal stay in rig->tracker (cleared before each goal). */
 gboolean nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean measured,
                               NbPose6 *attained, GError **error);
+/* Over HTTP: the joint points q[k·7 …] at t_s[k] from now as one timed
+ * trajectory (nb_http_robot_follow_trajectory), the stream sampled through
+ * it as through a goal. */
+gboolean nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q,
+                                    guint n, GError **error);
 /* The robot's clock: the simulated arm's, else the monotonic clock (s). */
 double   nb_iso9283_rig_clock (const NbIso9283Rig *rig);
 /* The servo on (as found) or off (paths). */

@@ -12,6 +12,10 @@ typedef struct {
   double base_goal[3];          /* x, y mm, heading ° in the map frame */
   double target[NB_ARM_JOINTS];
   double velocity_scaling;      /* of the joints' velocity limits, (0, 1] */
+  /* A timed trajectory (FollowJointTrajectory): n points, each t (s from
+   * the goal's start) and the joints; target is its last point. */
+  guint traj_n;
+  double *traj_t, *traj_q;
   NbGoalDone done;
   gpointer data;
 } Goal;
@@ -43,6 +47,16 @@ struct NbController {
 
 static void start (NbController *c, Goal *g);
 
+static void
+goal_free (Goal *g)
+{
+  if (g == NULL)
+    return;
+  g_free (g->traj_t);
+  g_free (g->traj_q);
+  g_free (g);
+}
+
 G_DEFINE_QUARK (nb-controller-error-quark, nb_controller_error)
 
 NbController *
@@ -59,7 +73,8 @@ nb_controller_new (const NbArmModel *model, const char *default_frame, double ti
   c->arbiter = nb_arbiter_new (clock, clock_data);
   /* The simulator always has joint feedback; /sim/feedback can take it away. */
   nb_arbiter_set_feedback (c->arbiter, TRUE);
-  c->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+  c->waiting = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL,
+                                      (GDestroyNotify) goal_free);
   c->traj_t = g_array_new (FALSE, FALSE, sizeof (double));
   c->traj_q = g_array_new (FALSE, FALSE, sizeof (double));
   return c;
@@ -79,7 +94,7 @@ nb_controller_free (NbController *c)
     return;
   /* Nobody is left to answer: goals still out are dropped without a call. */
   clear_motion (c);
-  g_free (c->active);
+  goal_free (c->active);
   g_clear_error (&c->result);
   g_hash_table_destroy (c->waiting);
   nb_arbiter_free (c->arbiter);
@@ -223,7 +238,7 @@ finish (NbController *c)
   c->active = NULL;
   next = nb_arbiter_terminal (c->arbiter, g->id);
   g->done (result, g->data);
-  g_free (g);
+  goal_free (g);
   if (next != 0)
     {
       Goal *n = g_hash_table_lookup (c->waiting, GUINT_TO_POINTER (next));
@@ -324,6 +339,44 @@ start (NbController *c, Goal *g)
       c->duration_us = (gint64) ((c->base_t1 - c->base_t0) * c->time_scale * 1e6);
       c->arm.goals++;
     }
+  else if (g->traj_n > 0)
+    {
+      /* The controller interpolates the points joint-linearly on their times
+       * (the served arm follows them exactly: no servo, no dwell); the
+       * segment from where the arm is to the first point must be within
+       * the joints' velocity limits as the others were checked to be. */
+      double dt = g->traj_t[0];
+
+      for (int i = 0; i < NB_ARM_JOINTS; i++)
+        {
+          const NbArmJoint *j = &c->arm.model.joint[i];
+
+          if (j->has_velocity_limits && j->max_velocity > 0 &&
+              fabs (g->traj_q[i] - c->q0[i]) > j->max_velocity * dt * (1 + 1e-6) + 1e-9)
+            {
+              g_set_error (&c->result, NB_ERROR, NB_ERROR_FAILED,
+                           "trajectory point 1: %s would move at %.3f rad/s from where the arm "
+                           "is, over its limit %.3f rad/s", j->name,
+                           fabs (g->traj_q[i] - c->q0[i]) / dt, j->max_velocity);
+              break;
+            }
+        }
+      if (c->result != NULL)
+        c->duration_us = 0;
+      else
+        {
+          for (guint k = 0; k < g->traj_n; k++)
+            {
+              g_array_append_val (c->traj_t, g->traj_t[k]);
+              g_array_append_vals (c->traj_q, &g->traj_q[k * NB_ARM_JOINTS], NB_ARM_JOINTS);
+            }
+          c->traj_s = g->traj_t[g->traj_n - 1];
+          memcpy (c->arm.q, &g->traj_q[(g->traj_n - 1) * NB_ARM_JOINTS], sizeof c->arm.q);
+          c->arm.clock_s += c->traj_s;
+          c->arm.goals++;
+          c->duration_us = (gint64) (c->traj_s * c->time_scale * 1e6);
+        }
+    }
   else if (!nb_sim_arm_ops ()->move_to_joints (&c->arm, g->target, &c->result))
     {
       memcpy (c->arm.q, c->q0, sizeof c->q0);
@@ -346,13 +399,32 @@ start (NbController *c, Goal *g)
 
 /* q: a joint goal; else base_goal: the base's. */
 static gboolean
+submit_goal (NbController *c, Goal *g, NbPriority priority, const char *owner, guint64 epoch,
+             GError **error)
+{
+  NbGoalDecision decision;
+  guint id;
+
+  if ((id = nb_arbiter_submit (c->arbiter, priority, owner, epoch, &decision, error)) == 0)
+    {
+      goal_free (g);
+      return FALSE;
+    }
+  g->id = id;
+  g->priority = priority;
+  if (decision == NB_GOAL_SEND && c->active == NULL)
+    start (c, g);
+  else
+    g_hash_table_insert (c->waiting, GUINT_TO_POINTER (id), g);
+  return TRUE;
+}
+
+static gboolean
 submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
         const double q[NB_ARM_JOINTS], double velocity_scaling, const double *base_goal,
         NbGoalDone done, gpointer data,
         GError **error)
 {
-  NbGoalDecision decision;
-  guint id;
   Goal *g;
 
   /* seeds/002: outside the soft range → refused before anything is sent. */
@@ -364,11 +436,7 @@ submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
                    "(0, 1]", velocity_scaling);
       return FALSE;
     }
-  if ((id = nb_arbiter_submit (c->arbiter, priority, owner, epoch, &decision, error)) == 0)
-    return FALSE;
   g = g_new0 (Goal, 1);
-  g->id = id;
-  g->priority = priority;
   if (q != NULL)
     memcpy (g->target, q, sizeof g->target);
   else
@@ -379,11 +447,62 @@ submit (NbController *c, NbPriority priority, const char *owner, guint64 epoch,
   g->velocity_scaling = velocity_scaling;
   g->done = done;
   g->data = data;
-  if (decision == NB_GOAL_SEND && c->active == NULL)
-    start (c, g);
-  else
-    g_hash_table_insert (c->waiting, GUINT_TO_POINTER (id), g);
-  return TRUE;
+  return submit_goal (c, g, priority, owner, epoch, error);
+}
+
+gboolean
+nb_controller_follow_trajectory (NbController *c, NbPriority priority, const char *owner,
+                                 guint64 epoch, const double *t_s, const double *q, guint n,
+                                 NbGoalDone done, gpointer data, GError **error)
+{
+  Goal *g;
+
+  if (n < 1)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "points: a trajectory needs a point");
+      return FALSE;
+    }
+  for (guint k = 0; k < n; k++)
+    {
+      const double *qk = &q[k * NB_ARM_JOINTS];
+      double dt = t_s[k] - (k > 0 ? t_s[k - 1] : 0);
+
+      /* seeds/002: every point inside the soft range, before any motion. */
+      if (!nb_arm_check_joints (&c->arm.model, qk, error))
+        {
+          g_prefix_error (error, "points[%u]: ", k);
+          return FALSE;
+        }
+      if (!isfinite (t_s[k]) || !(dt > 0))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "points[%u].time_from_start: %g s is "
+                       "not after the point before (%g s)", k, t_s[k], k > 0 ? t_s[k - 1] : 0);
+          return FALSE;
+        }
+      for (int i = 0; k > 0 && i < NB_ARM_JOINTS; i++)
+        {
+          const NbArmJoint *j = &c->arm.model.joint[i];
+          double v = fabs (qk[i] - q[(k - 1) * NB_ARM_JOINTS + i]) / dt;
+
+          if (j->has_velocity_limits && j->max_velocity > 0 &&
+              v > j->max_velocity * (1 + 1e-6) + 1e-9 / dt)
+            {
+              g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "points[%u]: %s would move at "
+                           "%.3f rad/s, over its limit %.3f rad/s", k, j->name, v,
+                           j->max_velocity);
+              return FALSE;
+            }
+        }
+    }
+  g = g_new0 (Goal, 1);
+  g->traj_n = n;
+  g->traj_t = g_memdup2 (t_s, sizeof (double) * n);
+  g->traj_q = g_memdup2 (q, sizeof (double) * n * NB_ARM_JOINTS);
+  memcpy (g->target, &q[(n - 1) * NB_ARM_JOINTS], sizeof g->target);
+  g->velocity_scaling = 1.0;
+  g->done = done;
+  g->data = data;
+  return submit_goal (c, g, priority, owner, epoch, error);
 }
 
 gboolean
@@ -469,7 +588,7 @@ nb_controller_stop (NbController *c)
       why = g_error_new (NB_CONTROLLER_ERROR, NB_CONTROLLER_CANCELLED,
                          "cancelled by motion stop before it was sent");
       g->done (why, g->data);
-      g_free (g);
+      goal_free (g);
       n++;
     }
   /* The arbiter keeps the active goal until its terminal result (seeds/001:

@@ -74,6 +74,18 @@ gboolean nb_controller_move_pose   (NbController *c, NbPriority priority, const 
                                     const double position[3], const double orientation[4],
                                     NbGoalDone done, gpointer data, GError **error);
 
+/* FollowJointTrajectory (seeds/001's trajectory action; the API's direct
+ * trajectory): n ≥ 1 points, each its time from the goal's start t_s[k]
+ * (strictly increasing, > 0) and joints q[k·7 …]; every point inside the
+ * soft range and every segment within the joints' velocity limits, else
+ * NB_ERROR_INPUT before any motion.  The arm goes through the points
+ * joint-linearly on their times (from where it is to the first), without
+ * the servo of point-to-point goals. */
+gboolean nb_controller_follow_trajectory (NbController *c, NbPriority priority,
+                                          const char *owner, guint64 epoch, const double *t_s,
+                                          const double *q, guint n, NbGoalDone done,
+                                          gpointer data, GError **error);
+
 /* /cobot/stop: the current motion is held where it is, waiting goals are
  * invalidated; each gets its done with "cancelled".  Returns how many. */
 guint    nb_controller_stop  (NbController *c);

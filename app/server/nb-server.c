@@ -911,6 +911,84 @@ handle_joints (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   submit_goal (s, msg, NB_PRIORITY_HIGH, NULL, 0, NULL, q, scaling, NULL, NULL);
 }
 
+/* The direct trajectory (seeds/001: FollowJointTrajectory, the trajectory
+ * action whose goals take priority over the gizmo, and which POST /stop
+ * holds): {"points": [{"positions": [7], "time_from_start": s}, …]}, the
+ * shape of trajectory_msgs/JointTrajectory's points.  A timed path (ISO
+ * 9283's clause 8, at the path velocity) goes through it in one goal, where
+ * joint goals would each end at rest.  Answered with the result, as
+ * /robot/joints; 422 before any motion for a point outside the soft range,
+ * times not increasing, or a segment over the joints' velocity limits. */
+#define TRAJECTORY_POINTS_MAX 10000
+
+static void
+handle_trajectory (NbServer *s, SoupServerMessage *msg, GHashTable *query)
+{
+  static const char *const keys[] = { "points", NULL };
+  static const char *const point_keys[] = { "positions", "time_from_start", NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree double *t = NULL, *q = NULL;
+  JsonObject *o;
+  JsonNode *node;
+  JsonArray *a;
+  Pending *p;
+  guint n;
+
+  if ((o = body_object (msg, parser)) == NULL || !known_keys (msg, o, keys))
+    return;
+  node = json_object_get_member (o, "points");
+  a = node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  if (a == NULL || (n = json_array_get_length (a)) == 0 || n > TRAJECTORY_POINTS_MAX)
+    {
+      reply_error (msg, 400, "invalid request", "points: expected an array of 1 to "
+                   G_STRINGIFY (TRAJECTORY_POINTS_MAX) " points");
+      return;
+    }
+  t = g_new (double, n);
+  q = g_new (double, (gsize) n * NB_ARM_JOINTS);
+  for (guint k = 0; k < n; k++)
+    {
+      JsonNode *e = json_array_get_element (a, k);
+      JsonObject *pt = JSON_NODE_HOLDS_OBJECT (e) ? json_node_get_object (e) : NULL;
+      JsonNode *tn;
+
+      if (pt == NULL)
+        {
+          g_autofree char *detail = g_strdup_printf ("points[%u]: expected an object", k);
+
+          reply_error (msg, 400, "invalid request", detail);
+          return;
+        }
+      if (!known_keys (msg, pt, point_keys) ||
+          !number_array (msg, pt, "positions", &q[k * NB_ARM_JOINTS], NB_ARM_JOINTS))
+        return;
+      tn = json_object_get_member (pt, "time_from_start");
+      if (!is_number (tn))
+        {
+          g_autofree char *detail = g_strdup_printf ("points[%u].time_from_start: expected "
+                                                     "the seconds from the goal's start", k);
+
+          reply_error (msg, 400, "invalid request", detail);
+          return;
+        }
+      t[k] = json_node_get_double (tn);
+    }
+  p = pending_new (s, msg);
+  soup_server_message_pause (msg);
+  if (!nb_controller_follow_trajectory (s->controller, NB_PRIORITY_HIGH, NULL, 0, t, q, n,
+                                        on_goal_done, p, &error))
+    {
+      s->pending = g_list_remove (s->pending, p);
+      if (g_error_matches (error, NB_ERROR, NB_ERROR_INPUT))
+        reply_error (msg, 422, "invalid goal", error->message);
+      else
+        reply_error (msg, 409, "rejected", error->message);
+      soup_server_message_unpause (msg);
+      pending_free (p);
+    }
+}
+
 static gboolean
 pose_body (SoupServerMessage *msg, JsonObject *o, const char **frame_id, double p[3],
            double q[4])
@@ -1074,6 +1152,7 @@ static const struct {
   { "/robot/positions", "GET", handle_positions },
   { "/robot/state", "GET", handle_state },
   { "/robot/joints", "POST", handle_joints },
+  { "/robot/trajectory", "POST", handle_trajectory },
   { "/robot/pose", "POST", handle_pose },
   { "/cobot/tcp_gizmo/priority", "POST", handle_priority },
   { "/cobot/tcp_gizmo/state", "GET", handle_gizmo_state },

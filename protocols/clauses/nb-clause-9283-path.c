@@ -202,7 +202,8 @@ nb_clause_9283_track_cycle (NbIso9283Rig *rig, NbClause9283Goals *c, NbIso9283Tr
   double t0, slow = rig->sim ? rig->sim->slow_factor : 1;
   gboolean ok = TRUE;
 
-  if (tr == NULL || rig->sim == NULL)
+  if (rig->stream_t_s == NULL || (rig->sim == NULL && rig->http == NULL) ||
+      (rig->sim != NULL && tr == NULL))
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "8.2 needs the tracker's stream");
       return FALSE;
@@ -212,11 +213,36 @@ nb_clause_9283_track_cycle (NbIso9283Rig *rig, NbClause9283Goals *c, NbIso9283Tr
   if (!nb_iso9283_rig_goal (rig, &g_array_index (c->pre, double, 0), FALSE, NULL, error))
     return FALSE;
   nb_iso9283_rig_tracker (rig, TRUE);
-  g_array_set_size (tr->t_s, 0);
-  g_array_set_size (tr->pose, 0);
+  g_array_set_size (rig->stream_t_s, 0);
+  g_array_set_size (rig->stream_pose, 0);
   rig->keep_stream = TRUE;
   t0 = nb_iso9283_rig_clock (rig);
-  for (guint k = 0; ok && k < c->segment_s->len; k++)
+  if (rig->sim == NULL)
+    {
+      /* Over HTTP: the points as one timed trajectory, each at its time
+       * from the start (the sum of the goals' durations, each no shorter
+       * than the joints' limits allow, as on the simulated arm). */
+      guint n = c->segment_s->len;
+      g_autofree double *ts = g_new (double, n);
+      double sum = 0;
+
+      for (guint k = 0; k < n; k++)
+        {
+          const double *q = &g_array_index (c->goals, double, k * NB_ARM_JOINTS);
+          const double *from = k == 0 ? &g_array_index (c->pre, double, 0)
+                                      : &g_array_index (c->goals, double,
+                                                        (k - 1) * NB_ARM_JOINTS);
+          double dt = g_array_index (c->segment_s, double, k);
+
+          for (int j = 0; j < NB_ARM_JOINTS; j++)
+            if (rig->model.joint[j].has_velocity_limits && rig->model.joint[j].max_velocity > 0)
+              dt = MAX (dt, fabs (q[j] - from[j]) / rig->model.joint[j].max_velocity * 1.001);
+          ts[k] = sum += dt;
+        }
+      t0 = nb_iso9283_rig_clock (rig);
+      ok = nb_iso9283_rig_trajectory (rig, ts, (const double *) c->goals->data, n, error);
+    }
+  for (guint k = 0; rig->sim != NULL && ok && k < c->segment_s->len; k++)
     {
       const double *q = &g_array_index (c->goals, double, k * NB_ARM_JOINTS);
       const double *from = k == 0 ? &g_array_index (c->pre, double, 0)
@@ -232,13 +258,16 @@ nb_clause_9283_track_cycle (NbIso9283Rig *rig, NbClause9283Goals *c, NbIso9283Tr
       ok = nb_iso9283_rig_goal (rig, q, FALSE, NULL, error);
     }
   rig->keep_stream = FALSE;
-  rig->sim->slow_factor = slow;
+  if (rig->sim != NULL)
+    rig->sim->slow_factor = slow;
   nb_iso9283_rig_servo (rig, TRUE);
-  for (guint i = 0; ok && i < tr->t_s->len; i++)
+  if (ok && rig->sim == NULL && !nb_clause_9283_stream_check (rig, "8", error))
+    ok = FALSE;
+  for (guint i = 0; ok && i < rig->stream_t_s->len; i++)
     {
-      const NbPose6 *p = &g_array_index (tr->pose, NbPose6, i);
-      const double s[7] = { g_array_index (tr->t_s, double, i) - t0, p->x_mm, p->y_mm, p->z_mm,
-                            p->a_deg, p->b_deg, p->c_deg };
+      const NbPose6 *p = &g_array_index (rig->stream_pose, NbPose6, i);
+      const double s[7] = { g_array_index (rig->stream_t_s, double, i) - t0, p->x_mm, p->y_mm,
+                            p->z_mm, p->a_deg, p->b_deg, p->c_deg };
 
       g_array_append_vals (t->data, s, 7);
     }

@@ -205,6 +205,43 @@ move_to_joints (gpointer robot, const double q[NB_ARM_JOINTS], GError **error)
   return answer != NULL;
 }
 
+gboolean
+nb_http_robot_follow_trajectory (NbHttpRobot *r, const double *t_s, const double *q, guint n,
+                                 GError **error)
+{
+  double t_prev = 0;
+
+  for (guint from = 0; from < n; from += NB_HTTP_TRAJECTORY_PIECE)
+    {
+      guint to = MIN (n, from + NB_HTTP_TRAJECTORY_PIECE);
+      g_autoptr (GString) body = g_string_new ("{\"points\":[");
+      g_autoptr (JsonNode) answer = NULL;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      for (guint k = from; k < to; k++)
+        {
+          /* 10 significant digits: 1e-9 rad, a nanometre at the arm's reach. */
+          g_string_append (body, k > from ? ",{\"positions\":[" : "{\"positions\":[");
+          for (int i = 0; i < NB_ARM_JOINTS; i++)
+            g_string_append_printf (body, i ? ",%.10g" : "%.10g", q[k * NB_ARM_JOINTS + i]);
+          g_string_append_printf (body, "],\"time_from_start\":%s}",
+                                  g_ascii_formatd (buf, sizeof buf, "%.9f", t_s[k] - t_prev));
+        }
+      g_string_append (body, "]}");
+      r->goals++;
+      answer = call (r, session (&r->goal_session, r->goal_timeout_s),
+                     "POST", "/robot/trajectory", body->str, error);
+      if (answer == NULL)
+        {
+          if (from > 0)
+            g_prefix_error (error, "the trajectory's points %u–%u: ", from + 1, to);
+          return FALSE;
+        }
+      t_prev = t_s[to - 1];
+    }
+  return TRUE;
+}
+
 static gboolean
 move_to_pose (gpointer robot, const char *frame_id, const double position[3],
               const double orientation[4], const char *planner, GError **error)

@@ -31,6 +31,16 @@ const NbRobotOps *nb_http_robot_ops   (void);
  * POST /robot/joints carries "max_velocity_scaling_factor": f (MoveIt's
  * name; `navbench-cli serve` takes it) when f < 1, nothing at 1 (default). */
 void              nb_http_robot_set_velocity_scaling (NbHttpRobot *robot, double f);
+/* A timed trajectory, POST /robot/trajectory (the direct trajectory of
+ * seeds/001, FollowJointTrajectory's points; docs/http-api.md): n points,
+ * t_s[k] from now (increasing) and the joints q[k·7 …], followed
+ * joint-linearly on their times.  A body holds at most
+ * NB_HTTP_TRAJECTORY_PIECE points (the server takes 64 KiB): a longer one
+ * goes as consecutive goals, each from the last one's end, the arm at rest
+ * between them for a request's way there and back. */
+#define NB_HTTP_TRAJECTORY_PIECE 400
+gboolean          nb_http_robot_follow_trajectory (NbHttpRobot *robot, const double *t_s,
+                                                   const double *q, guint n, GError **error);
 /* The goals and motion stops sent so far. */
 guint             nb_http_robot_goals (NbHttpRobot *robot);
 guint             nb_http_robot_stops (NbHttpRobot *robot);
