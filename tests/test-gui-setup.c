@@ -1217,7 +1217,7 @@ test_iso9283 (void)
     g_assert_no_error (error);
     plan = nb_campaign_iso9283_plan_list (c, &error);
     g_assert_no_error (error);
-    g_assert_cmpuint (plan->len, ==, 40);
+    g_assert_cmpuint (plan->len, ==, 41);
     rows = nb_iso9283_plan_rows (c, plan, &next, &error);
     g_assert_no_error (error);
     g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
@@ -1234,7 +1234,7 @@ test_iso9283 (void)
       g_assert_cmpstr (row_status (row), ==, want);
       n_rows++;
     }
-  g_assert_cmpuint (n_rows, ==, 40);
+  g_assert_cmpuint (n_rows, ==, 41);
   {
     g_autofree char *scope = g_strdup_printf (_("out of scope: %s"), "no force sensor on the rig");
     g_autofree char *none = g_strdup_printf (_("%u/%u cycles — %s"), 0, 3, _("not started"));
