@@ -60,6 +60,7 @@ typedef struct {
   NbHttpRobot *robot;
   double rate_hz;
   GSocketListener *listener;
+  GCancellable *cancel;         /* wakes a receiver waiting in accept */
   volatile gint stop;
   GMutex lock;
   GArray *sent;                 /* of Sent */
@@ -92,8 +93,8 @@ receiver (gpointer data)
 
   while (!g_atomic_int_get (&r->stop))
     {
-      g_autoptr (GSocketConnection) conn = g_socket_listener_accept (r->listener, NULL, NULL,
-                                                                     NULL);
+      g_autoptr (GSocketConnection) conn = g_socket_listener_accept (r->listener, NULL,
+                                                                     r->cancel, NULL);
       GOutputStream *out;
 
       if (conn == NULL)
@@ -174,6 +175,7 @@ bench_start_at (Bench *b, const char *time_scale, double rate_hz)
   b->r.robot = nb_http_robot_new (b->server.url, NULL, 30, &error);
   g_assert_no_error (error);
   b->r.listener = g_socket_listener_new ();
+  b->r.cancel = g_cancellable_new ();
   port = g_socket_listener_add_any_inet_port (b->r.listener, NULL, &error);
   g_assert_no_error (error);
   b->url = g_strdup_printf ("tcp://127.0.0.1:%u", port);
@@ -192,8 +194,13 @@ static void
 bench_stop (Bench *b)
 {
   g_atomic_int_set (&b->r.stop, 1);
-  g_socket_listener_close (b->r.listener);
+  /* The run over, the receiver may already wait for the next connection:
+   * closing the listener does not wake a thread in accept, cancelling does
+   * (else the test hangs when the receiver saw the run's end first). */
+  g_cancellable_cancel (b->r.cancel);
   g_thread_join (b->thread);
+  g_socket_listener_close (b->r.listener);
+  g_clear_object (&b->r.cancel);
   g_assert_no_error (b->r.error);
   g_clear_object (&b->r.listener);
   nb_http_robot_free (b->r.robot);
@@ -556,9 +563,10 @@ test_clause7 (void)
       g_assert_cmpstr (t->kind, ==, i < 3 ? "baseline" : "obstacle");
       g_assert_cmpuint (t->number, ==, i % 3 + 1);
       /* The drive of 9 LU (4500 mm) on the served clock: never shorter,
-       * at most 1 s of HTTP and scheduling longer on a loaded machine. */
+       * at most 3 s of HTTP and scheduling longer on a loaded machine
+       * (not 4.5 s: a time on the served clock unscaled would be). */
       g_assert_cmpfloat (t->time_s, >=, 0.99 * drive_s (9 * 500.0, 0.1));
-      g_assert_cmpfloat (t->time_s, <, drive_s (9 * 500.0, 0.1) + 1.0);
+      g_assert_cmpfloat (t->time_s, <, drive_s (9 * 500.0, 0.1) + 3.0);
       if (i < 3)
         {
           /* Nothing on the course: nothing near, PG reached. */
@@ -650,7 +658,7 @@ test_clause9 (void)
                       nb_trial_outcome_to_string (t->outcome), t->time_s, t->clearance_mm);
       g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
       g_assert_cmpfloat (t->time_s, >=, 0.99 * drive_s (8 * 500.0, 0.1));
-      g_assert_cmpfloat (t->time_s, <, drive_s (8 * 500.0, 0.1) + 1.0);
+      g_assert_cmpfloat (t->time_s, <, drive_s (8 * 500.0, 0.1) + 3.0);
       nb_assert_abs (t->clearance_mm, stored_clearance (c, t, &course), 1e-9,
                      "clearance = of the stored track");
       /* 100 mm each side, less the antenna's 13 mm and the base's wander

@@ -306,8 +306,9 @@ campaign_run_18646 (int argc, char **argv)
       "stack's HTTP API) or operator (the robot runs its own program; the trials are found in "
       "the instrument's stream); the last two need --instrument", "ROBOT" },
     { "prompts", 0, 0, G_OPTION_ARG_STRING, &prompts,
-      "how the operator answers: tty (default on a terminal), a file of answers (one a line), "
-      "or auto (every confirmation yes, every judgement from the measurements)", "tty|FILE|auto" },
+      "how the operator answers, where the clause run asks something (a real robot): tty "
+      "(default on a terminal), a file of answers (one a line), or auto (every confirmation "
+      "yes, every judgement from the measurements)", "tty|FILE|auto" },
     { "instrument", 0, 0, G_OPTION_ARG_STRING, &instrument,
       "the instrument driver that measures (nmea, geocom, natnet, csv, tum, sim), as acquire "
       "opens it", "DRIVER" },
