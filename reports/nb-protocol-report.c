@@ -882,6 +882,7 @@ clause_6 (Build *b, GArray *configs)
 
               nb_protocol_unc_mark (b->unc, t, row, "mean_error_pct", key);
               nb_protocol_unc_mark (b->unc, t, row, "mean_accuracy_pct", key);
+              nb_protocol_unc_name (b->unc, key, obstacle_title (b, o->obstacle));
               detected_before++;
             }
           short_series (b, t, row, 4, 6, o->obstacle, o->tally.placements);
@@ -1887,20 +1888,30 @@ nb_protocol_report_json (const NbDocument *doc)
 
 const guint nb_protocol_report_tables[] = { 1, 3, 4, 5, 6, 7, 0 };
 
+static char *beside (const char *protocol, const char *what, guint number);
+
 char *
 nb_protocol_report_table_path (const char *protocol, guint number)
 {
-  g_autofree char *stem = g_str_has_suffix (protocol, ".pdf")
-                            ? g_strndup (protocol, strlen (protocol) - 4)
-                            : g_strdup (protocol);
-
-  return g_strdup_printf ("%s-table-%u.csv", stem, number);
+  return beside (protocol, "table", number);
 }
 
-/* `export --table N`: a protocol table through the same model as the report,
- * so CSV, JSON, Markdown and PDF cannot disagree. */
-char *
-nb_protocol_report_table_csv (const NbDocument *doc, guint number)
+/* Protocol table `number` (1, 3–7), or with budgets clause `number`'s
+ * uncertainty tables (#17). */
+static gboolean
+selected (const NbBlock *b, guint number, gboolean budgets)
+{
+  if (b->kind != NB_BLOCK_TABLE)
+    return FALSE;
+  return budgets ? nb_table_budget_clause (b->table) == number
+                 : nb_table_protocol_number (b->table) == number;
+}
+
+/* The selected tables one after the other, each with its header; a
+ * clause's budgets (tables of different columns, one per configuration)
+ * each under its title as a '#' line, which navbench's CSV reader skips. */
+static char *
+tables_csv (const NbDocument *doc, guint number, gboolean budgets)
 {
   GString *csv = g_string_new (NULL);
   guint found = 0;
@@ -1910,8 +1921,10 @@ nb_protocol_report_table_csv (const NbDocument *doc, guint number)
       const NbBlock *b = nb_document_block (doc, i);
       g_autofree char *text = NULL;
 
-      if (b->kind != NB_BLOCK_TABLE || nb_table_protocol_number (b->table) != number)
+      if (!selected (b, number, budgets))
         continue;
+      if (budgets)
+        g_string_append_printf (csv, "# %s\r\n", nb_table_title (b->table));
       text = nb_table_to_csv (b->table);
       g_string_append (csv, text);
       found++;
@@ -1924,8 +1937,8 @@ nb_protocol_report_table_csv (const NbDocument *doc, guint number)
   return g_string_free (csv, FALSE);
 }
 
-char *
-nb_protocol_report_table_json (const NbDocument *doc, guint number)
+static char *
+tables_json (const NbDocument *doc, guint number, gboolean budgets)
 {
   g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
   guint found = 0;
@@ -1935,7 +1948,7 @@ nb_protocol_report_table_json (const NbDocument *doc, guint number)
     {
       const NbBlock *b = nb_document_block (doc, i);
 
-      if (b->kind != NB_BLOCK_TABLE || nb_table_protocol_number (b->table) != number)
+      if (!selected (b, number, budgets))
         continue;
       nb_table_to_json (b->table, w);
       found++;
@@ -1944,4 +1957,89 @@ nb_protocol_report_table_json (const NbDocument *doc, guint number)
   if (found == 0)
     return NULL;
   return nb_json_writer_finish (g_steal_pointer (&w));
+}
+
+/* `export --table N`: a protocol table through the same model as the report,
+ * so CSV, JSON, Markdown and PDF cannot disagree. */
+char *
+nb_protocol_report_table_csv (const NbDocument *doc, guint number)
+{
+  return tables_csv (doc, number, FALSE);
+}
+
+char *
+nb_protocol_report_table_json (const NbDocument *doc, guint number)
+{
+  return tables_json (doc, number, FALSE);
+}
+
+char *
+nb_protocol_report_budgets_csv (const NbDocument *doc, guint clause)
+{
+  return tables_csv (doc, clause, TRUE);
+}
+
+char *
+nb_protocol_report_budgets_json (const NbDocument *doc, guint clause)
+{
+  return tables_json (doc, clause, TRUE);
+}
+
+static char *
+beside (const char *protocol, const char *what, guint number)
+{
+  g_autofree char *stem = g_str_has_suffix (protocol, ".pdf")
+                            ? g_strndup (protocol, strlen (protocol) - 4)
+                            : g_strdup (protocol);
+
+  return g_strdup_printf ("%s-%s-%u.csv", stem, what, number);
+}
+
+static void
+csv_file_free (gpointer p)
+{
+  NbReportCsv *f = p;
+
+  g_free (f->path);
+  g_free (f->text);
+  g_free (f);
+}
+
+GPtrArray *
+nb_protocol_report_csv_files (const NbDocument *doc, const char *protocol)
+{
+  GPtrArray *files = g_ptr_array_new_with_free_func (csv_file_free);
+  guint done[32] = { 0 }, n_done = 0;
+
+  for (const guint *n = nb_protocol_report_tables; *n != 0; n++)
+    {
+      char *text = nb_protocol_report_table_csv (doc, *n);
+      NbReportCsv *f;
+
+      if (text == NULL)
+        continue;
+      f = g_new (NbReportCsv, 1);
+      f->path = nb_protocol_report_table_path (protocol, *n);
+      f->text = text;
+      g_ptr_array_add (files, f);
+    }
+  /* Each clause's budgets once, in the protocol's order. */
+  for (guint i = 0; i < nb_document_n_blocks (doc); i++)
+    {
+      const NbBlock *b = nb_document_block (doc, i);
+      guint clause = b->kind == NB_BLOCK_TABLE ? nb_table_budget_clause (b->table) : 0;
+      gboolean seen = FALSE;
+      NbReportCsv *f;
+
+      for (guint k = 0; k < n_done && !seen; k++)
+        seen = done[k] == clause;
+      if (clause == 0 || seen || n_done == G_N_ELEMENTS (done))
+        continue;
+      done[n_done++] = clause;
+      f = g_new (NbReportCsv, 1);
+      f->path = beside (protocol, "budgets", clause);
+      f->text = nb_protocol_report_budgets_csv (doc, clause);
+      g_ptr_array_add (files, f);
+    }
+  return files;
 }

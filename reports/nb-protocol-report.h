@@ -43,5 +43,20 @@ extern const guint nb_protocol_report_tables[];
 /* Where a table's CSV goes beside the protocol: NAME.pdf → NAME-table-N.csv
  * (one rule for `report --tables` and the window's Protocol page). */
 char       *nb_protocol_report_table_path (const char *protocol, guint number);
+/* Clause `clause`'s uncertainty tables (#17: its input quantities, then
+ * one budget per configuration), the ones the PDF, Markdown and
+ * --format json show, as CSV (each table under its title as a '#' line)
+ * or as a JSON array of tables; NULL when the clause has none (no
+ * accuracy of the measurement system stated, or not tested). */
+char       *nb_protocol_report_budgets_csv  (const NbDocument *doc, guint clause);
+char       *nb_protocol_report_budgets_json (const NbDocument *doc, guint clause);
+/* Every CSV written beside a protocol (`report --tables`, the window's
+ * Protocol page): the protocol tables (NAME-table-N.csv) and each clause's
+ * budgets (NAME-budgets-N.csv), in order; of NbReportCsv. */
+typedef struct {
+  char *path;
+  char *text;
+} NbReportCsv;
+GPtrArray  *nb_protocol_report_csv_files (const NbDocument *doc, const char *protocol);
 
 G_END_DECLS

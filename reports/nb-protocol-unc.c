@@ -49,6 +49,7 @@ struct _NbProtocolUnc {
   GArray *marks;                /* of Mark, of the clause under way */
   GPtrArray *clause_budgets;    /* the clause's budgets (in budgets), one per configuration */
   GPtrArray *clause_configs;    /* their configurations' names (owned) */
+  GHashTable *names;            /* "budget pointer\x1fkey" → the item's name (nb_protocol_unc_name) */
   GPtrArray *results[11];       /* per clause 5..10 (and any other of the registry ≤ 10):
                                  * each result's JSON object */
   GArray *statements;           /* of NbConformityStatement */
@@ -69,6 +70,7 @@ nb_protocol_unc_new (NbCampaign *campaign, const NbCatalogue *lang, GError **err
   u->marks = g_array_new (FALSE, FALSE, sizeof (Mark));
   u->clause_budgets = g_ptr_array_new ();
   u->clause_configs = g_ptr_array_new_with_free_func (g_free);
+  u->names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   u->statements = g_array_new (FALSE, TRUE, sizeof (NbConformityStatement));
   g_array_set_clear_func (u->statements, nb_conformity_statement_clear);
   for (guint i = 0; i < G_N_ELEMENTS (u->results); i++)
@@ -91,6 +93,7 @@ nb_protocol_unc_free (NbProtocolUnc *u)
   g_array_unref (u->statements);
   g_ptr_array_unref (u->clause_budgets);
   g_ptr_array_unref (u->clause_configs);
+  g_hash_table_unref (u->names);
   for (guint i = 0; i < G_N_ELEMENTS (u->results); i++)
     g_ptr_array_unref (u->results[i]);
   g_free (u);
@@ -133,6 +136,20 @@ nb_protocol_unc_mark (NbProtocolUnc *u, NbTable *t, guint row, const char *colum
         g_array_append_val (u->marks, m);
         return;
       }
+}
+
+static char *
+name_key (const NbUncBudget *b, const char *key)
+{
+  return g_strdup_printf ("%p\x1f%s", (const void *) b, key);
+}
+
+void
+nb_protocol_unc_name (NbProtocolUnc *u, const char *key, const char *name)
+{
+  if (u->last == NULL || name == NULL || nb_unc_budget_figure (u->last, key) == NULL)
+    return;
+  g_hash_table_replace (u->names, name_key (u->last, key), g_strdup (name));
 }
 
 static int
@@ -220,10 +237,11 @@ set_two_digits (NbTable *t, guint row, guint column, double v)
 }
 
 /* The figure's name in the protocol: its column title ("Position accuracy
- * Ap"; clause 10's figures are in a table of its own), with the map or
- * obstacle of an indexed one ("dm_mm[0]": the first map), else its key. */
+ * Ap"; clause 10's figures are in a table of its own), with the item of an
+ * indexed one: the name the report gave it (clause 6's obstacle), else its
+ * number ("dm_mm[0]": map 1); else its key. */
 static char *
-figure_name (const NbCatalogue *lang, guint clause, const char *key)
+figure_name (const NbCatalogue *lang, guint clause, const char *key, const char *item)
 {
   const NbClause *c = nb_clause_lookup (clause);
   const char *bracket = strchr (key, '[');
@@ -239,6 +257,8 @@ figure_name (const NbCatalogue *lang, guint clause, const char *key)
     return g_strdup (key);
   if (bracket == NULL)
     return g_strdup (title);
+  if (item != NULL)
+    return g_strdup_printf ("%s, %s", title, item);
   return g_strdup_printf (g_str_equal (base, "dm_mm") ? nb_tr (lang, "%s, map %u")
                                                       : nb_tr (lang, "%s, obstacle %u"),
                           title, index + 1);
@@ -314,6 +334,7 @@ inputs_table (const NbCatalogue *lang, NbDocument *doc, guint clause, GPtrArray 
                                             clause);
   NbTable *t = nb_table_new (title);
 
+  nb_table_set_budget_clause (t, clause);
   nb_table_add_column (t, "symbol", nb_tr (lang, "Symbol"), NULL, 0);
   nb_table_add_column (t, "quantity", nb_tr (lang, "Input quantity"), NULL, 0);
   nb_table_add_column (t, "source", nb_tr (lang, "Source"), NULL, 0);
@@ -355,12 +376,13 @@ inputs_table (const NbCatalogue *lang, NbDocument *doc, guint clause, GPtrArray 
  * what is stated of each figure (U, method, interval) in the notes. */
 static void
 budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char *config,
-              const NbUncBudget *b, GPtrArray *keys)
+              const NbUncBudget *b, GPtrArray *keys, GHashTable *names)
 {
   g_autofree char *title = g_strdup_printf (nb_tr (lang, "Uncertainty budget — clause %u: %s"), clause,
                                             config);
   NbTable *t = nb_table_new (title);
 
+  nb_table_set_budget_clause (t, clause);
   nb_table_add_column (t, "figure", nb_tr (lang, "Characteristic"), NULL, 0);
   nb_table_add_column (t, "symbol", nb_tr (lang, "Input quantity"), NULL, 0);
   nb_table_add_column (t, "value", nb_tr (lang, "Value"), NULL, 3);
@@ -371,7 +393,9 @@ budget_table (const NbCatalogue *lang, NbDocument *doc, guint clause, const char
   for (guint f = 0; f < b->figures->len; f++)
     {
       const NbUncEntry *e = &g_array_index (b->figures, NbUncEntry, f);
-      g_autofree char *name = figure_name (lang, clause, e->key);
+      g_autofree char *item_key = name_key (b, e->key);
+      g_autofree char *name = figure_name (lang, clause, e->key,
+                                           g_hash_table_lookup (names, item_key));
       g_autofree char *stated = NULL;
       NbUncRounded r;
       gboolean first = TRUE;
@@ -458,7 +482,7 @@ nb_protocol_unc_clause (NbProtocolUnc *u, NbDocument *doc, guint clause)
       inputs_table (u->lang, doc, clause, u->clause_budgets, keys);
       for (guint i = 0; i < u->clause_budgets->len; i++)
         budget_table (u->lang, doc, clause, g_ptr_array_index (u->clause_configs, i),
-                      g_ptr_array_index (u->clause_budgets, i), keys);
+                      g_ptr_array_index (u->clause_budgets, i), keys, u->names);
     }
   g_ptr_array_set_size (u->clause_budgets, 0);
   g_ptr_array_set_size (u->clause_configs, 0);

@@ -45,6 +45,11 @@ void           nb_protocol_unc_result (NbProtocolUnc *unc, NbConfigResult *resul
  * columns. */
 void           nb_protocol_unc_mark   (NbProtocolUnc *unc, NbTable *t, guint row,
                                        const char *column_key, const char *key);
+/* The figure key of the last result's budget is, in its budget table,
+ * "<its column title>, name": clause 6's "mean_accuracy_pct[1]" the
+ * obstacle's name as the clause's table shows it (table 2's, in the
+ * protocol's language), not its index. */
+void           nb_protocol_unc_name   (NbProtocolUnc *unc, const char *key, const char *name);
 /* After clause's blocks: U columns into its marked tables, its budget table. */
 void           nb_protocol_unc_clause (NbProtocolUnc *unc, NbDocument *doc, guint clause);
 /* After the last clause: the conformity section; the results into doc. */

@@ -6,6 +6,7 @@
 struct _NbTable {
   char *title;
   guint protocol_number;
+  guint budget_clause;
   GArray *columns;     /* of NbColumn */
   GPtrArray *rows;     /* of NbCell[n_columns] */
   GPtrArray *notes;    /* of char* */
@@ -157,6 +158,18 @@ guint
 nb_table_protocol_number (const NbTable *t)
 {
   return t->protocol_number;
+}
+
+void
+nb_table_set_budget_clause (NbTable *t, guint clause)
+{
+  t->budget_clause = clause;
+}
+
+guint
+nb_table_budget_clause (const NbTable *t)
+{
+  return t->budget_clause;
 }
 
 void

@@ -59,6 +59,11 @@ void        nb_table_flag_cell  (NbTable *table, guint row, guint column);
 /* Which table of the standard's protocol this is (1, 3–7); 0 for others. */
 void        nb_table_set_protocol_number (NbTable *table, guint number);
 guint       nb_table_protocol_number     (const NbTable *table);
+/* An uncertainty table of clause N (its input quantities or one
+ * configuration's budget, #17), exported with the clause's budgets; 0 for
+ * others. */
+void        nb_table_set_budget_clause   (NbTable *table, guint clause);
+guint       nb_table_budget_clause       (const NbTable *table);
 void        nb_table_add_note   (NbTable *table, const char *note);
 guint       nb_table_n_notes    (const NbTable *table);
 const char *nb_table_note       (const NbTable *table, guint i);

@@ -1094,6 +1094,250 @@ test_import_late_failure (void)
     }
 }
 
+/* One CSV record of an RFC 4180 line (quotes doubled inside quoted fields). */
+static GPtrArray *
+csv_record (const char *line)
+{
+  GPtrArray *fields = g_ptr_array_new_with_free_func (g_free);
+  GString *f = g_string_new (NULL);
+  gboolean quoted = FALSE;
+
+  for (const char *p = line; *p; p++)
+    {
+      if (quoted && *p == '"' && p[1] == '"')
+        g_string_append_c (f, *p++);
+      else if (*p == '"')
+        quoted = !quoted;
+      else if (*p == ',' && !quoted)
+        {
+          g_ptr_array_add (fields, g_string_free (f, FALSE));
+          f = g_string_new (NULL);
+        }
+      else
+        g_string_append_c (f, *p);
+    }
+  g_ptr_array_add (fields, g_string_free (f, FALSE));
+  return fields;
+}
+
+/* The CSV of `export --budgets` against its JSON: the same tables in the
+ * same order, each under its title, the same header, every cell the same
+ * text or number (CSV writes the shortest text that reads back to the
+ * double), the same notes.  Returns the number of numeric cells compared. */
+static guint
+assert_csv_is_json (const char *csv, const char *json, const char *what)
+{
+  g_autoptr (JsonNode) root = parse (json);
+  JsonArray *tables = json_node_get_array (root);
+  g_auto (GStrv) lines = g_strsplit (csv, "\r\n", -1);
+  guint l = 0, numbers = 0;
+
+  g_assert_cmpuint (json_array_get_length (tables), >=, 2);
+  for (guint t = 0; t < json_array_get_length (tables); t++)
+    {
+      JsonObject *table = json_array_get_object_element (tables, t);
+      JsonArray *columns = json_object_get_array_member (table, "columns");
+      JsonArray *rows = json_object_get_array_member (table, "rows");
+      JsonArray *notes = json_object_get_array_member (table, "notes");
+      g_autofree char *title = g_strdup_printf ("# %s", json_object_get_string_member (table, "title"));
+      g_autoptr (GPtrArray) header = NULL;
+
+      g_assert_nonnull (lines[l]);
+      if (!g_str_equal (lines[l], title))
+        g_error ("%s: line %u is '%s', not the title '%s'", what, l + 1, lines[l], title);
+      header = csv_record (lines[++l]);
+      g_assert_cmpuint (header->len, ==, json_array_get_length (columns));
+      for (guint c = 0; c < header->len; c++)
+        {
+          JsonObject *col = json_array_get_object_element (columns, c);
+          JsonNode *unit = json_object_get_member (col, "unit");
+          g_autofree char *want = unit != NULL && !JSON_NODE_HOLDS_NULL (unit)
+            ? g_strdup_printf ("%s [%s]", json_object_get_string_member (col, "key"),
+                               json_node_get_string (unit))
+            : g_strdup (json_object_get_string_member (col, "key"));
+
+          g_assert_cmpstr (g_ptr_array_index (header, c), ==, want);
+        }
+      for (guint r = 0; r < json_array_get_length (rows); r++)
+        {
+          JsonObject *row = json_array_get_object_element (rows, r);
+          g_autoptr (GPtrArray) cells = csv_record (lines[++l]);
+
+          g_assert_cmpuint (cells->len, ==, header->len);
+          for (guint c = 0; c < cells->len; c++)
+            {
+              const char *key = json_object_get_string_member (
+                json_array_get_object_element (columns, c), "key");
+              JsonNode *v = json_object_get_member (row, key);
+              const char *cell = g_ptr_array_index (cells, c);
+
+              if (v == NULL || JSON_NODE_HOLDS_NULL (v))
+                g_assert_cmpstr (cell, ==, "");
+              else if (json_node_get_value_type (v) == G_TYPE_STRING)
+                g_assert_cmpstr (cell, ==, json_node_get_string (v));
+              else
+                {
+                  char *end = NULL;
+                  double x = g_ascii_strtod (cell, &end);
+
+                  if (*cell == '\0' || *end != '\0' || x != json_node_get_double (v))
+                    g_error ("%s: table %u row %u %s: CSV '%s', JSON %.17g", what, t, r, key,
+                             cell, json_node_get_double (v));
+                  numbers++;
+                }
+            }
+        }
+      for (guint n = 0; n < json_array_get_length (notes); n++)
+        {
+          g_autofree char *note = g_strdup_printf ("# %s", json_array_get_string_element (notes, n));
+
+          g_assert_cmpstr (lines[++l], ==, note);
+        }
+      l++;
+    }
+  /* Nothing after the last table (the text ends with a line break). */
+  g_assert_cmpstr (lines[l], ==, "");
+  g_assert_null (lines[l + 1]);
+  return numbers;
+}
+
+/* #17: each clause's budgets as CSV (`export --budgets N`, `report
+ * --tables`), from the tables the protocol and its JSON show; clause 6's
+ * budgets name each obstacle as table 3 does (table 2's name in the
+ * protocol's language), not by its index. */
+static void
+test_budgets_csv (void)
+{
+  g_autofree char *db = db_path ("budgets-csv.nbc");
+  g_autofree char *plain = db_path ("budgets-none.nbc");
+  g_autofree char *det = g_build_filename (tmpdir, "detection-table2.csv", NULL);
+  g_autofree char *md = g_build_filename (tmpdir, "budgets.md", NULL);
+  g_autofree char *original = NULL;
+  Case rest[G_N_ELEMENTS (cases) - 1];
+  guint numbers = 0, k = 0;
+  g_auto (Run) r;
+
+  /* Clause 6 with one obstacle of table 2 (the "cylinder" of the data
+   * renamed "glass wall") and one of the laboratory's own. */
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    if (!g_str_equal (cases[i].clause, "6"))
+      rest[k++] = cases[i];
+  {
+    g_autofree char *path = data_path ("detection.csv");
+    g_autoptr (GString) text = NULL;
+
+    g_assert_true (g_file_get_contents (path, &original, NULL, NULL));
+    text = g_string_new (original);
+    g_assert_cmpuint (g_string_replace (text, "\"cylinder, 10 cm\"", "glass wall", 0), ==, 16);
+    g_assert_true (g_file_set_contents (det, text->str, -1, NULL));
+  }
+  import_cases (db, unc_fields, rest, G_N_ELEMENTS (rest));
+  r = cli ("campaign", "import", "--db", db, "--clause", "6", "--config", "two obstacles",
+           "--input", det, NULL);
+  assert_ok (&r, "import clause 6");
+  nb_test_run_clear (&r);
+
+  r = cli ("report", "--db", db, "--format", "md", "-o", md, "--tables", NULL);
+  assert_ok (&r, "report --tables");
+  nb_test_run_clear (&r);
+  for (guint clause = 5; clause <= 10; clause++)
+    {
+      char n[4];
+      g_autofree char *beside = g_strdup_printf ("%s-budgets-%u.csv", md, clause);
+      g_autofree char *written = NULL;
+      g_auto (Run) csv = { 0 }, json = { 0 };
+
+      g_snprintf (n, sizeof n, "%u", clause);
+      csv = cli ("export", "--db", db, "--budgets", n, "--format", "csv", NULL);
+      json = cli ("export", "--db", db, "--budgets", n, "--format", "json", NULL);
+      assert_ok (&csv, "export --budgets --format csv");
+      assert_ok (&json, "export --budgets --format json");
+      numbers += assert_csv_is_json (csv.out, json.out, beside);
+      /* report --tables writes the same beside the protocol. */
+      g_assert_true (g_file_get_contents (beside, &written, NULL, NULL));
+      g_assert_cmpstr (written, ==, csv.out);
+      if (clause == 5)
+        nb_test_assert_golden ("budgets-clause5.csv", csv.out);
+    }
+  /* Every budget line's value, u, c and contribution, and each u_c. */
+  g_assert_cmpuint (numbers, >, 100);
+
+  /* Clause 6 in both languages: the figures name table 3's obstacles. */
+  for (guint l = 0; l < 2; l++)
+    {
+      const char *lang = l == 0 ? "en" : "ru";
+      const char *glass = l == 0 ? "glass wall" : "стеклянная стена";
+      const char *mean = l == 0 ? "Mean accuracy" : "Средняя точность";
+      g_auto (Run) csv = cli ("export", "--db", db, "--budgets", "6", "--format", "csv", "--lang",
+                              lang, NULL);
+      g_auto (Run) json = cli ("export", "--db", db, "--budgets", "6", "--format", "json",
+                               "--lang", lang, NULL);
+      g_auto (Run) t3 = cli ("export", "--db", db, "--table", "3", "--format", "json", "--lang",
+                             lang, NULL);
+      g_autoptr (JsonNode) budgets = NULL, table3 = NULL;
+      g_autoptr (GPtrArray) want = g_ptr_array_new_with_free_func (g_free);
+      JsonArray *t3_rows, *rows;
+      guint named = 0;
+
+      assert_ok (&csv, "export --budgets 6");
+      assert_ok (&json, "export --budgets 6 --format json");
+      assert_ok (&t3, "export --table 3 --format json");
+      if (l == 1)
+        nb_test_assert_golden ("budgets-clause6-ru.csv", csv.out);
+      budgets = parse (json.out);
+      table3 = parse (t3.out);
+      t3_rows = json_object_get_array_member (
+        json_array_get_object_element (json_node_get_array (table3), 0), "rows");
+      /* Its two obstacles, then "all obstacles". */
+      g_assert_cmpuint (json_array_get_length (t3_rows), ==, 3);
+      g_ptr_array_add (want, g_strdup (mean));
+      for (guint i = 0; i < 2; i++)
+        g_ptr_array_add (want, g_strdup_printf ("%s, %s", mean, json_object_get_string_member (
+          json_array_get_object_element (t3_rows, i), "obstacle")));
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (t3_rows, 0),
+                                                      "obstacle"), ==, "box 20 cm");
+      g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (t3_rows, 1),
+                                                      "obstacle"), ==, glass);
+      rows = json_object_get_array_member (
+        json_array_get_object_element (json_node_get_array (budgets), 1), "rows");
+      for (guint i = 0; i < json_array_get_length (rows); i++)
+        {
+          const char *figure = json_object_get_string_member (json_array_get_object_element (rows, i),
+                                                              "figure");
+
+          if (*figure == '\0')
+            continue;
+          g_assert_cmpuint (named, <, want->len);
+          g_assert_cmpstr (figure, ==, g_ptr_array_index (want, named));
+          named++;
+        }
+      g_assert_cmpuint (named, ==, 3);
+      g_assert_null (strstr (csv.out, "obstacle 1"));
+      g_assert_null (strstr (csv.out, "препятствие 1"));
+    }
+
+  /* No clause of budgets, no accuracy, two exports at once: exit 2 with the
+   * reason, nothing on stdout. */
+  r = cli ("export", "--db", db, "--budgets", "4", "--format", "csv", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "--budgets 4: a clause with uncertainty budgets, 5 to 10"));
+  nb_test_run_clear (&r);
+  r = cli ("export", "--db", db, "--budgets", "5", "--table", "1", "--format", "csv", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  nb_test_run_clear (&r);
+  {
+    static const char *const none[] = { NULL };
+
+    import_cases (plain, none, cases, 1);
+  }
+  r = cli ("export", "--db", plain, "--budgets", "5", "--format", "csv", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "clause 5 has no uncertainty budget"));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1104,6 +1348,7 @@ main (int argc, char **argv)
   g_test_add_func ("/campaign-cli/import-results-export", test_import_results_export);
   g_test_add_func ("/campaign-cli/uncertainty-results", test_uncertainty_results);
   g_test_add_func ("/campaign-cli/uncertainty-budgets", test_uncertainty_budgets);
+  g_test_add_func ("/campaign-cli/budgets-csv", test_budgets_csv);
   g_test_add_func ("/campaign-cli/conformity", test_conformity);
   g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
   g_test_add_func ("/campaign-cli/errors", test_errors);

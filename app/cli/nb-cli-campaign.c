@@ -757,7 +757,7 @@ nb_cli_export (int argc, char **argv)
   g_autoptr (GArray) configs = NULL;
   g_autofree char *db = NULL, *config_name = NULL, *format = NULL, *output = NULL;
   g_autofree char *tmp = NULL;
-  gint clause = 0, table = 0;
+  gint clause = 0, table = 0, budgets = 0;
   gboolean truth = FALSE;
   g_autofree char *lang = NULL;
   const GOptionEntry entries[] = {
@@ -766,7 +766,11 @@ nb_cli_export (int argc, char **argv)
       "N" },
     { "table", 0, 0, G_OPTION_ARG_INT, &table,
       "or a table of the protocol, 1 or 3 to 7 (--format csv|json)", "N" },
-    { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "--table: ru or en (default)", "LANG" },
+    { "budgets", 0, 0, G_OPTION_ARG_INT, &budgets,
+      "or clause N's uncertainty budgets as the protocol gives them, 5 to 10 (--format "
+      "csv|json)", "N" },
+    { "lang", 0, 0, G_OPTION_ARG_STRING, &lang, "--table, --budgets: ru or en (default)",
+      "LANG" },
     { "config", 0, 0, G_OPTION_ARG_STRING, &config_name, "only this configuration", "NAME" },
     { "format", 0, 0, G_OPTION_ARG_STRING, &format, "csv (the formats 'compute' reads)", "csv" },
     { "truth", 0, 0, G_OPTION_ARG_NONE, &truth, "clause 10: the arena's corners, not the map's",
@@ -785,17 +789,20 @@ nb_cli_export (int argc, char **argv)
     "writes the map's corners, or with --truth the arena's.  Written: the trials\n"
     "'campaign results' counts.\n\n"
     "With --table N, writes a table of the test protocol instead (as 'report' shows\n"
-    "it) as CSV or JSON.");
+    "it) as CSV or JSON; with --budgets N, clause N's uncertainty budgets (its input\n"
+    "quantities, then one budget per configuration, each under its title).");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error) || !require_db (db, &error))
     return nb_cli_report_error (error);
-  if (table != 0 && clause != 0)
+  if ((table != 0) + (clause != 0) + (budgets != 0) > 1)
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--trials or --table, not both");
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--trials, --table or --budgets: one");
       return nb_cli_report_error (error);
     }
   if (table != 0)
-    return nb_cli_export_table (db, (guint) table, format, lang, output);
+    return nb_cli_export_table (db, (guint) table, FALSE, format, lang, output);
+  if (budgets != 0)
+    return nb_cli_export_table (db, (guint) MAX (budgets, 0), TRUE, format, lang, output);
   if (nb_clause_get ((guint) clause) == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--trials N: a clause, 5 to 10");

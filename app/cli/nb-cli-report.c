@@ -110,7 +110,8 @@ nb_cli_report (int argc, char **argv)
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &out, "where to write (- for stdout; "
       "required for pdf)", "OUT" },
     { "tables", 0, 0, G_OPTION_ARG_NONE, &tables, "also write each protocol table as CSV "
-      "beside OUT (OUT-table-N.csv, as export --table N writes it), from the same document",
+      "beside OUT (OUT-table-N.csv, as export --table N writes it) and each clause's "
+      "uncertainty budgets (OUT-budgets-N.csv, as export --budgets N), from the same document",
       NULL },
     { NULL }
   };
@@ -181,23 +182,28 @@ nb_cli_report (int argc, char **argv)
     }
   /* The tables from the document just written: one build of the report
    * (its budgets' Monte Carlo included) for the protocol and its CSVs. */
-  for (const guint *n = nb_protocol_report_tables; tables && *n != 0; n++)
+  if (tables)
     {
-      g_autofree char *csv = nb_protocol_report_table_csv (doc, *n);
-      g_autofree char *path = nb_protocol_report_table_path (out, *n);
+      g_autoptr (GPtrArray) files = nb_protocol_report_csv_files (doc, out);
 
-      if (csv != NULL && !write_text (path, csv, &error))
-        return nb_cli_report_error (error);
+      for (guint i = 0; i < files->len; i++)
+        {
+          const NbReportCsv *f = g_ptr_array_index (files, i);
+
+          if (!write_text (f->path, f->text, &error))
+            return nb_cli_report_error (error);
+        }
     }
   return NB_EXIT_OK;
 }
 
-/* `export --table N`: a protocol table through the same model as the report
- * (nb_protocol_report_table_csv, _json), so CSV, JSON, Markdown and PDF
- * cannot disagree. */
+/* `export --table N` (budgets FALSE) or `export --budgets N`: a protocol
+ * table, or clause N's uncertainty budgets, through the same model as the
+ * report (nb_protocol_report_table_csv, _budgets_csv, their _json), so CSV,
+ * JSON, Markdown and PDF cannot disagree. */
 int
-nb_cli_export_table (const char *db, guint table, const char *format, const char *lang,
-                     const char *output)
+nb_cli_export_table (const char *db, guint table, gboolean budgets, const char *format,
+                     const char *lang, const char *output)
 {
   g_autoptr (GError) error = NULL;
   g_autoptr (NbCampaign) campaign = NULL;
@@ -205,7 +211,13 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
   g_autofree char *text = NULL;
   const NbCatalogue *words;
 
-  if (table != 1 && (table < 3 || table > 7))
+  if (budgets && (table < 5 || table > 10))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
+                   "--budgets %u: a clause with uncertainty budgets, 5 to 10", table);
+      return nb_cli_report_error (error);
+    }
+  if (!budgets && table != 1 && (table < 3 || table > 7))
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
                    "--table %u: the protocol's tables are 1, 3, 4, 5, 6 and 7", table);
@@ -213,7 +225,7 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
     }
   if (format == NULL || (!g_str_equal (format, "csv") && !g_str_equal (format, "json")))
     {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format: csv or json for a table");
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--format: csv or json for a table or budgets");
       return nb_cli_report_error (error);
     }
   if ((words = nb_cli_catalogue (lang, &error)) == NULL)
@@ -225,8 +237,20 @@ nb_cli_export_table (const char *db, guint table, const char *format, const char
       (doc = nb_protocol_report_build (campaign, words, &error)) == NULL)
     return nb_cli_report_error (error);
 
-  text = g_str_equal (format, "csv") ? nb_protocol_report_table_csv (doc, table)
-                                     : nb_protocol_report_table_json (doc, table);
+  if (budgets)
+    text = g_str_equal (format, "csv") ? nb_protocol_report_budgets_csv (doc, table)
+                                       : nb_protocol_report_budgets_json (doc, table);
+  else
+    text = g_str_equal (format, "csv") ? nb_protocol_report_table_csv (doc, table)
+                                       : nb_protocol_report_table_json (doc, table);
+  if (text == NULL && budgets)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
+                   "%s: clause %u has no uncertainty budget: not tested, or no accuracy of the "
+                   "measurement system stated (instrument.accuracy_mm, "
+                   "instrument.angular_accuracy_deg)", db, table);
+      return nb_cli_report_error (error);
+    }
   if (text == NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,

@@ -49,8 +49,9 @@ int nb_cli_demo (int argc, char **argv);           /* nb-cli-demo.c */
 /* campaign import --track (nb-cli-run.c): the trials of a recorded session. */
 gboolean nb_cli_import_track (const char *db, guint clause, const char *config, const char *route,
                               double load_kg, const char *track, const char *who, GError **error);
-int nb_cli_export_table (const char *db, guint table, const char *format, const char *lang,
-                         const char *output);
+/* export --table N, or with budgets export --budgets N (nb-cli-report.c). */
+int nb_cli_export_table (const char *db, guint table, gboolean budgets, const char *format,
+                         const char *lang, const char *output);
 int nb_cli_plan    (int argc, char **argv);
 int nb_cli_map     (int argc, char **argv);
 int nb_cli_replay  (int argc, char **argv);

@@ -104,14 +104,18 @@ build_work (gpointer data, GError **error)
   job->trials = counts.trials;
   job->csv_paths = g_ptr_array_new_with_free_func (g_free);
   job->csv_texts = g_ptr_array_new_with_free_func (g_free);
-  for (const guint *n = nb_protocol_report_tables; job->csv && *n != 0; n++)
+  if (job->csv)
     {
-      char *text = nb_protocol_report_table_csv (job->doc, *n);
+      g_autoptr (GPtrArray) files = nb_protocol_report_csv_files (job->doc, job->pdf);
 
-      if (text == NULL)
-        continue;
-      g_ptr_array_add (job->csv_texts, text);
-      g_ptr_array_add (job->csv_paths, nb_protocol_report_table_path (job->pdf, *n));
+      /* The tables' and the budgets' CSVs, as `report --tables` writes them. */
+      for (guint i = 0; i < files->len; i++)
+        {
+          NbReportCsv *f = g_ptr_array_index (files, i);
+
+          g_ptr_array_add (job->csv_texts, g_steal_pointer (&f->text));
+          g_ptr_array_add (job->csv_paths, g_steal_pointer (&f->path));
+        }
     }
   return job;
 }

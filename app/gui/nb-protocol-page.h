@@ -2,10 +2,11 @@
  *
  * The page writes the campaign's test protocol as a PDF (Russian or
  * English, by default the preference) and, when asked, its protocol tables
- * as CSV beside it (NAME-table-N.csv), by calling the report code
+ * and its uncertainty budgets as CSV beside it (NAME-table-N.csv,
+ * NAME-budgets-N.csv: nb_protocol_report_csv_files), by calling the report code
  * (nb_protocol_report_build in the window's I/O queue — the campaign read
  * in turn with the form's saves — then nb_pdf_write and
- * nb_protocol_report_table_csv on a GTask worker): the language is a parameter of those calls
+ * the CSVs on a GTask worker): the language is a parameter of those calls
  * (nb-catalogue.h), so the window keeps speaking its own.  Before issuing it
  * shows what a complete protocol still lacks (the list `report --check`
  * prints).  It refuses during a run (the trial in flight is not in the file
