@@ -31,8 +31,16 @@ G_BEGIN_DECLS
 gboolean nb_unc_setup_from_campaign (NbCampaign *campaign, NbUncSetup *setup, gboolean *enabled,
                                      GError **error);
 
+/* The registration's inputs from a survey CSV (`compute
+ * --registration-points`): the file `campaign register --points` reads
+ * (point, instrument_x_mm, instrument_y_mm, reference_x_mm, reference_y_mm),
+ * fitted as it fits them (2-D) and taken as the campaign takes what it
+ * stores (instrument.registration_points), so both give the same budget.
+ * An error names the file (and line). */
+gboolean nb_unc_setup_registration_survey (NbUncSetup *setup, const char *path, GError **error);
+
 /* A declared value: the field, the clause and figure it limits (an upper
- * limit: the figure ≤ the value). */
+ * limit: the figure ≤ the value; symmetric: |the figure| ≤ the value). */
 typedef struct {
   const char *field;            /* "declared.ap_mm" */
   guint clause;
@@ -40,6 +48,7 @@ typedef struct {
   const char *symbol;           /* "Ap" (the standard's) */
   const char *unit;             /* "mm", "s" or NULL */
   double (*value) (const NbConfigResult *result);   /* the figure; NaN: none */
+  gboolean symmetric;           /* a signed figure within ± the value (Ao) */
 } NbDeclared;
 
 const NbDeclared *nb_declared_values (guint *n);

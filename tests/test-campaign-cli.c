@@ -8,6 +8,7 @@
 #include "nb-test-tmp.h"
 
 #include <json-glib/json-glib.h>
+#include <math.h>
 #include <sqlite3.h>
 #include <sys/wait.h>
 #include <string.h>
@@ -868,6 +869,68 @@ test_conformity (void)
                    cases_[i].limit, rule, stated);
       }
 
+  /* declared.ao_deg: |Ao| ≤ the value (Ao is a signed mean deviation,
+   * 5.2.1), against the interval as the protocol prints it: beyond both
+   * of its ends, between |Ao| and the far end, between the near end and
+   * |Ao|, inside the near end — under both rules.  The poses against a
+   * command heading of 1°: Ao is negative, so an upper limit on Ao itself
+   * would conform in every case. */
+  {
+    g_autofree char *input = data_path ("pose.csv");
+    g_autoptr (JsonNode) with_ao = NULL;
+    JsonObject *res, *ao;
+    JsonArray *ai;
+    double a, l, h, near, far, Uo, signed_ao;
+
+    r = cli ("campaign", "import", "--db", db, "--clause", "5", "--config", "heading 1°",
+             "--input", input, "--command", "5000,0,1", NULL);
+    assert_ok (&r, "import heading 1°");
+    nb_test_run_clear (&r);
+    r = cli ("campaign", "results", "--db", db, "--json", NULL);
+    assert_ok (&r, "results");
+    with_ao = parse (r.out);
+    nb_test_run_clear (&r);
+    res = result_of (with_ao, "5", "heading 1°");
+    ao = json_object_get_object_member (json_object_get_object_member (res, "uncertainty"),
+                                        "ao_deg");
+    ai = json_object_get_array_member (ao, "interval");
+    signed_ao = json_object_get_double_member (res, "ao_deg");
+    a = fabs (signed_ao);
+    l = json_array_get_double_element (ai, 0), h = json_array_get_double_element (ai, 1);
+    near = MIN (fabs (l), fabs (h)), far = MAX (fabs (l), fabs (h));
+    Uo = json_object_get_double_member (ao, "U");
+    {
+      const struct { double limit; const char *simple, *guarded; } ao_cases[] = {
+        { far + Uo, "conforms", "conforms" },
+        { (a + far) / 2.0, "conforms", "inconclusive" },
+        { (near + a) / 2.0, "does not conform", "inconclusive" },
+        { near / 2.0, "does not conform", "does not conform" },
+      };
+
+      /* Negative, its interval on one side of 0: each case is what it says. */
+      g_assert_cmpfloat (signed_ao, <, 0.0);
+      g_assert_cmpfloat (h, <, 0.0);
+      g_assert_cmpfloat (near, <, a);
+      g_assert_cmpfloat (a, <, far);
+      for (guint i = 0; i < G_N_ELEMENTS (ao_cases); i++)
+        for (guint guarded = 0; guarded < 2; guarded++)
+          {
+            g_autofree char *limit = g_strdup_printf ("declared.ao_deg=%.9f", ao_cases[i].limit);
+            g_autofree char *rule = NULL, *stated = NULL;
+
+            r = cli ("campaign", "set", "--db", db, limit,
+                     guarded ? "conformity.decision_rule=guarded-w=U"
+                             : "conformity.decision_rule=simple-acceptance", NULL);
+            assert_ok (&r, "set declared.ao_deg");
+            nb_test_run_clear (&r);
+            stated = statement_of (db, "|Ao|, °", "heading 1°", &rule);
+            if (!g_str_equal (stated, guarded ? ao_cases[i].guarded : ao_cases[i].simple))
+              g_error ("Ao %g [%g, %g], declared |Ao| ≤ %g, %s: stated '%s'", signed_ao, l, h,
+                       ao_cases[i].limit, rule, stated);
+          }
+    }
+  }
+
   /* A rule that is none: `campaign set` refuses it (exit 2 naming the
    * field, nothing on stdout, nothing stored: the rule set last stays). */
   r = cli ("campaign", "set", "--db", db, "conformity.decision_rule=lenient", NULL);
@@ -1092,6 +1155,152 @@ test_import_late_failure (void)
         g_assert_cmpint (json_object_get_int_member (counts, "trials"), ==, 0);
       }
     }
+}
+
+/* The u_measurement of figure key in clause 5's result of results. */
+static double
+pose_u_measurement (JsonNode *results, const char *key)
+{
+  JsonObject *u = json_object_get_object_member (result_of (results, "5", "P0→P1 30 kg"),
+                                                 "uncertainty");
+
+  return json_object_get_double_member (json_object_get_object_member (u, key), "u_measurement");
+}
+
+static JsonNode *
+results_of (const char *db)
+{
+  g_auto (Run) r = cli ("campaign", "results", "--db", db, "--json", NULL);
+
+  assert_ok (&r, "campaign results");
+  return parse (r.out);
+}
+
+/* #17: `compute --registration-points P.csv` takes the survey `campaign
+ * register --points` fits: its budget is the campaign's after the register,
+ * member for member, and the registration adds to Ap's measurement part; a
+ * bad survey is refused naming FILE:LINE. */
+static void
+test_registration_points (void)
+{
+  static const char *const survey =
+    "point,instrument_x_mm,instrument_y_mm,reference_x_mm,reference_y_mm\n"
+    "A,0.0,0.0,-1000.21,-4499.93\n"
+    "B,12000.0,0.0,11000.18,-4500.12\n"
+    "C,12000.0,9000.0,10999.86,4500.09\n"
+    "D,0.0,9000.0,-999.83,4499.96\n";
+  static const char *const options[] = {
+    "--accuracy", "15 µm + 6 µm/m (k=2)", "--range-m", "8", "--accuracy-deg", "0.01",
+    "--random-mm", "0.05", "--sample-rate-hz", "100", "--sync-s", "0.002", "--speed-mm-s", "1000",
+    "--target-mm", "0.02", "--placement-mm", "2", "--resolution-mm", "50", NULL
+  };
+  g_autofree char *db = db_path ("registration.nbc");
+  g_autofree char *points = g_build_filename (tmpdir, "survey.csv", NULL);
+  g_autofree char *bad = g_build_filename (tmpdir, "survey-bad.csv", NULL);
+  g_autofree char *input = data_path (cases[0].input);
+  g_autofree char *truth = data_path ("truth.csv");
+  const char *with[G_N_ELEMENTS (options) + 2];
+  g_autoptr (JsonNode) before = NULL, after = NULL, plain = NULL, direct = NULL;
+  g_auto (Run) r;
+
+  g_assert_true (g_file_set_contents (points, survey, -1, NULL));
+  import_cases (db, unc_fields, cases, 1);
+  before = results_of (db);
+  r = cli ("campaign", "register", "--db", db, "--points", points, NULL);
+  assert_ok (&r, "campaign register");
+  nb_test_run_clear (&r);
+  after = results_of (db);
+
+  memcpy (with, options, sizeof options);
+  with[G_N_ELEMENTS (options) - 1] = "--registration-points";
+  with[G_N_ELEMENTS (options)] = points;
+  with[G_N_ELEMENTS (options) + 1] = NULL;
+  direct = compute_json_with (&cases[0], input, truth, with);
+  plain = compute_json_with (&cases[0], input, truth, options);
+  /* compute with the survey states what the registered campaign states... */
+  assert_same_figures (&cases[0], direct, after, "compute --registration-points");
+  /* ...and without it what the campaign stated before the register. */
+  assert_same_figures (&cases[0], plain, before, "compute without a registration");
+  /* The fit's residuals (0.1–0.2 mm) add to Ap's measurement part (0.032
+   * mm per axis from the tracker at 8 m, 0.02 mm centring). */
+  g_assert_cmpfloat (pose_u_measurement (after, "ap_mm"), >,
+                     1.5 * pose_u_measurement (before, "ap_mm"));
+
+  /* A survey with a bad line: exit 2, FILE:LINE, nothing on stdout. */
+  g_assert_true (g_file_set_contents (bad, "point,instrument_x_mm,instrument_y_mm,reference_x_mm,"
+                                      "reference_y_mm\nA,0,0,0,0\nB,1000,0,north,0\n", -1, NULL));
+  {
+    g_autofree char *bad_line = g_strdup_printf ("%s:3", bad);
+
+    r = cli ("compute", "pose", "--json", "--input", input, "--command", "5000,0,0",
+             "--accuracy-mm", "0.05", "--registration-points", bad, NULL);
+    g_assert_cmpint (r.status, ==, 2);
+    g_assert_cmpstr (r.out, ==, "");
+    if (strstr (r.err, bad_line) == NULL)
+      g_error ("no '%s' in: %s", bad_line, r.err);
+  }
+}
+
+/* #17: the angular accuracy at its own coverage factor
+ * (instrument.angular_accuracy_k; not set, accuracy_k's; compute's
+ * --angular-accuracy-k), the linear one at accuracy_k. */
+static void
+test_angular_coverage (void)
+{
+  g_autofree char *db = db_path ("angular-k.nbc");
+  g_autofree char *input = data_path (cases[0].input);
+  g_autofree char *truth = data_path ("truth.csv");
+  g_autoptr (JsonNode) k2 = NULL, lin1 = NULL, ang2 = NULL, direct = NULL;
+  double ao2, ap2;
+  g_auto (Run) r;
+  static const char *const options[] = {
+    "--accuracy", "15 µm + 6 µm/m (k=1)", "--range-m", "8", "--accuracy-deg", "0.01",
+    "--angular-accuracy-k", "2", "--random-mm", "0.05", "--sample-rate-hz", "100",
+    "--sync-s", "0.002", "--speed-mm-s", "1000", "--target-mm", "0.02", NULL
+  };
+
+  import_cases (db, unc_fields, cases, 1);
+  k2 = results_of (db);
+  /* Ao's measurement part is the heading accuracy alone here (no
+   * registration): 0.01° / 2. */
+  ao2 = pose_u_measurement (k2, "ao_deg");
+  ap2 = pose_u_measurement (k2, "ap_mm");
+  nb_assert_rel (ao2, 0.005, 1e-9, "u_measurement(Ao) at k = 2");
+
+  /* accuracy_k = 1 alone: both at 1 (the one factor of a campaign stored
+   * before the split). */
+  r = cli ("campaign", "set", "--db", db, "instrument.accuracy_k=1", NULL);
+  assert_ok (&r, "set accuracy_k");
+  nb_test_run_clear (&r);
+  lin1 = results_of (db);
+  nb_assert_rel (pose_u_measurement (lin1, "ao_deg"), 0.01, 1e-9, "u_measurement(Ao), k = 1");
+  g_assert_cmpfloat (pose_u_measurement (lin1, "ap_mm"), >, 1.2 * ap2);
+
+  /* The angular one at its own k = 2: Ao as at first, Ap still at k = 1. */
+  r = cli ("campaign", "set", "--db", db, "instrument.angular_accuracy_k=2", NULL);
+  assert_ok (&r, "set angular_accuracy_k");
+  nb_test_run_clear (&r);
+  ang2 = results_of (db);
+  nb_assert_rel (pose_u_measurement (ang2, "ao_deg"), 0.005, 1e-9, "u_measurement(Ao), own k");
+  nb_assert_rel (pose_u_measurement (ang2, "ap_mm"), pose_u_measurement (lin1, "ap_mm"), 1e-12,
+                 "u_measurement(Ap) keeps accuracy_k");
+  /* compute with the same factors states the same. */
+  direct = compute_json_with (&cases[0], input, truth, options);
+  assert_same_figures (&cases[0], direct, ang2, "compute --angular-accuracy-k");
+
+  /* A factor that is none: refused where it is set and in compute. */
+  r = cli ("campaign", "set", "--db", db, "instrument.angular_accuracy_k=about two", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "instrument.angular_accuracy_k: 'about two' is neither a "
+                                   "coverage factor > 0 nor 'rectangular'"));
+  nb_test_run_clear (&r);
+  assert_field (db, "instrument.angular_accuracy_k", "2");
+  r = cli ("compute", "pose", "--json", "--input", input, "--command", "5000,0,0",
+           "--accuracy-deg", "0.01", "--angular-accuracy-k", "0", NULL);
+  g_assert_cmpint (r.status, ==, 2);
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "--angular-accuracy-k: '0' is neither a coverage factor"));
 }
 
 /* One CSV record of an RFC 4180 line (quotes doubled inside quoted fields). */
@@ -1349,6 +1558,8 @@ main (int argc, char **argv)
   g_test_add_func ("/campaign-cli/uncertainty-results", test_uncertainty_results);
   g_test_add_func ("/campaign-cli/uncertainty-budgets", test_uncertainty_budgets);
   g_test_add_func ("/campaign-cli/budgets-csv", test_budgets_csv);
+  g_test_add_func ("/campaign-cli/registration-points", test_registration_points);
+  g_test_add_func ("/campaign-cli/angular-coverage", test_angular_coverage);
   g_test_add_func ("/campaign-cli/conformity", test_conformity);
   g_test_add_func ("/campaign-cli/fields-and-info", test_fields_and_info);
   g_test_add_func ("/campaign-cli/errors", test_errors);

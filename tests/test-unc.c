@@ -646,6 +646,28 @@ test_conformity (void)
                    NB_CONFORMS);
   g_assert_cmpint (nb_conformity_decide (96.0, 94.5, 97.5, 95.0, FALSE, NB_DECISION_GUARDED), ==,
                    NB_INCONCLUSIVE);
+  /* A two-sided limit |Ao| ≤ 0.05°: a negative Ao within it conforms,
+   * beyond −0.05 does not; an interval over either limit is inconclusive
+   * under the guarded rule, the value alone decides under simple
+   * acceptance; an interval wider than the tolerance cannot conform. */
+  g_assert_cmpint (nb_conformity_decide_symmetric (-0.02, -0.03, -0.01, 0.05, NB_DECISION_GUARDED),
+                   ==, NB_CONFORMS);
+  g_assert_cmpint (nb_conformity_decide_symmetric (-0.04, -0.07, -0.01, 0.05, NB_DECISION_GUARDED),
+                   ==, NB_INCONCLUSIVE);
+  g_assert_cmpint (nb_conformity_decide_symmetric (-0.04, -0.07, -0.01, 0.05, NB_DECISION_SIMPLE),
+                   ==, NB_CONFORMS);
+  g_assert_cmpint (nb_conformity_decide_symmetric (-0.06, -0.07, -0.055, 0.05, NB_DECISION_SIMPLE),
+                   ==, NB_DOES_NOT_CONFORM);
+  g_assert_cmpint (nb_conformity_decide_symmetric (-0.06, -0.07, -0.055, 0.05, NB_DECISION_GUARDED),
+                   ==, NB_DOES_NOT_CONFORM);
+  g_assert_cmpint (nb_conformity_decide_symmetric (0.06, 0.055, 0.07, 0.05, NB_DECISION_GUARDED),
+                   ==, NB_DOES_NOT_CONFORM);
+  g_assert_cmpint (nb_conformity_decide_symmetric (0.04, 0.01, 0.07, 0.05, NB_DECISION_GUARDED),
+                   ==, NB_INCONCLUSIVE);
+  g_assert_cmpint (nb_conformity_decide_symmetric (0.0, -0.06, 0.06, 0.05, NB_DECISION_GUARDED),
+                   ==, NB_INCONCLUSIVE);
+  g_assert_cmpint (nb_conformity_decide_symmetric (0.05, 0.05, 0.05, 0.05, NB_DECISION_SIMPLE),
+                   ==, NB_CONFORMS);
   g_assert_true (nb_decision_rule_parse ("guarded-w=U", &rule, &error));
   g_assert_cmpint (rule, ==, NB_DECISION_GUARDED);
   g_assert_cmpstr (nb_decision_rule_name (NB_DECISION_SIMPLE), ==, "simple-acceptance");

@@ -15,6 +15,7 @@
 #include "nb-error.h"
 #include "nb-metrics.h"
 #include "nb-table.h"
+#include "nb-unc-campaign.h"
 #include "nb-unc-iso.h"
 
 #include <math.h>
@@ -28,6 +29,7 @@ typedef struct {
   double accuracy_mm;           /* a constant, at k = 2 */
   char *accuracy;               /* the data sheet's form: "15 µm + 6 µm/m (k=2)" */
   double accuracy_deg;
+  char *angular_k;              /* its data sheet's coverage factor, or "rectangular" */
   double range_m;
   double random_mm;
   double sample_rate_hz;
@@ -36,6 +38,7 @@ typedef struct {
   double target_mm;
   double placement_mm;
   double resolution_mm;
+  char *registration_points;    /* the survey CSV of `campaign register --points` */
   gint64 seed;
 } UncOptions;
 
@@ -49,7 +52,10 @@ unc_entries (GOptionContext *context, UncOptions *u)
       "the same as the data sheet gives it: '15 µm + 6 µm/m', '1 mm + 1.5 ppm (k=1)', "
       "'8 mm + 1 ppm (rectangular)'", "SPEC" },
     { "accuracy-deg", 0, 0, G_OPTION_ARG_DOUBLE, &u->accuracy_deg,
-      "its angular (heading) accuracy, ° (k = 2)", "B" },
+      "its angular (heading) accuracy, ° (k = 2 unless --angular-accuracy-k)", "B" },
+    { "angular-accuracy-k", 0, 0, G_OPTION_ARG_STRING, &u->angular_k,
+      "the coverage factor the data sheet states the angular accuracy at, or 'rectangular' "
+      "(an MPE); 2 when not given", "K" },
     { "range-m", 0, 0, G_OPTION_ARG_DOUBLE, &u->range_m,
       "distance from the instrument to the work area, m (for the ppm part)", "L" },
     { "random-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->random_mm,
@@ -66,6 +72,9 @@ unc_entries (GOptionContext *context, UncOptions *u)
       "an obstacle's placement, mm (1σ; clause 6)", "P" },
     { "resolution-mm", 0, 0, G_OPTION_ARG_DOUBLE, &u->resolution_mm,
       "the map's cell size, mm (clause 10)", "C" },
+    { "registration-points", 0, 0, G_OPTION_ARG_FILENAME, &u->registration_points,
+      "the frame registration's surveyed points, the CSV campaign register --points reads: "
+      "the rigid fit's covariance from them and their residuals", "P.csv" },
     { "uncertainty-seed", 0, 0, G_OPTION_ARG_INT64, &u->seed,
       "seed of the Monte Carlo (results are reproducible; default 1)", "N" },
     { NULL }
@@ -114,6 +123,11 @@ unc_setup (const UncOptions *u, NbUncSetup *s, gboolean *enabled, GError **error
   else
     s->lin_const_mm = u->accuracy_mm;
   s->ang_deg = u->accuracy_deg;
+  if (u->angular_k != NULL && !nb_unc_parse_coverage (u->angular_k, &s->ang_k, error))
+    {
+      g_prefix_error (error, "--angular-accuracy-k: ");
+      return FALSE;
+    }
   s->range_m = u->range_m;
   s->random_mm = u->random_mm;
   s->sample_period_s = u->sample_rate_hz > 0.0 ? 1.0 / u->sample_rate_hz : 0.0;
@@ -122,6 +136,9 @@ unc_setup (const UncOptions *u, NbUncSetup *s, gboolean *enabled, GError **error
   s->target_mm = u->target_mm;
   s->placement_mm = u->placement_mm;
   s->map_resolution_mm = u->resolution_mm;
+  if (u->registration_points != NULL &&
+      !nb_unc_setup_registration_survey (s, u->registration_points, error))
+    return FALSE;
   *enabled = u->accuracy != NULL || u->accuracy_mm > 0.0 || u->accuracy_deg > 0.0;
   return TRUE;
 }
@@ -161,6 +178,8 @@ common_clear (Common *common)
 {
   g_clear_pointer (&common->input, g_free);
   g_clear_pointer (&common->unc.accuracy, g_free);
+  g_clear_pointer (&common->unc.registration_points, g_free);
+  g_clear_pointer (&common->unc.angular_k, g_free);
 }
 
 static gboolean

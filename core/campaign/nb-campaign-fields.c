@@ -92,6 +92,12 @@ static const NbCampaignField campaign_fields[] = {
     N_("stated accuracy, distance-dependent part, ppm (µm/m)") },
   { "instrument.accuracy_k", NB_FIELD_COVERAGE,
     N_("coverage factor of the stated accuracies (2 when not set), or 'rectangular' (an MPE)") },
+  /* A data sheet states the angular accuracy at its own k; not set, the
+   * angular one is at accuracy_k (what that field meant before #17 split
+   * them, so a campaign stored then states the same numbers). */
+  { "instrument.angular_accuracy_k", NB_FIELD_COVERAGE,
+    N_("coverage factor of the stated angular accuracy (instrument.accuracy_k when not set), or "
+       "'rectangular' (an MPE)") },
   { "instrument.range_m", NB_FIELD_POSITIVE,
     N_("distance from the measurement system to the test area, m (for the ppm part)") },
   { "instrument.angular_accuracy_deg", NB_FIELD_POSITIVE, N_("stated angular accuracy, ° (5.3)") },

@@ -690,7 +690,7 @@ nb_unc_pose (const NbUncSetup *s, const NbPose *command, const NbPose *att, gsiz
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
   group (&in, N_ ("target centring, y"), N_ ("instrument.target_centring_mm"), "mm", FALSE);
   add (&in, 0.0, s->target_mm, NB_UNC_NORMAL, 0.0);
-  group (&in, N_ ("measurement system, heading"), N_ ("instrument.angular_accuracy_deg, / accuracy_k"), "°", FALSE);
+  group (&in, N_ ("measurement system, heading"), N_ ("instrument.angular_accuracy_deg, / angular_accuracy_k"), "°", FALSE);
   add (&in, 0.0, nb_unc_setup_u_ang (s), stated_dist (s->ang_k), 0.0);
   group (&in, N_ ("distance-dependent part as scale on l_j (b·10⁻⁶)"), N_ ("instrument.accuracy_ppm"), "1",
          FALSE);

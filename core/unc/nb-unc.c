@@ -757,3 +757,17 @@ nb_conformity_decide (double value, double lo, double hi, double limit, gboolean
     return hi <= limit ? NB_CONFORMS : lo > limit ? NB_DOES_NOT_CONFORM : NB_INCONCLUSIVE;
   return lo >= limit ? NB_CONFORMS : hi < limit ? NB_DOES_NOT_CONFORM : NB_INCONCLUSIVE;
 }
+
+NbConformity
+nb_conformity_decide_symmetric (double value, double lo, double hi, double limit,
+                                NbDecisionRule rule)
+{
+  if (rule == NB_DECISION_SIMPLE)
+    return fabs (value) <= limit ? NB_CONFORMS : NB_DOES_NOT_CONFORM;
+  /* Conforms when the whole interval is inside [−limit, limit], does not
+   * when it is wholly beyond either limit, inconclusive when it contains
+   * one (an interval wider than the tolerance contains both). */
+  if (lo >= -limit && hi <= limit)
+    return NB_CONFORMS;
+  return hi < -limit || lo > limit ? NB_DOES_NOT_CONFORM : NB_INCONCLUSIVE;
+}

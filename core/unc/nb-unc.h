@@ -233,5 +233,11 @@ const char *nb_conformity_name    (NbConformity c);         /* "conforms" | "doe
  * [lo, hi] is the stated interval (y ± U for GUM, the MC one otherwise). */
 NbConformity nb_conformity_decide (double value, double lo, double hi, double limit,
                                    gboolean upper, NbDecisionRule rule);
+/* A declared two-sided limit |y| ≤ limit of a signed figure (Ao, the mean
+ * heading deviation: "±0.05°"), the tolerance interval [−limit, limit]
+ * (ILAC G8:2019 4.2, each limit with its guard band w = U under the guarded
+ * rule). */
+NbConformity nb_conformity_decide_symmetric (double value, double lo, double hi, double limit,
+                                             NbDecisionRule rule);
 
 G_END_DECLS
