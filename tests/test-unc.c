@@ -675,6 +675,77 @@ test_conformity (void)
   g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
 }
 
+/* The Monte Carlo's stated intervals are those of all its values sorted
+ * (it sorts only the tails the intervals read, nb-unc.c sort_tails): the
+ * values recorded as they are drawn, sorted here, give the same ends,
+ * bit for bit, for a skewed output, one that straddles 0, and one with ties. */
+typedef struct {
+  GArray *seen[3];
+} Recorder;
+
+static gboolean
+record_draw (gsl_rng *rng, double *y, gpointer data)
+{
+  Recorder *r = data;
+
+  y[0] = gsl_ran_exponential (rng, 2.0);
+  y[1] = gsl_ran_gaussian_ziggurat (rng, 1.0) - 0.3;
+  y[2] = floor (gsl_rng_uniform (rng) * 40.0) - 20.0;
+  for (int k = 0; k < 3; k++)
+    g_array_append_val (r->seen[k], y[k]);
+  return TRUE;
+}
+
+static int
+cmp_double (gconstpointer a, gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+static void
+test_mc_tails (void)
+{
+  Recorder r;
+  NbUncMcOptions o;
+  NbUncMcResult out[3];
+  g_autoptr (GError) error = NULL;
+
+  for (int k = 0; k < 3; k++)
+    r.seen[k] = g_array_new (FALSE, FALSE, sizeof (double));
+  nb_unc_mc_options_default (&o, 7);
+  /* n_dig 2: several batches, so the pooled values are h·M, not M. */
+  o.n_dig = 2;
+  o.max_trials = 60000;
+  g_assert_true (nb_unc_mc (record_draw, &r, 3, &o, out, &error));
+  for (int k = 0; k < 3; k++)
+    {
+      GArray *v = r.seen[k];
+      double lo, hi, lo_s, hi_s, mean = 0.0, ss = 0.0;
+
+      g_assert_cmpuint (out[k].trials, ==, v->len);
+      g_assert_cmpuint (v->len, >=, 20000);
+      g_array_sort (v, cmp_double);
+      nb_unc_interval_shortest ((const double *) v->data, v->len, o.p, &lo, &hi);
+      nb_unc_interval_symmetric ((const double *) v->data, v->len, o.p, &lo_s, &hi_s);
+      g_assert_cmpfloat (out[k].lo, ==, lo);
+      g_assert_cmpfloat (out[k].hi, ==, hi);
+      g_assert_cmpfloat (out[k].lo_sym, ==, lo_s);
+      g_assert_cmpfloat (out[k].hi_sym, ==, hi_s);
+      for (guint i = 0; i < v->len; i++)
+        mean += g_array_index (v, double, i) / v->len;
+      for (guint i = 0; i < v->len; i++)
+        ss += pow (g_array_index (v, double, i) - mean, 2);
+      nb_assert_rel (out[k].y + 100.0, mean + 100.0, 1e-12, "mean");
+      nb_assert_rel (out[k].u, sqrt (ss / (v->len - 1)), 1e-10, "standard deviation");
+      g_array_unref (v);
+    }
+  /* The exponential's shortest interval starts at its smallest values. */
+  g_assert_cmpfloat (out[0].lo, <, 0.01);
+  g_assert_cmpfloat (out[0].lo, <, out[0].lo_sym);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -682,6 +753,7 @@ main (int argc, char **argv)
   g_test_add_func ("/unc/round", test_round);
   g_test_add_func ("/unc/tolerance", test_tolerance);
   g_test_add_func ("/unc/intervals", test_intervals);
+  g_test_add_func ("/unc/mc-tails", test_mc_tails);
   g_test_add_func ("/unc/linear-budget", test_linear_budget);
   g_test_add_func ("/unc/correlated", test_correlated);
   g_test_add_func ("/unc/distributions", test_distributions);
