@@ -1,5 +1,6 @@
 /* nb-campaign-runner.c — the standard's trials driven and recorded (see nb-campaign-runner.h) */
 #include "nb-campaign-runner.h"
+#include "nb-record-words.h"
 #include "nb-runner-private.h"
 
 #include "nb-angle.h"
@@ -271,7 +272,7 @@ take_event (NbRun *run, NbEvent *e, GError **error)
       break;
     case NB_EVENT_LOST:
       if (run->lost == NULL)
-        run->lost = g_strdup_printf ("instrument lost: %s", e->message ? e->message : "no data");
+        run->lost = g_strdup_printf (NB_REASON_LOST, e->message ? e->message : NB_REASON_LOST_NO_DATA);
       break;
     case NB_EVENT_CONNECTED:
       g_clear_pointer (&run->lost, g_free);
@@ -279,7 +280,7 @@ take_event (NbRun *run, NbEvent *e, GError **error)
     case NB_EVENT_END:
       run->ended = TRUE;
       if (run->lost == NULL)
-        run->lost = g_strdup ("the instrument's recording ended");
+        run->lost = g_strdup (NB_REASON_RECORDING_ENDED);
       break;
     case NB_EVENT_ERROR:
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the instrument failed: %s",
@@ -341,7 +342,7 @@ nb_run_collect_now (NbRun *run, GError **error)
    * Judged at the last drain, not now: what arrived since is not taken yet. */
   if (run->keep && run->lost == NULL &&
       run->drained_t - MAX (run->last_good_t, run->t_start) > r->o.loss_timeout_s)
-    run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
+    run->lost = g_strdup_printf (NB_REASON_LOST_NO_SAMPLE,
                                  run->drained_t - MAX (run->last_good_t, run->t_start));
   return collect_stored (run, error);
 }
@@ -862,7 +863,7 @@ trial_recorded (NbRun *run, NbCampaignTrial *t, NbRunnerEvent *ev, GError **erro
                                                 r->clause->number, r->o.config, t->seq);
     g_autofree char *quality = quality_json (run);
 
-    if (!nb_campaign_log (run->campaign, "trial measured", subject, NULL, quality, error))
+    if (!nb_campaign_log (run->campaign, NB_EVENT_TRIAL_MEASURED, subject, NULL, quality, error))
       return FALSE;
   }
   if (!nb_run_figures (run, &figures, error))
@@ -970,7 +971,7 @@ run_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end, GError *
   if (cancelled)
     {
       t.outcome = NB_TRIAL_ABORTED;
-      t.reason = g_strdup ("cancelled by the operator");
+      t.reason = g_strdup (NB_REASON_CANCELLED);
       r->robot_ops->stop (r->robot);
     }
   else if (run->lost != NULL)
@@ -1166,7 +1167,7 @@ run_operator_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end,
        * loaded machine while the samples wait in the queue. */
       if (run->lost == NULL && run->drained_t - MAX (run->last_good_t, asked)
                                > r->o.loss_timeout_s)
-        run->lost = g_strdup_printf ("instrument lost: no usable sample for %.1f s",
+        run->lost = g_strdup_printf (NB_REASON_LOST_NO_SAMPLE,
                                      run->drained_t - MAX (run->last_good_t, asked));
       if (run->lost != NULL)
         {
@@ -1231,9 +1232,9 @@ run_operator_trial (NbRun *run, guint k, NbTrialOutcome *outcome, TrialEnd *end,
     {
       /* Started, never arrived: cancelled, instrument lost, or too long. */
       t.outcome = cancelled ? NB_TRIAL_ABORTED : run->lost ? NB_TRIAL_INCOMPLETE : NB_TRIAL_FAILED;
-      t.reason = g_strdup (cancelled ? "cancelled by the operator"
+      t.reason = g_strdup (cancelled ? NB_REASON_CANCELLED
                          : run->lost ? run->lost
-                         : "did not settle at the target within the trial timeout");
+                         : NB_REASON_TIMEOUT);
       t.end_time = nb_device_time (r->device);
       g_array_remove_range (run->samples, 0, MIN (seg.i_start, run->samples->len));
     }
@@ -1311,7 +1312,7 @@ run_all (NbRun *run, GError **error)
   subject = g_strdup_printf ("clause %u, config '%s'", r->clause->number, r->o.config);
   if (DRIVES (run, run_all))
     {
-      if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL,
+      if (!nb_campaign_log (run->campaign, NB_EVENT_RUN_STARTED, subject, NULL,
                             r->robot_name ? r->robot_name : "(unnamed)", error))
         return FALSE;
       ok = r->clause->runner->run_all (run, &cancelled, &local);
@@ -1331,7 +1332,7 @@ run_all (NbRun *run, GError **error)
                            nb_device_url (r->device) ? nb_device_url (r->device) : "",
                            nb_device_latency (r->device),
                            run->have_tf ? "instrument.registration_transform" : "instrument's own");
-  if (!nb_campaign_log (run->campaign, "campaign run started", subject, NULL, start, error))
+  if (!nb_campaign_log (run->campaign, NB_EVENT_RUN_STARTED, subject, NULL, start, error))
     return FALSE;
 
   for (guint k = 1; k <= run->n_trials && ok && !cancelled; k++)
@@ -1401,7 +1402,7 @@ finish:
                            sum->ok, sum->failed, sum->aborted, sum->incomplete, local ? "; " : "",
                            local ? local->message : "");
     if (!nb_config_result_compute (run->campaign, &run->config, &sum->figures, &late) ||
-        !nb_campaign_log (run->campaign, "campaign run ended", subject, NULL, end, &late) ||
+        !nb_campaign_log (run->campaign, NB_EVENT_RUN_ENDED, subject, NULL, end, &late) ||
         !nb_campaign_close (g_steal_pointer (&run->campaign), &late))
       {
         if (local == NULL)

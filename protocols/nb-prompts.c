@@ -1,5 +1,6 @@
 /* nb-prompts.c — operator prompts as data (see nb-prompts.h) */
 #include "nb-prompts.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 
@@ -262,7 +263,7 @@ nb_prompts_ask_logged_shown (NbPrompts *p, NbCampaign *campaign, NbPromptKind ki
 
     session = g_strdup (nb_campaign_get_who (campaign));
     nb_campaign_set_who (campaign, who);
-    ok = nb_campaign_log (campaign, "operator prompt", question, proposal, a, error);
+    ok = nb_campaign_log (campaign, NB_EVENT_PROMPT, question, proposal, a, error);
     nb_campaign_set_who (campaign, session);
   }
   if (ok && answer != NULL)

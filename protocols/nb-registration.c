@@ -1,4 +1,5 @@
 #include "nb-registration.h"
+#include "nb-record-words.h"
 
 #include "nb-csv-reader.h"
 #include "nb-error.h"
@@ -68,7 +69,7 @@ nb_registration_store (NbCampaign *campaign, const NbRegistration *reg, GError *
       !nb_campaign_set_field (campaign, "instrument.registration_transform", transform, error) ||
       (reg->reference_m != NULL &&
        !nb_campaign_set_field (campaign, "instrument.registration_points", points, error)) ||
-      !nb_campaign_log (campaign, "frame registration", "instrument", NULL, log, error) ||
+      !nb_campaign_log (campaign, NB_EVENT_REGISTRATION, "instrument", NULL, log, error) ||
       !nb_campaign_transaction_commit (campaign, error))
     {
       nb_campaign_transaction_rollback (campaign);

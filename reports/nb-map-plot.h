@@ -4,7 +4,9 @@
  * walls (blue), the corners A'_1..A'_4 with their uncertainty, the truth
  * corners A_1..A_4 when given (green), the defects (red: free space outside
  * the outline and the opening it came through; orange: a shadow), a scale
- * bar in mm and a caption.  The report reuses it for its figure.
+ * bar in mm and a caption.  The map itself is nb-map-draw.h's drawing, the
+ * one the window draws its maps with; this adds the words (in English, the
+ * CLI's), the scale bar and the legend.
  */
 #pragma once
 

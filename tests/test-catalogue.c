@@ -4,6 +4,7 @@
  * the msgids, both byte orders of a catalogue built here, and every kind of
  * damaged file refused with an error naming it. */
 #include "nb-catalogue.h"
+#include "nb-record-words.h"
 #include "nb-test.h"
 
 #include <string.h>
@@ -46,6 +47,61 @@ test_ru (void)
   g_assert_cmpstr (nb_tr (ru, msgid), ==, one);
   /* Read once: the same catalogue on the next call. */
   g_assert_true (nb_catalogue_for_language (locale_dir, "ru", NULL) == ru);
+}
+
+/* The records' English (nb-record-words.h) read in Russian: the reasons the
+ * runner writes, with their numbers (a decimal comma), the words inside
+ * them (the obstacle, a map defect's kind), one inside another, several
+ * joined; an event's kind; a text no format matches stays as it is, and
+ * English is the text itself. */
+static void
+test_records (void)
+{
+  const NbCatalogue *ru = nb_catalogue_for_language (locale_dir, "ru", NULL);
+  const NbCatalogue *en = nb_catalogue_for_language (locale_dir, "en", NULL);
+  static const struct { const char *stored, *ru; } reasons[] = {
+    { "cancelled by the operator", "отменено оператором" },
+    { "cancelled by the operator while settling", "отменено оператором при успокоении" },
+    { "touched the obstacle: clearance -3.5 mm", "касание препятствия: зазор -3,5 мм" },
+    { "shadow on wall 1 (3500 mm)", "тень у стены 1 (3500 мм)" },
+    { "shadow on wall 2 (812 mm); open_contour on wall 4 (150 mm)",
+      "тень у стены 2 (812 мм); незамкнутый контур у стены 4 (150 мм)" },
+    { "while settling at P1: instrument lost: no usable sample for 2.0 s",
+      "при успокоении в P1: связь с прибором потеряна: нет пригодных отсчётов 2,0 с" },
+    { "at PG: did not settle within 10 s of the arrival: the stillest 1 s window spread 4.2 mm "
+      "(tolerance 2 mm)",
+      "в PG: не успокоился за 10 с после прибытия: разброс в самом спокойном окне 1 с — 4,2 мм "
+      "(допуск 2 мм)" },
+    { "PG not reached: stopped 312.4 mm and 3.10° from where clause 5 ends, beyond its "
+      "repeatability (12.0 mm, 0.50°)",
+      "PG не достигнута: остановка в 312,4 мм и 3,10° от конечной позиции раздела 5, за "
+      "пределами его повторяемости (12,0 мм, 0,50°)" },
+    /* Nobody's format: the operator's own words, a robot's error. */
+    { "the robot's battery ran flat", "the robot's battery ran flat" },
+    { "shadow on wall x (3500 mm)", "shadow on wall x (3500 mm)" },
+  };
+
+  g_assert_nonnull (ru);
+  for (guint i = 0; i < G_N_ELEMENTS (reasons); i++)
+    {
+      g_autofree char *text = nb_record_reason_text (ru, reasons[i].stored);
+      g_autofree char *same = nb_record_reason_text (en, reasons[i].stored);
+
+      g_assert_cmpstr (text, ==, reasons[i].ru);
+      g_assert_cmpstr (same, ==, reasons[i].stored);
+    }
+  g_assert_null (nb_record_reason_text (ru, NULL));
+  {
+    g_autofree char *edited = nb_record_event_text (ru, "trial value edited: attained_x_mm");
+    g_autofree char *map = nb_record_event_text (ru, "map corners found");
+    g_autofree char *imported = nb_record_event_text (ru, "30 trials imported");
+    g_autofree char *other = nb_record_event_text (ru, "something else");
+
+    g_assert_cmpstr (edited, ==, "значение попытки исправлено: attained_x_mm");
+    g_assert_cmpstr (map, ==, "углы карты найдены");
+    g_assert_cmpstr (imported, ==, "импортировано попыток: 30");
+    g_assert_cmpstr (other, ==, "something else");
+  }
 }
 
 static void
@@ -259,6 +315,7 @@ main (int argc, char **argv)
   tmpdir = g_dir_make_tmp ("nb-catalogue-XXXXXX", NULL);
   g_test_add_func ("/catalogue/ru", test_ru);
   g_test_add_func ("/catalogue/english", test_english);
+  g_test_add_func ("/catalogue/records", test_records);
   g_test_add_func ("/catalogue/byte-orders", test_byte_orders);
   g_test_add_func ("/catalogue/short-plural", test_short_plural);
   g_test_add_func ("/catalogue/damaged", test_damaged);

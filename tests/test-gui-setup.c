@@ -17,6 +17,9 @@
  * set, both pages are saved there, light and dark, at 1280×800 and 1024×600.
  */
 #include "nb-test-gui.h"
+#include "nb-campaign-form.h"
+#include "nb-unc.h"
+#include "nb-unc-campaign.h"
 #include "nb-test-cli.h"
 #include "nb-campaign-iso9283.h"
 #include "nb-iso9283-run.h"
@@ -969,7 +972,7 @@ test_trials_figures (void)
     g_autoptr (GArray) trials = NULL;
     NbCampaignConfig cfg;
     const char *title, *value;
-    guint counted = 0;
+    guint counted = 0, shadows = 0;
 
     g_assert_true (nb_results_page_show_config (page, 10, "arena"));
     g_assert_cmpuint (json_array_get_length (per), ==, 5);
@@ -999,6 +1002,7 @@ test_trials_figures (void)
       counted += nb_campaign_trial_counts (10, &g_array_index (trials, NbCampaignTrial, j));
     g_assert_cmpuint (counted, ==, 5);
     g_assert_cmpuint (nb_results_page_get_n_maps (page), ==, counted);
+    shadows = 0;
     for (guint i = 0, j = 0; i < nb_results_page_get_n_maps (page); i++, j++)
       {
         const NbMapView *mv = nb_results_page_get_map (page, i);
@@ -1013,6 +1017,20 @@ test_trials_figures (void)
         t = &g_array_index (trials, NbCampaignTrial, j);
         g_assert_cmpuint (mv->number, ==, t->number);
         g_assert_cmpint (mv->ok, ==, t->outcome == NB_TRIAL_OK);
+        /* The defects (the trial's reason, a record in English) in the
+         * window's language. */
+        if (t->reason != NULL && g_str_has_prefix (t->reason, "shadow on wall "))
+          {
+            const char *rest = t->reason + strlen ("shadow on wall ");
+            g_autofree char *num = g_strndup (rest, (gsize) (strstr (rest, " mm)") - rest));
+            g_autofree char *want = g_str_equal (nb_gui_ui_language (), "ru")
+                                    ? g_strdup_printf ("тень у стены %s мм)", num)
+                                    : g_strdup (t->reason);
+
+            g_assert_null (strstr (t->reason, "; "));
+            g_assert_cmpstr (mv->reason, ==, want);
+            shadows++;
+          }
         nb_assert_abs (mv->dm_mm, g_array_index (r.values, double, i), 1e-12, "Dm of the trial");
         g_assert_nonnull (mv->map);
         g_test_message ("map %u: %s", mv->number, mv->map_file);
@@ -1037,6 +1055,24 @@ test_trials_figures (void)
             g_assert_true (colour_near (img, x + 4, y, 1, NB_MAP_VIEW_MAP_RGB) ||
                            colour_near (img, x - 4, y, 1, NB_MAP_VIEW_MAP_RGB));
           }
+        /* The defects the clause module found (its analysis of the file),
+         * drawn over their evidence: a shadow orange, an open contour red. */
+        g_assert_nonnull (mv->fit);
+        g_assert_cmpint (mv->fit->passed, ==, mv->ok);
+        for (guint d = 0; d < mv->fit->defects->len; d++)
+          {
+            const NbMapDefect *def = &g_array_index (mv->fit->defects, NbMapDefect, d);
+            double x, y;
+
+            nb_map_view_to_px (mv, 400, 400, (def->x0_mm + def->x1_mm) / 2,
+                               (def->y0_mm + def->y1_mm) / 2, &x, &y);
+            if (def->kind == NB_MAP_DEFECT_SHADOW)
+              g_assert_true (colour_near (img, x, y, 1, NB_MAP_SHADOW_RGB));
+            else
+              g_assert_true (colour_near (img, x, y, 1, NB_MAP_OPEN_RGB));
+          }
+        if (!mv->ok)
+          g_assert_cmpuint (mv->fit->defects->len, >, 0);
         /* The grid: free space inside the arena is white (a fifth of the
          * way from A_1 to the centre: clear of the walls and the column). */
         {
@@ -1054,6 +1090,8 @@ test_trials_figures (void)
         cairo_destroy (cr);
         cairo_surface_destroy (img);
       }
+    /* Trial 2's map has its shadow (so.map_shadow_trials). */
+    g_assert_cmpuint (shadows, ==, 1);
     nb_campaign_config_clear (&cfg);
     nb_config_result_clear (&r);
   }
@@ -1072,6 +1110,123 @@ test_trials_figures (void)
     name = g_strdup_printf ("results-clause5-%s-light-1280x800.png", nb_gui_ui_language ());
     snapshot_to (name);
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (), ADW_COLOR_SCHEME_DEFAULT);
+  }
+}
+
+/* Clause 10, after /gui-setup/trials-figures (its campaign open): trial
+ * 1's A'_2 moved by hand 150 mm along x — refused without a reason (the
+ * dialog's button stays off), cancelled (back where it was, nothing
+ * stored), then stored with one: both coordinates in the store as moved,
+ * two edits in the event log with the reason and the old values, and the
+ * Dm shown the library's from the stored corners (and not the one
+ * before). */
+static void
+test_corner_by_hand (void)
+{
+  NbResultsPage *page = NB_RESULTS_PAGE (lookup ("results-page"));
+  g_autofree char *db = g_build_filename (fx.gui.dir, "mapping.nbc", NULL);
+  g_autoptr (GError) error = NULL;
+  const char *why = "A'2 read off the wall's end by the operator";
+  const NbMapView *mv;
+  AdwMessageDialog *dialog;
+  double before[2], dm_before;
+  gint64 trial_id;
+  guint loads, number;
+
+  g_assert_cmpstr (nb_window_get_campaign_path (fx.gui.window), ==, db);
+  show_page ("results");
+  g_assert_true (nb_results_page_show_config (page, 10, "arena"));
+  settle ();
+  g_test_message ("maps shown: %u", nb_results_page_get_n_maps (page));
+  g_assert_cmpuint (nb_results_page_get_n_maps (page), ==, 5);
+  mv = nb_results_page_get_map (page, 0);
+  g_assert_nonnull (mv);
+  /* The defects' geometry is the clause module's analysis of the file. */
+  g_assert_nonnull (mv->fit);
+  before[0] = mv->corners_mm[1][0];
+  before[1] = mv->corners_mm[1][1];
+  dm_before = mv->dm_mm;
+  trial_id = mv->trial_id;
+  number = mv->number;
+
+  /* Cancelled: put back, nothing stored. */
+  g_assert_true (nb_results_page_move_corner (page, 0, 1, before[0] + 150, before[1]));
+  dialog = nb_results_page_get_corner_dialog (page);
+  g_assert_nonnull (dialog);
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "correct"));
+  adw_message_dialog_response (dialog, "cancel");
+  settle ();
+  g_assert_null (nb_results_page_get_corner_dialog (page));
+  mv = nb_results_page_get_map (page, 0);
+  g_assert_cmpfloat (mv->corners_mm[1][0], ==, before[0]);
+
+  /* With a reason: stored, Dm again. */
+  loads = results_loads;
+  g_assert_true (nb_results_page_move_corner (page, 0, 1, before[0] + 150, before[1]));
+  dialog = nb_results_page_get_corner_dialog (page);
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), why);
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "correct"));
+  adw_message_dialog_response (dialog, "correct");
+  iterate_until (results_loaded, GUINT_TO_POINTER (loads), 120);
+  settle ();
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+    g_autoptr (GArray) trials = NULL, events = NULL;
+    NbCampaignConfig cfg;
+    NbConfigResult r = { 0 };
+    g_autofree char *subject = NULL;
+    guint edits = 0;
+    char want_x[G_ASCII_DTOSTR_BUF_SIZE];
+
+    g_assert_no_error (error);
+    nb_campaign_config_init (&cfg);
+    g_assert_true (nb_campaign_find_config (c, 10, "arena", &cfg, &error));
+    trials = nb_campaign_list_trials (c, cfg.id, &error);
+    g_assert_no_error (error);
+    for (guint j = 0; j < trials->len; j++)
+      {
+        const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, j);
+
+        if (t->id != trial_id)
+          continue;
+        nb_assert_abs (t->corners_mm[1][0], before[0] + 150, 0.05, "A'2 x as moved");
+        nb_assert_abs (t->corners_mm[1][1], before[1], 0.05, "A'2 y as moved");
+      }
+    subject = nb_campaign_trial_subject (c, trial_id, &error);
+    g_assert_no_error (error);
+    events = nb_campaign_list_events (c, &error);
+    g_assert_no_error (error);
+    g_ascii_formatd (want_x, sizeof want_x, "%.1f", before[0] + 150);
+    for (guint i = 0; i < events->len; i++)
+      {
+        const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+        if (g_strcmp0 (e->subject, subject) != 0 ||
+            !g_str_has_prefix (e->what, "trial value edited: corner2_"))
+          continue;
+        g_assert_cmpstr (e->note, ==, why);
+        if (g_str_equal (e->what, "trial value edited: corner2_x_mm"))
+          g_assert_cmpstr (e->new_value, ==, want_x);
+        edits++;
+      }
+    g_assert_cmpuint (edits, ==, 2);
+    /* Dm (10.2) is the library's on the stored corners. */
+    g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
+    g_assert_no_error (error);
+    mv = nb_results_page_get_map (page, 0);
+    g_assert_cmpuint (mv->number, ==, number);
+    nb_assert_abs (mv->corners_mm[1][0], before[0] + 150, 0.05, "A'2 drawn where stored");
+    nb_assert_abs (mv->dm_mm, g_array_index (r.values, double, 0), 1e-12, "Dm recomputed");
+    g_assert_cmpfloat (fabs (mv->dm_mm - dm_before), >, 1.0);
+    nb_config_result_clear (&r);
+    nb_campaign_config_clear (&cfg);
+  }
+  {
+    g_autofree char *name = g_strdup_printf ("results-clause10-corrected-%s-light-1280x800.png",
+                                             nb_gui_ui_language ());
+
+    g_assert_true (nb_results_page_show_config (page, 10, "arena"));
+    snapshot_to (name);
   }
 }
 
@@ -1108,6 +1263,87 @@ write_survey (void)
     }
   fx.points_csv = g_build_filename (fx.gui.dir, "survey.csv", NULL);
   g_assert_true (g_file_set_contents (fx.points_csv, csv->str, -1, NULL));
+}
+
+/* ---------------------------------------------------- decision rule -- */
+
+static char *
+decision_rule_stored (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  char *v;
+
+  g_assert_no_error (error);
+  v = nb_campaign_get_field (c, "conformity.decision_rule", &error);
+  g_assert_no_error (error);
+  return v;
+}
+
+/* ILAC G8's decision rule on the Campaign page: a choice of the rules the
+ * library accepts, in words (the window's language), stored by the names
+ * nb_decision_rule_name gives them; a rule stored by another of its names
+ * ("guarded") is shown as its choice. */
+static void
+test_decision_rule (void)
+{
+  NbCampaignForm *form;
+  GtkWidget *editor;
+  GListModel *model;
+  g_autoptr (GError) error = NULL;
+  NbDecisionRule rule;
+  gboolean stated;
+
+  show_page ("campaign");
+  form = NB_CAMPAIGN_FORM (lookup ("campaign-form"));
+  editor = nb_campaign_form_get_editor (form, "conformity.decision_rule");
+  g_assert_true (GTK_IS_DROP_DOWN (editor));
+  model = gtk_drop_down_get_model (GTK_DROP_DOWN (editor));
+  g_assert_cmpuint (g_list_model_get_n_items (model), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 1), ==,
+                   _("Simple acceptance (w = 0)"));
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 2), ==,
+                   _("Guarded acceptance (w = U)"));
+  if (g_str_equal (nb_gui_ui_language (), "ru"))
+    g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (model), 2), ==,
+                     "Приёмка с защитной полосой (w = U)");
+  /* Not stated yet: "—". */
+  g_assert_null (decision_rule_stored ());
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (editor)), ==, 0);
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (editor), 2);
+  iterate_until (idle_window, NULL, 60);
+  {
+    g_autofree char *v = decision_rule_stored ();
+    g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+
+    g_assert_cmpstr (v, ==, nb_decision_rule_name (NB_DECISION_GUARDED));
+    g_assert_true (nb_decision_rule_from_campaign (c, &rule, &stated, &error));
+    g_assert_no_error (error);
+    g_assert_true (stated);
+    g_assert_cmpint (rule, ==, NB_DECISION_GUARDED);
+  }
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (editor), 1);
+  iterate_until (idle_window, NULL, 60);
+  {
+    g_autofree char *v = decision_rule_stored ();
+
+    g_assert_cmpstr (v, ==, nb_decision_rule_name (NB_DECISION_SIMPLE));
+  }
+  /* Stored as "guarded" (the CLI takes it): shown as Guarded. */
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (fx.gui.db, 0, &error);
+
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_set_field (c, "conformity.decision_rule", "guarded", &error));
+    g_assert_no_error (error);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  nb_window_open_campaign (fx.gui.window, fx.gui.db);
+  iterate_until (idle_window, NULL, 60);
+  settle ();
+  editor = nb_campaign_form_get_editor (form, "conformity.decision_rule");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (editor)), ==, 2);
 }
 
 /* ---------------------------------------------------------- ISO 9283 -- */
@@ -1355,9 +1591,11 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-setup/serial-ports", test_serial_ports);
   g_test_add_func ("/gui-setup/registration", test_registration);
   g_test_add_func ("/gui-setup/registration-bad-file", test_registration_bad_file);
+  g_test_add_func ("/gui-setup/decision-rule", test_decision_rule);
   g_test_add_func ("/gui-setup/screenshots", test_screenshots);
   /* Opens another campaign. */
   g_test_add_func ("/gui-setup/trials-figures", test_trials_figures);
+  g_test_add_func ("/gui-setup/corner-by-hand", test_corner_by_hand);
   g_test_add_func ("/gui-setup/iso9283", test_iso9283);
   {
     int status = g_test_run ();

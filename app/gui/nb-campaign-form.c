@@ -3,15 +3,28 @@
 #include "nb-campaign.h"
 #include "nb-conditions.h"
 #include "nb-gui-paths.h"
+#include "nb-unc.h"
 
 #include <adwaita.h>
 #include <glib/gi18n.h>
 #include <string.h>
 
-/* The choices of the enumerated field types, as the store spells them
- * (index 0: unset). */
-static const char *const bool_values[] = { NULL, N_("yes"), N_("no") };
-static const char *const environment_values[] = { NULL, N_("indoor"), N_("outdoor") };
+/* The choices of the enumerated field types: the value as the store
+ * spells it and its label in words (a msgid); index 0 is unset ("—"). */
+typedef struct {
+  const char *value, *label, *tooltip;
+} Choice;
+
+#define N_CHOICES 3
+static const Choice bool_choices[N_CHOICES] = {
+  { NULL, NULL, NULL }, { "yes", N_("yes"), NULL }, { "no", N_("no"), NULL },
+};
+static const Choice environment_choices[N_CHOICES] = {
+  { NULL, NULL, NULL }, { "indoor", N_("indoor"), NULL }, { "outdoor", N_("outdoor"), NULL },
+};
+/* ILAC G8:2019 4.2: the rules nb_decision_rule_parse accepts, by the names
+ * nb_decision_rule_name gives them (filled once: decision_choices_get). */
+static Choice decision_choices[N_CHOICES];
 
 typedef struct {
   NbCampaignForm *form;         /* not owned */
@@ -44,11 +57,22 @@ row_free (gpointer p)
   g_free (row);
 }
 
-static const char *const *
+static const Choice *
 choices_of (NbFieldType type)
 {
-  return type == NB_FIELD_BOOL ? bool_values
-         : type == NB_FIELD_ENVIRONMENT ? environment_values : NULL;
+  if (type == NB_FIELD_DECISION_RULE && decision_choices[1].value == NULL)
+    {
+      decision_choices[1] = (Choice) {
+        nb_decision_rule_name (NB_DECISION_SIMPLE), N_("Simple acceptance (w = 0)"),
+        N_("ILAC G8:2019 4.2.1: the figure against the declared value, no guard band") };
+      decision_choices[2] = (Choice) {
+        nb_decision_rule_name (NB_DECISION_GUARDED), N_("Guarded acceptance (w = U)"),
+        N_("ILAC G8:2019 4.2.2: conforms when the whole interval y ± U is within the declared "
+           "value, does not when it is wholly outside, else inconclusive") };
+    }
+  return type == NB_FIELD_BOOL ? bool_choices
+         : type == NB_FIELD_ENVIRONMENT ? environment_choices
+         : type == NB_FIELD_DECISION_RULE ? decision_choices : NULL;
 }
 
 static Row *
@@ -68,13 +92,13 @@ find_row (NbCampaignForm *form, const char *key)
 static char *
 editor_value (Row *row)
 {
-  const char *const *choices = choices_of (row->field->type);
+  const Choice *choices = choices_of (row->field->type);
 
   if (choices != NULL)
     {
       guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->editor));
 
-      return i < 3 ? g_strdup (choices[i]) : NULL;
+      return i < N_CHOICES ? g_strdup (choices[i].value) : NULL;
     }
   {
     g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (row->editor))));
@@ -86,16 +110,23 @@ editor_value (Row *row)
 static void
 set_editor (Row *row, const char *value)
 {
-  const char *const *choices = choices_of (row->field->type);
+  const Choice *choices = choices_of (row->field->type);
 
   if (choices != NULL)
     {
       guint selected = 0;
+      NbDecisionRule rule;
 
-      for (guint i = 1; i < 3; i++)
-        if (g_strcmp0 (choices[i], value) == 0)
+      /* A rule stored by another of its names ("simple", "guarded"). */
+      if (row->field->type == NB_FIELD_DECISION_RULE && value != NULL &&
+          nb_decision_rule_parse (value, &rule, NULL))
+        value = nb_decision_rule_name (rule);
+      for (guint i = 1; i < N_CHOICES; i++)
+        if (g_strcmp0 (choices[i].value, value) == 0)
           selected = i;
       gtk_drop_down_set_selected (GTK_DROP_DOWN (row->editor), selected);
+      gtk_widget_set_tooltip_text (row->editor, choices[selected].tooltip
+                                                ? _(choices[selected].tooltip) : NULL);
     }
   else
     gtk_editable_set_text (GTK_EDITABLE (row->editor), value ? value : "");
@@ -257,7 +288,15 @@ on_focus_leave (GtkEventControllerFocus *controller, gpointer user_data)
 static void
 on_drop_down_selected (GObject *object, GParamSpec *pspec, gpointer user_data)
 {
-  commit (user_data);
+  Row *row = user_data;
+  const Choice *choices = choices_of (row->field->type);
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (object));
+
+  /* What the rule chosen means (ILAC G8's words). */
+  if (choices != NULL && i < N_CHOICES)
+    gtk_widget_set_tooltip_text (GTK_WIDGET (object), choices[i].tooltip ? _(choices[i].tooltip)
+                                                                         : NULL);
+  commit (row);
 }
 
 /* ----------------------------------------------------------- loading -- */
@@ -368,15 +407,15 @@ capitalise (const char *s)
 static GtkWidget *
 make_editor (Row *row)
 {
-  const char *const *choices = choices_of (row->field->type);
+  const Choice *choices = choices_of (row->field->type);
   GtkWidget *editor;
 
   if (choices != NULL)
     {
-      const char *labels[4] = { "—", NULL, NULL, NULL };
+      const char *labels[N_CHOICES + 1] = { "—" };
 
-      for (guint i = 1; i < 3; i++)
-        labels[i] = _(choices[i]);
+      for (guint i = 1; i < N_CHOICES; i++)
+        labels[i] = _(choices[i].label);
       editor = gtk_drop_down_new_from_strings (labels);
       g_signal_connect (editor, "notify::selected", G_CALLBACK (on_drop_down_selected), row);
     }

@@ -1,4 +1,5 @@
 #include "nb-gui-paths.h"
+#include "nb-record-words.h"
 
 #include <glib/gi18n.h>
 
@@ -75,4 +76,16 @@ nb_gui_protocol_language (GSettings *settings)
 
   return g_str_equal (lang, "ru") ? "ru" : g_str_equal (lang, "en") ? "en"
                                                                    : nb_gui_ui_language ();
+}
+
+char *
+nb_gui_reason_text (const char *stored)
+{
+  return nb_record_reason_text (nb_gui_catalogue (nb_gui_ui_language (), NULL), stored);
+}
+
+char *
+nb_gui_event_text (const char *what)
+{
+  return nb_record_event_text (nb_gui_catalogue (nb_gui_ui_language (), NULL), what);
 }

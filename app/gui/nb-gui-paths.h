@@ -33,5 +33,9 @@ const char *nb_gui_protocol_language (GSettings *settings);
  * "sequences/pick-and-place.json"): the source tree's from the build tree,
  * else the installed share/navbench's, as navbench-cli finds it. */
 char       *nb_gui_data_path (const char *sub);
+/* A record of the campaign file in the window's language
+ * (nb-record-words.h): a trial's reason (NULL for NULL), an event's kind. */
+char       *nb_gui_reason_text (const char *stored);
+char       *nb_gui_event_text  (const char *what);
 
 G_END_DECLS

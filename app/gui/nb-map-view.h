@@ -8,9 +8,13 @@
  * A_1..A_4 and its outline (the configuration's truth_mm: the corners
  * nb_arena_corners laid out, or the survey's), the map's corners
  * A'_1..A'_4 as the store holds them (a corner corrected by hand included)
- * joined as the fitted outline, and each A'_i's offset from A_i.  Nothing
- * is computed here: Dm is the figure the clause module gave (10.2), the
- * verdict and the defects the trial's outcome and reason.
+ * joined as the fitted outline, and each A'_i's offset from A_i, the
+ * defects as geometry (the analysis the clause module judged the map by,
+ * nb_clause_mapping_analyse: the opening of an open contour, a shadow's
+ * second contour, the free space that leaked out).  The drawing is
+ * reports/nb-map-draw.h's, the protocol's map figure's.  Nothing is computed
+ * here: Dm is the figure the clause module gave (10.2), the verdict and the
+ * defects' words the trial's outcome and reason.
  */
 #pragma once
 
@@ -18,12 +22,16 @@
 #include <glib.h>
 
 #include "nb-map.h"
+#include "nb-map-draw.h"
+#include "nb-map-fit.h"
 
 G_BEGIN_DECLS
 
 typedef struct {
   guint number;                 /* the trial's number in its series */
+  gint64 trial_id;              /* the store's id of the trial */
   NbMap *map;                   /* the grid, or NULL (the file is gone or unreadable) */
+  NbMapFit *fit;                /* what the clause module found in it, or NULL */
   char *map_file;               /* as the event log names it, or NULL */
   char *map_error;              /* why the grid is not drawn, or NULL */
   double truth_mm[4][2];        /* A_1..A_4 */
@@ -43,13 +51,22 @@ void nb_map_view_extent (const NbMapView *view, double *x0_mm, double *y0_mm, do
  * (y up, to scale: one mm the same length in x and y). */
 void nb_map_view_to_px  (const NbMapView *view, double width, double height, double x_mm,
                          double y_mm, double *px, double *py);
+/* The drawing's frame (the map frame to its pixels) at this size. */
+void nb_map_view_frame  (const NbMapView *view, double width, double height, NbMapFrame *frame);
+/* The point of the map frame at (px, py) of the drawing. */
+void nb_map_view_from_px (const NbMapView *view, double width, double height, double px,
+                          double py, double *x_mm, double *y_mm);
+/* The corner A'_i (0..3) drawn within radius_px of (px, py), the nearest;
+ * -1 none. */
+int  nb_map_view_corner_at (const NbMapView *view, double width, double height, double px,
+                            double py, double radius_px);
 /* Draws the view into (0, 0)–(width, height); caption: the words under it
  * (trial, Dm, verdict), in the window's language. */
 void nb_map_view_draw   (const NbMapView *view, cairo_t *cr, double width, double height,
                          const char *caption);
 
 /* The colours the corners are drawn in (tests find them on the picture). */
-#define NB_MAP_VIEW_TRUTH_RGB 0.0, 0.55, 0.1
-#define NB_MAP_VIEW_MAP_RGB 0.1, 0.35, 0.9
+#define NB_MAP_VIEW_TRUTH_RGB NB_MAP_TRUTH_RGB
+#define NB_MAP_VIEW_MAP_RGB NB_MAP_CORNER_RGB
 
 G_END_DECLS

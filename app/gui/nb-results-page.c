@@ -1,4 +1,5 @@
 #include "nb-results-page.h"
+#include "nb-gui-paths.h"
 
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
@@ -272,7 +273,7 @@ map_file_of (GArray *events, const char *config, guint number, const char *campa
 /* Clause 10: each counted trial's map as the store holds it, in the order
  * of the figures (r's numbers, Dm and verdicts). */
 static void
-collect_maps (ConfigView *v, const NbCampaignConfig *cfg, GArray *trials,
+collect_maps (NbCampaign *campaign, ConfigView *v, const NbCampaignConfig *cfg, GArray *trials,
               const NbConfigResult *r, GArray *events, const char *campaign_path)
 {
   guint k = 0;
@@ -286,17 +287,31 @@ collect_maps (ConfigView *v, const NbCampaignConfig *cfg, GArray *trials,
       if (!nb_campaign_trial_counts (10, t))
         continue;
       mv.number = t->number;
+      mv.trial_id = t->id;
       memcpy (mv.truth_mm, cfg->truth_mm, sizeof mv.truth_mm);
       memcpy (mv.corners_mm, t->corners_mm, sizeof mv.corners_mm);
       mv.ok = t->outcome == NB_TRIAL_OK;
-      mv.reason = g_strdup (t->reason);
+      mv.reason = nb_gui_reason_text (t->reason);
       mv.dm_mm = r != NULL && r->values != NULL && k < r->values->len
                  ? g_array_index (r->values, double, k) : NAN;
       mv.map_file = map_file_of (events, cfg->name, t->number, campaign_path);
       if (mv.map_file == NULL)
         mv.map_error = g_strdup (_("The map file is not named in the event log."));
-      else if ((mv.map = nb_map_read (mv.map_file, &error)) == NULL)
-        mv.map_error = g_strdup (error->message);
+      else
+        {
+          /* Its defects as the clause module found them (drawn as geometry);
+           * a map without an outline is drawn without. */
+          g_autoptr (NbMapAnalysis) a = nb_clause_mapping_analyse (campaign, cfg, mv.map_file,
+                                                                   NULL);
+
+          if (a != NULL)
+            {
+              mv.map = g_steal_pointer (&a->map);
+              mv.fit = g_steal_pointer (&a->fit);
+            }
+          else if ((mv.map = nb_map_read (mv.map_file, &error)) == NULL)
+            mv.map_error = g_strdup (error->message);
+        }
       g_array_append_val (v->maps, mv);
       k++;
     }
@@ -363,7 +378,7 @@ load_work (gpointer data, GError **error)
           item->seq = t->seq;
           item->outcome = t->outcome;
           item->values = trial_values (t);
-          item->reason = g_strdup (t->reason);
+          item->reason = nb_gui_reason_text (t->reason);
           item->subject = nb_campaign_trial_subject (campaign, t->id, NULL);
           g_ptr_array_add (s->items, item);
         }
@@ -383,7 +398,8 @@ load_work (gpointer data, GError **error)
           else
             collect_figures (view, clause, &r);
           if (clause->run == NB_CLAUSE_RUN_MAPS)
-            collect_maps (view, cfg, trials, r.error == NULL ? &r : NULL, s->events, data);
+            collect_maps (campaign, view, cfg, trials, r.error == NULL ? &r : NULL, s->events,
+                          data);
           nb_run_plot_add_trials (&view->plot, clause, trials, &r);
           /* The figures the plot draws with (each clause's own member). */
           view->plot.have_figures = r.error == NULL;
@@ -428,8 +444,16 @@ struct _NbResultsPage {
   GArray *event_data;           /* of NbCampaignEvent: the last load's */
   GPtrArray *configs;           /* of ConfigView: the last load's */
   ConfigView *shown;            /* the plotted one */
+  guint shown_clause;           /* and its name: selected again after a reload */
+  char *shown_config;
   guint n_audit;
   gboolean loading;
+  /* A map corner dragged (clause 10): which, where it was, the drawing's
+   * frame fixed at the press. */
+  int drag_map, drag_corner;
+  double drag_from_mm[2], drag_x0, drag_y0, drag_cell_x, drag_cell_y, drag_cw, drag_ch;
+  NbMapFrame drag_frame;
+  AdwMessageDialog *corner_dialog;
 };
 
 G_DEFINE_FINAL_TYPE (NbResultsPage, nb_results_page, GTK_TYPE_WIDGET)
@@ -595,6 +619,269 @@ draw_maps (const ConfigView *v, cairo_t *cr, int width, int height)
     }
 }
 
+/* ------------------------------------------- clause 10: corners by hand -- */
+
+/* The map cell (three to a row, as draw_maps lays them out) at (x, y). */
+static int
+map_cell_at (const ConfigView *v, int width, int height, double x, double y, double *cell_x,
+             double *cell_y, double *cw, double *ch)
+{
+  guint n = v->maps->len, cols = MIN (n, 3), rows = n ? (n + cols - 1) / cols : 1;
+  int col, row;
+
+  if (n == 0)
+    return -1;
+  *cw = (double) width / cols;
+  *ch = (double) height / rows;
+  col = (int) (x / *cw);
+  row = (int) (y / *ch);
+  if (col < 0 || row < 0 || (guint) col >= cols || (guint) (row * cols + col) >= n)
+    return -1;
+  *cell_x = col * *cw;
+  *cell_y = row * *ch;
+  return row * (int) cols + col;
+}
+
+typedef struct {
+  char *path, *why;
+  gint64 trial_id;
+  guint corner;                 /* 1..4 */
+  char x[G_ASCII_DTOSTR_BUF_SIZE], y[G_ASCII_DTOSTR_BUF_SIZE];
+} CornerEdit;
+
+static void
+corner_edit_free (gpointer p)
+{
+  CornerEdit *e = p;
+
+  g_free (e->path);
+  g_free (e->why);
+  g_free (e);
+}
+
+/* Both coordinates in one transaction: the store logs each with the reason
+ * (the trial's audit trail), and Dm is computed again from them. */
+static gpointer
+corner_edit_work (gpointer data, GError **error)
+{
+  CornerEdit *e = data;
+  g_autoptr (NbCampaign) campaign = nb_campaign_open (e->path, 0, error);
+  g_autofree char *kx = g_strdup_printf ("corner%u_x_mm", e->corner);
+  g_autofree char *ky = g_strdup_printf ("corner%u_y_mm", e->corner);
+
+  if (campaign == NULL || !nb_campaign_transaction_begin (campaign, error))
+    return NULL;
+  if (!nb_campaign_edit_trial (campaign, e->trial_id, kx, e->x, e->why, error) ||
+      !nb_campaign_edit_trial (campaign, e->trial_id, ky, e->y, e->why, error) ||
+      !nb_campaign_transaction_commit (campaign, error))
+    {
+      nb_campaign_transaction_rollback (campaign);
+      return NULL;
+    }
+  if (!nb_campaign_close (g_steal_pointer (&campaign), error))
+    return NULL;
+  return g_strdup ("ok");
+}
+
+static void
+corner_edit_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  NbResultsPage *page = NB_RESULTS_PAGE (owner);
+
+  if (error != NULL)
+    {
+      gtk_label_set_text (GTK_LABEL (page->edit_status), error->message);
+      gtk_widget_add_css_class (page->edit_status, "error");
+    }
+  else
+    {
+      gtk_label_set_text (GTK_LABEL (page->edit_status), _("Corrected; the event log keeps the "
+                                                           "old value and the reason."));
+      gtk_widget_remove_css_class (page->edit_status, "error");
+    }
+  /* Drawn again from the store either way (a refused edit puts the corner
+   * back). */
+  nb_results_page_reload (page);
+  g_signal_emit (page, signals[SIGNAL_EDITED], 0, error == NULL);
+}
+
+static void
+corner_put_back (NbResultsPage *page)
+{
+  if (page->shown != NULL && page->drag_map >= 0 && (guint) page->drag_map < page->shown->maps->len)
+    {
+      NbMapView *mv = &g_array_index (page->shown->maps, NbMapView, page->drag_map);
+
+      mv->corners_mm[page->drag_corner][0] = page->drag_from_mm[0];
+      mv->corners_mm[page->drag_corner][1] = page->drag_from_mm[1];
+    }
+  page->drag_map = -1;
+  gtk_widget_queue_draw (page->plot);
+}
+
+static void
+on_corner_reason_changed (GtkEditable *entry, gpointer user_data)
+{
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (user_data), "correct",
+                                           text[0] != '\0');
+}
+
+static void
+on_corner_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
+{
+  NbResultsPage *page = user_data;
+  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+  NbMapView *mv;
+  CornerEdit *e;
+
+  if (page->corner_dialog == dialog)
+    page->corner_dialog = NULL;
+  if (!g_str_equal (response, "correct") || page->shown == NULL || page->drag_map < 0 ||
+      (guint) page->drag_map >= page->shown->maps->len || page->path == NULL)
+    {
+      corner_put_back (page);
+      return;
+    }
+  mv = &g_array_index (page->shown->maps, NbMapView, page->drag_map);
+  e = g_new0 (CornerEdit, 1);
+  e->path = g_strdup (page->path);
+  e->trial_id = mv->trial_id;
+  e->corner = (guint) page->drag_corner + 1;
+  e->why = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  /* A tenth of a millimetre: a hand on a map of centimetre cells. */
+  g_ascii_formatd (e->x, sizeof e->x, "%.1f", mv->corners_mm[page->drag_corner][0]);
+  g_ascii_formatd (e->y, sizeof e->y, "%.1f", mv->corners_mm[page->drag_corner][1]);
+  page->drag_map = -1;
+  nb_io_queue_push (page->queue, G_OBJECT (page), corner_edit_work, corner_edit_done, e,
+                    corner_edit_free, g_free);
+}
+
+gboolean
+nb_results_page_move_corner (NbResultsPage *page, guint map, guint corner, double x_mm,
+                             double y_mm)
+{
+  NbMapView *mv;
+  GtkWidget *dialog, *entry;
+  g_autofree char *body = NULL;
+
+  if (page->shown == NULL || map >= page->shown->maps->len || corner > 3 ||
+      page->corner_dialog != NULL)
+    return FALSE;
+  mv = &g_array_index (page->shown->maps, NbMapView, map);
+  if (page->drag_map != (int) map || page->drag_corner != (int) corner)
+    {
+      page->drag_from_mm[0] = mv->corners_mm[corner][0];
+      page->drag_from_mm[1] = mv->corners_mm[corner][1];
+    }
+  page->drag_map = (int) map;
+  page->drag_corner = (int) corner;
+  mv->corners_mm[corner][0] = x_mm;
+  mv->corners_mm[corner][1] = y_mm;
+  gtk_widget_queue_draw (page->plot);
+  /* TRANSLATORS: a clause 10 map's corner A'_i moved by hand. */
+  body = g_strdup_printf (_("Trial %u: A′%u from (%.1f, %.1f) to (%.1f, %.1f) mm. The event log "
+                            "keeps where the analysis found it and why it was moved; Dm is "
+                            "computed again."), mv->number, corner + 1, page->drag_from_mm[0],
+                          page->drag_from_mm[1], x_mm, y_mm);
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (page))),
+                                   _("Correct the Map Corner?"), body);
+  entry = gtk_entry_new ();
+  gtk_widget_set_name (entry, "corner-reason");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Reason (for the event log)"));
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
+                                    "correct", _("_Correct"), NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "correct",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "correct", FALSE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "correct");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect (entry, "changed", G_CALLBACK (on_corner_reason_changed), dialog);
+  g_signal_connect (dialog, "response", G_CALLBACK (on_corner_response), page);
+  page->corner_dialog = ADW_MESSAGE_DIALOG (dialog);
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+AdwMessageDialog *
+nb_results_page_get_corner_dialog (NbResultsPage *page)
+{
+  return page->corner_dialog;
+}
+
+static void
+on_drag_begin (GtkGestureDrag *gesture, double x, double y, gpointer user_data)
+{
+  NbResultsPage *page = user_data;
+  int width = gtk_widget_get_width (page->plot), height = gtk_widget_get_height (page->plot);
+  int i, k = -1;
+  NbMapView *mv;
+
+  page->drag_map = -1;
+  if (page->shown == NULL || page->corner_dialog != NULL ||
+      (i = map_cell_at (page->shown, width, height, x, y, &page->drag_cell_x, &page->drag_cell_y,
+                        &page->drag_cw, &page->drag_ch)) < 0)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  mv = &g_array_index (page->shown->maps, NbMapView, i);
+  k = nb_map_view_corner_at (mv, page->drag_cw, page->drag_ch, x - page->drag_cell_x,
+                             y - page->drag_cell_y, 10);
+  if (k < 0)
+    {
+      gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_DENIED);
+      return;
+    }
+  gtk_gesture_set_state (GTK_GESTURE (gesture), GTK_EVENT_SEQUENCE_CLAIMED);
+  page->drag_map = i;
+  page->drag_corner = k;
+  page->drag_from_mm[0] = mv->corners_mm[k][0];
+  page->drag_from_mm[1] = mv->corners_mm[k][1];
+  page->drag_x0 = x;
+  page->drag_y0 = y;
+  /* The frame of the press: the drawing does not rescale under the hand. */
+  nb_map_view_frame (mv, page->drag_cw, page->drag_ch, &page->drag_frame);
+}
+
+static void
+on_drag_update (GtkGestureDrag *gesture, double dx, double dy, gpointer user_data)
+{
+  NbResultsPage *page = user_data;
+  NbMapView *mv;
+
+  if (page->shown == NULL || page->drag_map < 0 || (guint) page->drag_map >= page->shown->maps->len)
+    return;
+  mv = &g_array_index (page->shown->maps, NbMapView, page->drag_map);
+  nb_map_frame_to_mm (&page->drag_frame, page->drag_x0 + dx - page->drag_cell_x,
+                      page->drag_y0 + dy - page->drag_cell_y, &mv->corners_mm[page->drag_corner][0],
+                      &mv->corners_mm[page->drag_corner][1]);
+  gtk_widget_queue_draw (page->plot);
+}
+
+static void
+on_drag_end (GtkGestureDrag *gesture, double dx, double dy, gpointer user_data)
+{
+  NbResultsPage *page = user_data;
+  NbMapView *mv;
+
+  if (page->shown == NULL || page->drag_map < 0 || (guint) page->drag_map >= page->shown->maps->len)
+    return;
+  mv = &g_array_index (page->shown->maps, NbMapView, page->drag_map);
+  /* A click is not a correction. */
+  if (hypot (dx, dy) < 3)
+    {
+      corner_put_back (page);
+      return;
+    }
+  nb_results_page_move_corner (page, (guint) page->drag_map, (guint) page->drag_corner,
+                               mv->corners_mm[page->drag_corner][0],
+                               mv->corners_mm[page->drag_corner][1]);
+}
+
 static void
 draw_plot (GtkDrawingArea *area, cairo_t *cr, int width, int height, gpointer user_data)
 {
@@ -618,6 +905,12 @@ on_result_selected (GtkListBox *box, GtkListBoxRow *row, gpointer user_data)
 
   page->shown = row != NULL && page->configs != NULL
                 ? g_object_get_data (G_OBJECT (row), "nb-config-view") : NULL;
+  if (page->shown != NULL)
+    {
+      page->shown_clause = page->shown->clause;
+      g_free (page->shown_config);
+      page->shown_config = g_strdup (page->shown->config);
+    }
   gtk_widget_queue_draw (page->plot);
 }
 
@@ -627,7 +920,10 @@ show_results (NbResultsPage *page)
 {
   guint clause = filter_clause (page);
   const char *config = filter_config (page);
-  GtkListBoxRow *first = NULL;
+  GtkListBoxRow *first = NULL, *again = NULL;
+  /* The configuration shown before (a reload after an edit stays on it). */
+  guint was_clause = page->shown_clause;
+  g_autofree char *was_config = g_strdup (page->shown_config);
 
   page->shown = NULL;
   clear_box (page->results);
@@ -672,9 +968,11 @@ show_results (NbResultsPage *page)
       g_object_set_data (G_OBJECT (row), "nb-config-view", v);
       if (first == NULL)
         first = GTK_LIST_BOX_ROW (row);
+      if (v->clause == was_clause && g_strcmp0 (v->config, was_config) == 0)
+        again = GTK_LIST_BOX_ROW (row);
     }
-  if (first != NULL)
-    gtk_list_box_select_row (page->results, first);
+  if (again != NULL || first != NULL)
+    gtk_list_box_select_row (page->results, again != NULL ? again : first);
   gtk_widget_queue_draw (page->plot);
 }
 
@@ -784,7 +1082,7 @@ load_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 
         item->columns[0] = g_strdup (e->time);
         item->columns[1] = g_strdup (e->who);
-        item->columns[2] = g_strdup (e->what);
+        item->columns[2] = nb_gui_event_text (e->what);
         item->columns[3] = g_strdup (e->subject);
         item->columns[4] = e->note != NULL
                            ? g_strdup_printf ("%s → %s (%s)", e->old_value ? e->old_value : "—",
@@ -821,6 +1119,8 @@ nb_results_page_set_campaign (NbResultsPage *page, const char *path)
 {
   g_free (page->path);
   page->path = g_strdup (path);
+  g_clear_pointer (&page->shown_config, g_free);
+  page->shown_clause = 0;
   /* Nothing of the previous campaign stays on screen. */
   g_list_store_remove_all (page->items);
   g_list_store_remove_all (page->events);
@@ -1146,6 +1446,16 @@ nb_results_page_init (NbResultsPage *page)
   add_column (page->log, _("Change"), 4, G_CALLBACK (bind_event_cell), TRUE);
 
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (page->plot), draw_plot, page, NULL);
+  /* Clause 10: a map's corner A'_i dragged by hand. */
+  page->drag_map = -1;
+  {
+    GtkGesture *drag = gtk_gesture_drag_new ();
+
+    g_signal_connect (drag, "drag-begin", G_CALLBACK (on_drag_begin), page);
+    g_signal_connect (drag, "drag-update", G_CALLBACK (on_drag_update), page);
+    g_signal_connect (drag, "drag-end", G_CALLBACK (on_drag_end), page);
+    gtk_widget_add_controller (page->plot, GTK_EVENT_CONTROLLER (drag));
+  }
   g_signal_connect (page->selection, "notify::selected", G_CALLBACK (on_selection), page);
   g_signal_connect (page->clause_filter, "notify::selected", G_CALLBACK (on_filter_changed), page);
   g_signal_connect (page->config_filter, "notify::selected", G_CALLBACK (on_filter_changed), page);
@@ -1183,6 +1493,7 @@ nb_results_page_finalize (GObject *object)
   g_clear_pointer (&page->event_data, g_array_unref);
   g_clear_pointer (&page->configs, g_ptr_array_unref);
   g_free (page->path);
+  g_free (page->shown_config);
   g_clear_pointer (&page->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_results_page_parent_class)->finalize (object);
 }

@@ -50,6 +50,16 @@ void       nb_results_page_get_figure (NbResultsPage *page, guint i, const char 
 guint      nb_results_page_get_n_maps (NbResultsPage *page);
 const NbMapView *nb_results_page_get_map (NbResultsPage *page, guint i);
 
+/* Clause 10: a map's corner A'_i (corner 0..3) moved by hand — what a drag
+ * of its circle on "results-plot" ends in: the corner drawn there, and the
+ * reason asked (the dialog's extra child the GtkEntry; response "correct"
+ * stores both coordinates with it through nb_campaign_edit_trial, the page
+ * reloads and Dm is the library's again; "cancel" puts it back).  FALSE
+ * when no such map is shown or a reason is being asked. */
+gboolean   nb_results_page_move_corner (NbResultsPage *page, guint map, guint corner, double x_mm,
+                                        double y_mm);
+AdwMessageDialog *nb_results_page_get_corner_dialog (NbResultsPage *page);
+
 /* Rows of the selected trial's audit trail, of the event log. */
 guint      nb_results_page_get_n_audit (NbResultsPage *page);
 guint      nb_results_page_get_n_events (NbResultsPage *page);

@@ -768,6 +768,8 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
 {
   Run *run = user_data;
   NbTrialsPage *page = run->page;
+  /* The runner's reason (a record, English) in the window's language. */
+  g_autofree char *reason = nb_gui_reason_text (ev->reason);
 
   if (ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED)
     {
@@ -808,12 +810,12 @@ on_progress (const NbRunnerEvent *ev, gpointer user_data)
     if (own_verdict && what != NULL)
       /* The event names its own verdict (detected, success, contact). */
       text = g_strdup_printf (_("Trial %u/%u: %s%s%s"), ev->trial, ev->n_trials, what,
-                              ev->reason ? " — " : "", ev->reason ? ev->reason : "");
+                              reason ? " — " : "", reason ? reason : "");
     else
       text = g_strdup_printf (_("Trial %u/%u (no. %u): %s%s%s%s%s"), ev->trial, ev->n_trials,
                               ev->seq, nb_outcome_text (ev->outcome), what ? " — " : "",
-                              what ? what : "", ev->reason ? " — " : "",
-                              ev->reason ? ev->reason : "");
+                              what ? what : "", reason ? " — " : "",
+                              reason ? reason : "");
     add_list_row (page, text, ev->outcome != NB_TRIAL_OK);
     page->interim = ev->trial < ev->n_trials;
     show_figures (page, ev->figures);

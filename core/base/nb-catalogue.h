@@ -25,6 +25,10 @@ typedef struct _NbCatalogue NbCatalogue;
 #ifndef N_
 #define N_(String) (String)
 #endif
+/* The same in a context (looked up with nb_ptr). */
+#ifndef NC_
+#define NC_(Context, String) (String)
+#endif
 
 /* Reads a GNU .mo file (either byte order) for the language `lang` (its
  * plural rule: "en" two forms, "ru" three).  NULL with an error naming the

@@ -1,5 +1,6 @@
 /* nb-campaign-configs.c — test configurations */
 #include "nb-campaign-private.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 #include "nb-number.h"
@@ -130,7 +131,7 @@ nb_campaign_add_config (NbCampaign *c, NbCampaignConfig *config, GError **error)
     }
   config->id = sqlite3_last_insert_rowid (c->db);
   subject = g_strdup_printf ("clause %u '%s'", config->clause, config->name);
-  if (!nbc_log_event (c, "configuration added", subject, NULL, NULL, NULL, error))
+  if (!nbc_log_event (c, NB_EVENT_CONFIG_ADDED, subject, NULL, NULL, NULL, error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);
 }

@@ -1,6 +1,7 @@
 /* nb-campaign-fields.c — the campaign fields: robot, conditions, instrument, lab
  * (key/value, checked in C, so a new field needs no migration) */
 #include "nb-campaign-private.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 #include "nb-number.h"
@@ -134,7 +135,8 @@ static const NbCampaignField campaign_fields[] = {
   { "declared.passage_time_s", NB_FIELD_POSITIVE, N_("declared passage time ≤ …, s") },
   { "declared.delay_ratio", NB_FIELD_POSITIVE, N_("declared delay ratio T1/T0 ≤ …") },
   { "conformity.decision_rule", NB_FIELD_DECISION_RULE,
-    N_("decision rule of the conformity statements: simple-acceptance or guarded-w=U (ILAC G8:2019)") },
+    /* The values: simple-acceptance | guarded-w=U (nb_decision_rule_parse says so). */
+    N_("decision rule of the conformity statements (ILAC G8:2019 4.2)") },
   /* 6.4, 7.4: the table 2 obstacles as used (their dimensions are table 2's). */
   { "obstacle.wooden_wall.material", NB_FIELD_TEXT, N_("wooden wall: material as used (6.4)") },
   { "obstacle.wooden_wall.colour", NB_FIELD_TEXT, N_("wooden wall: colour as used (6.4)") },
@@ -369,7 +371,7 @@ nb_campaign_set_field (NbCampaign *c, const char *key, const char *value, GError
       nbc_sql_error (c, rc, "setting a field", error);
       return nbc_tx_fail (c);
     }
-  if (!nbc_log_event (c, "field set", key, old, canonical, NULL, error))
+  if (!nbc_log_event (c, NB_EVENT_FIELD_SET, key, old, canonical, NULL, error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);
 }

@@ -1,4 +1,5 @@
 #include "nb-campaign-iso9283.h"
+#include "nb-record-words.h"
 
 #include "nb-campaign-private.h"
 #include "nb-error.h"
@@ -104,7 +105,7 @@ nb_campaign_iso9283_add_run (NbCampaign *c, const NbIso9283StoredRun *r, GError 
                                              r->cycles, r->speed_pct, r->load ? r->load : "rated",
                                              r->robot ? r->robot : "");
 
-    if (!nbc_log_event (c, "ISO 9283 run recorded", subject, NULL, NULL, note, error))
+    if (!nbc_log_event (c, NB_EVENT_ISO9283_RUN, subject, NULL, NULL, note, error))
       return nbc_tx_fail (c);
   }
   return nbc_tx_finish (c, error);
@@ -226,7 +227,7 @@ nb_campaign_iso9283_plan_add (NbCampaign *c, const NbIso9283PlanEntry *e, guint 
   {
     g_autofree char *note = g_strdup_printf ("%u configurations", n);
 
-    if (!nbc_log_event (c, "ISO 9283 plan made", "ISO 9283 plan", NULL, NULL, note, error))
+    if (!nbc_log_event (c, NB_EVENT_ISO9283_PLAN, "ISO 9283 plan", NULL, NULL, note, error))
       return nbc_tx_fail (c);
   }
   return nbc_tx_finish (c, error);
@@ -302,7 +303,7 @@ nb_campaign_iso9283_plan_set_scope (NbCampaign *c, const char *config, gboolean 
   {
     g_autofree char *subject = g_strdup_printf ("ISO 9283 configuration '%s'", config);
 
-    if (!nbc_log_event (c, in_scope ? "back in scope" : "out of scope", subject, NULL, NULL,
+    if (!nbc_log_event (c, in_scope ? NB_EVENT_BACK_IN_SCOPE : NB_EVENT_OUT_OF_SCOPE, subject, NULL, NULL,
                         reason, error))
       return nbc_tx_fail (c);
   }

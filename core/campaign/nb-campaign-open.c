@@ -1,6 +1,7 @@
 /* nb-campaign-open.c — creating, opening (lock, migration, recovery of the
  * trials left in flight) and closing a campaign file */
 #include "nb-campaign-private.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 #include "nb-number.h"
@@ -161,7 +162,7 @@ migrate (NbCampaign *c, guint from, GError **error)
     if (!nbc_exec (c, nbc_migrations[v], "migrating the schema", error))
       return nbc_tx_fail (c);
   if (!nbc_exec (c, pragma, "migrating the schema", error) ||
-      (from > 0 && !nbc_log_event (c, "schema migrated", NULL, old, new, NULL, error)))
+      (from > 0 && !nbc_log_event (c, NB_EVENT_SCHEMA_MIGRATED, NULL, old, new, NULL, error)))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);
 }
@@ -209,7 +210,7 @@ recover (NbCampaign *c, GError **error)
         break;
       rc = SQLITE_OK;
       if ((subject = nbc_trial_subject (c, id, error)) == NULL ||
-          !nbc_log_event (c, "trial marked incomplete", subject, "running", "incomplete", reason,
+          !nbc_log_event (c, NB_EVENT_TRIAL_INCOMPLETE, subject, "running", "incomplete", reason,
                       error))
         {
           sqlite3_finalize (s);
@@ -350,7 +351,7 @@ nb_campaign_create (const char *path, const char *name, GError **error)
       nbc_sql_error (c, rc, "creating", error);
       goto fail;
     }
-  if (!nbc_log_event (c, "campaign created", name, NULL, NULL, NULL, error) ||
+  if (!nbc_log_event (c, NB_EVENT_CAMPAIGN_CREATED, name, NULL, NULL, NULL, error) ||
       !nbc_exec (c, "COMMIT", "creating", error) ||
       !nbc_exec (c, "PRAGMA journal_mode = WAL", "creating", error))
     goto fail;

@@ -1,5 +1,6 @@
 /* nb-campaign-plan.c — the campaign's plan (see nb-campaign.h) */
 #include "nb-campaign-private.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 
@@ -78,7 +79,7 @@ nb_campaign_plan_add (NbCampaign *c, NbPlanEntry *e, GError **error)
     }
   e->id = sqlite3_last_insert_rowid (c->db);
   subject = g_strdup_printf ("clause %u '%s'", e->clause, e->config);
-  if (!nbc_log_event (c, "planned", subject, NULL, e->in_scope ? "in scope" : e->reason, NULL,
+  if (!nbc_log_event (c, NB_EVENT_PLANNED, subject, NULL, e->in_scope ? "in scope" : e->reason, NULL,
                       error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);
@@ -165,7 +166,7 @@ nb_campaign_plan_set_scope (NbCampaign *c, guint clause, const char *config, gbo
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s: the plan has no %s", c->path, subject);
       return nbc_tx_fail (c);
     }
-  if (!nbc_log_event (c, in_scope ? "back in scope" : "out of scope", subject, NULL,
+  if (!nbc_log_event (c, in_scope ? NB_EVENT_BACK_IN_SCOPE : NB_EVENT_OUT_OF_SCOPE, subject, NULL,
                       in_scope ? reason : reason, NULL, error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);

@@ -1,5 +1,6 @@
 /* nb-campaign-trials.c — trials, their outcomes and the audit trail of edits */
 #include "nb-campaign-private.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 #include "nb-number.h"
@@ -167,7 +168,7 @@ nb_campaign_end_trial (NbCampaign *c, const NbCampaignTrial *t, GError **error)
       return nbc_tx_fail (c);
     }
   if ((subject = nbc_trial_subject (c, t->id, error)) == NULL ||
-      !nbc_log_event (c, "trial recorded", subject, NULL, nb_trial_outcome_to_string (t->outcome),
+      !nbc_log_event (c, NB_EVENT_TRIAL_RECORDED, subject, NULL, nb_trial_outcome_to_string (t->outcome),
                   t->reason, error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);
@@ -338,7 +339,7 @@ edit_corner (NbCampaign *c, gint64 trial_id, const char *key, guint corner, guin
                      c->path, subject);
       return nbc_tx_fail (c);
     }
-  what = g_strdup_printf ("trial value edited: %s", key);
+  what = g_strdup_printf (NB_EVENT_TRIAL_EDITED, key);
   if (!nbc_log_event (c, what, subject, old, value, why, error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);
@@ -455,7 +456,7 @@ nb_campaign_edit_trial (NbCampaign *c, gint64 trial_id, const char *key, const c
                    c->path, subject);
       return nbc_tx_fail (c);
     }
-  what = g_strdup_printf ("trial value edited: %s", key);
+  what = g_strdup_printf (NB_EVENT_TRIAL_EDITED, key);
   if (!nbc_log_event (c, what, subject, old, *value ? value : NULL, why, error))
     return nbc_tx_fail (c);
   return nbc_tx_finish (c, error);

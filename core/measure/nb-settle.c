@@ -1,5 +1,6 @@
 /* nb-settle.c — settle detection (see nb-settle.h) */
 #include "nb-settle.h"
+#include "nb-record-words.h"
 
 #include "nb-angle.h"
 
@@ -118,13 +119,9 @@ nb_settle_find (const NbSample *s, guint n, double arrival, const NbSettleParams
     }
   r->settled = FALSE;
   if (isinf (best_spread))
-    g_snprintf (r->reason, sizeof r->reason,
-                "no %.3g s window of samples within %.3g s of the arrival", p->window_s,
-                p->timeout_s);
+    g_snprintf (r->reason, sizeof r->reason, NB_REASON_NO_WINDOW, p->window_s, p->timeout_s);
   else
-    g_snprintf (r->reason, sizeof r->reason,
-                "did not settle within %.3g s of the arrival: the stillest %.3g s window spread "
-                "%.3g mm (tolerance %.3g mm)", p->timeout_s, p->window_s, best_spread * 1e3,
-                p->tolerance_m * 1e3);
+    g_snprintf (r->reason, sizeof r->reason, NB_REASON_NOT_SETTLED, p->timeout_s, p->window_s,
+                best_spread * 1e3, p->tolerance_m * 1e3);
   return TRUE;
 }

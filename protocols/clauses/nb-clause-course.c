@@ -20,6 +20,7 @@
  * proposed; not on a course with nothing to touch (clause 7's baseline).
  */
 #include "nb-clause-private.h"
+#include "nb-record-words.h"
 
 #include "nb-angle.h"
 #include "nb-error.h"
@@ -136,8 +137,7 @@ pg_missed (const NbRun *run, const NbPose *attained)
   double miss, turn;
 
   if (!nb_goal_reached (&run->tol, &goal, attained, &miss, &turn))
-    return g_strdup_printf ("PG not reached: stopped %.1f mm and %.2f° from where clause 5 "
-                            "ends, beyond its repeatability (%.1f mm, %.2f°)", miss, turn,
+    return g_strdup_printf (NB_REASON_PG_MISSED, miss, turn,
                             run->tol.rp_mm, run->tol.ro_deg);
   return NULL;
 }
@@ -193,23 +193,23 @@ nb_clause_course_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunner
   if (*cancelled)
     {
       t->outcome = NB_TRIAL_ABORTED;
-      t->reason = g_strdup ("cancelled by the operator while settling");
+      t->reason = g_strdup (NB_REASON_CANCELLED_SETTLING);
     }
   else if (run->lost != NULL && !res.settled)
     {
       t->outcome = NB_TRIAL_INCOMPLETE;
-      t->reason = g_strdup_printf ("while settling at PG: %s", run->lost);
+      t->reason = g_strdup_printf (NB_REASON_SETTLING_AT, "PG", run->lost);
     }
   else if (touched)
     {
       t->outcome = NB_TRIAL_FAILED;
-      t->reason = g_strdup_printf ("touched %s: clearance %.1f mm", run->r->clause->contact,
+      t->reason = g_strdup_printf (NB_REASON_TOUCHED, run->r->clause->contact,
                                    run->clearance_mm);
     }
   else if (!res.settled)
     {
       t->outcome = NB_TRIAL_FAILED;
-      t->reason = g_strdup_printf ("at PG: %s", res.reason);
+      t->reason = g_strdup_printf (NB_REASON_AT, "PG", res.reason);
     }
   else
     {
@@ -238,8 +238,7 @@ nb_clause_course_judge_segmented (NbRun *run, guint k, const NbPose *attained,
   if (touched)
     {
       t->outcome = NB_TRIAL_FAILED;
-      t->reason = g_strdup_printf ("touched %s (the operator saw it; measured clearance "
-                                   "%.1f mm)", contact, run->clearance_mm);
+      t->reason = g_strdup_printf (NB_REASON_TOUCHED_SEEN, contact, run->clearance_mm);
     }
   else if (isfinite (attained->theta_deg) && (t->reason = pg_missed (run, attained)) != NULL)
     t->outcome = NB_TRIAL_FAILED;

@@ -8,6 +8,7 @@
  * trial: it stays in the table with its reason and breaks the run.
  */
 #include "nb-clause-private.h"
+#include "nb-record-words.h"
 
 #include "nb-error.h"
 #include "nb-map-file.h"
@@ -86,6 +87,19 @@ fit_options (double range_mm, const char *parameters, NbMapFitOptions *options)
   options->reference_mm[1] = nb_run_param_number (parameters, "reference_y_mm");
 }
 
+NbMapAnalysis *
+nb_clause_mapping_analyse (NbCampaign *campaign, const NbCampaignConfig *config,
+                           const char *map_path, GError **error)
+{
+  NbMapFitOptions options;
+  double range;
+
+  if (!defect_range (campaign, NAN, &range, error))
+    return NULL;
+  fit_options (range, config->parameters, &options);
+  return nb_map_analyse (map_path, (const double (*)[2]) config->truth_mm, &options, error);
+}
+
 /* The defects beyond the accepted range, for a person ("" when none). */
 static void
 defects_text (const NbMapFit *fit, GString *out)
@@ -95,9 +109,12 @@ defects_text (const NbMapFit *fit, GString *out)
       const NbMapDefect *d = &g_array_index (fit->defects, NbMapDefect, i);
 
       if (!d->accepted)
-        g_string_append_printf (out, "%s%s on wall %u (%.0f mm)", out->len ? "; " : "",
-                                nb_map_defect_kind_to_string (d->kind), d->wall + 1,
-                                d->length_mm);
+        {
+          if (out->len)
+            g_string_append (out, "; ");
+          g_string_append_printf (out, NB_REASON_MAP_DEFECT, nb_map_defect_kind_to_string (d->kind),
+                                  d->wall + 1, d->length_mm);
+        }
     }
 }
 
@@ -132,7 +149,7 @@ log_found (NbCampaign *campaign, const char *config, const NbCampaignTrial *t, c
     g_string_append_printf (found, "; reference feature: %s",
                             nb_map_reference_to_string (a->reference));
   subject = g_strdup_printf ("config '%s', trial %u", config, t->number);
-  return nb_campaign_log (campaign, "map corners found", subject, NULL, found->str, error);
+  return nb_campaign_log (campaign, NB_EVENT_MAP_CORNERS, subject, NULL, found->str, error);
 }
 
 static gboolean
@@ -581,7 +598,7 @@ run_map (NbRun *run, guint k, guint number, double lu, double range, const char 
   t.outcome = g_str_equal (within, "yes") ? NB_TRIAL_OK : NB_TRIAL_FAILED;
   if (t.outcome == NB_TRIAL_FAILED)
     t.reason = g_strdup (defects->len ? defects->str
-                         : "defects beyond the accepted range (the operator's judgement)");
+                         : NB_REASON_MAP_JUDGED);
   if (!nb_campaign_record_trial (run->campaign, run->config.id, &t, error))
     {
       nb_campaign_trial_clear (&t);

@@ -6,6 +6,7 @@
  * Ro of nb_metrics_pose against the command pose.
  */
 #include "nb-clause-private.h"
+#include "nb-record-words.h"
 
 #include "nb-angle.h"
 #include "nb-campaign-runner.h"
@@ -209,17 +210,17 @@ run_judge (NbRun *run, double arrival, NbCampaignTrial *t, NbRunnerEvent *ev,
   if (*cancelled)
     {
       t->outcome = NB_TRIAL_ABORTED;
-      t->reason = g_strdup ("cancelled by the operator while settling");
+      t->reason = g_strdup (NB_REASON_CANCELLED_SETTLING);
     }
   else if (run->lost != NULL && !res.settled)
     {
       t->outcome = NB_TRIAL_INCOMPLETE;
-      t->reason = g_strdup_printf ("while settling at %s: %s", target, run->lost);
+      t->reason = g_strdup_printf (NB_REASON_SETTLING_AT, target, run->lost);
     }
   else if (!res.settled)
     {
       t->outcome = NB_TRIAL_FAILED;
-      t->reason = g_strdup_printf ("at %s: %s", target, res.reason);
+      t->reason = g_strdup_printf (NB_REASON_AT, target, res.reason);
     }
   else
     {

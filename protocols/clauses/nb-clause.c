@@ -1,5 +1,6 @@
 /* nb-clause.c — the registry of clause modules and what they share (see nb-clause.h) */
 #include "nb-clause.h"
+#include "nb-record-words.h"
 #include "nb-clause-private.h"
 #include "nb-unc-report.h"
 
@@ -311,7 +312,7 @@ nb_clause_import (const NbClause *clause, NbCampaign *campaign, const NbClauseIm
    * down to the commit, rolls everything back and is the result. */
   if (!clause->import (campaign, in, n_trials, error))
     goto rollback;
-  what = g_strdup_printf ("%u trials imported", *n_trials);
+  what = g_strdup_printf (NB_EVENT_IMPORTED, *n_trials);
   if (!nb_campaign_log (campaign, what, subject, NULL, in->input ? in->input : in->map, error) ||
       !nb_campaign_transaction_commit (campaign, error))
     goto rollback;

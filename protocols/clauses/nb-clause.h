@@ -121,6 +121,7 @@
 #pragma once
 
 #include <glib.h>
+#include "nb-record-words.h"
 
 #include "nb-campaign.h"
 #include "nb-campaign-results.h"
@@ -128,6 +129,7 @@
 #include "nb-clause-results.h"
 #include "nb-course.h"
 #include "nb-json-writer.h"
+#include "nb-map-file.h"
 #include "nb-unc-iso.h"
 
 G_BEGIN_DECLS
@@ -421,7 +423,7 @@ gboolean nb_goal_reached (const NbGoalTolerance *tol, const NbPose *goal, const 
                           double *miss_mm, double *turn_deg);
 /* What the runner logs of the tolerance it used (the event's new value is
  * nb_goal_tolerance_to_json; subject "clause N, config 'NAME'"). */
-#define NB_GOAL_TOLERANCE_EVENT "goal tolerance"
+#define NB_GOAL_TOLERANCE_EVENT NB_EVENT_GOAL_TOLERANCE
 char    *nb_goal_tolerance_to_json   (const NbGoalTolerance *tol);
 /* FALSE (no error) when text is not such a JSON. */
 gboolean nb_goal_tolerance_from_json (const char *text, NbGoalTolerance *tol);
@@ -450,5 +452,12 @@ gboolean nb_clause_pose_gnss_accepted (double linear_error_pct);
 /* A figure for a person: decimals, "—" when undefined; buf ≥ 32 bytes.
  * The one figure printer of every front end. */
 const char *nb_clause_format_figure (char buf[32], double value, int decimals);
+
+/* Clause 10: a trial's map analysed as the clause module judged it (10.2,
+ * 10.3: the campaign's accepted defect range, the configuration's truth and
+ * reference feature): its fitted corners and the defects found, to be drawn
+ * (the window's maps).  An error names the file. */
+NbMapAnalysis *nb_clause_mapping_analyse (NbCampaign *campaign, const NbCampaignConfig *config,
+                                          const char *map_path, GError **error);
 
 G_END_DECLS

@@ -1,0 +1,81 @@
+/* nb-record-words.h — the English of the campaign file's records, read in
+ * another language
+ *
+ * A trial's reason ("touched the obstacle: clearance 12.5 mm") and an event
+ * log entry's kind ("trial value edited: outcome") are records: stored in
+ * English, whatever language the window or the protocol speaks, so that
+ * tools and the audit read them the same way (docs/gui.md: "the log keeps
+ * the English question").  The formats they are written with are the
+ * msgids below, the one place both the writers (core/, protocols/) and the
+ * readers (the window, nb_record_*_text) take them from; po/ translates
+ * them (reasons as plain msgids, event kinds in context "event").
+ *
+ * A reader matches the stored text against the formats (literal parts
+ * exactly, a conversion as the shortest text that lets the rest match, a
+ * number as digits), and writes the translated format with the same
+ * arguments: a %s argument that is itself a record or a msgid (the
+ * obstacle's name, a map defect's kind) in the language too, a number with
+ * the language's decimal sign.  A text no format matches is given back as
+ * it is (an operator's own words, a robot's error message); reasons joined
+ * with "; " (a map's defects) are read one by one.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "nb-catalogue.h"
+
+G_BEGIN_DECLS
+
+/* ----------------------------------------------------- trial reasons -- */
+
+#define NB_REASON_CANCELLED N_("cancelled by the operator")
+#define NB_REASON_CANCELLED_SETTLING N_("cancelled by the operator while settling")
+#define NB_REASON_TIMEOUT N_("did not settle at the target within the trial timeout")
+#define NB_REASON_LOST N_("instrument lost: %s")
+#define NB_REASON_LOST_NO_SAMPLE N_("instrument lost: no usable sample for %.1f s")
+#define NB_REASON_LOST_NO_DATA N_("no data")
+#define NB_REASON_RECORDING_ENDED N_("the instrument's recording ended")
+#define NB_REASON_SETTLING_AT N_("while settling at %s: %s")
+#define NB_REASON_AT N_("at %s: %s")
+#define NB_REASON_TOUCHED N_("touched %s: clearance %.1f mm")
+#define NB_REASON_TOUCHED_SEEN N_("touched %s (the operator saw it; measured clearance %.1f mm)")
+#define NB_REASON_PG_MISSED N_("PG not reached: stopped %.1f mm and %.2f° from where clause 5 " \
+                               "ends, beyond its repeatability (%.1f mm, %.2f°)")
+#define NB_REASON_NO_WINDOW N_("no %.3g s window of samples within %.3g s of the arrival")
+#define NB_REASON_NOT_SETTLED N_("did not settle within %.3g s of the arrival: the stillest " \
+                                 "%.3g s window spread %.3g mm (tolerance %.3g mm)")
+/* 10.3: a map defect beyond the accepted range (kind: nb_map_defect_kind_to_string). */
+#define NB_REASON_MAP_DEFECT N_("%s on wall %u (%.0f mm)")
+#define NB_REASON_MAP_JUDGED N_("defects beyond the accepted range (the operator's judgement)")
+
+/* -------------------------------------------------- event log kinds -- */
+
+#define NB_EVENT_CAMPAIGN_CREATED NC_("event", "campaign created")
+#define NB_EVENT_SCHEMA_MIGRATED NC_("event", "schema migrated")
+#define NB_EVENT_FIELD_SET NC_("event", "field set")
+#define NB_EVENT_PLANNED NC_("event", "planned")
+#define NB_EVENT_OUT_OF_SCOPE NC_("event", "out of scope")
+#define NB_EVENT_BACK_IN_SCOPE NC_("event", "back in scope")
+#define NB_EVENT_CONFIG_ADDED NC_("event", "configuration added")
+#define NB_EVENT_TRIAL_RECORDED NC_("event", "trial recorded")
+#define NB_EVENT_TRIAL_INCOMPLETE NC_("event", "trial marked incomplete")
+#define NB_EVENT_TRIAL_EDITED NC_("event", "trial value edited: %s")
+#define NB_EVENT_TRIAL_MEASURED NC_("event", "trial measured")
+#define NB_EVENT_IMPORTED NC_("event", "%u trials imported")
+#define NB_EVENT_RUN_STARTED NC_("event", "campaign run started")
+#define NB_EVENT_RUN_ENDED NC_("event", "campaign run ended")
+#define NB_EVENT_PROMPT NC_("event", "operator prompt")
+#define NB_EVENT_REGISTRATION NC_("event", "frame registration")
+#define NB_EVENT_MAP_CORNERS NC_("event", "map corners found")
+#define NB_EVENT_GOAL_TOLERANCE NC_("event", "goal tolerance")
+#define NB_EVENT_ISO9283_RUN NC_("event", "ISO 9283 run recorded")
+#define NB_EVENT_ISO9283_PLAN NC_("event", "ISO 9283 plan made")
+
+/* A trial's stored reason in lang (NULL: English, the text itself);
+ * NULL for NULL. */
+char *nb_record_reason_text (const NbCatalogue *lang, const char *stored);
+/* An event's stored kind (its "what") in lang. */
+char *nb_record_event_text  (const NbCatalogue *lang, const char *what);
+
+G_END_DECLS
