@@ -19,6 +19,7 @@
 #include "nb-preferences-window.h"
 #include "nb-protocol-page.h"
 #include "nb-protocol-report.h"
+#include "nb-record-words.h"
 #include "nb-gui-paths.h"
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
@@ -30,6 +31,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <math.h>
+#include <locale.h>
 #include <string.h>
 
 typedef struct {
@@ -1423,6 +1425,23 @@ prepare_viewer (const char *dir)
                                       "application/pdf=nb-test-viewer.desktop\n", -1, NULL));
 }
 
+/* The records the libraries write from the window (reasons, event texts,
+ * setups' JSON) carry C's decimal point in any language: the window speaks
+ * the environment's language (gui-ru: LANG=ru_RU.UTF-8, whose decimal sign
+ * is a comma) with numbers in C's format. */
+static void
+test_record_numbers (void)
+{
+  g_autofree char *reason = g_strdup_printf (NB_REASON_TOUCHED, "the wooden wall", 12.5);
+
+  g_assert_cmpstr (localeconv ()->decimal_point, ==, ".");
+  g_assert_cmpstr (reason, ==, "touched the wooden wall: clearance 12.5 mm");
+  g_assert_cmpfloat (g_strtod ("12.5", NULL), ==, 12.5);
+  /* The window's words are still the environment's. */
+  if (g_str_has_prefix (g_getenv ("LANGUAGE") ? g_getenv ("LANGUAGE") : "", "ru"))
+    g_assert_cmpstr (_("Stop"), !=, "Stop");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1444,6 +1463,7 @@ main (int argc, char **argv)
   g_assert_cmpstr (gtk_window_get_title (GTK_WINDOW (fx.gui.window)), ==, "gui test — navbench");
 
   g_test_add_func ("/gui/conventions", test_conventions);
+  g_test_add_func ("/gui/record-numbers", test_record_numbers);
   g_test_add_func ("/gui/form", test_form);
   g_test_add_func ("/gui/run", test_run);
   g_test_add_func ("/gui/screenshots", test_screenshots);

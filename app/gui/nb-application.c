@@ -6,6 +6,7 @@
 #include "nb-window.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
 
 struct _NbApplication {
   AdwApplication parent_instance;
@@ -137,6 +138,13 @@ nb_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (nb_application_parent_class)->startup (app);
+  /* gtk_init (in the startup above) set every category from the
+   * environment; numbers go back to C's, as in the CLI.  The libraries
+   * write records (a trial's reason, an event's text, a setup's JSON) with
+   * printf on whatever thread runs them, and the campaign file must read
+   * the same whatever the window's language: under ru_RU.UTF-8 they were
+   * written "12,5" (docs/gui.md).  The window's words stay the locale's. */
+  setlocale (LC_NUMERIC, "C");
   g_action_map_add_action_entries (G_ACTION_MAP (app), actions, G_N_ELEMENTS (actions), app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
