@@ -1105,6 +1105,9 @@ test_errors (void)
   nb_test_run_clear (&r);
   r = cli ("export", "--db", db, "--trials", "5", "--config", "nope", NULL);
   g_assert_cmpint (r.status, ==, 2);
+  /* Nothing on standard output: the header was written before the check. */
+  g_assert_cmpstr (r.out, ==, "");
+  g_assert_nonnull (strstr (r.err, "clause 5 has no configuration 'nope'"));
   nb_test_run_clear (&r);
   r = cli ("export", "--db", db, "--trials", "4", NULL);
   g_assert_cmpint (r.status, ==, 2);

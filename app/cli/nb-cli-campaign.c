@@ -780,7 +780,7 @@ nb_cli_export (int argc, char **argv)
     { NULL }
   };
   CsvOut o = { NULL, FALSE };
-  guint written = 0;
+  gboolean held = FALSE;
 
   g_option_context_set_summary (context,
     "Writes a clause's stored trials in the CSV format 'compute <clause>' reads, with\n"
@@ -820,6 +820,17 @@ nb_cli_export (int argc, char **argv)
       (configs = nb_campaign_list_configs (campaign, (guint) clause, &error)) == NULL)
     return nb_cli_report_error (error);
 
+  /* A configuration the clause does not hold is refused before anything
+   * is written (the header went to standard output first). */
+  held = config_name == NULL;
+  for (guint i = 0; !held && i < configs->len; i++)
+    held = g_str_equal (config_name, g_array_index (configs, NbCampaignConfig, i).name);
+  if (!held)
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %d has no configuration '%s'",
+                   db, clause, config_name);
+      return nb_cli_report_error (error);
+    }
   if (output != NULL)
     {
       tmp = g_strconcat (output, ".part", NULL);
@@ -844,13 +855,6 @@ nb_cli_export (int argc, char **argv)
         continue;
       if (!export_config (campaign, c, truth, &o, &error))
         goto fail;
-      written++;
-    }
-  if (written == 0 && config_name != NULL)
-    {
-      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s: clause %d has no configuration '%s'",
-                   db, clause, config_name);
-      goto fail;
     }
   if (fflush (o.out) != 0 || ferror (o.out) || o.failed)
     {
