@@ -519,6 +519,7 @@ void
 nb_run_post (NbRun *run, const NbRunnerEvent *ev, NbConfigResult *figures)
 {
   EventBox *b;
+  gboolean held;
 
   if (run->r->progress == NULL)
     {
@@ -531,7 +532,8 @@ nb_run_post (NbRun *run, const NbRunnerEvent *ev, NbConfigResult *figures)
   b->ev = *ev;
   b->held = run->r->o.hold_until_heard && !run->r->operator_driven &&
             ev->kind == NB_RUNNER_EVENT_TRIAL_STARTED;
-  if (b->held)
+  held = b->held;
+  if (held)
     {
       g_mutex_lock (&run->r->unheard_lock);
       run->r->unheard++;
@@ -557,11 +559,12 @@ nb_run_post (NbRun *run, const NbRunnerEvent *ev, NbConfigResult *figures)
     g_source_attach (source, run->r->context);
     g_source_unref (source);
   }
-  if (b->held)
+  /* b is the context's now (delivered and freed on its thread, maybe
+   * already): only the count is read, never b. */
+  if (held)
     {
       NbCampaignRunner *r = run->r;
 
-      /* b is the context's now: only the count is read. */
       g_mutex_lock (&r->unheard_lock);
       while (r->unheard > 0 && !g_cancellable_is_cancelled (run->cancellable))
         g_cond_wait_until (&r->unheard_cond, &r->unheard_lock,
