@@ -119,6 +119,26 @@ nb_test_gui_stored_field (const char *db, const char *key)
   return v;
 }
 
+void
+nb_test_gui_select_clause (NbWindow *window, guint clause)
+{
+  GtkDropDown *d = GTK_DROP_DOWN (nb_test_gui_lookup (window, "run-clause"));
+  GListModel *items = gtk_drop_down_get_model (d);
+  g_autofree char *prefix = g_strdup_printf ("%u — ", clause);
+
+  for (guint i = 0; i < g_list_model_get_n_items (items); i++)
+    {
+      g_autoptr (GtkStringObject) item = g_list_model_get_item (items, i);
+
+      if (g_str_has_prefix (gtk_string_object_get_string (item), prefix))
+        {
+          gtk_drop_down_set_selected (d, i);
+          return;
+        }
+    }
+  g_error ("the clause drop-down offers no clause %u", clause);
+}
+
 GtkWidget *
 nb_test_gui_find (GtkWidget *widget, const char *name)
 {

@@ -91,7 +91,7 @@ on_trial_started (NbTrialsPage *page, guint k, gpointer user_data)
 static void
 select_clause (guint clause)
 {
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), clause - 5);
+  nb_test_gui_select_clause (fx.gui.window, clause);
 }
 
 static void

@@ -17,12 +17,14 @@
 #include "nb-test-gui.h"
 #include "nb-application.h"
 #include "nb-preferences-window.h"
+#include "nb-protocol-columns.h"
 #include "nb-protocol-page.h"
 #include "nb-protocol-report.h"
 #include "nb-record-words.h"
 #include "nb-gui-paths.h"
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
+#include "nb-clause.h"
 #include "nb-test.h"
 #include "nb-trials-page.h"
 #include "nb-window.h"
@@ -190,11 +192,10 @@ stored_trials (const char *config, NbCampaign **campaign_out, NbCampaignConfig *
   return stored_trials_of (5, config, campaign_out, cfg);
 }
 
-/* The drop-down offers clauses 5 to 9 in order. */
 static void
 select_clause (guint clause)
 {
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("run-clause")), clause - 5);
+  nb_test_gui_select_clause (fx.gui.window, clause);
 }
 
 static void
@@ -335,10 +336,10 @@ test_run (void)
   g_assert_cmpuint (r.pose.n, ==, 5);
   /* Shown with 3 decimals: equal within half the last digit. */
   nb_assert_abs (shown ("figure-n"), 5, 0, "n shown");
-  nb_assert_abs (shown ("figure-ap"), r.pose.ap_mm, 5e-4, "Ap shown");
-  nb_assert_abs (shown ("figure-ao"), r.pose.ao_deg, 5e-4, "Ao shown");
-  nb_assert_abs (shown ("figure-rp"), r.pose.rp_mm, 5e-4, "Rp shown");
-  nb_assert_abs (shown ("figure-ro"), r.pose.ro_deg, 5e-4, "Ro shown");
+  nb_assert_abs (shown ("figure-ap-mm"), r.pose.ap_mm, 5e-4, "Ap shown");
+  nb_assert_abs (shown ("figure-ao-deg"), r.pose.ao_deg, 5e-4, "Ao shown");
+  nb_assert_abs (shown ("figure-rp-mm"), r.pose.rp_mm, 5e-4, "Rp shown");
+  nb_assert_abs (shown ("figure-ro-deg"), r.pose.ro_deg, 5e-4, "Ro shown");
   g_assert_cmpfloat (r.pose.rp_mm, >, 0);
   nb_config_result_clear (&r);
   nb_campaign_config_clear (&cfg);
@@ -386,10 +387,14 @@ test_stop (void)
   g_assert_true (nb_campaign_close (c, &error));
 }
 
+/* A widget the window has and shows (the Run page's figure rows are only
+ * the selected clause's). */
 static gboolean
 is_shown (const char *name)
 {
-  return gtk_widget_get_visible (lookup (name));
+  GtkWidget *w = nb_test_gui_find (GTK_WIDGET (fx.gui.window), name);
+
+  return w != NULL && gtk_widget_get_visible (w);
 }
 
 static void
@@ -434,8 +439,8 @@ test_avoidance (void)
   g_assert_false (is_shown ("run-load"));
   g_assert_false (is_shown ("run-passage-width"));
   g_assert_false (is_shown ("run-min-range"));
-  g_assert_false (is_shown ("figure-ap"));
-  g_assert_true (is_shown ("figure-t0"));
+  g_assert_false (is_shown ("figure-ap-mm"));
+  g_assert_true (is_shown ("figure-t0-s"));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (lookup ("run-trials"))),
                    ==, 3);
   /* Clause 7 offers the six obstacles, the wooden wall first; behaviour 1. */
@@ -475,15 +480,15 @@ test_avoidance (void)
   g_assert_no_error (error);
   g_assert_null (r.error);
   g_assert_true (isfinite (r.avoidance.t0_s) && r.avoidance.t0_s > 0);
-  nb_assert_abs (shown ("figure-t0"), r.avoidance.t0_s, 5e-4, "T0 shown");
+  nb_assert_abs (shown ("figure-t0-s"), r.avoidance.t0_s, 5e-4, "T0 shown");
   if (isfinite (r.avoidance.t1_s))
     {
-      nb_assert_abs (shown ("figure-t1"), r.avoidance.t1_s, 5e-4, "T1 shown");
+      nb_assert_abs (shown ("figure-t1-s"), r.avoidance.t1_s, 5e-4, "T1 shown");
       nb_assert_abs (shown ("figure-delay-ratio"), r.avoidance.delay_ratio, 5e-4, "T1/T0 shown");
     }
   else
-    g_assert_cmpstr (shown_text ("figure-t1"), ==, "—");
-  g_assert_cmpstr (shown_text ("figure-avoided"), ==, r.avoidance.passed ? _("yes") : _("no"));
+    g_assert_cmpstr (shown_text ("figure-t1-s"), ==, "—");
+  g_assert_cmpstr (shown_text ("figure-passed"), ==, r.avoidance.passed ? _("yes") : _("no"));
   nb_config_result_clear (&r);
   nb_campaign_config_clear (&cfg);
   g_assert_true (nb_campaign_close (c, &error));
@@ -530,7 +535,7 @@ test_detection (void)
   nb_assert_abs (shown ("figure-placements"), r.detection.all.placements, 0, "placements shown");
   nb_assert_abs (shown ("figure-detected"), r.detection.all.detected, 0, "detected shown");
   g_assert_cmpuint (r.detection.all.detected, >, 0);
-  nb_assert_abs (shown ("figure-mean-accuracy"),
+  nb_assert_abs (shown ("figure-mean-accuracy-pct"),
                  nb_detection_tally_mean_accuracy_pct (&r.detection.all), 5e-3,
                  "mean accuracy shown");
   nb_config_result_clear (&r);
@@ -573,8 +578,8 @@ test_passage (void)
   g_assert_false (is_shown ("run-obstacle"));
   g_assert_false (is_shown ("run-behaviour"));
   g_assert_false (is_shown ("run-route"));
-  g_assert_true (is_shown ("figure-passage-time"));
-  g_assert_false (is_shown ("figure-t0"));
+  g_assert_true (is_shown ("figure-mean-time-s"));
+  g_assert_false (is_shown ("figure-t0-s"));
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (lookup ("run-trials"))),
                    ==, 5);
   /* A width that is not one is refused before anything runs. */
@@ -603,12 +608,12 @@ test_passage (void)
   if (r.passage.passed)
     {
       g_assert_true (r.passage.mean_time_s > 0);
-      nb_assert_abs (shown ("figure-passage-time"), r.passage.mean_time_s, 5e-4,
+      nb_assert_abs (shown ("figure-mean-time-s"), r.passage.mean_time_s, 5e-4,
                      "passage time shown");
     }
   else
-    g_assert_cmpstr (shown_text ("figure-passage-time"), ==, "—");
-  nb_assert_abs (shown ("figure-failed"), r.passage.failed_trials, 0, "failed trials shown");
+    g_assert_cmpstr (shown_text ("figure-mean-time-s"), ==, "—");
+  nb_assert_abs (shown ("figure-failed-trials"), r.passage.failed_trials, 0, "failed trials shown");
   g_assert_cmpstr (shown_text ("figure-passed"), ==, r.passage.passed ? _("yes") : _("no"));
   nb_config_result_clear (&r);
   nb_campaign_config_clear (&cfg);
@@ -892,6 +897,114 @@ collect_mnemonics (GtkWidget *widget, GHashTable *seen, GString *clashes)
     collect_mnemonics (c, seen, clashes);
 }
 
+/* The Run page's clause drop-down is the registry's: the clauses the
+ * campaign runner drives (nb_clause_driven), in its order, by the titles
+ * the protocol gives them; and the figures shown for each are the rows of
+ * its protocol table (nb_protocol_figure_columns, as the report titles
+ * them), n first for the statistics of n trials.  Nothing of it is the
+ * window's own: a clause module added is offered and shown. */
+static void
+test_run_clauses (void)
+{
+  static const guint expected_numbers[] = { 5, 6, 7, 8, 9, 10 };
+  GtkDropDown *d = GTK_DROP_DOWN (lookup ("run-clause"));
+  GListModel *items = gtk_drop_down_get_model (d);
+  GtkWidget *grid = lookup ("run-figures");
+  guint n_registry, n_driven = 0, was = gtk_drop_down_get_selected (d);
+  const NbClause *const *all = nb_clause_registry (&n_registry);
+
+  for (guint i = 0; i < n_registry; i++)
+    {
+      g_autofree char *expected = NULL;
+      g_autoptr (GtkStringObject) item = NULL;
+      g_autoptr (GPtrArray) rows = g_ptr_array_new_with_free_func (g_free);
+      const NbProtocolColumn *cols;
+      guint n_cols, k = 0;
+
+      if (!nb_clause_driven (all[i]))
+        continue;
+      /* The item, in the registry's order. */
+      expected = g_strdup_printf ("%u — %s", all[i]->number, _(all[i]->title));
+      g_assert_cmpuint (n_driven, <, g_list_model_get_n_items (items));
+      item = g_list_model_get_item (items, n_driven);
+      g_assert_cmpstr (gtk_string_object_get_string (item), ==, expected);
+      g_assert_cmpuint (n_driven, <, G_N_ELEMENTS (expected_numbers));
+      g_assert_cmpuint (all[i]->number, ==, expected_numbers[n_driven]);
+      /* Its figure rows: "title, unit" beside a value named for the key. */
+      gtk_drop_down_set_selected (d, n_driven);
+      if (all[i]->statistics_of_n)
+        {
+          g_ptr_array_add (rows, g_strdup (_("Trials counted n")));
+          g_ptr_array_add (rows, g_strdup ("figure-n"));
+        }
+      cols = nb_protocol_figure_columns (all[i]->number, &n_cols);
+      for (guint c = 0; c < n_cols; c++)
+        {
+          g_ptr_array_add (rows, cols[c].unit != NULL
+                                 ? g_strdup_printf ("%s, %s", _(cols[c].title), _(cols[c].unit))
+                                 : g_strdup (_(cols[c].title)));
+          g_ptr_array_add (rows, g_strdelimit (g_strconcat ("figure-", cols[c].key, NULL), "_",
+                                               '-'));
+        }
+      for (GtkWidget *name = NULL, *value = NULL;
+           (name = gtk_grid_get_child_at (GTK_GRID (grid), 0, (int) k)) != NULL; k++)
+        {
+          value = gtk_grid_get_child_at (GTK_GRID (grid), 1, (int) k);
+          g_assert_nonnull (value);
+          g_assert_cmpuint (2 * k + 1, <, rows->len);
+          g_assert_true (gtk_widget_get_visible (name) && gtk_widget_get_visible (value));
+          g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (name)), ==, g_ptr_array_index (rows, 2 * k));
+          g_assert_cmpstr (gtk_widget_get_name (value), ==, g_ptr_array_index (rows, 2 * k + 1));
+          g_assert_true (nb_test_gui_lookup (fx.gui.window, g_ptr_array_index (rows, 2 * k + 1))
+                         == value);
+        }
+      g_assert_cmpuint (2 * k, ==, rows->len);
+      /* The figures' heading only above figures (10: its maps' Dm are
+       * the Results page's). */
+      g_assert_true (gtk_widget_get_visible (lookup ("run-figures-heading")) == (k > 0));
+      /* Clause 8 literally: n and table 5's four columns. */
+      if (all[i]->number == 8)
+        {
+          g_assert_cmpuint (k, ==, 5);
+          g_assert_cmpstr (gtk_widget_get_name (gtk_grid_get_child_at (GTK_GRID (grid), 1, 3)),
+                           ==, "figure-mean-abs-mm");
+        }
+      n_driven++;
+    }
+  /* Literally: clauses 5 to 10, all of 18646-2's test clauses. */
+  g_assert_cmpuint (n_driven, ==, G_N_ELEMENTS (expected_numbers));
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, n_driven);
+  gtk_drop_down_set_selected (d, was);
+}
+
+/* Clause 10, offered because its module has a runner, runs from the
+ * window as `campaign run --clause 10` does: the simulator's three maps,
+ * each a row, until three consecutive successes (10.3). */
+static void
+test_run_mapping (void)
+{
+  g_autoptr (GError) error = NULL;
+  NbCampaign *c = NULL;
+  NbCampaignConfig cfg;
+  g_autoptr (GArray) trials = NULL;
+
+  run_clause (10, "gui-10", 100);
+  {
+    g_autofree char *expected = summary (3, 3, 0, 0);
+
+    g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("run-status"))), ==, expected);
+  }
+  trials = stored_trials_of (10, "gui-10", &c, &cfg);
+  g_assert_cmpuint (trials->len, ==, 3);
+  g_assert_cmpuint (list_rows (), ==, 3);
+  for (guint i = 0; i < trials->len; i++)
+    g_assert_cmpint (g_array_index (trials, NbCampaignTrial, i).outcome, ==, NB_TRIAL_OK);
+  g_assert_false (is_shown ("run-figures-heading"));
+  nb_campaign_config_clear (&cfg);
+  g_assert_true (nb_campaign_close (c, &error));
+  select_clause (5);
+}
+
 /* No two mnemonics of what the window shows are the same key, on every
  * page, in both widths (the view switcher in the header bar at 1280 px;
  * at 1024 px in Russian the switcher bar at the bottom): Alt+key does one
@@ -923,7 +1036,10 @@ test_mnemonics (void)
           iterate_until (idle_window, NULL);
           settle ();
           /* The Run page shows each clause's own controls: every clause's. */
-          for (guint c = 0; c < (g_str_equal (pages[i], "trials") ? 5 : 1); c++)
+          guint n_clauses = g_list_model_get_n_items (gtk_drop_down_get_model (
+                              GTK_DROP_DOWN (lookup ("run-clause"))));
+
+          for (guint c = 0; c < (g_str_equal (pages[i], "trials") ? n_clauses : 1); c++)
             {
               if (g_str_equal (pages[i], "trials"))
                 {
@@ -1476,6 +1592,8 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/passage", test_passage);
   g_test_add_func ("/gui/detection", test_detection);
   g_test_add_func ("/gui/header-width", test_header_width);
+  g_test_add_func ("/gui/run-clauses", test_run_clauses);
+  g_test_add_func ("/gui/run-mapping", test_run_mapping);
   g_test_add_func ("/gui/mnemonics", test_mnemonics);
   g_test_add_func ("/gui/protocol", test_protocol);
   g_test_add_func ("/gui/protocol-mid-run", test_protocol_mid_run);

@@ -20,8 +20,6 @@
 
 /* The routes of nb-route.c, as the runner takes them. */
 static const char *const route_values[] = { N_("straight"), N_("rectangular"), N_("combined") };
-/* The clauses the runner drives, in the drop-down's order. */
-static const guint clause_values[] = { 5, 6, 7, 8, 9 };
 
 /* Who drives the robot, as `campaign run --robot` takes it. */
 enum { ROBOT_SIM, ROBOT_OPERATOR, ROBOT_URL };
@@ -41,42 +39,20 @@ static const char *const behaviour_values[] = {
 };
 
 
-/* The figures shown, by widget name (nb_window_lookup).  Each is a column of
- * its clause's protocol table, titled as the protocol titles it
- * (reports/nb-protocol-columns.h: one place, one translation), shown as
- * "title, unit"; only n is the page's own. */
-enum {
-  FIG_N, FIG_AP, FIG_AO, FIG_RP, FIG_RO, FIG_D, FIG_MEAN, FIG_STD,
-  FIG_PLACEMENTS, FIG_DETECTED, FIG_ACCURACY,
-  FIG_AVOIDED, FIG_T0, FIG_T1, FIG_RATIO,
-  FIG_PASSED, FIG_PASSAGE, FIG_FAILED,
-  N_FIGS
-};
-static const struct {
-  const char *name;
-  guint clause;                 /* the clause whose table has the column (0: n) */
-  const char *key;              /* the column's key */
-  int decimals;                 /* the window's: one more than the protocol's, to see a figure move */
-} figure_rows[N_FIGS] = {
-  { "figure-n", 0, NULL, 0 },
-  { "figure-ap", 5, "ap_mm", 3 },
-  { "figure-ao", 5, "ao_deg", 3 },
-  { "figure-rp", 5, "rp_mm", 3 },
-  { "figure-ro", 5, "ro_deg", 3 },
-  { "figure-d", 8, "max_mm", 3 },
-  { "figure-mean", 8, "mean_mm", 3 },
-  { "figure-std", 8, "std_mm", 3 },
-  { "figure-placements", 6, "placements", 0 },
-  { "figure-detected", 6, "detected", 0 },
-  { "figure-mean-accuracy", 6, "mean_accuracy_pct", 2 },
-  { "figure-avoided", 7, "passed", 0 },
-  { "figure-t0", 7, "t0_s", 3 },
-  { "figure-t1", 7, "t1_s", 3 },
-  { "figure-delay-ratio", 7, "delay_ratio", 3 },
-  { "figure-passed", 9, "passed", 0 },
-  { "figure-passage-time", 9, "mean_time_s", 3 },
-  { "figure-failed", 9, "failed_trials", 0 },
-};
+/* The clause drop-down's items: the clauses of the registry the campaign
+ * runner drives (nb_clause_driven), in the registry's order; a clause added
+ * there is offered here.  NULL past the last. */
+static const NbClause *
+driven_clause (guint k)
+{
+  guint n;
+  const NbClause *const *all = nb_clause_registry (&n);
+
+  for (guint i = 0; i < n; i++)
+    if (nb_clause_driven (all[i]) && k-- == 0)
+      return all[i];
+  return NULL;
+}
 
 /* How the runner drives a clause (nb-clause.h); NONE for no clause. */
 static NbClauseRun
@@ -87,28 +63,17 @@ run_of (guint clause)
   return c != NULL ? c->run : NB_CLAUSE_RUN_NONE;
 }
 
-/* n is shown for the clauses whose figures are statistics of n trials. */
-static gboolean
-figure_shown (guint i, guint clause)
-{
-  const NbClause *c = nb_clause_lookup (clause);
-
-  return figure_rows[i].clause == 0 ? c != NULL && c->statistics_of_n
-                                    : figure_rows[i].clause == clause;
-}
-
-static char *
-figure_label (guint i)
-{
-  const NbProtocolColumn *c;
-
-  if (figure_rows[i].clause == 0)
-    return g_strdup (_("Trials counted n"));
-  c = nb_protocol_figure_column (figure_rows[i].clause, figure_rows[i].key);
-  g_assert (c != NULL);
-  return nb_figure_title (_(c->title), c->unit != NULL ? _(c->unit) : NULL);
-}
-
+/* A figure shown: a column of its clause's protocol table
+ * (nb_protocol_figure_columns, the report's: one place, one translation),
+ * "title, unit", or n for the clauses whose figures are statistics of n
+ * trials.  Its value is named "figure-KEY" (the figures' JSON member, '_'
+ * as '-': "figure-ap-mm") for nb_window_lookup. */
+typedef struct {
+  GtkWidget *label, *value;
+  const char *key;
+  int decimals;                 /* the window's: one more than the protocol's, to see a
+                                 * figure move (a count keeps none) */
+} FigureRow;
 /* The controls only some clauses use. */
 enum {
   OPT_ROUTE, OPT_LOAD, OPT_OBSTACLE, OPT_BEHAVIOUR, OPT_WIDTH, OPT_MIN, OPT_MAX, OPT_TRIALS,
@@ -191,7 +156,9 @@ struct _NbTrialsPage {
                                  * the GTK thread (a loaded laptop, the Stop button) */
   NbDevice *device;             /* borrowed: the instrument chosen, or NULL (simulated) */
   AdwMessageDialog *prompt;     /* the operator's prompt shown now */
-  GtkWidget *fig_label[N_FIGS], *fig_value[N_FIGS];
+  GtkWidget *figures, *figures_heading;
+  GArray *fig_rows;             /* of FigureRow: the clause's figures shown */
+  guint fig_clause;             /* whose they are (0: none yet) */
   NbIoQueue *queue;
   char *path;
   double pace;
@@ -289,8 +256,9 @@ update_sensitivity (NbTrialsPage *page)
 static guint
 selected_clause (NbTrialsPage *page)
 {
-  return clause_values[MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->clause)),
-                            G_N_ELEMENTS (clause_values) - 1)];
+  const NbClause *c = driven_clause (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->clause)));
+
+  return (c != NULL ? c : driven_clause (0))->number;
 }
 
 /* Table 2's name selected (nb_obstacle_names), or NULL for clause 6's
@@ -312,30 +280,73 @@ selected_obstacle (NbTrialsPage *page)
 }
 
 static void
+add_figure_row (NbTrialsPage *page, const char *title, const char *unit, const char *key,
+                int decimals)
+{
+  g_autofree char *text = nb_figure_title (title, unit);
+  g_autofree char *name = g_strdelimit (g_strconcat ("figure-", key, NULL), "_", '-');
+  FigureRow row = { gtk_label_new (text), gtk_label_new ("—"), key, decimals };
+
+  gtk_widget_set_name (row.value, name);
+  gtk_label_set_selectable (GTK_LABEL (row.value), TRUE);
+  nb_figure_row_attach (GTK_GRID (page->figures), (int) page->fig_rows->len, row.label, row.value,
+                        28);
+  g_array_append_val (page->fig_rows, row);
+}
+
+/* The rows of the clause's figures: n when they are statistics of n, then
+ * its protocol table's figure columns in table order (none: the heading
+ * goes too). */
+static void
 show_figure_rows (NbTrialsPage *page, guint clause)
 {
-  for (guint i = 0; i < N_FIGS; i++)
-    {
-      gboolean shown = figure_shown (i, clause);
+  const NbClause *c = nb_clause_lookup (clause);
+  const NbProtocolColumn *cols;
+  guint n;
 
-      gtk_widget_set_visible (page->fig_label[i], shown);
-      gtk_widget_set_visible (page->fig_value[i], shown);
+  if (clause == page->fig_clause)
+    return;
+  for (guint i = 0; i < page->fig_rows->len; i++)
+    {
+      FigureRow *row = &g_array_index (page->fig_rows, FigureRow, i);
+
+      gtk_grid_remove (GTK_GRID (page->figures), row->label);
+      gtk_grid_remove (GTK_GRID (page->figures), row->value);
     }
+  g_array_set_size (page->fig_rows, 0);
+  page->fig_clause = clause;
+  if (c != NULL && c->statistics_of_n)
+    add_figure_row (page, _("Trials counted n"), NULL, "n", 0);
+  cols = nb_protocol_figure_columns (clause, &n);
+  for (guint i = 0; i < n; i++)
+    add_figure_row (page, _(cols[i].title), cols[i].unit != NULL ? _(cols[i].unit) : NULL,
+                    cols[i].key, cols[i].decimals > 0 ? (int) cols[i].decimals + 1 : 0);
+  gtk_widget_set_visible (page->figures_heading, page->fig_rows->len > 0);
+}
+
+static GtkWidget *
+figure_value (NbTrialsPage *page, guint i)
+{
+  return g_array_index (page->fig_rows, FigureRow, i).value;
 }
 
 static void
-set_figure (NbTrialsPage *page, guint i, double value, int decimals)
+set_figure (NbTrialsPage *page, guint i, double value)
 {
-  g_autofree char *text = isfinite (value) ? g_strdup_printf ("%.*f", decimals, value)
-                                           : g_strdup ("—");
+  char buf[32];
 
-  gtk_label_set_text (GTK_LABEL (page->fig_value[i]), text);
+  /* The one figure printer ("—" when undefined), with the row's decimals. */
+  gtk_label_set_text (GTK_LABEL (figure_value (page, i)),
+                      nb_clause_format_figure (buf, value,
+                                               g_array_index (page->fig_rows, FigureRow, i).decimals));
 }
 
 /* A verdict as the protocol writes it. */
 static void
 set_verdict (NbTrialsPage *page, guint i, gboolean passed)
 {
+  GtkWidget *value = figure_value (page, i);
+
   /* Before the run's last trial a verdict is not one yet (7.3, 9.3 judge
    * the configuration's trials together): said so, and set apart. */
   if (page->interim)
@@ -343,23 +354,23 @@ set_verdict (NbTrialsPage *page, guint i, gboolean passed)
       /* TRANSLATORS: an interim verdict, yes or no, while trials remain. */
       g_autofree char *text = g_strdup_printf (_("%s so far"), passed ? _("yes") : _("no"));
 
-      gtk_label_set_text (GTK_LABEL (page->fig_value[i]), text);
-      gtk_widget_add_css_class (page->fig_value[i], "interim");
+      gtk_label_set_text (GTK_LABEL (value), text);
+      gtk_widget_add_css_class (value, "interim");
     }
   else
     {
-      gtk_label_set_text (GTK_LABEL (page->fig_value[i]), passed ? _("yes") : _("no"));
-      gtk_widget_remove_css_class (page->fig_value[i], "interim");
+      gtk_label_set_text (GTK_LABEL (value), passed ? _("yes") : _("no"));
+      gtk_widget_remove_css_class (value, "interim");
     }
 }
 
 static void
 clear_figures (NbTrialsPage *page)
 {
-  for (guint i = 0; i < N_FIGS; i++)
+  for (guint i = 0; i < page->fig_rows->len; i++)
     {
-      gtk_label_set_text (GTK_LABEL (page->fig_value[i]), "—");
-      gtk_widget_remove_css_class (page->fig_value[i], "interim");
+      gtk_label_set_text (GTK_LABEL (figure_value (page, i)), "—");
+      gtk_widget_remove_css_class (figure_value (page, i), "interim");
     }
 }
 
@@ -372,33 +383,34 @@ show_figures (NbTrialsPage *page, const NbConfigResult *r)
     {
       clear_figures (page);
       page->plot.have_figures = FALSE;
-      if (r != NULL)
-        gtk_widget_set_tooltip_text (page->fig_value[FIG_N], r->error);
+      /* Why every figure is "—", on the first of them. */
+      if (r != NULL && page->fig_rows->len > 0)
+        gtk_widget_set_tooltip_text (figure_value (page, 0), r->error);
       return;
     }
-  gtk_widget_set_tooltip_text (page->fig_value[FIG_N], NULL);
-  {
-    /* Each figure by its key in the clause's JSON (the clause module's
-     * json method: one place for the keys and their values). */
-    g_autoptr (JsonNode) root = nb_figures_json (r);
-    JsonObject *o = root != NULL ? json_node_get_object (root) : NULL;
+  if (page->fig_rows->len > 0)
+    gtk_widget_set_tooltip_text (figure_value (page, 0), NULL);
+  /* (The rows are the clause's whose run this is: show_figure_rows when it
+   * starts.) */
+  if (r->clause == page->fig_clause)
+    {
+      /* Each figure by its key in the clause's JSON (the clause module's
+       * json method: one place for the keys and their values). */
+      g_autoptr (JsonNode) root = nb_figures_json (r);
+      JsonObject *o = root != NULL ? json_node_get_object (root) : NULL;
 
-    for (guint i = 0; o != NULL && i < N_FIGS; i++)
-      {
-        const char *key = figure_rows[i].clause == 0 ? "n" : figure_rows[i].key;
-        JsonNode *v = json_object_get_member (o, key);
+      for (guint i = 0; o != NULL && i < page->fig_rows->len; i++)
+        {
+          JsonNode *v = json_object_get_member (o, g_array_index (page->fig_rows, FigureRow, i).key);
 
-        if (!figure_shown (i, r->clause))
-          continue;
-        if (v != NULL && JSON_NODE_HOLDS_VALUE (v) &&
-            json_node_get_value_type (v) == G_TYPE_BOOLEAN)
-          set_verdict (page, i, json_node_get_boolean (v));
-        else
-          set_figure (page, i, v != NULL && JSON_NODE_HOLDS_VALUE (v)
-                               ? json_node_get_double (v) : NAN,
-                      figure_rows[i].decimals);
-      }
-  }
+          if (v != NULL && JSON_NODE_HOLDS_VALUE (v) &&
+              json_node_get_value_type (v) == G_TYPE_BOOLEAN)
+            set_verdict (page, i, json_node_get_boolean (v));
+          else
+            set_figure (page, i, v != NULL && JSON_NODE_HOLDS_VALUE (v)
+                                 ? json_node_get_double (v) : NAN);
+        }
+    }
   /* What the plot draws with: each clause reads its own member. */
   page->plot.pose = r->pose;
   page->plot.path = r->path;
@@ -1226,7 +1238,7 @@ start_plan_entry (NbTrialsPage *page, Run *run, GError **error)
       const NbClause *clause = nb_clause_lookup (e->clause);
       g_autofree char *text = NULL;
 
-      if (clause == NULL || clause->run == NB_CLAUSE_RUN_NONE)
+      if (clause == NULL || !nb_clause_driven (clause))
         {
           text = g_strdup_printf (_("Clause %u “%s”: not driven by the runner; record its "
                                     "trials with an import."), e->clause, e->config);
@@ -1551,11 +1563,12 @@ build_controls (NbTrialsPage *page)
   const char *routes[4] = { NULL }, *behaviours[G_N_ELEMENTS (behaviour_values) + 1] = { NULL };
   const char *const *names = nb_obstacle_names ();
 
-  /* The clauses by the titles the protocol gives them (nb-clause.h). */
-  for (guint i = 0; i < G_N_ELEMENTS (clause_values); i++)
+  /* The clauses the runner drives, by the titles the protocol gives them
+   * (nb-clause.h). */
+  for (guint i = 0; driven_clause (i) != NULL; i++)
     {
-      g_autofree char *item = g_strdup_printf ("%u — %s", clause_values[i],
-                                               _(nb_clause_get (clause_values[i])->title));
+      g_autofree char *item = g_strdup_printf ("%u — %s", driven_clause (i)->number,
+                                               _(driven_clause (i)->title));
 
       g_strv_builder_add (clauses, item);
     }
@@ -1658,21 +1671,13 @@ build_controls (NbTrialsPage *page)
 
   gtk_grid_set_column_spacing (GTK_GRID (figures), 12);
   gtk_grid_set_row_spacing (GTK_GRID (figures), 4);
-  for (guint i = 0; i < N_FIGS; i++)
-    {
-      g_autofree char *label = figure_label (i);
-
-      page->fig_label[i] = gtk_label_new (label);
-      page->fig_value[i] = named (gtk_label_new ("—"), figure_rows[i].name);
-      gtk_label_set_selectable (GTK_LABEL (page->fig_value[i]), TRUE);
-      nb_figure_row_attach (GTK_GRID (figures), (int) i, page->fig_label[i], page->fig_value[i],
-                            28);
-    }
-
+  page->figures = named (figures, "run-figures");
+  page->fig_rows = g_array_new (FALSE, FALSE, sizeof (FigureRow));
   gtk_box_append (GTK_BOX (box), grid);
   gtk_box_append (GTK_BOX (box), buttons);
   gtk_box_append (GTK_BOX (box), page->status);
-  heading = gtk_label_new (_("Figures of the configuration so far"));
+  heading = page->figures_heading = named (gtk_label_new (_("Figures of the configuration so far")),
+                                           "run-figures-heading");
   gtk_widget_add_css_class (heading, "heading");
   gtk_label_set_xalign (GTK_LABEL (heading), 0);
   gtk_box_append (GTK_BOX (box), heading);
@@ -1693,7 +1698,7 @@ nb_trials_page_init (NbTrialsPage *page)
 
   page->pace = 8;
   nb_run_plot_init (&page->plot);
-  page->plot.clause = 5;
+  page->plot.clause = driven_clause (0)->number;
   page->plot_area = named (gtk_drawing_area_new (), "run-plot");
   gtk_drawing_area_set_content_width (GTK_DRAWING_AREA (page->plot_area), 300);
   gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (page->plot_area), 300);
@@ -1749,8 +1754,8 @@ nb_trials_page_init (NbTrialsPage *page)
   gtk_paned_set_resize_start_child (GTK_PANED (page->paned), FALSE);
   gtk_paned_set_shrink_start_child (GTK_PANED (page->paned), FALSE);
   gtk_widget_set_parent (page->paned, GTK_WIDGET (page));
-  show_options (page, 5);
-  show_figure_rows (page, 5);
+  show_options (page, selected_clause (page));
+  show_figure_rows (page, selected_clause (page));
   update_sensitivity (page);
 }
 
@@ -1779,6 +1784,7 @@ nb_trials_page_finalize (GObject *object)
   g_clear_pointer (&page->track_t, g_array_unref);
   g_clear_pointer (&page->track, nb_run_track_free);
   g_clear_object (&page->obstacles);
+  g_clear_pointer (&page->fig_rows, g_array_unref);
   g_free (page->path);
   g_clear_pointer (&page->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_trials_page_parent_class)->finalize (object);

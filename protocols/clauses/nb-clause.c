@@ -42,6 +42,12 @@ nb_clause_lookup (guint number)
   return NULL;
 }
 
+gboolean
+nb_clause_driven (const NbClause *clause)
+{
+  return clause->runner != NULL;
+}
+
 static const NbClauseOptionInfo options[] = {
   { NB_CLAUSE_OPT_ROUTE, "route", "straight, rectangular or combined (4.5)",
     "the stored configuration's, else straight" },

@@ -355,6 +355,11 @@ nb_clause_get (guint number)
   return nb_clause_lookup (number);
 }
 
+/* TRUE when the campaign runner drives the clause's trials (it has a
+ * runner: `campaign run`, the window's Run); FALSE: `campaign import`
+ * records them. */
+gboolean nb_clause_driven (const NbClause *clause);
+
 /* The options of NbClauseOption, each once. */
 const NbClauseOptionInfo *nb_clause_options (guint *n_options);
 /* TRUE when the clause takes option. */
