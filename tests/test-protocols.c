@@ -382,6 +382,86 @@ test_conditions (void)
     }
 }
 
+/* A stored cycle: n_command values of command, n_samples rows of
+ * (t, x, y, z, a, b, c), sample i of cycle k at t = i / 10 s, x = 100 k + i. */
+static NbIso9283Trial *
+stored_cycle (guint cycle, guint n_command, guint n_samples)
+{
+  NbIso9283Trial *t = g_new0 (NbIso9283Trial, 1);
+
+  t->cycle = cycle;
+  t->command = g_array_new (FALSE, TRUE, sizeof (double));
+  t->data = g_array_new (FALSE, FALSE, sizeof (double));
+  g_array_set_size (t->command, n_command);
+  for (guint i = 0; i < n_command; i++)
+    g_array_index (t->command, double, i) = 1000.0 * cycle + i;
+  for (guint i = 0; i < n_samples; i++)
+    {
+      double row[7] = { i / 10.0, 100.0 * cycle + i, 2.0, 3.0, 4.0, 5.0, 6.0 };
+
+      g_array_append_vals (t->data, row, 7);
+    }
+  return t;
+}
+
+static void
+stored_cycle_free (gpointer p)
+{
+  NbIso9283Trial *t = p;
+
+  g_array_unref (t->command);
+  g_array_unref (t->data);
+  g_free (t);
+}
+
+/* The path characteristics' one gathering of their cycles
+ * (nb_clause_9283_cycle_tracks): the first cycle's command and every
+ * cycle's track as stored; a command of another length or a cycle without
+ * a track is an error naming the cycle, through each module's compute. */
+static void
+test_iso9283_cycle_tracks (void)
+{
+  static const guint corner_lens[] = { 10, 0 };
+  g_autoptr (GPtrArray) trials = g_ptr_array_new_with_free_func (stored_cycle_free);
+  g_autoptr (GError) error = NULL;
+  NbClause9283Figures f = { 0 };
+
+  g_ptr_array_add (trials, stored_cycle (1, 10, 4));
+  g_ptr_array_add (trials, stored_cycle (2, 10, 5));
+  {
+    g_auto (NbClause9283Cycles) c = { 0 };
+
+    g_assert_true (nb_clause_9283_cycle_tracks (trials, corner_lens, "corner", &c, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (c.n, ==, 2);
+    g_assert_cmpuint (c.n_command, ==, 10);
+    g_assert_true (c.command == (const double *) ((NbIso9283Trial *) trials->pdata[0])->command->data);
+    g_assert_cmpuint (c.tracks[0].n, ==, 4);
+    g_assert_cmpuint (c.tracks[1].n, ==, 5);
+    g_assert_cmpfloat (c.tracks[1].t_s[4], ==, 0.4);
+    g_assert_cmpfloat (c.tracks[1].pose[3].x_mm, ==, 203.0);
+    g_assert_cmpfloat (c.tracks[0].pose[2].c_deg, ==, 6.0);
+  }
+  /* 10 values are a corner's, not a path's nor a weave's. */
+  g_assert_false (nb_clause_9283_path_line.compute (&nb_clause_9283_path_line, NULL, trials, NULL,
+                                                    &f, &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_cmpstr (error->message, ==, "cycle 1 holds no command path");
+  g_clear_error (&error);
+  g_assert_false (nb_clause_9283_weaving.compute (&nb_clause_9283_weaving, NULL, trials, NULL, &f,
+                                                  &error));
+  g_assert_cmpstr (error->message, ==, "cycle 1 holds no weaving path");
+  g_clear_error (&error);
+  /* Cycle 2 with one sample holds no track. */
+  g_ptr_array_add (trials, stored_cycle (3, 10, 1));
+  g_assert_false (nb_clause_9283_corner.compute (&nb_clause_9283_corner, NULL, trials, NULL, &f,
+                                                 &error));
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  g_assert_cmpstr (error->message, ==, "cycle 3 holds no track");
+  g_clear_error (&error);
+  nb_clause_9283_figures_clear (&f);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -391,6 +471,7 @@ main (int argc, char **argv)
   g_test_add_func ("/protocols/course-truth", test_course_truth);
   g_test_add_func ("/protocols/coverage", test_coverage);
   g_test_add_func ("/protocols/iso9283-words", test_iso9283_words);
+  g_test_add_func ("/protocols/iso9283-cycle-tracks", test_iso9283_cycle_tracks);
   g_test_add_func ("/protocols/gsl-handler", test_gsl_handler);
   g_test_add_func ("/protocols/conditions", test_conditions);
   return g_test_run ();

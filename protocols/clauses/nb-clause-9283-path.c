@@ -299,12 +299,28 @@ path_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEn
   return TRUE;
 }
 
-/* The stored tracks as the core reads them (pointers into the trials). */
 gboolean
-nb_clause_9283_tracks_of (GPtrArray *trials, NbIso9283Track *tracks, double **t_s,
-                          NbPose6 **poses, GError **error)
+nb_clause_9283_cycle_tracks (GPtrArray *trials, const guint *command_lens, const char *what,
+                             NbClause9283Cycles *out, GError **error)
 {
-  for (guint j = 0; j < trials->len; j++)
+  const NbIso9283Trial *first = trials->pdata[0];
+  gboolean known = FALSE;
+
+  memset (out, 0, sizeof *out);
+  for (const guint *len = command_lens; *len != 0; len++)
+    known = known || first->command->len == *len;
+  if (!known)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no %s", first->cycle, what);
+      return FALSE;
+    }
+  out->command = (const double *) first->command->data;
+  out->n_command = first->command->len;
+  out->n = trials->len;
+  out->tracks = g_new0 (NbIso9283Track, out->n);
+  out->t_s = g_new0 (double *, out->n);
+  out->poses = g_new0 (NbPose6 *, out->n);
+  for (guint j = 0; j < out->n; j++)
     {
       const NbIso9283Trial *t = trials->pdata[j];
       gsize n = t->data->len / 7;
@@ -314,55 +330,57 @@ nb_clause_9283_tracks_of (GPtrArray *trials, NbIso9283Track *tracks, double **t_
           g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no track", t->cycle);
           return FALSE;
         }
-      t_s[j] = g_new (double, n);
-      poses[j] = g_new (NbPose6, n);
+      out->t_s[j] = g_new (double, n);
+      out->poses[j] = g_new (NbPose6, n);
       for (gsize i = 0; i < n; i++)
         {
           const double *r = &g_array_index (t->data, double, i * 7);
 
-          t_s[j][i] = r[0];
-          poses[j][i] = (NbPose6) { r[1], r[2], r[3], r[4], r[5], r[6] };
+          out->t_s[j][i] = r[0];
+          out->poses[j][i] = (NbPose6) { r[1], r[2], r[3], r[4], r[5], r[6] };
         }
-      tracks[j] = (NbIso9283Track) { t_s[j], poses[j], n };
+      out->tracks[j] = (NbIso9283Track) { out->t_s[j], out->poses[j], n };
     }
   return TRUE;
 }
 
 void
-nb_clause_9283_free_tracks (guint n, double **t_s, NbPose6 **poses)
+nb_clause_9283_cycles_clear (NbClause9283Cycles *c)
 {
-  for (guint j = 0; j < n; j++)
+  for (guint j = 0; c->t_s != NULL && j < c->n; j++)
     {
-      g_free (t_s[j]);
-      g_free (poses[j]);
+      g_free (c->t_s[j]);
+      g_free (c->poses[j]);
     }
+  g_free (c->tracks);
+  g_free (c->t_s);
+  g_free (c->poses);
+  memset (c, 0, sizeof *c);
 }
 
 static gboolean
 path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
               const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
+  /* The line or circle (17 values), turned (8.4: 22). */
+  static const guint lens[] = { 17, 22, 0 };
   guint n = trials->len;
-  g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
-  g_autofree double **t_s = g_new0 (double *, n);
-  g_autofree NbPose6 **poses = g_new0 (NbPose6 *, n);
+  g_auto (NbClause9283Cycles) c = { 0 };
   g_autofree const double **v = g_new0 (const double *, n);
   g_autofree gsize *m = g_new0 (gsize, n);
   g_autoptr (GPtrArray) speeds = g_ptr_array_new_with_free_func ((GDestroyNotify) g_array_unref);
-  const NbIso9283Trial *first = trials->pdata[0];
-  const double *h = (const double *) first->command->data;
+  const double *h;
+  NbIso9283Track *tracks;
   NbIso9283Path path;
   NbIso9283PathResult r;
   NbIso9283Velocity vr;
   double length, v_c;
   gboolean ok;
 
-  if (first->command->len != 17 && first->command->len != 22)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no command path",
-                   first->cycle);
-      return FALSE;
-    }
+  if (!nb_clause_9283_cycle_tracks (trials, lens, "command path", &c, error))
+    return FALSE;
+  h = c.command;
+  tracks = c.tracks;
   memset (&path, 0, sizeof path);
   path.kind = h[0] == 0 ? NB_ISO9283_LINE : NB_ISO9283_CIRCLE;
   memcpy (path.start_mm, h + 1, sizeof path.start_mm);
@@ -371,13 +389,12 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   memcpy (path.normal, h + 10, sizeof path.normal);
   memcpy (path.abc_deg, h + 13, sizeof path.abc_deg);
   v_c = h[16];
-  if (first->command->len == 22)
+  if (c.n_command == 22)
     {
       memcpy (path.turn_axis, h + 17, sizeof path.turn_axis);
       memcpy (path.turn_deg, h + 20, sizeof path.turn_deg);
     }
-  ok = nb_clause_9283_tracks_of (trials, tracks, t_s, poses, error) &&
-       nb_iso9283_path_length (&path, &length, error) &&
+  ok = nb_iso9283_path_length (&path, &length, error) &&
        nb_iso9283_path (&path, tracks, n, POINTS, REACH_MM, &r, error);
   for (guint j = 0; ok && j < n; j++)
     {
@@ -402,7 +419,6 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
         }
     }
   ok = ok && nb_iso9283_velocity (v_c, v, m, n, &vr, error);
-  nb_clause_9283_free_tracks (n, t_s, poses);
   if (!ok)
     return FALSE;
   nb_clause_9283_figures_alloc (f, clause, 1);
@@ -415,7 +431,7 @@ path_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray
   f->values[7] = vr.av_pct;
   f->values[8] = vr.rv_mm_s;
   f->values[9] = vr.fv_mm_s;
-  if (first->command->len == 22)
+  if (c.n_command == 22)
     f->note = g_strdup_printf (nb_ptr (lang, "iso9283",
                                        "L = %.1f mm, v_c = %.1f mm/s, m = %u, the tool turned "
                                        "from %+.0f° to %+.0f° about its z"),
@@ -510,24 +526,16 @@ static gboolean
 corner_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
                 const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
-  guint n = trials->len;
-  g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
-  g_autofree double **t_s = g_new0 (double *, n);
-  g_autofree NbPose6 **poses = g_new0 (NbPose6 *, n);
-  const NbIso9283Trial *first = trials->pdata[0];
-  const double *h = (const double *) first->command->data;
+  /* P2, P3, P4 and v_c (corner_cycle). */
+  static const guint lens[] = { 10, 0 };
+  g_auto (NbClause9283Cycles) c = { 0 };
+  const double *h;
   NbIso9283Corner r;
-  gboolean ok;
 
-  if (first->command->len != 10)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no corner", first->cycle);
-      return FALSE;
-    }
-  ok = nb_clause_9283_tracks_of (trials, tracks, t_s, poses, error) &&
-       nb_iso9283_corner (h, h + 3, h + 6, tracks, n, &r, error);
-  nb_clause_9283_free_tracks (n, t_s, poses);
-  if (!ok)
+  if (!nb_clause_9283_cycle_tracks (trials, lens, "corner", &c, error))
+    return FALSE;
+  h = c.command;
+  if (!nb_iso9283_corner (h, h + 3, h + 6, c.tracks, c.n, &r, error))
     return FALSE;
   nb_clause_9283_figures_alloc (f, clause, 1);
   f->labels[0] = g_strdup ("P3");

@@ -124,22 +124,15 @@ static gboolean
 weaving_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrArray *trials,
                  const NbCatalogue *lang, NbClause9283Figures *f, GError **error)
 {
-  guint n = trials->len;
-  g_autofree NbIso9283Track *tracks = g_new0 (NbIso9283Track, n);
-  g_autofree double **t_s = g_new0 (double *, n);
-  g_autofree NbPose6 **poses = g_new0 (NbPose6 *, n);
-  const NbIso9283Trial *first = trials->pdata[0];
-  const double *h = (const double *) first->command->data;
+  static const guint lens[] = { COMMAND_VALUES, 0 };
+  g_auto (NbClause9283Cycles) c = { 0 };
+  const double *h;
   NbIso9283Weave wv;
   NbIso9283Weaving r;
-  gboolean ok;
 
-  if (first->command->len != COMMAND_VALUES)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "cycle %u holds no weaving path",
-                   first->cycle);
-      return FALSE;
-    }
+  if (!nb_clause_9283_cycle_tracks (trials, lens, "weaving path", &c, error))
+    return FALSE;
+  h = c.command;
   memcpy (wv.start_mm, h, sizeof wv.start_mm);
   memcpy (wv.end_mm, h + 3, sizeof wv.end_mm);
   memcpy (wv.direction, h + 6, sizeof wv.direction);
@@ -147,10 +140,7 @@ weaving_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrAr
   wv.frequency_hz = h[10];
   wv.s0_mm = h[12];
   wv.s1_mm = h[13];
-  ok = nb_clause_9283_tracks_of (trials, tracks, t_s, poses, error) &&
-       nb_iso9283_weaving (&wv, tracks, n, &r, error);
-  nb_clause_9283_free_tracks (n, t_s, poses);
-  if (!ok)
+  if (!nb_iso9283_weaving (&wv, c.tracks, c.n, &r, error))
     return FALSE;
   nb_clause_9283_figures_alloc (f, clause, 1);
   f->labels[0] = g_strdup ("P2–P4");

@@ -200,8 +200,7 @@ void nb_clause_9283_add_goal (NbClause9283Goals *cycle, const double q[NB_ARM_JO
  * start (cycle->pre), each next one a goal of duration |Δp| / v_c in
  * cycle->segment_s; the cycle run — to the start, then the goals timed with
  * the stream kept, the track (t from the start, x, y, z, a, b, c) into
- * trial->data; the stored tracks as the core reads them, and their
- * release. */
+ * trial->data. */
 void     nb_clause_9283_plane_axes  (const NbIso9283Cube *cube, double e1[3], double e2[3],
                                      double n[3]);
 gboolean nb_clause_9283_path_points (NbIso9283Rig *rig, NbClause9283Goals *cycle,
@@ -210,9 +209,29 @@ gboolean nb_clause_9283_path_points (NbIso9283Rig *rig, NbClause9283Goals *cycle
                                      const NbIso9283Path *turned, GError **error);
 gboolean nb_clause_9283_track_cycle (NbIso9283Rig *rig, NbClause9283Goals *cycle,
                                      NbIso9283Trial *trial, GError **error);
-gboolean nb_clause_9283_tracks_of   (GPtrArray *trials, NbIso9283Track *tracks, double **t_s,
-                                     NbPose6 **poses, GError **error);
-void     nb_clause_9283_free_tracks (guint n, double **t_s, NbPose6 **poses);
+
+/* What a path characteristic's figures come from (8.2-8.7): the first
+ * cycle's command (the values run_cycle stored in trial->command) and every
+ * cycle's stored track as the core reads it (t from the start, the pose). */
+typedef struct {
+  const double *command;        /* the first cycle's, borrowed from the trials */
+  guint n_command;
+  guint n;                      /* the cycles */
+  NbIso9283Track *tracks;       /* n of them; their samples owned here */
+  double **t_s;
+  NbPose6 **poses;
+} NbClause9283Cycles;
+
+/* The cycles' command and tracks of the counted trials (of NbIso9283Trial);
+ * command_lens: the lengths a command of the characteristic may have,
+ * 0-terminated.  NB_ERROR_INPUT "cycle N holds no WHAT" when the first
+ * cycle's command has another length, "cycle N holds no track" when a
+ * cycle's track is not one.  out is cleared either way with
+ * nb_clause_9283_cycles_clear. */
+gboolean nb_clause_9283_cycle_tracks (GPtrArray *trials, const guint *command_lens,
+                                      const char *what, NbClause9283Cycles *out, GError **error);
+void     nb_clause_9283_cycles_clear (NbClause9283Cycles *cycles);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NbClause9283Cycles, nb_clause_9283_cycles_clear)
 /* The command pose of P<i+1> (the cube's position, its orientation). */
 void nb_clause_9283_command (const NbIso9283Rig *rig, guint i, NbPose6 *p);
 
