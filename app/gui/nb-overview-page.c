@@ -11,6 +11,7 @@
 #include "nb-error.h"
 #include "nb-gui-paths.h"
 #include "nb-iso9283-run.h"
+#include "nb-reason-dialog.h"
 #include "nb-setup.h"
 #include "nb-setup-drawing.h"
 #include "nb-window.h"
@@ -794,24 +795,15 @@ nb_overview_page_set_scope (NbOverviewPage *page, const char *reason)
 }
 
 static void
-on_reason_changed (GtkEditable *entry, gpointer user_data)
-{
-  AdwMessageDialog *dialog = user_data;
-  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
-
-  adw_message_dialog_set_response_enabled (dialog, "exclude", text[0] != '\0');
-}
-
-static void
 on_reason_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
 {
   NbOverviewPage *page = user_data;
-  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
+  g_autofree char *reason = nb_reason_dialog_get_reason (dialog);
 
   if (page->dialog == dialog)
     page->dialog = NULL;
   if (g_str_equal (response, "exclude"))
-    nb_overview_page_set_scope (page, gtk_editable_get_text (GTK_EDITABLE (entry)));
+    nb_overview_page_set_scope (page, reason);
 }
 
 static void
@@ -820,7 +812,7 @@ on_scope_clicked (GtkButton *button, gpointer user_data)
   NbOverviewPage *page = user_data;
   const PlanRow *r = page->rows && page->selected >= 0
                      ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
-  GtkWidget *dialog, *entry;
+  AdwMessageDialog *dialog;
   g_autofree char *words = NULL, *body = NULL;
 
   if (r == NULL)
@@ -845,22 +837,10 @@ on_scope_clicked (GtkButton *button, gpointer user_data)
                                 "the manufacturer's declaration, as a rule."), r->entry.clause,
                               words);
     }
-  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (page))),
-                                   _("Out of Scope"), body);
-  entry = gtk_entry_new ();
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Reason"));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
-                                    "exclude", _("_Take Out of Scope"), NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "exclude",
-                                              ADW_RESPONSE_DESTRUCTIVE);
-  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "exclude", FALSE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "exclude");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect (entry, "changed", G_CALLBACK (on_reason_changed), dialog);
+  dialog = nb_reason_dialog_new (GTK_WIDGET (page), _("Out of Scope"), body, NULL, _("Reason"),
+                                 "exclude", _("_Take Out of Scope"), ADW_RESPONSE_DESTRUCTIVE);
   g_signal_connect (dialog, "response", G_CALLBACK (on_reason_response), page);
-  page->dialog = ADW_MESSAGE_DIALOG (dialog);
+  page->dialog = dialog;
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -9,6 +9,7 @@
 #include "nb-map-file.h"
 #include "nb-map-view.h"
 #include "nb-protocol-columns.h"
+#include "nb-reason-dialog.h"
 #include "nb-run-plot.h"
 
 #include <json-glib/json-glib.h>
@@ -720,19 +721,9 @@ corner_put_back (NbResultsPage *page)
 }
 
 static void
-on_corner_reason_changed (GtkEditable *entry, gpointer user_data)
-{
-  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
-
-  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (user_data), "correct",
-                                           text[0] != '\0');
-}
-
-static void
 on_corner_response (AdwMessageDialog *dialog, const char *response, gpointer user_data)
 {
   NbResultsPage *page = user_data;
-  GtkWidget *entry = adw_message_dialog_get_extra_child (dialog);
   NbMapView *mv;
   CornerEdit *e;
 
@@ -749,7 +740,7 @@ on_corner_response (AdwMessageDialog *dialog, const char *response, gpointer use
   e->path = g_strdup (page->path);
   e->trial_id = mv->trial_id;
   e->corner = (guint) page->drag_corner + 1;
-  e->why = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (entry))));
+  e->why = nb_reason_dialog_get_reason (dialog);
   /* A tenth of a millimetre: a hand on a map of centimetre cells. */
   g_ascii_formatd (e->x, sizeof e->x, "%.1f", mv->corners_mm[page->drag_corner][0]);
   g_ascii_formatd (e->y, sizeof e->y, "%.1f", mv->corners_mm[page->drag_corner][1]);
@@ -763,7 +754,7 @@ nb_results_page_move_corner (NbResultsPage *page, guint map, guint corner, doubl
                              double y_mm)
 {
   NbMapView *mv;
-  GtkWidget *dialog, *entry;
+  AdwMessageDialog *dialog;
   g_autofree char *body = NULL;
 
   if (page->shown == NULL || map >= page->shown->maps->len || corner > 3 ||
@@ -785,23 +776,11 @@ nb_results_page_move_corner (NbResultsPage *page, guint map, guint corner, doubl
                             "keeps where the analysis found it and why it was moved; Dm is "
                             "computed again."), mv->number, corner + 1, page->drag_from_mm[0],
                           page->drag_from_mm[1], x_mm, y_mm);
-  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (page))),
-                                   _("Correct the Map Corner?"), body);
-  entry = gtk_entry_new ();
-  gtk_widget_set_name (entry, "corner-reason");
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), _("Reason (for the event log)"));
-  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), entry);
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"),
-                                    "correct", _("_Correct"), NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "correct",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "correct", FALSE);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "correct");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_signal_connect (entry, "changed", G_CALLBACK (on_corner_reason_changed), dialog);
+  dialog = nb_reason_dialog_new (GTK_WIDGET (page), _("Correct the Map Corner?"), body,
+                                 "corner-reason", _("Reason (for the event log)"), "correct",
+                                 _("_Correct"), ADW_RESPONSE_SUGGESTED);
   g_signal_connect (dialog, "response", G_CALLBACK (on_corner_response), page);
-  page->corner_dialog = ADW_MESSAGE_DIALOG (dialog);
+  page->corner_dialog = dialog;
   gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }
