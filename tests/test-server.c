@@ -800,6 +800,15 @@ test_client_state_parse (void)
     { "{NAMES, \"position\": Q, \"velocity\": Q}", "no tcp pose" },
     { "{NAMES, \"position\": Q, \"velocity\": Q, \"tcp\": {\"position\": [0, 0, 1], "
       "\"orientation\": [0, 0, 0, 1], \"frame_id\": 7}}", "frame_id: expected a string" },
+    /* The goal sequence: both members or neither, a count and a start. */
+    { "{NAMES, \"position\": Q, \"velocity\": Q, \"tcp\": {\"position\": [0, 0, 1], "
+      "\"orientation\": [0, 0, 0, 1]}, \"goals\": 2}", "goal_started_us: expected" },
+    { "{NAMES, \"position\": Q, \"velocity\": Q, \"tcp\": {\"position\": [0, 0, 1], "
+      "\"orientation\": [0, 0, 0, 1]}, \"goals\": -1, \"goal_started_us\": null}",
+      "goals: expected a count" },
+    { "{NAMES, \"position\": Q, \"velocity\": Q, \"tcp\": {\"position\": [0, 0, 1], "
+      "\"orientation\": [0, 0, 0, 1]}, \"goals\": 2, \"goal_started_us\": 1.5}",
+      "goal_started_us: expected" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
@@ -835,7 +844,104 @@ test_client_state_parse (void)
     g_assert_cmpint (st.stamp_us, ==, 42);
     g_assert_true (st.moving);
     g_assert_cmpstr (st.frame_id, ==, "base_link");
+    /* A stack that does not give the goal sequence: none. */
+    g_assert_false (st.has_goals);
   }
+  {
+    g_autofree char *json = g_strdup_printf ("{%s, \"position\": %s, \"velocity\": %s, \"tcp\": "
+                                             "{\"position\": [0.1, 0.2, 0.3], \"orientation\": "
+                                             "[0, 1, 0, 0]}, \"goals\": 3, \"goal_started_us\": "
+                                             "1764621000123456}", names, q, q);
+    g_autoptr (JsonParser) parser = json_parser_new ();
+    g_autoptr (GError) error = NULL;
+    NbRobotState st;
+
+    g_assert_true (json_parser_load_from_data (parser, json, -1, NULL));
+    g_assert_true (nb_robot_state_from_json (json_node_get_object (json_parser_get_root (parser)),
+                                             &st, &error));
+    g_assert_no_error (error);
+    g_assert_true (st.has_goals);
+    g_assert_cmpuint (st.goals, ==, 3);
+    g_assert_cmpint (st.goal_started_us, ==, G_GINT64_CONSTANT (1764621000123456));
+  }
+}
+
+/* A joint goal of about a second (joint1 by 1.4 rad at 1.71 rad/s), answered. */
+static gpointer
+post_joints_thread (gpointer url)
+{
+  Reply r = http (url, "POST", "/robot/joints", "{\"joints\": [1.7, 0.5, -0.1, -1.2, 0.2, 0.6, 0.1]}");
+
+  if (r.status != 200)
+    g_error ("the long goal: HTTP %u", r.status);
+  reply_clear (&r);
+  return NULL;
+}
+
+/* docs/http-api.md "Goal sequence in the state": GET /robot/state counts
+ * the goals started and stamps the latest one's start on stamp_us's clock,
+ * so that a client which polls seldom still knows each goal and when it
+ * began (the ISO 9283 live test's tracker starts its curve there). */
+static void
+test_goal_sequence (void)
+{
+  NbTestServer s = nb_test_serve ("--time-scale", "1", NULL);
+  const char *goal[2] = { "{\"joints\": [0.1, 0.4, -0.2, -1.1, 0.3, 0.7, 0.2]}",
+                          "{\"joints\": [0.3, 0.5, -0.1, -1.2, 0.2, 0.6, 0.1]}" };
+  gint64 before[3], after[3];
+  Reply r;
+
+  /* Scenario "No goal yet": 0 goals, no start. */
+  r = http (s.url, "GET", "/robot/state", NULL);
+  g_assert_cmpint (json_object_get_int_member (obj (&r), "goals"), ==, 0);
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (obj (&r), "goal_started_us")));
+  reply_clear (&r);
+  /* A refused goal (422 before any motion) starts none. */
+  r = http (s.url, "POST", "/robot/joints", "{\"joints\": [0, 0, 0, 2.2, 0, 0, 0]}");
+  assert_error (&r, 422, "joint4");
+  reply_clear (&r);
+  /* Scenario "Goals between two polls": three goals, each answered with
+   * its result before the next, no poll between them. */
+  for (guint k = 0; k < 3; k++)
+    {
+      before[k] = g_get_real_time ();
+      r = http (s.url, "POST", "/robot/joints", goal[k % 2]);
+      after[k] = g_get_real_time ();
+      g_assert_cmpuint (r.status, ==, 200);
+      reply_clear (&r);
+    }
+  r = http (s.url, "GET", "/robot/state", NULL);
+  g_assert_cmpint (json_object_get_int_member (obj (&r), "goals"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (obj (&r), "goal_started_us"), >=, before[2]);
+  g_assert_cmpint (json_object_get_int_member (obj (&r), "goal_started_us"), <=, after[2]);
+  /* The third goal moves the arm for a while (time scale 1): it began
+   * after the second's answer. */
+  g_assert_cmpint (json_object_get_int_member (obj (&r), "goal_started_us"), >=, after[1]);
+  g_assert_cmpint (json_object_get_int_member (obj (&r), "goal_started_us"), <=,
+                   json_object_get_int_member (obj (&r), "stamp_us"));
+  reply_clear (&r);
+  /* Scenario "Polled during a motion": moving, the start before the stamp
+   * and the same start until the next goal. */
+  {
+    g_autoptr (GThread) mover = NULL;
+    gint64 started;
+
+    mover = g_thread_new ("mover", post_joints_thread, (gpointer) s.url);
+    wait_moving (s.url);
+    r = http (s.url, "GET", "/robot/state", NULL);
+    g_assert_true (json_object_get_boolean_member (obj (&r), "moving"));
+    g_assert_cmpint (json_object_get_int_member (obj (&r), "goals"), ==, 4);
+    started = json_object_get_int_member (obj (&r), "goal_started_us");
+    g_assert_cmpint (started, >, after[2]);
+    g_assert_cmpint (started, <=, json_object_get_int_member (obj (&r), "stamp_us"));
+    reply_clear (&r);
+    g_thread_join (g_steal_pointer (&mover));
+    r = http (s.url, "GET", "/robot/state", NULL);
+    g_assert_false (json_object_get_boolean_member (obj (&r), "moving"));
+    g_assert_cmpint (json_object_get_int_member (obj (&r), "goal_started_us"), ==, started);
+    reply_clear (&r);
+  }
+  nb_test_server_stop (&s);
 }
 
 /* ------------------------------------------------------------ seeds/001 -- */
@@ -1089,6 +1195,7 @@ main (int argc, char **argv)
   g_test_add_func ("/server/client-interrupt", test_client_interrupt);
   g_test_add_func ("/server/stubborn-runner", test_stubborn_runner);
   g_test_add_func ("/server/client-state-parse", test_client_state_parse);
+  g_test_add_func ("/server/goal-sequence", test_goal_sequence);
   g_test_add_func ("/server/lease-bounds", test_lease_bounds);
   g_test_add_func ("/server/stale-epoch-and-feedback", test_stale_epoch_and_feedback);
   g_test_add_func ("/server/lease-loss", test_lease_loss);

@@ -36,6 +36,11 @@ struct NbController {
   GArray *traj_q;               /* of double[NB_ARM_JOINTS] */
   double traj_s;                /* the motion's simulated length */
   gint64 t0_us, duration_us;
+  /* The latest goal the arm counted (arm.goals) began to move at this
+   * instant of the wall clock (GET /robot/state's stamp_us clock); 0: none
+   * yet.  A client polling the state knows each goal and its start from it,
+   * however seldom it polls. */
+  gint64 goal_started_us;
   GError *result;               /* the active goal's result, set when it ends */
   /* The base under the arm (NULL: none) and, while a base goal runs, its
    * motion's span on the base's virtual clock. */
@@ -222,6 +227,7 @@ nb_controller_state (NbController *c, NbControllerState *st)
   st->moving = moving;
   nb_arm_fk (&c->arm.model, st->position, st->tcp);
   st->goals = c->arm.goals;
+  st->goal_started_us = c->goal_started_us;
   st->stops = c->arm.stops;
 }
 
@@ -318,6 +324,7 @@ static void
 start (NbController *c, Goal *g)
 {
   double before = c->arm.clock_s, slow = c->arm.slow_factor, zero = 0;
+  guint counted = c->arm.goals;
 
   c->active = g;
   memcpy (c->q0, c->arm.q, sizeof c->q0);
@@ -389,6 +396,10 @@ start (NbController *c, Goal *g)
   c->arm.on_advance_data = NULL;
   memcpy (c->q1, c->arm.q, sizeof c->q1);
   c->t0_us = g_get_monotonic_time ();
+  /* The motion's start (its progress runs from t0_us), for the goal this
+   * start counted (a trajectory refused at its first point counts none). */
+  if (c->arm.goals != counted)
+    c->goal_started_us = g_get_real_time ();
   c->finish_source = c->duration_us > 0
                      ? g_timeout_add_full (G_PRIORITY_DEFAULT, (guint) MAX (1, c->duration_us / 1000),
                                            on_finished, c, NULL)

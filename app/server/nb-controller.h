@@ -100,6 +100,9 @@ typedef struct {
   gboolean has_base, base_moving;
   double base_x_mm, base_y_mm, base_theta_deg;
   guint goals;                  /* goals sent to the controller so far */
+  /* When the latest of them (number `goals`) began to move, µs of the wall
+   * clock (g_get_real_time); 0 before the first. */
+  gint64 goal_started_us;
   guint stops;                  /* motion stops so far */
 } NbControllerState;
 

@@ -796,6 +796,13 @@ handle_state (NbServer *s, SoupServerMessage *msg, GHashTable *query)
       nb_json_end_object (w);
     }
   nb_json_key (w, "goals"); nb_json_int (w, st.goals);
+  /* docs/http-api.md "Goal sequence in the state": the latest goal's start
+   * on stamp_us's clock, null before the first. */
+  nb_json_key (w, "goal_started_us");
+  if (st.goal_started_us > 0)
+    nb_json_int (w, st.goal_started_us);
+  else
+    nb_json_null (w);
   nb_json_key (w, "stops"); nb_json_int (w, st.stops);
   nb_json_end_object (w);
   reply_json (msg, 200, nb_json_writer_finish (g_steal_pointer (&w)));

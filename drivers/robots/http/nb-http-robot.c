@@ -421,6 +421,31 @@ nb_robot_state_from_json (JsonObject *o, NbRobotState *st, GError **error)
   n = json_object_get_member (o, "moving");
   st->moving = n != NULL && JSON_NODE_HOLDS_VALUE (n) &&
                json_node_get_value_type (n) == G_TYPE_BOOLEAN && json_node_get_boolean (n);
+  /* The goal sequence, when the server gives it: both or neither. */
+  n = json_object_get_member (o, "goals");
+  if (n != NULL)
+    {
+      JsonNode *m = json_object_get_member (o, "goal_started_us");
+
+      if (!JSON_NODE_HOLDS_VALUE (n) || json_node_get_value_type (n) != G_TYPE_INT64 ||
+          json_node_get_int (n) < 0 || json_node_get_int (n) > G_MAXUINT)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: goals: expected a "
+                       "count");
+          return FALSE;
+        }
+      if (m == NULL || !(JSON_NODE_HOLDS_NULL (m) ||
+                         (JSON_NODE_HOLDS_VALUE (m) && json_node_get_value_type (m) == G_TYPE_INT64
+                          && json_node_get_int (m) > 0)))
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "GET /robot/state: goal_started_us: "
+                       "expected the latest goal's start (µs) or null");
+          return FALSE;
+        }
+      st->has_goals = TRUE;
+      st->goals = (guint) json_node_get_int (n);
+      st->goal_started_us = JSON_NODE_HOLDS_NULL (m) ? 0 : json_node_get_int (m);
+    }
   /* A mobile base, when there is one: checked as the tcp is. */
   if ((n = json_object_get_member (o, "base")) != NULL)
     {

@@ -53,6 +53,13 @@ typedef struct {
   double tcp_position[3];          /* m */
   double tcp_orientation[4];       /* x, y, z, w */
   gboolean moving;
+  /* The goal sequence (docs/http-api.md "Goal sequence in the state"):
+   * has_goals when the server gives it; goals the motion goals it has
+   * started, goal_started_us when the latest began to move, on stamp_us's
+   * clock (0: none yet). */
+  gboolean has_goals;
+  guint goals;
+  gint64 goal_started_us;
   /* The mobile base, when the robot has one ("base": `serve --base`). */
   gboolean has_base;
   char base_frame_id[64];
