@@ -530,15 +530,147 @@ nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load,
       rig->stream_t_s = rig->sampler->t_s;
       rig->stream_pose = rig->sampler->pose;
     }
+  else if (rig->stream_device != NULL)
+    {
+      if (rig->device_t_s == NULL)
+        {
+          rig->device_t_s = g_array_new (FALSE, FALSE, sizeof (double));
+          rig->device_pose = g_array_new (FALSE, FALSE, sizeof (NbPose6));
+        }
+      rig->stream_t_s = rig->device_t_s;
+      rig->stream_pose = rig->device_pose;
+    }
+  return TRUE;
+}
+
+void
+nb_iso9283_rig_clear_device (NbIso9283Rig *rig)
+{
+  g_clear_pointer (&rig->device_t_s, g_array_unref);
+  g_clear_pointer (&rig->device_pose, g_array_unref);
+  if (rig->stream_device != NULL)
+    rig->stream_t_s = rig->stream_pose = NULL;
+}
+
+/* A live instrument's stream around a goal: before it, what is queued (older
+ * than the goal) is let go; after it, the samples from the goal's start to
+ * its end are kept, waiting for the last of them (the link's latency: until
+ * one from after the end comes, at most LATE_S).  A lost link is an error
+ * naming the goal.
+ *
+ * Their times: when every sample of the goal carries the instrument's own
+ * stamp (device_time_s, finite and increasing), that stamp moved onto the
+ * rig's clock by the goal's smallest arrival − stamp (the frame that came
+ * soonest after it was taken: the link's least delay); else the arrival
+ * time (the driver's, less its latency).  Under load a frame's arrival
+ * jitters by tens of milliseconds and frames come in bursts, which would
+ * move the instants 7.4 and 9 are read at; the instrument's stamps of a
+ * 1 kHz stream stay 1 ms apart.  (ISO 9283 7.4 times the stream as the
+ * instrument took it.) */
+#define DEVICE_LATE_S 0.5
+
+static void
+device_stream_begin (NbIso9283Rig *rig)
+{
+  NbEvent ev;
+
+  while (nb_device_next (rig->stream_device, 0, &ev))
+    nb_event_clear (&ev);
+}
+
+void
+nb_iso9283_stream_times (double *t_s, const double *stamp, guint n)
+{
+  double offset = INFINITY;
+
+  for (guint i = 0; i < n; i++)
+    {
+      if (!isfinite (stamp[i]) || (i > 0 && !(stamp[i] > stamp[i - 1])))
+        return;
+      offset = fmin (offset, t_s[i] - stamp[i]);
+    }
+  for (guint i = 0; i < n; i++)
+    t_s[i] = stamp[i] + offset;
+}
+
+static gboolean
+device_stream_end (NbIso9283Rig *rig, double t_start, double t_end, GError **error)
+{
+  double give_up = t_end + DEVICE_LATE_S, offset = INFINITY;
+  g_autoptr (GArray) stamp = g_array_new (FALSE, FALSE, sizeof (double));
+  guint n0 = rig->device_t_s->len, kept = n0;
+  gboolean past = FALSE, stamped = TRUE;
+
+  while (!past)
+    {
+      double now = nb_device_now ();
+      NbEvent ev;
+
+      if (!nb_device_next (rig->stream_device,
+                           now >= give_up ? 0 : (gint64) ((give_up - now) * 1e6) + 1, &ev))
+        {
+          if (nb_device_now () >= give_up)
+            break;
+          continue;
+        }
+      if (ev.kind == NB_EVENT_ERROR || ev.kind == NB_EVENT_LOST || ev.kind == NB_EVENT_END)
+        {
+          g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "the instrument's stream of goal %u "
+                       "(%s): %s", rig->goals + 1,
+                       nb_device_url (rig->stream_device) ? nb_device_url (rig->stream_device)
+                                                          : "?",
+                       ev.message ? ev.message : "link lost");
+          nb_event_clear (&ev);
+          g_array_set_size (rig->device_t_s, n0);
+          g_array_set_size (rig->device_pose, n0);
+          return FALSE;
+        }
+      if (ev.kind == NB_EVENT_SAMPLE)
+        {
+          NbPose6 p;
+          double t = ev.sample.t_s;
+
+          /* Past the end on the time it will be given (the least delay so
+           * far: never earlier than the final one). */
+          stamped = stamped && isfinite (ev.sample.device_time_s);
+          if (stamped)
+            {
+              offset = fmin (offset, ev.sample.t_s - ev.sample.device_time_s);
+              t = ev.sample.device_time_s + offset;
+            }
+          past = t > t_end;
+          nb_iso9283_sample_pose (&ev.sample, &p);
+          g_array_append_val (rig->device_t_s, ev.sample.t_s);
+          g_array_append_val (stamp, ev.sample.device_time_s);
+          g_array_append_val (rig->device_pose, p);
+        }
+      nb_event_clear (&ev);
+    }
+  nb_iso9283_stream_times (&g_array_index (rig->device_t_s, double, n0),
+                           (const double *) stamp->data, stamp->len);
+  /* The goal's span, in the order they came. */
+  for (guint i = n0; i < rig->device_t_s->len; i++)
+    {
+      double t = g_array_index (rig->device_t_s, double, i);
+
+      if (t < t_start || t > t_end)
+        continue;
+      g_array_index (rig->device_t_s, double, kept) = t;
+      g_array_index (rig->device_pose, NbPose6, kept) = g_array_index (rig->device_pose, NbPose6, i);
+      kept++;
+    }
+  g_array_set_size (rig->device_t_s, kept);
+  g_array_set_size (rig->device_pose, kept);
   return TRUE;
 }
 
 const char *
 nb_iso9283_rig_lacks (const NbIso9283Rig *rig, guint needs)
 {
-  if ((needs & NB_ISO9283_NEEDS_STREAM) && rig->tracker == NULL && rig->sampler == NULL)
-    return "it needs the tracker's stream during the motion, which a live instrument does not "
-           "give here (only its rest poses are measured)";
+  if ((needs & NB_ISO9283_NEEDS_STREAM) && rig->tracker == NULL && rig->sampler == NULL &&
+      rig->stream_device == NULL)
+    return "it needs the tracker's stream during the motion, which this rig does not give "
+           "(only the rest poses are measured)";
   if ((needs & NB_ISO9283_NEEDS_FORCE) && rig->truth == NULL)
     return "it needs a force at the TCP: the motion API drives no loading device, and a live "
            "instrument measures the real arm";
@@ -596,15 +728,24 @@ nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean 
 {
   NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
   gboolean ok;
+  gboolean device = rig->stream_device != NULL && rig->device_t_s != NULL && !rig->stream_off;
+  double t_start = 0;
 
   if (rig->stream_t_s != NULL && !rig->keep_stream)
     {
       g_array_set_size (rig->stream_t_s, 0);
       g_array_set_size (rig->stream_pose, 0);
     }
+  if (device)
+    {
+      device_stream_begin (rig);
+      t_start = nb_device_now ();
+    }
   if (sampler != NULL)
     sampler_start (sampler);
   ok = rig->ops->move_to_joints (rig->robot, q, error);
+  if (ok && device && !device_stream_end (rig, t_start, nb_device_now (), error))
+    ok = FALSE;
   if (sampler != NULL)
     {
       sampler_pause (sampler);
@@ -632,6 +773,8 @@ nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q
 {
   NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
   gboolean ok;
+  gboolean device = rig->stream_device != NULL && rig->device_t_s != NULL && !rig->stream_off;
+  double t_start = 0;
 
   if (rig->http == NULL)
     {
@@ -644,9 +787,16 @@ nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q
       g_array_set_size (rig->stream_t_s, 0);
       g_array_set_size (rig->stream_pose, 0);
     }
+  if (device)
+    {
+      device_stream_begin (rig);
+      t_start = nb_device_now ();
+    }
   if (sampler != NULL)
     sampler_start (sampler);
   ok = nb_http_robot_follow_trajectory (rig->http, t_s, q, n, error);
+  if (ok && device && !device_stream_end (rig, t_start, nb_device_now (), error))
+    ok = FALSE;
   if (sampler != NULL)
     {
       sampler_pause (sampler);
@@ -751,6 +901,8 @@ nb_iso9283_served_rig_init (NbIso9283ServedRig *s, NbIso9283Rig *rig, const char
       rig->measure = nb_iso9283_measure_device;
       rig->measure_data = &s->device;
       rig->measurement = device_words;
+      /* Its stream during the goals, for 7.4, 7.5, 8 and 9. */
+      rig->stream_device = device;
       /* The instrument sees the served arm itself: no model load on it. */
       rig->truth = NULL;
       return TRUE;
@@ -775,6 +927,7 @@ void
 nb_iso9283_served_rig_clear (NbIso9283ServedRig *s, NbIso9283Rig *rig)
 {
   g_clear_pointer (&rig->sampler, nb_iso9283_sampler_free);
+  nb_iso9283_rig_clear_device (rig);
   g_clear_pointer (&s->state.rand, g_rand_free);
   if (s->http != NULL)
     nb_sim_arm_clear (&s->truth);

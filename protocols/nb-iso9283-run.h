@@ -175,6 +175,15 @@ typedef struct {
   NbHttpRobot *http;
   /* Over HTTP, the stream of the goals (NULL: none, e.g. a live instrument). */
   NbIso9283Sampler *sampler;
+  /* A live instrument's stream during the goals (NULL: none): its samples
+   * from each goal's start to its end (nb_device_now, the rig's clock over
+   * HTTP; each timed by the instrument's own stamp, nb_iso9283_stream_times),
+   * the poses as nb_iso9283_sample_pose gives them, into device_t_s /
+   * device_pose (made by nb_iso9283_rig_configure, freed by
+   * nb_iso9283_rig_clear_device).  The rest poses are still the measure
+   * function's, after the goal. */
+  NbDevice *stream_device;
+  GArray *device_t_s, *device_pose;
   /* The stream of the current goal(s) while the tracker is on: t on the
    * rig's clock (double), NbPose6 — the in-process tracker's arrays or the
    * sampler's (set by nb_iso9283_rig_configure). */
@@ -259,6 +268,14 @@ void     nb_iso9283_served_rig_clear (NbIso9283ServedRig *served, NbIso9283Rig *
  * arm). */
 gboolean nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load,
                                    GError **error);
+/* The arrays of the instrument's stream freed. */
+void     nb_iso9283_rig_clear_device (NbIso9283Rig *rig);
+/* A live instrument's samples of one goal on the rig's clock: t_s[] holds
+ * their arrival times and becomes their times — each one's stamp[] (the
+ * instrument's clock) plus the smallest t_s[i] − stamp[i] of the n, when
+ * every stamp is finite and each is after the one before; else t_s[] is
+ * left as it is. */
+void     nb_iso9283_stream_times (double *t_s, const double *stamp, guint n);
 /* One joint goal; measured: the attained pose after it.  The tracker's
  * samples of the goal stay in rig->tracker (cleared before each goal). */
 gboolean nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean measured,
@@ -275,7 +292,8 @@ void     nb_iso9283_rig_servo (NbIso9283Rig *rig, gboolean on);
 /* The tracker on the arm or off it (unmeasured motion of a long run). */
 void     nb_iso9283_rig_tracker (NbIso9283Rig *rig, gboolean on);
 /* Why the rig cannot give what `needs` asks (NbIso9283Needs), NULL when it
- * can: the stream needs the in-process tracker or the sampler, a force the
+ * can: the stream needs the in-process tracker, the sampler or a live
+ * instrument's stream, a force the
  * simulated true arm (in-process, or the served arm's modelled geometry), a
  * timed path the in-process arm. */
 const char *nb_iso9283_rig_lacks (const NbIso9283Rig *rig, guint needs);

@@ -33,6 +33,7 @@
 #include "nb-test-tmp.h"
 
 #include "nb-arm-file.h"
+#include "nb-campaign-iso9283.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283-run.h"
 #include "nb-traj.h"
@@ -305,6 +306,283 @@ test_natnet_udp (void)
   nb_sim_arm_clear (&p.truth);
 }
 
+/* ------------------------- 7.4, 7.5 from the instrument's stream -- */
+
+/* The curve player: an instrument that streams a known settling at 1 kHz.
+ * Goal n of the served arm (n odd: to P2, even: to P1, as
+ * stabilisation-rated-100 sends them) takes the TCP from the pose of goal
+ * n − 1 to its own along the line between them, x(t) = to + (from − to)·e(t),
+ * with e(t) the rest of a second-order system's step,
+ * e^{−ζωt}(cos ω_d·t + ζ/√(1−ζ²) sin ω_d·t), t from the goal's start as the
+ * served arm's state stamps it (goal_started_us, docs/http-api.md "Goal
+ * sequence in the state"); the tool at the cube's orientation.  It ignores
+ * where the served arm's joints are: the figures must be the curve's.
+ *
+ * Frame k shows the TCP at t0 + k/STREAM_HZ on the state's clock and is
+ * stamped so (NatNet's timestamp, s from t0).  It is sent once a state taken
+ * at or after that instant has come back, so the player knows every goal
+ * begun by then however late the load makes its polls: the frames are the
+ * curve's to the bit, sent late by a poll's round trip and in bursts (the
+ * rig times them by their stamps, nb_iso9283_stream_times). */
+#define CURVE_OMEGA 25.0
+#define CURVE_ZETA 0.7
+#define STREAM_HZ 1000.0
+#define POLL_US 5000
+
+typedef struct {
+  NbHttpRobot *robot;
+  NbTestUdp udp;
+  volatile gint stop;
+  double p1_m[3], p2_m[3], quat[4];
+  GArray *starts;               /* gint64: goal i + 1's start, µs of the state's clock */
+  guint merged;                 /* goals the polls saw begin together with the next */
+  guint frames, polls;
+  double worst_poll_s;
+} CurvePlayer;
+
+/* The machine's load (the 1-minute average), for the messages. */
+static double
+load_1min (void)
+{
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents ("/proc/loadavg", &text, NULL, NULL) ? g_ascii_strtod (text, NULL)
+                                                                 : NAN;
+}
+
+static double
+curve_rest (double t)
+{
+  double wd = CURVE_OMEGA * sqrt (1 - CURVE_ZETA * CURVE_ZETA);
+
+  if (t <= 0)
+    return 1;
+  return exp (-CURVE_ZETA * CURVE_OMEGA * t) *
+         (cos (wd * t) + CURVE_ZETA / sqrt (1 - CURVE_ZETA * CURVE_ZETA) * sin (wd * t));
+}
+
+/* The TCP at t_us: on the curve of the last goal begun by then (P1 before
+ * the first). */
+static void
+curve_at (const CurvePlayer *p, gint64 t_us, double x[3])
+{
+  guint n = 0;
+  const double *from, *to;
+  double e;
+
+  while (n < p->starts->len && g_array_index (p->starts, gint64, n) <= t_us)
+    n++;
+  if (n == 0)
+    {
+      memcpy (x, p->p1_m, sizeof p->p1_m);
+      return;
+    }
+  to = n % 2 ? p->p2_m : p->p1_m;
+  from = n % 2 ? p->p1_m : p->p2_m;
+  e = curve_rest ((double) (t_us - g_array_index (p->starts, gint64, n - 1)) / 1e6);
+  for (int k = 0; k < 3; k++)
+    x[k] = to[k] + (from[k] - to[k]) * e;
+}
+
+static gpointer
+curve_player (gpointer data)
+{
+  CurvePlayer *p = data;
+  gint64 t0 = -1;
+  gint64 next = 0;
+
+  while (!g_atomic_int_get (&p->stop))
+    {
+      g_autoptr (GError) error = NULL;
+      gint64 asked = g_get_monotonic_time ();
+      NbRobotState st;
+
+      if (!nb_http_robot_state (p->robot, &st, &error))
+        g_error ("curve player: %s", error->message);
+      if (!st.has_goals)
+        g_error ("curve player: the served state gives no goal sequence");
+      p->polls++;
+      p->worst_poll_s = fmax (p->worst_poll_s, (g_get_monotonic_time () - asked) / 1e6);
+      /* Goals begun since the last poll: each one's start, or — more than
+       * one — only the last one's is known (the others never shown). */
+      if (st.goals > p->starts->len + 1)
+        p->merged += st.goals - p->starts->len - 1;
+      while (p->starts->len < st.goals)
+        g_array_append_val (p->starts, st.goal_started_us);
+      if (t0 < 0)
+        t0 = st.stamp_us;
+      /* Every frame up to the state's instant is known now. */
+      for (;; next++)
+        {
+          gint64 t_us = t0 + (gint64) llround ((double) next * 1e6 / STREAM_HZ);
+          g_autoptr (GByteArray) b = NULL;
+          double x[3];
+          float f[8];
+
+          if (t_us > st.stamp_us)
+            break;
+          curve_at (p, t_us, x);
+          f[0] = (float) x[0];
+          f[1] = (float) x[1];
+          f[2] = (float) x[2];
+          f[3] = (float) p->quat[1];
+          f[4] = (float) p->quat[2];
+          f[5] = (float) p->quat[3];
+          f[6] = (float) p->quat[0];
+          f[7] = 0.00002f;
+          b = nb_test_natnet_frame ((gint32) next, (double) next / STREAM_HZ, f);
+          nb_test_udp_send (&p->udp, b);
+          p->frames++;
+        }
+      g_usleep (POLL_US);
+    }
+  return NULL;
+}
+
+static void
+test_stream (void)
+{
+  g_autofree char *robot_dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data",
+                                                 "robots", "iiwa7", NULL);
+  g_autofree char *db = g_build_filename (tmp_dir, "stream.nbc", NULL);
+  g_autofree char *out = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  NbTestServer server = nb_test_serve ("--time-scale", "1", "--servo", "40,0.3,0.8", NULL);
+  const double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
+  const double seed[NB_ARM_JOINTS] = { 0, 0.6, 0, -1.2, 0, 1.0, 0 };
+  const double wd = CURVE_OMEGA * sqrt (1 - CURVE_ZETA * CURVE_ZETA);
+  double q[5][NB_ARM_JOINTS], R[9], D = 0, band = 0.1, entry = NAN, last_out = NAN, ov_want;
+  double span = 0, t_want, t_tol, ov_tol;
+  guint samples = 0;
+  NbArmModel model;
+  NbIso9283Cube cube;
+  CurvePlayer p = { 0 };
+  GThread *thread;
+  JsonObject *o, *row;
+  NbRobotState st;
+  gint64 t_run;
+
+  g_assert_true (nb_arm_model_load (robot_dir, &model, &error));
+  g_assert_no_error (error);
+  /* The cube `campaign run --standard iso9283` fits by default. */
+  g_assert_true (nb_iso9283_cube_fit (&model, centre, 1, abc, 600, seed, &cube, q, &error));
+  g_assert_no_error (error);
+  for (int k = 0; k < 3; k++)
+    {
+      p.p1_m[k] = cube.p_mm[0][k] / 1000;
+      p.p2_m[k] = cube.p_mm[1][k] / 1000;
+      D += (cube.p_mm[1][k] - cube.p_mm[0][k]) * (cube.p_mm[1][k] - cube.p_mm[0][k]);
+    }
+  D = sqrt (D);
+  nb_iso9283_abc_to_matrix (cube.abc_deg, R);
+  nb_quat_from_matrix (R, p.quat);
+  p.robot = nb_http_robot_new (server.url, NULL, 30, &error);
+  g_assert_no_error (error);
+  p.starts = g_array_new (FALSE, FALSE, sizeof (gint64));
+  nb_test_udp_open (&p.udp);
+  thread = g_thread_new ("curve-player", curve_player, &p);
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", "stream",
+                           NULL));
+  t_run = g_get_monotonic_time ();
+  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db", db,
+                         "--all", "--only", "stabilisation-rated-100", "--robot", server.url,
+                         "--instrument", "natnet", "--url", p.udp.url, "--set", "version=4.0",
+                         "--json", NULL);
+  g_atomic_int_set (&p.stop, 1);
+  g_thread_join (thread);
+  g_assert_true (nb_http_robot_state (p.robot, &st, &error));
+  g_assert_no_error (error);
+  g_test_message ("run %.1f s (load %.1f): %u frames played, %u polls (the slowest %.0f ms), %u "
+                  "goals seen, %u merged; the served arm: %u goals",
+                  (g_get_monotonic_time () - t_run) / 1e6, load_1min (), p.frames, p.polls,
+                  p.worst_poll_s * 1000, p.starts->len, p.merged, st.goals);
+  /* Three cycles of P2 (not watched), P1 (watched): six goals, the player
+   * told each one's start (none begun between two polls with another). */
+  g_assert_cmpuint (st.goals, ==, 6);
+  g_assert_cmpuint (p.starts->len, ==, 6);
+  g_assert_cmpuint (p.merged, ==, 0);
+  o = nb_test_parse_object (parser, out);
+  g_assert_cmpint (json_object_get_int_member (o, "cycles_run"), ==, 3);
+  row = json_array_get_object_element (json_object_get_array_member (
+          json_array_get_object_element (json_object_get_array_member (o, "configs"), 0),
+          "rows"), 0);
+  /* The stored streams: every frame of the goal, in order, once — the
+   * instrument's stamps 1/STREAM_HZ apart to the rounding of the rig's
+   * clock (a frame lost is a gap of two, one reordered a step back, one
+   * twice a step of 0) — from P2 at rest to P1 settled. */
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, &error);
+    g_autoptr (GPtrArray) trials = NULL;
+
+    g_assert_no_error (error);
+    trials = nb_campaign_iso9283_trials (c, "stabilisation-rated-100", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (trials->len, ==, 3);
+    for (guint j = 0; j < trials->len; j++)
+      {
+        const GArray *d = ((NbIso9283Trial *) trials->pdata[j])->data;
+        guint n = d->len / 4;
+        const double *s = (const double *) d->data;
+
+        g_assert_cmpuint (n, >, 500);
+        for (guint i = 1; i < n; i++)
+          if (!(fabs (s[i * 4] - s[(i - 1) * 4] - 1 / STREAM_HZ) <= 1e-6))
+            g_error ("cycle %u: sample %u is %.6f s after sample %u (a frame every %.6f s: "
+                     "lost, reordered or twice)", j + 1, i + 1, s[i * 4] - s[(i - 1) * 4], i,
+                     1 / STREAM_HZ);
+        for (int k = 0; k < 3; k++)
+          {
+            nb_assert_abs (s[1 + k], p.p2_m[k] * 1000, 1e-3, "the stream from P2 at rest");
+            nb_assert_abs (s[(n - 1) * 4 + 1 + k], p.p1_m[k] * 1000, 1e-3, "to P1 settled");
+          }
+        samples += n;
+        span += s[(n - 1) * 4] - s[0];
+      }
+  }
+  /* The curve's own figures, by a scan at 1 µs: it enters the band of 0.1 mm
+   * about P1 where D·|e| first falls to 0.1 mm, stays in it from the last
+   * instant D·|e| is above; the overshoot beyond P1 is D·e^{−πζ/√(1−ζ²)}. */
+  for (double t = 0; t < 2; t += 1e-6)
+    {
+      double d = D * fabs (curve_rest (t));
+
+      if (d <= band && isnan (entry))
+        entry = t;
+      if (d > band)
+        last_out = t;
+    }
+  t_want = last_out - entry;
+  ov_want = D * exp (-G_PI * CURVE_ZETA / sqrt (1 - CURVE_ZETA * CURVE_ZETA));
+  /* t's end is the first sample in the band after the last one out
+   * (≤ one sample late), its start interpolated: two samples' time.  The
+   * peak between two samples: at most 1 − cos(ω_d/(2·rate)) of OV lower;
+   * NatNet's float32 metres: 0.1 µm. */
+  t_tol = 2 / STREAM_HZ;
+  ov_tol = ov_want * (1 - cos (wd / (2 * STREAM_HZ))) + 1e-4;
+  g_test_message ("stream: %u samples over %.3f s stored (%.1f /s)", samples, span,
+                  (samples - 3) / span);
+  g_test_message ("t %.4f s, mean %.4f s (the curve's %.4f s ± %.4f); OV %.5f mm, mean %.5f mm "
+                  "(%.5f mm ± %.5f); D %.1f mm", json_object_get_double_member (row, "stabilisation_s"),
+                  json_object_get_double_member (row, "stabilisation_mean_s"), t_want, t_tol,
+                  json_object_get_double_member (row, "overshoot_mm"),
+                  json_object_get_double_member (row, "overshoot_mean_mm"), ov_want, ov_tol, D);
+  nb_assert_abs (json_object_get_double_member (row, "stabilisation_s"), t_want, t_tol,
+                 "t (max) against the curve");
+  nb_assert_abs (json_object_get_double_member (row, "stabilisation_mean_s"), t_want, t_tol,
+                 "t (mean) against the curve");
+  nb_assert_abs (json_object_get_double_member (row, "overshoot_mm"), ov_want, ov_tol,
+                 "OV (max) against the curve");
+  nb_assert_abs (json_object_get_double_member (row, "overshoot_mean_mm"), ov_want, ov_tol,
+                 "OV (mean) against the curve");
+  /* The instrument's full rate stored: the samples over the goals' time. */
+  g_assert_cmpfloat ((samples - 3) / span, >=, 900);
+  nb_test_server_stop (&server);
+  nb_http_robot_free (p.robot);
+  nb_test_udp_clear (&p.udp);
+  g_array_unref (p.starts);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -313,6 +591,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmp_dir = nb_test_make_dir ();
   g_test_add_func ("/iso9283-live/natnet-udp-5x30", test_natnet_udp);
+  g_test_add_func ("/iso9283-live/stream", test_stream);
   status = g_test_run ();
   nb_test_remove_dir (tmp_dir);
   g_free (tmp_dir);

@@ -133,7 +133,54 @@ test_served_rig (void)
   g_assert_null (rig.truth);
   g_assert_null (rig.sampler);
   g_assert_cmpstr (rig.measurement, ==, "natnet udp://239.255.42.99:1511");
+  /* Its stream during the goals too (7.4, 7.5, 8, 9), into arrays of the
+   * rig's own once a configuration is set. */
+  g_assert_true (rig.stream_device == device);
+  g_assert_null (nb_iso9283_rig_lacks (&rig, NB_ISO9283_NEEDS_STREAM));
+  g_assert_nonnull (nb_iso9283_rig_lacks (&rig, NB_ISO9283_NEEDS_FORCE));
+  rig.rated_load_kg = 7;
+  g_assert_true (nb_iso9283_rig_configure (&rig, 100, "rated", &error));
+  g_assert_true (rig.stream_t_s != NULL && rig.stream_t_s == rig.device_t_s);
+  g_assert_true (rig.stream_pose != NULL && rig.stream_pose == rig.device_pose);
   nb_iso9283_served_rig_clear (&served, &rig);
+  g_assert_null (rig.device_t_s);
+  g_assert_null (rig.stream_t_s);
+}
+
+/* A live instrument's samples of a goal on the rig's clock: stamped ones by
+ * their stamps, moved by the least arrival − stamp; else as they came. */
+static void
+test_stream_times (void)
+{
+  /* Frames taken 1 ms apart (the instrument's clock from 17.2 s), arriving
+   * in bursts 3–40 ms late on the rig's clock (from 41 000 s). */
+  const double stamp[6] = { 17.2, 17.201, 17.202, 17.203, 17.204, 17.205 };
+  const double arrival[6] = { 41000.043, 41000.043, 41000.0051, 41000.0061, 41000.046, 41000.046 };
+  double t[6];
+
+  memcpy (t, arrival, sizeof t);
+  nb_iso9283_stream_times (t, stamp, 6);
+  /* The least delay is the third frame's: 41000.0051 − 17.202. */
+  for (guint i = 0; i < 6; i++)
+    nb_assert_abs (t[i], 41000.0051 + (stamp[i] - 17.202), 1e-9, "stamp + least delay");
+  for (guint i = 1; i < 6; i++)
+    nb_assert_abs (t[i] - t[i - 1], 0.001, 1e-9, "1 ms apart as taken");
+  /* A stamp missing, one twice or one going back: the arrival times. */
+  {
+    const double gone[3] = { 17.2, NAN, 17.202 }, twice[3] = { 17.2, 17.2, 17.202 },
+                 back[3] = { 17.201, 17.2, 17.202 };
+    const double *bad[3] = { gone, twice, back };
+
+    for (guint k = 0; k < 3; k++)
+      {
+        memcpy (t, arrival, sizeof t);
+        nb_iso9283_stream_times (t, bad[k], 3);
+        g_assert_cmpmem (t, sizeof t, arrival, sizeof arrival);
+      }
+  }
+  /* None: nothing. */
+  nb_iso9283_stream_times (t, stamp, 0);
+  g_assert_cmpmem (t, sizeof t, arrival, sizeof arrival);
 }
 
 /* --output DIR's table: read back by compute's reader bit for bit, with the
@@ -177,5 +224,6 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-rigs/sim", test_sim_rig);
   g_test_add_func ("/iso9283-rigs/served", test_served_rig);
   g_test_add_func ("/iso9283-rigs/pose-table", test_pose_table);
+  g_test_add_func ("/iso9283-rigs/stream-times", test_stream_times);
   return g_test_run ();
 }
