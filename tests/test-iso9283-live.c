@@ -34,6 +34,7 @@
 
 #include "nb-arm-file.h"
 #include "nb-campaign-iso9283.h"
+#include "nb-clause-9283.h"
 #include "nb-http-robot.h"
 #include "nb-iso9283-run.h"
 #include "nb-traj.h"
@@ -49,6 +50,16 @@
 #define MAX_LATENCY_S (GUARD_S / 2)
 
 static char *tmp_dir;
+
+/* The machine's load (the 1-minute average), for the messages. */
+static double
+load_1min (void)
+{
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents ("/proc/loadavg", &text, NULL, NULL) ? g_ascii_strtod (text, NULL)
+                                                                 : NAN;
+}
 
 typedef struct {
   NbHttpRobot *robot;
@@ -162,6 +173,23 @@ pose_distance (const NbPose6 *a, const NbPose6 *b)
                      fmax (fabs (b->b_deg - a->b_deg), fabs (remainder (a->c_deg - b->c_deg, 360.0)))));
 }
 
+/* The played rest the run measured as a: the next one in play order from
+ * *next that is a to 1e-9 mm/° (the frame's float32 as the driver reads
+ * it); an error naming what when none is. */
+static NbPose6
+played_match (Player *p, const NbPose6 *a, guint *next, const char *what)
+{
+  double best = INFINITY;
+
+  for (; *next < p->played->len; (*next)++)
+    if (pose_distance (a, &g_array_index (p->played, NbPose6, *next)) < 1e-9)
+      return g_array_index (p->played, NbPose6, (*next)++);
+  for (guint j = 0; j < p->played->len; j++)
+    best = fmin (best, pose_distance (a, &g_array_index (p->played, NbPose6, j)));
+  g_error ("%s: (%.6f, %.6f, %.6f) was not played (in order); the nearest played pose is %.3g "
+           "mm/° off", what, a->x_mm, a->y_mm, a->z_mm, best);
+}
+
 static void
 test_natnet_udp (void)
 {
@@ -230,27 +258,11 @@ test_natnet_udp (void)
       for (guint k = 1; k <= 5; k++)
         {
           guint i = k == 5 ? 0 : 5 - k;
-          const NbPose6 *a = &g_array_index (att[i], NbPose6, c);
-          gboolean found = FALSE;
+          g_autofree char *what = g_strdup_printf ("cycle %u P%u", c + 1, i + 1);
 
-          for (; next < p.played->len && !found; next++)
-            if (pose_distance (a, &g_array_index (p.played, NbPose6, next)) < 1e-9)
-              {
-                /* The figures below from the played pose, not the stored one. */
-                g_array_index (att[i], NbPose6, c) = g_array_index (p.played, NbPose6, next);
-                found = TRUE;
-              }
-          if (!found)
-            {
-              double best = INFINITY;
-
-              for (guint j = 0; j < p.played->len; j++)
-                best = fmin (best, pose_distance (a, &g_array_index (p.played, NbPose6, j)));
-              g_test_message ("the nearest played pose is %.3g mm/° off", best);
-            }
-          if (!found)
-            g_error ("cycle %u P%u: (%.6f, %.6f, %.6f) was not played (in order)", c + 1, i + 1,
-                     a->x_mm, a->y_mm, a->z_mm);
+          /* The figures below from the played pose, not the stored one. */
+          g_array_index (att[i], NbPose6, c) =
+            played_match (&p, &g_array_index (att[i], NbPose6, c), &next, what);
           matched++;
         }
     g_assert_cmpuint (matched, ==, 150);
@@ -306,6 +318,245 @@ test_natnet_udp (void)
   nb_sim_arm_clear (&p.truth);
 }
 
+/* ------------------------------ the plan's 7.2 and 7.3 in a campaign -- */
+
+/* A configuration's row of `campaign run --json` / `campaign results
+ * --json`: configs[] by name, rows[] by label. */
+static JsonObject *
+config_row (JsonObject *doc, const char *config, const char *label)
+{
+  JsonArray *configs = json_object_get_array_member (doc, "configs");
+
+  for (guint i = 0; i < json_array_get_length (configs); i++)
+    {
+      JsonObject *c = json_array_get_object_element (configs, i);
+      JsonArray *rows = json_object_get_array_member (c, "rows");
+
+      if (!g_str_equal (json_object_get_string_member (c, "config"), config))
+        continue;
+      for (guint k = 0; k < json_array_get_length (rows); k++)
+        {
+          JsonObject *r = json_array_get_object_element (rows, k);
+
+          if (g_str_equal (json_object_get_string_member (r, "label"), label))
+            return r;
+        }
+    }
+  g_error ("no row %s of %s", label, config);
+}
+
+/* The ISO 9283 plan's pose test (7.2: 5 poses × 30 cycles, P1 → P5 → P4 →
+ * P3 → P2 → P1) and distance test (7.3: P2–P4 × 30) on the served arm,
+ * measured by the natnet driver over UDP loopback as /natnet-udp-5x30 is
+ * (the player above), recorded cycle by cycle in a campaign file
+ * (campaign run --standard iso9283 --db F --all --only …) and reported.
+ * Every stored attained pose must be a rest the player sent, in run
+ * order; the figures of the run, of campaign results and of the report are
+ * nb_iso9283_pose and nb_iso9283_distance on the played poses to 1e-9. */
+static void
+test_natnet_campaign (void)
+{
+  g_autofree char *robot_dir = g_build_filename (g_getenv ("NAVBENCH_SOURCE_ROOT"), "data",
+                                                 "robots", "iiwa7", NULL);
+  g_autofree char *db = g_build_filename (tmp_dir, "live.nbc", NULL);
+  g_autofree char *out_pose = NULL, *out_distance = NULL, *results = NULL, *words = NULL;
+  g_autofree char *md_en = NULL, *md_ru = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autoptr (JsonParser) pp = json_parser_new ();
+  g_autoptr (JsonParser) pd = json_parser_new ();
+  g_autoptr (JsonParser) pr = json_parser_new ();
+  NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
+  NbArmModel model;
+  Player p = { 0 };
+  GThread *thread;
+  JsonObject *run_pose, *run_distance, *res;
+  NbPose6 att[NB_ISO9283_POSES][30], command[NB_ISO9283_POSES], d1[30], d2[30], c1, c2;
+  gint64 t0;
+  guint next = 0;
+
+  g_assert_true (nb_arm_model_load (robot_dir, &model, &error));
+  g_assert_no_error (error);
+  nb_sim_arm_init (&p.truth, &model, 1);
+  nb_iso9283_sim_errors (&p.truth);
+  p.robot = nb_http_robot_new (server.url, NULL, 30, &error);
+  g_assert_no_error (error);
+  nb_test_udp_open (&p.udp);
+  p.played = g_array_new (FALSE, FALSE, sizeof (NbPose6));
+  g_mutex_init (&p.lock);
+  thread = g_thread_new ("natnet-player", player, &p);
+  words = g_strdup_printf ("natnet %s", p.udp.url);
+
+  g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", "live",
+                           NULL));
+  t0 = g_get_monotonic_time ();
+  out_pose = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db",
+                              db, "--all", "--only", "pose-rated-100", "--robot", server.url,
+                              "--instrument", "natnet", "--url", p.udp.url, "--set", "version=4.0",
+                              "--window", "0.05", "--guard", G_STRINGIFY (GUARD_S), "--json",
+                              NULL);
+  out_distance = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283",
+                                  "--db", db, "--all", "--only", "distance-rated-100", "--robot",
+                                  server.url, "--instrument", "natnet", "--url", p.udp.url,
+                                  "--set", "version=4.0", "--window", "0.05", "--guard",
+                                  G_STRINGIFY (GUARD_S), "--json", NULL);
+  g_test_message ("7.2 (5 × 30) and 7.3 (30) over NatNet/UDP: %.1f s (load %.1f), %u frames "
+                  "played, %u distinct poses, %u dropped (older than %g s)",
+                  (g_get_monotonic_time () - t0) / 1e6, load_1min (), p.frames, p.played->len,
+                  p.late, MAX_LATENCY_S);
+  g_atomic_int_set (&p.stop, 1);
+  g_thread_join (thread);
+
+  run_pose = nb_test_parse_object (pp, out_pose);
+  run_distance = nb_test_parse_object (pd, out_distance);
+  g_assert_cmpint (json_object_get_int_member (run_pose, "cycles_run"), ==, 30);
+  g_assert_cmpint (json_object_get_int_member (run_distance, "cycles_run"), ==, 30);
+  /* 150 measured goals after one to P1; 60 after one to P4. */
+  g_assert_cmpint (json_object_get_int_member (run_pose, "goals"), ==, 151);
+  g_assert_cmpint (json_object_get_int_member (run_distance, "goals"), ==, 61);
+
+  /* The stored cycles, in run order: each attained pose a played one. */
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, &error);
+    g_autoptr (GPtrArray) poses = NULL;
+    g_autoptr (GPtrArray) distances = NULL;
+
+    g_assert_no_error (error);
+    poses = nb_campaign_iso9283_trials (c, "pose-rated-100", &error);
+    g_assert_no_error (error);
+    distances = nb_campaign_iso9283_trials (c, "distance-rated-100", &error);
+    g_assert_no_error (error);
+    g_assert_cmpuint (poses->len, ==, 30);
+    g_assert_cmpuint (distances->len, ==, 30);
+    for (guint j = 0; j < 30; j++)
+      {
+        const NbIso9283Trial *t = poses->pdata[j];
+
+        g_assert_cmpuint (t->cycle, ==, j + 1);
+        g_assert_cmpstr (t->measurement, ==, words);
+        g_assert_cmpstr (t->robot, ==, server.url);
+        g_assert_cmpuint (t->data->len, ==, 6 * NB_ISO9283_POSES);
+        for (guint k = 1; k <= NB_ISO9283_POSES; k++)
+          {
+            guint i = k == NB_ISO9283_POSES ? 0 : nb_iso9283_cycle_pose (k);
+            g_autofree char *what = g_strdup_printf ("pose cycle %u P%u", j + 1, i + 1);
+            NbPose6 a;
+
+            g_assert_true (nb_clause_9283_unpack_pose (t->data, i, &a));
+            att[i][j] = played_match (&p, &a, &next, what);
+            if (j == 0)
+              g_assert_true (nb_clause_9283_unpack_pose (t->command, i, &command[i]));
+          }
+      }
+    for (guint j = 0; j < 30; j++)
+      {
+        const NbIso9283Trial *t = distances->pdata[j];
+        g_autofree char *w1 = g_strdup_printf ("distance cycle %u P2", j + 1);
+        g_autofree char *w2 = g_strdup_printf ("distance cycle %u P4", j + 1);
+        NbPose6 a, b;
+
+        g_assert_cmpstr (t->measurement, ==, words);
+        g_assert_true (nb_clause_9283_unpack_pose (t->data, 0, &a));
+        g_assert_true (nb_clause_9283_unpack_pose (t->data, 1, &b));
+        d1[j] = played_match (&p, &a, &next, w1);
+        d2[j] = played_match (&p, &b, &next, w2);
+        if (j == 0)
+          {
+            g_assert_true (nb_clause_9283_unpack_pose (t->command, 0, &c1));
+            g_assert_true (nb_clause_9283_unpack_pose (t->command, 1, &c2));
+          }
+      }
+  }
+
+  /* The figures: the run's, campaign results' (from the file) and the
+   * report's are those of the played poses. */
+  results = nb_test_cli_run (NULL, 0, NULL, "campaign", "results", "--db", db, "--json", NULL);
+  res = json_object_get_object_member (nb_test_parse_object (pr, results), "iso9283");
+  md_en = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md", "--output", "-",
+                           NULL);
+  md_ru = nb_test_cli_run (NULL, 0, NULL, "report", "--db", db, "--format", "md", "--lang", "ru",
+                           "--output", "-", NULL);
+  for (guint i = 0; i < NB_ISO9283_POSES; i++)
+    {
+      g_autofree char *label = g_strdup_printf ("P%u", i + 1);
+      JsonObject *docs[2] = { run_pose, res };
+      NbIso9283Pose want;
+      gboolean ok = nb_iso9283_pose (&command[i], att[i], 30, &want, &error);
+      /* (after the computation: the values are copied here) */
+      const struct { const char *key; double value; } f[] = {
+        { "ap_mm", want.ap_mm }, { "ap_x_mm", want.ap_xyz_mm[0] }, { "ap_y_mm", want.ap_xyz_mm[1] },
+        { "ap_z_mm", want.ap_xyz_mm[2] }, { "rp_mm", want.rp_mm },
+        { "ap_a_deg", want.ap_abc_deg[0] }, { "ap_b_deg", want.ap_abc_deg[1] },
+        { "ap_c_deg", want.ap_abc_deg[2] }, { "rp_a_deg", want.rp_abc_deg[0] },
+        { "rp_b_deg", want.rp_abc_deg[1] }, { "rp_c_deg", want.rp_abc_deg[2] },
+      };
+
+      g_assert_true (ok);
+      g_assert_no_error (error);
+      g_test_message ("%s: AP %.4f mm, RP %.4f mm, AP_a %.5f°, RP_c %.5f°", label, want.ap_mm,
+                      want.rp_mm, want.ap_abc_deg[0], want.rp_abc_deg[2]);
+      for (guint d = 0; d < 2; d++)
+        for (guint k = 0; k < G_N_ELEMENTS (f); k++)
+          nb_assert_abs (json_object_get_double_member (config_row (docs[d], "pose-rated-100",
+                                                                    label), f[k].key),
+                         f[k].value, 1e-9, f[k].key);
+      /* The served arm's joint noise (2e-5 rad) shows as repeatability. */
+      g_assert_cmpfloat (want.rp_mm, >, 0.005);
+      g_assert_cmpfloat (want.rp_mm, <, 0.15);
+    }
+  {
+    JsonObject *docs[2] = { run_distance, res };
+    NbIso9283Distance want;
+
+    g_assert_true (nb_iso9283_distance (&c1, &c2, d1, d2, 30, &want, &error));
+    g_assert_no_error (error);
+    g_test_message ("P2–P4: AD %.4f mm, RD %.4f mm (D_c %.3f mm)", want.ad_mm, want.rd_mm,
+                    want.d_command_mm);
+    for (guint d = 0; d < 2; d++)
+      {
+        JsonObject *r = config_row (docs[d], "distance-rated-100", "P2–P4");
+
+        nb_assert_abs (json_object_get_double_member (r, "ad_mm"), want.ad_mm, 1e-9, "AD_P");
+        nb_assert_abs (json_object_get_double_member (r, "rd_mm"), want.rd_mm, 1e-9, "RD_P");
+        nb_assert_abs (json_object_get_double_member (r, "ad_x_mm"), want.ad_xyz_mm[0], 1e-9,
+                       "AD_x");
+        nb_assert_abs (json_object_get_double_member (r, "ad_a_deg"), want.ad_abc_deg[0], 1e-9,
+                       "AD_a");
+        nb_assert_abs (json_object_get_double_member (r, "rd_a_deg"), want.rd_abc_deg[0], 1e-9,
+                       "RD_a");
+      }
+    g_assert_cmpfloat (want.rd_mm, >, 0.001);
+  }
+  /* The protocol: both characteristics, the instrument named, the played
+   * figures as the table rounds them, in English and in Russian. */
+  {
+    g_autofree char *ap1 = g_strdup_printf ("%.3f",
+                                            json_object_get_double_member (
+                                              config_row (res, "pose-rated-100", "P1"), "ap_mm"));
+    g_autofree char *ad = g_strdup_printf ("%.3f",
+                                           json_object_get_double_member (
+                                             config_row (res, "distance-rated-100", "P2–P4"),
+                                             "ad_mm"));
+    const char *md[2] = { md_en, md_ru };
+
+    for (guint l = 0; l < 2; l++)
+      {
+        g_assert_nonnull (strstr (md[l], "pose-rated-100"));
+        g_assert_nonnull (strstr (md[l], "distance-rated-100"));
+        g_assert_nonnull (strstr (md[l], words));
+        g_assert_nonnull (strstr (md[l], ap1));
+        g_assert_nonnull (strstr (md[l], ad));
+      }
+    g_assert_nonnull (strstr (md_en, "Pose accuracy and pose repeatability"));
+    g_assert_nonnull (strstr (md_ru, "Протокол испытаний по ГОСТ Р ИСО 9283-2003"));
+  }
+  nb_test_server_stop (&server);
+  nb_http_robot_free (p.robot);
+  nb_test_udp_clear (&p.udp);
+  g_array_unref (p.played);
+  g_mutex_clear (&p.lock);
+  nb_sim_arm_clear (&p.truth);
+}
+
 /* ------------------------- 7.4, 7.5 from the instrument's stream -- */
 
 /* The curve player: an instrument that streams a known settling at 1 kHz.
@@ -339,16 +590,6 @@ typedef struct {
   guint frames, polls;
   double worst_poll_s;
 } CurvePlayer;
-
-/* The machine's load (the 1-minute average), for the messages. */
-static double
-load_1min (void)
-{
-  g_autofree char *text = NULL;
-
-  return g_file_get_contents ("/proc/loadavg", &text, NULL, NULL) ? g_ascii_strtod (text, NULL)
-                                                                 : NAN;
-}
 
 static double
 curve_rest (double t)
@@ -451,7 +692,6 @@ test_stream (void)
   NbTestServer server = nb_test_serve ("--time-scale", "1", "--servo", "40,0.3,0.8", NULL);
   const double centre[3] = { 600, 0, 450 }, abc[3] = { 180, 0, 180 };
   const double seed[NB_ARM_JOINTS] = { 0, 0.6, 0, -1.2, 0, 1.0, 0 };
-  const double wd = CURVE_OMEGA * sqrt (1 - CURVE_ZETA * CURVE_ZETA);
   double q[5][NB_ARM_JOINTS], R[9], D = 0, band = 0.1, entry = NAN, last_out = NAN, ov_want;
   double span = 0, t_want, t_tol, ov_tol;
   guint samples = 0;
@@ -556,10 +796,13 @@ test_stream (void)
   ov_want = D * exp (-G_PI * CURVE_ZETA / sqrt (1 - CURVE_ZETA * CURVE_ZETA));
   /* t's end is the first sample in the band after the last one out
    * (≤ one sample late), its start interpolated: two samples' time.  The
-   * peak between two samples: at most 1 − cos(ω_d/(2·rate)) of OV lower;
-   * NatNet's float32 metres: 0.1 µm. */
+   * peak falls between two samples, the nearest ≤ half a period from it,
+   * where e'' = −ω²·e (e'' + 2ζω·e' + ω²·e = 0 with e' = 0): at most
+   * 1 − cos(ω/(2·rate)) of OV lower (0.56 µm; with ω_d in its place, 0.28 µm,
+   * one run in five at load 21 was 0.42 µm low on the mean); NatNet's
+   * float32 metres: 0.1 µm. */
   t_tol = 2 / STREAM_HZ;
-  ov_tol = ov_want * (1 - cos (wd / (2 * STREAM_HZ))) + 1e-4;
+  ov_tol = ov_want * (1 - cos (CURVE_OMEGA / (2 * STREAM_HZ))) + 1e-4;
   g_test_message ("stream: %u samples over %.3f s stored (%.1f /s)", samples, span,
                   (samples - 3) / span);
   g_test_message ("t %.4f s, mean %.4f s (the curve's %.4f s ± %.4f); OV %.5f mm, mean %.5f mm "
@@ -591,6 +834,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmp_dir = nb_test_make_dir ();
   g_test_add_func ("/iso9283-live/natnet-udp-5x30", test_natnet_udp);
+  g_test_add_func ("/iso9283-live/natnet-campaign", test_natnet_campaign);
   g_test_add_func ("/iso9283-live/stream", test_stream);
   status = g_test_run ();
   nb_test_remove_dir (tmp_dir);
