@@ -87,18 +87,28 @@ write_file (const char *path, Reader kind, guint64 bytes)
   return (guint64) size;
 }
 
+typedef struct {
+  guint64 records;
+  double sum;
+} PathCount;
+
 static gboolean
 count_sample (const char *trial, gboolean new_run, guint64 line, double x_mm, double y_mm,
               double t_s, gpointer user_data, GError **error)
 {
-  *(double *) user_data += x_mm + y_mm;
+  PathCount *c = user_data;
+
+  c->records++;
+  c->sum += x_mm + y_mm;
   return TRUE;
 }
 
-/* One pass of the reader over path; returns a count of what it read (so
- * nothing is optimised away, and the runs can be compared). */
+/* One pass of the reader over path; returns the records it read (the
+ * "records" column: the same for every run).  What the numbers add up to
+ * goes to *sink, so that nothing is optimised away; it is checked finite,
+ * not printed (it is no count). */
 static guint64
-read_once (Reader kind, const char *path)
+read_once (Reader kind, const char *path, double *sink)
 {
   g_autoptr (GError) error = NULL;
   guint64 n = 0;
@@ -119,10 +129,11 @@ read_once (Reader kind, const char *path)
       }
     case PATH:
       {
-        double sum = 0.0;
+        PathCount c = { 0 };
 
-        g_assert_true (nb_measurements_read_path (path, count_sample, &sum, &error));
-        n = (guint64) isfinite (sum);
+        g_assert_true (nb_measurements_read_path (path, count_sample, &c, &error));
+        n = c.records;
+        *sink += c.sum;
         break;
       }
     case POSES:
@@ -145,6 +156,7 @@ read_once (Reader kind, const char *path)
         g_assert_true (nb_csv_reader_read_header (r, cols, 3, &error));
         while (nb_csv_reader_next (r, &error) > 0)
           {
+            n++;
             if (kind == CSV_NUMBERS)
               {
                 for (int c = 0; c < 3; c++)
@@ -154,11 +166,11 @@ read_once (Reader kind, const char *path)
             else
               {
                 nb_csv_reader_field (r, &cols[1], &len);
-                n += len;
+                sum += (double) len;
               }
           }
         g_assert_no_error (error);
-        n += (guint64) isfinite (sum);
+        *sink += sum;
         break;
       }
     }
@@ -208,22 +220,24 @@ main (int argc, char **argv)
       {
         g_autofree char *path = g_strdup_printf ("%s/%d.txt", dir, kind);
         guint64 bytes = write_file (path, kind, (guint64) (mb * 1e6)), n = 0;
-        double wall[100], cpu[100];
+        double wall[100], cpu[100], sink = 0.0;
 
-        read_once (kind, path);   /* into the page cache */
+        read_once (kind, path, &sink);   /* into the page cache */
         for (int r = 0; r < runs; r++)
           {
             gint64 t0 = g_get_monotonic_time ();
             double c0 = thread_cpu ();
 
-            n = read_once (kind, path);
+            n = read_once (kind, path, &sink);
             wall[r] = (g_get_monotonic_time () - t0) / 1e6;
             cpu[r] = thread_cpu () - c0;
           }
+        g_assert_true (isfinite (sink));
         qsort (wall, (size_t) runs, sizeof *wall, cmp_double);
         qsort (cpu, (size_t) runs, sizeof *cpu, cmp_double);
-        printf ("%-30s %8.1f %10" G_GUINT64_FORMAT " %8.3f %9.1f %9.1f\n", reader_names[kind],
-                bytes / 1e6, n, wall[runs / 2], bytes / 1e6 / wall[runs / 2],
+        /* (padded by characters, not bytes: the names are UTF-8) */
+        printf ("%s%*s %8.1f %10" G_GUINT64_FORMAT " %8.3f %9.1f %9.1f\n", reader_names[kind],
+                (int) (30 - g_utf8_strlen (reader_names[kind], -1)), "", bytes / 1e6, n, wall[runs / 2], bytes / 1e6 / wall[runs / 2],
                 bytes / 1e6 / cpu[runs / 2]);
         fflush (stdout);
         g_unlink (path);
