@@ -25,11 +25,22 @@
  *                          without a cookie the line is noise the driver skips
  *   /delay-cookie/percent-delay-bad
  *                          "%Delay: x": exit 2, FILE:LINE of the directive
+ *   /delay-cookie/gpsd-tcp-torture
+ *                          gpsd's own regression log with a Delay-Cookie
+ *                          (test/daemon/tcp-torture.log: cookies inside a GGA,
+ *                          "$GPGGA,|19322|1.00,|2037.|72792,N,…"): the pieces
+ *                          are gpsfake's text[commentlen:].split('|'); the
+ *                          replay gives gpsd's two fixes (X.log.chk), the GGA
+ *                          joined across four writes, values checked; without
+ *                          the cookie line the '|' stay in the GGA, whose
+ *                          checksum then fails: one fix
  */
 #include "nb-test.h"
 
 #include "nb-transport.h"
 
+#include <json-glib/json-glib.h>
+#include <math.h>
 #include <string.h>
 #include <sys/wait.h>
 
@@ -353,6 +364,120 @@ test_percent_delay_bad (Fixture *f, gconstpointer data)
     }
 }
 
+/* Line i (0-based) of replay --json output as an object; NULL past the end. */
+static JsonObject *
+output_line (char **lines, guint i, JsonParser **parser)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (i >= g_strv_length (lines) || lines[i][0] == '\0')
+    return NULL;
+  *parser = json_parser_new ();
+  g_assert_true (json_parser_load_from_data (*parser, lines[i], -1, &error));
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (*parser));
+}
+
+static void
+test_gpsd_tcp_torture (Fixture *f, gconstpointer data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "captures", "nmea",
+                                                 "tcp-torture.log", NULL);
+  g_autofree char *text = NULL, *out = NULL, *err = NULL, *out2 = NULL, *err2 = NULL;
+  g_autofree char *no_cookie = g_build_filename (f->dir, "tcp-torture-no-cookie.log", NULL);
+  g_auto (GStrv) pieces = NULL, lines = NULL, lines2 = NULL;
+  g_autoptr (JsonParser) p0 = NULL, p1 = NULL, p2 = NULL, p3 = NULL;
+  GString *without = g_string_new (NULL);
+  gsize comment_len = 0;
+  JsonObject *gga, *rmc;
+  NbTransport *t;
+  guint piece = 0;
+  gsize offset = 0;
+  int code;
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  /* gpsfake (TestLoad): the header is the leading '#' lines; the rest is
+   * split at the delimiter, each piece one write */
+  while (text[comment_len] == '#')
+    comment_len = (gsize) (strchr (text + comment_len, '\n') + 1 - text);
+  pieces = g_strsplit (text + comment_len, "|", -1);
+  g_assert_cmpuint (g_strv_length (pieces), ==, 5);
+  g_assert_cmpstr (pieces[1], ==, "19322");
+  t = open_file (path);
+  while (!nb_transport_at_end (t))
+    {
+      g_autoptr (GError) error = NULL;
+      guint8 buf[64];
+      gssize n = nb_transport_read (t, buf, sizeof buf, 50, &error);
+
+      g_assert_no_error (error);
+      g_assert_cmpint (n, >=, 0);
+      if (n == 0)
+        continue;
+      /* a read never spans two pieces, the pieces come in order */
+      g_assert_cmpuint (piece, <, g_strv_length (pieces));
+      g_assert_cmpuint (offset + (gsize) n, <=, strlen (pieces[piece]));
+      g_assert_true (memcmp (buf, pieces[piece] + offset, (gsize) n) == 0);
+      offset += (gsize) n;
+      if (offset == strlen (pieces[piece]))
+        piece++, offset = 0;
+    }
+  nb_transport_close (t);
+  g_assert_cmpuint (piece, ==, 5);
+
+  out = replay (path, &code, &err);
+  g_assert_cmpint (code, ==, 0);
+  lines = g_strsplit (out, "\n", -1);
+  /* gpsd's X.log.chk: a TPV for the GGA, the GSA (the same fix) and the
+   * RMC; navbench's samples are the fixes of the GGA and the RMC */
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  gga = output_line (lines, 0, &p0);
+  rmc = output_line (lines, 1, &p1);
+  g_assert_nonnull (gga);
+  g_assert_nonnull (rmc);
+  g_assert_cmpstr (json_object_get_string_member (gga, "tag"), ==, "GPGGA");
+  /* 2037.72792,N 08704.08478,W: gpsd's 20.628798667, -87.068079667 (9
+   * decimals printed) and the exact minutes over 60 */
+  nb_assert_abs (json_object_get_double_member (gga, "lat"), 20.628798667, 1e-9, "GGA lat");
+  nb_assert_abs (json_object_get_double_member (gga, "lon"), -87.068079667, 1e-9, "GGA lon");
+  g_assert_cmpfloat (json_object_get_double_member (gga, "lat"), ==, 20.0 + 37.72792 / 60.0);
+  g_assert_cmpfloat (json_object_get_double_member (gga, "lon"), ==, -(87.0 + 4.08478 / 60.0));
+  /* altHAE −44.3 = MSL −30.40 + geoid −13.9 */
+  nb_assert_abs (json_object_get_double_member (gga, "alt"), -44.3, 1e-9, "GGA alt");
+  nb_assert_abs (json_object_get_double_member (gga, "hdop"), 1.7, 1e-12, "GGA hdop");
+  g_assert_cmpint (json_object_get_int_member (gga, "satellites"), ==, 4);
+  g_assert_cmpstr (json_object_get_string_member (gga, "fix"), ==, "gnss");
+  /* before any date: no device time (gpsd reports none either) */
+  g_assert_true (json_node_is_null (json_object_get_member (gga, "device_time")));
+  g_assert_cmpstr (json_object_get_string_member (rmc, "tag"), ==, "GPRMC");
+  nb_assert_abs (json_object_get_double_member (rmc, "lat"), 20.628798333, 1e-9, "RMC lat");
+  nb_assert_abs (json_object_get_double_member (rmc, "lon"), -87.068080000, 1e-9, "RMC lon");
+  /* 193221.00 on 231207: 2007-12-23T19:32:21Z (gpsd's chk shows another
+   * date: its GPS week rollover guess for a 2007 log replayed today) */
+  g_assert_cmpfloat (json_object_get_double_member (rmc, "device_time"), ==, 1198438341.0);
+
+  /* The same bytes without the cookie line: the '|' are then data, and the
+   * GGA's checksum (which gpsd computed without them) fails. */
+  for (const char *l = text; *l != '\0';)
+    {
+      const char *e = strchr (l, '\n');
+      gsize n = e != NULL ? (gsize) (e + 1 - l) : strlen (l);
+
+      if (!g_str_has_prefix (l, "# Delay-Cookie:"))
+        g_string_append_len (without, l, (gssize) n);
+      l += n;
+    }
+  nb_test_write_file (no_cookie, without->str);
+  g_string_free (without, TRUE);
+  out2 = replay (no_cookie, &code, &err2);
+  g_assert_cmpint (code, ==, 0);
+  lines2 = g_strsplit (out2, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines2), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (output_line (lines2, 0, &p2), "tag"), ==,
+                   "GPRMC");
+  g_assert_null (output_line (lines2, 1, &p3));
+}
+
 int
 main (int argc, char **argv)
 {
@@ -368,5 +493,7 @@ main (int argc, char **argv)
               fixture_tear_down);
   g_test_add ("/delay-cookie/percent-delay-bad", Fixture, NULL, fixture_set_up,
               test_percent_delay_bad, fixture_tear_down);
+  g_test_add ("/delay-cookie/gpsd-tcp-torture", Fixture, NULL, fixture_set_up,
+              test_gpsd_tcp_torture, fixture_tear_down);
   return g_test_run ();
 }

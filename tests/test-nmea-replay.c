@@ -9,7 +9,10 @@
  *    change is intended.
  * 3. The fuzz-case log and a mangled copy of every capture never crash.
  * The captures in tests/captures/nmea are the gpsd logs whose header grants
- * their BSD licence; ../shared/captures/nmea adds the others when present.
+ * their BSD licence (tcp-torture.log: gpsd's COPYING, BSD-2-Clause; its
+ * Delay-Cookie pieces are joined by the file transport, so only the replay
+ * through the CLI, 2., reads it as gpsd does — its .chk holds the joined
+ * sentences); ../shared/captures/nmea adds the others when present.
  */
 #include "nb-test.h"
 
