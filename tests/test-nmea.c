@@ -283,6 +283,197 @@ test_lexer (void)
   g_assert_cmpstr (lines->pdata[0], ==, "$GPHDT,6.0,T*00");
 }
 
+/* ------------------------------------------------------ one pass -- */
+
+/* What a reading of a stream gave, sentence by sentence: the fix's members
+ * (doubles by their bits) or the error, and the line it began on. */
+static void
+describe_fix (GString *out, const NbNmeaFix *f)
+{
+  const double d[] = { f->time_s, f->lat_deg, f->lon_deg, f->alt_msl_m, f->geoid_sep_m, f->hdop,
+                       f->pdop, f->vdop, f->gst_rms_m, f->gst_major_m, f->gst_minor_m,
+                       f->gst_orient_deg, f->gst_lat_m, f->gst_lon_m, f->gst_alt_m,
+                       f->heading_deg, f->speed_mps, f->course_deg };
+
+  g_string_append_printf (out, "fix %d %.3s %.6s has %x %d-%d-%d q %d v %d sats %d mode %d %d:",
+                          (int) f->sentence, f->talker, f->type, f->has, f->year, f->month,
+                          f->day, f->quality, f->valid, f->satellites, f->fix_mode, f->mode);
+  for (guint i = 0; i < G_N_ELEMENTS (d); i++)
+    {
+      guint64 bits;
+
+      memcpy (&bits, &d[i], sizeof bits);
+      g_string_append_printf (out, " %016" G_GINT64_MODIFIER "x", bits);
+    }
+}
+
+typedef struct {
+  GString *out;
+  NbNmeaLexer *lexer;
+} Reading;
+
+/* The two-pass reading: the lexer cuts lines, nb_nmea_parse reads them. */
+static void
+on_line_parsed (const char *line, gsize len, gpointer user_data)
+{
+  Reading *r = user_data;
+  g_autoptr (GError) error = NULL;
+  NbNmeaFix f;
+
+  g_string_append_printf (r->out, "line %" G_GUINT64_FORMAT ": ", r->lexer->sentence_line);
+  if (nb_nmea_parse (line, len, &f, &error))
+    describe_fix (r->out, &f);
+  else
+    g_string_append_printf (r->out, "error %s", error->message);
+  g_string_append_c (r->out, '\n');
+}
+
+/* The one-pass reading. */
+static void
+on_fix_read (const NbNmeaFix *fix, const GError *error, gpointer user_data)
+{
+  Reading *r = user_data;
+
+  g_string_append_printf (r->out, "line %" G_GUINT64_FORMAT ": ", r->lexer->sentence_line);
+  if (fix != NULL)
+    {
+      g_assert_null (error);
+      describe_fix (r->out, fix);
+    }
+  else
+    g_string_append_printf (r->out, "error %s", error->message);
+  g_string_append_c (r->out, '\n');
+}
+
+/* The stream read both ways, fed in chunks of `chunk` bytes (each chunk
+ * copied to a buffer of its own size, so that reading past it is seen by
+ * the sanitizers). */
+static void
+assert_one_pass_same (const char *text, gsize len, gsize chunk, const char *what)
+{
+  NbNmeaLexer two, one;
+  Reading a = { g_string_new (NULL), &two }, b = { g_string_new (NULL), &one };
+
+  nb_nmea_lexer_init (&two);
+  nb_nmea_lexer_init (&one);
+  for (gsize at = 0; at < len; at += chunk)
+    {
+      gsize n = MIN (chunk, len - at);
+      g_autofree guint8 *piece = g_memdup2 (text + at, n);
+
+      nb_nmea_lexer_feed (&two, piece, n, on_line_parsed, &a);
+      nb_nmea_lexer_feed_fixes (&one, piece, n, on_fix_read, &b);
+    }
+  nb_nmea_lexer_finish (&two, on_line_parsed, &a);
+  nb_nmea_lexer_finish_fixes (&one, on_fix_read, &b);
+  if (!g_str_equal (a.out->str, b.out->str))
+    g_error ("%s, chunks of %" G_GSIZE_FORMAT ": two passes\n%s\none pass\n%s", what, chunk,
+             a.out->str, b.out->str);
+  g_assert_cmpuint (two.newlines, ==, one.newlines);
+  g_assert_cmpuint (two.skipped, ==, one.skipped);
+  g_assert_cmpuint (two.overflows, ==, one.overflows);
+  g_string_free (a.out, TRUE);
+  g_string_free (b.out, TRUE);
+}
+
+/* The lexer's one-pass reading (nb_nmea_lexer_feed_fixes: each sentence
+ * checked, checksummed, cut and parsed where it lies) gives, sentence by
+ * sentence, the fix bit for bit or the error that the lexer's lines read
+ * by nb_nmea_parse give: on every capture, fed whole and in chunks, and on
+ * sentences at the edges of what the pass takes (those it declines go the
+ * two-pass way, which names the error). */
+static void
+test_one_pass (void)
+{
+  const char *bodies[] = {
+    "GNGGA,132819.60,4134.49795459,N,09345.03431408,W,2,10,0.9,278.161,M,-31.442,M,6.6,0133",
+    "GNRMC,132819.60,A,4134.49795459,N,09345.03431408,W,0.148,124.888,180320,11.5985,E,D",
+    "GPGGA,235959.00,4134.2,N,09345.0,W,4,12,0.6,+250.0,M,-32.1,M,1.0,0000",
+    "GPGGA,000000,4134,N,09345,W,1,4,1,250,M,,M,,",          /* short numbers, empty fields */
+    "GPGGA,123519,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",
+    "GPGGA,1235,4807.038,N,01131.000,E,1,08,0.9,545.4,M,46.9,M,,",   /* a field's error */
+    "GPGGA,123519,4807.038,N,01131.000,E,9,08,0.9,545.4,M,46.9,M,,", /* quality beyond 8 */
+    "GPRMC,123519.000000000000000001,A,4807.0380000000000000001,N,01131.000,E,022.4,084.4,230394,003.1,W",
+    "GPGLL,4916.45,N,12311.12,W,225444,A,A",
+    "GNGNS,112257.00,3844.24011,N,00908.43828,W,AN,03,10.5,,,,",
+    "GPGST,172814.0,0.006,0.023,0.020,273.6,0.023,0.020,0.031",
+    "GPGSA,A,3,04,05,,09,12,,,24,,,,,2.5,1.3,2.1",
+    "GPGSV,3,1,11,03,03,111,00,04,15,270,00,06,01,010,00,13,06,292,00",
+    "GPHDT,274.07,T", "GPTHS,77.52,E", "GPVTG,054.7,T,034.4,M,005.5,N,010.2,K,A",
+    "GPZDA,201530.00,04,07,2002,00,00",
+    "PGRME,15.0,M,45.0,M,25.0,M",                            /* proprietary */
+    "GPXYZ,a b,c+d,\"e\",#f,%g&h'i(j)",                       /* unknown, plain specials */
+    "GPHDT,1.0,T", "GPHDT,,", "GP HDT,1", "GPhdt,1.0,T", "GPGGAX,1", "G,1", "GP",
+    "GPZDA,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38",
+    "GPZDA,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39",
+  };
+  const char *raw[] = {
+    "$GPHDT,1.0,T*0C\r\n",            /* a wrong checksum: declined, named by nb_nmea_parse */
+    "$GPHDT,1.0,T*zz\r\n", "$GPHDT,1.0,T*1\r\n", "$GPHDT,1.0,T*1B2\r\n", "$GPHDT,1.0,T\r\n",
+    "$GPHDT,1.0,T*1b\r\n",            /* lowercase hex */
+    "$GPHD*T,1.0,T*1B\r\n",           /* a '*' inside */
+    "$GPHDT,1.$0,T*1B\r\n", "$GPHDT,1.!0,T*1B\r\n", "$GPHDT,1.\x01" "0,T*1B\r\n",
+    "$GPHDT,1.\xc3\xa9,T*1B\r\n", "$*00\r\n", "$A*41\r\n", "$AB*03\r\n", "!AIVDM,1*2C\n",
+    "$GPHDT,1.0,T*1B\r", "$GPHDT,1.0,T*1B\n\n\n", "$GPHDT,1.0,T*1B", "# comment $GPHDT,1.0,T*1B\n",
+    "$GPHDT,1.0,T*1B$GPHDT,2.0,T*18\r\n", "junk$GPHDT,1.0,T*1B\r\n",
+  };
+  g_autoptr (GString) stream = g_string_new (NULL);
+  g_autoptr (GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *own = g_test_build_filename (G_TEST_DIST, "captures", "nmea", NULL);
+  g_autoptr (GDir) dir = g_dir_open (own, 0, NULL);
+  const char *name;
+  const gsize chunks[] = { 1, 2, 3, 7, 8, 9, 13, 64, 255, 4096, G_MAXSIZE };
+  char long_body[300];
+
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    {
+      g_autofree char *line = sentence (bodies[i]);
+
+      g_string_append_printf (stream, "%s\r\n", line);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (raw); i++)
+    g_string_append (stream, raw[i]);
+  /* 255, 256 and 257 bytes of sentence (the lexer's buffer holds 256) */
+  for (gsize n = 250; n <= 253; n++)
+    {
+      g_autofree char *line = NULL;
+
+      memset (long_body, 'A', sizeof long_body);
+      memcpy (long_body, "GPXYZ,", 6);
+      long_body[n - 4] = '\0';   /* "$" + body + "*hh" = n bytes */
+      line = sentence (long_body);
+      g_assert_cmpuint (strlen (line), ==, n - 0);
+      g_string_append_printf (stream, "%s\r\n", line);
+    }
+  for (gsize n = 254; n <= 258; n++)
+    {
+      g_autofree char *line = NULL;
+
+      memset (long_body, 'B', sizeof long_body);
+      memcpy (long_body, "GPXYZ,", 6);
+      long_body[n - 4] = '\0';
+      line = sentence (long_body);
+      g_string_append_printf (stream, "%s\n", line);
+    }
+  for (guint c = 0; c < G_N_ELEMENTS (chunks); c++)
+    assert_one_pass_same (stream->str, stream->len, chunks[c], "edge sentences");
+
+  g_assert_nonnull (dir);
+  while ((name = g_dir_read_name (dir)) != NULL)
+    if (g_str_has_suffix (name, ".log"))
+      g_ptr_array_add (paths, g_build_filename (own, name, NULL));
+  g_assert_cmpuint (paths->len, >=, 5);
+  for (guint i = 0; i < paths->len; i++)
+    {
+      g_autofree char *text = NULL;
+      gsize len;
+
+      g_assert_true (g_file_get_contents (paths->pdata[i], &text, &len, NULL));
+      for (guint c = 0; c < G_N_ELEMENTS (chunks); c++)
+        assert_one_pass_same (text, len, chunks[c], paths->pdata[i]);
+    }
+}
+
 /* ---------------------------------------------------------- geodesy -- */
 
 /* Vincenty's inverse problem on WGS-84: the geodesic distance (m). */
@@ -552,6 +743,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nmea/rmc-gll-gns", test_rmc_gll_gns);
   g_test_add_func ("/nmea/quality-sentences", test_quality_sentences);
   g_test_add_func ("/nmea/lexer", test_lexer);
+  g_test_add_func ("/nmea/one-pass", test_one_pass);
   g_test_add_func ("/nmea/heading-convention", test_heading_convention);
   g_test_add_func ("/nmea/time-monotonic", test_time_monotonic);
   g_test_add_func ("/geodesy/reference", test_geodesy_reference);

@@ -66,7 +66,7 @@ hex_value (char c)
 }
 
 /* Unsigned digits → value; FALSE on anything else or more than 18 digits. */
-static gboolean
+NB_SWAR_INLINE gboolean
 parse_digits (const char *p, gsize n, guint64 *out)
 {
   guint64 v = 0;
@@ -184,7 +184,7 @@ scan_decimal (const char *p, const char *end, const char *limit, guint64 *ip, gs
 
 /* "[-+]ddd[.ddd]" → double.  Splits at the point so long fractions keep
  * full precision. */
-static gboolean
+NB_SWAR_INLINE gboolean
 parse_decimal (const Field *f, const char *limit, double *out)
 {
   const char *p = f->p, *end = f->p + f->n;
@@ -208,7 +208,7 @@ parse_decimal (const Field *f, const char *limit, double *out)
   return TRUE;
 }
 
-static gboolean
+NB_SWAR_INLINE gboolean
 parse_int (const Field *f, int *out)
 {
   guint64 v;
@@ -220,7 +220,7 @@ parse_int (const Field *f, int *out)
 }
 
 /* (d)ddmm.mmmm + hemisphere → signed degrees. */
-static gboolean
+NB_SWAR_INLINE gboolean
 parse_angle (const Field *f, const Field *hemi, int degree_digits_max, const char *limit,
              double *out)
 {
@@ -252,7 +252,7 @@ parse_angle (const Field *f, const Field *hemi, int degree_digits_max, const cha
 }
 
 /* hhmmss[.sss] → seconds of the day. */
-static gboolean
+NB_SWAR_INLINE gboolean
 parse_time (const Field *f, const char *limit, double *out)
 {
   guint64 hh, mm;
@@ -284,7 +284,7 @@ set_date (NbNmeaFix *out, int year, int month, int day)
 }
 
 /* ddmmyy, two-digit years pivoting at 1980 (GPS epoch) as gpsd does. */
-static gboolean
+NB_SWAR_INLINE gboolean
 parse_date (const Field *f, NbNmeaFix *out)
 {
   guint64 d, m, y;
@@ -330,6 +330,8 @@ mode_quality (char mode)
     }
 }
 
+/* (The field readers below are inlined into each sentence's reader: a
+ * call per field was a fifth of the parse.) */
 typedef struct {
   const Field *f;
   guint n;
@@ -338,21 +340,21 @@ typedef struct {
   GError **error;
 } Ctx;
 
-static gboolean
+G_GNUC_NO_INLINE static gboolean
 bad (Ctx *c, guint i, const char *what)
 {
   g_set_error (c->error, NB_ERROR, NB_ERROR_INPUT, "%s field %u: %s", c->type, i, what);
   return FALSE;
 }
 
-static gboolean
+NB_SWAR_INLINE gboolean
 empty (const Ctx *c, guint i)
 {
   return i >= c->n || c->f[i].n == 0;
 }
 
 /* Optional decimal: absent is fine (FALSE in *present), malformed is an error. */
-static gboolean
+NB_SWAR_INLINE gboolean
 opt_decimal (Ctx *c, guint i, double *out, gboolean *present)
 {
   *present = FALSE;
@@ -364,7 +366,7 @@ opt_decimal (Ctx *c, guint i, double *out, gboolean *present)
   return TRUE;
 }
 
-static gboolean
+NB_SWAR_INLINE gboolean
 opt_time (Ctx *c, guint i, NbNmeaFix *out)
 {
   if (empty (c, i))
@@ -376,7 +378,7 @@ opt_time (Ctx *c, guint i, NbNmeaFix *out)
 }
 
 /* lat, N/S, lon, E/W at i..i+3; sets *present when all four are there. */
-static gboolean
+NB_SWAR_INLINE gboolean
 opt_position (Ctx *c, guint i, NbNmeaFix *out, gboolean *present)
 {
   *present = FALSE;
@@ -392,7 +394,7 @@ opt_position (Ctx *c, guint i, NbNmeaFix *out, gboolean *present)
   return TRUE;
 }
 
-static gboolean
+NB_SWAR_INLINE gboolean
 opt_int (Ctx *c, guint i, int *out, gboolean *present)
 {
   *present = FALSE;
@@ -404,7 +406,7 @@ opt_int (Ctx *c, guint i, int *out, gboolean *present)
   return TRUE;
 }
 
-static gboolean
+NB_SWAR_INLINE gboolean
 opt_char (Ctx *c, guint i, char *out)
 {
   *out = 0;
@@ -618,7 +620,7 @@ static gboolean
 parse_zda (Ctx *c, NbNmeaFix *out)
 {
   gboolean d, m, y;
-  int day, month, year;
+  int day = 0, month = 0, year = 0;   /* (set when d, m, y) */
 
   if (!opt_time (c, 1, out) || !opt_int (c, 2, &day, &d) || !opt_int (c, 3, &month, &m) ||
       !opt_int (c, 4, &year, &y))
@@ -643,6 +645,78 @@ static const NbNmeaFix fix_empty = {
   .heading_deg = NAN, .speed_mps = NAN, .course_deg = NAN,
 };
 
+/* The fields of a sentence whose characters, checksum and field count
+ * have been checked (f[0] its address, limit its end before "*hh"): the
+ * address and the sentence's own fields.  One code for both readings of a
+ * sentence (nb_nmea_parse, the lexer's single pass), so that both give the
+ * same fix and the same error. */
+static gboolean
+parse_fields (const Field *f, guint n, const char *limit, NbNmeaFix *out, GError **error)
+{
+  Ctx c;
+  const char *addr;
+  gsize addr_n;
+  gboolean ok;
+
+  addr = f[0].p;
+  addr_n = f[0].n;
+  if (addr_n >= 1 && addr[0] == 'P')
+    {
+      /* Proprietary: valid and ignored. */
+      gsize t = MIN (addr_n - 1, sizeof out->type - 1);
+
+      /* (the line need not end in a NUL: a bounded copy) */
+      out->talker[0] = 'P';
+      memcpy (out->type, addr + 1, t);
+      out->type[t] = '\0';
+      return TRUE;
+    }
+  if (addr_n != 5)
+    {
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "address '%.*s' is not talker + type",
+                   (int) MIN (addr_n, 16), addr);
+      return FALSE;
+    }
+  for (gsize i = 0; i < 5; i++)
+    if (!g_ascii_isupper (addr[i]) && !g_ascii_isdigit (addr[i]))
+      {
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "address '%.5s' is not talker + type",
+                     addr);
+        return FALSE;
+      }
+  memcpy (out->talker, addr, 2);
+  memcpy (out->type, addr + 2, 3);
+
+  c = (Ctx) { f, n, limit, out->type, error };
+#define IS(t) (memcmp (addr + 2, t, 3) == 0)
+  if (IS ("GGA"))
+    out->sentence = NB_NMEA_GGA, ok = parse_gga (&c, out);
+  else if (IS ("GLL"))
+    out->sentence = NB_NMEA_GLL, ok = parse_gll (&c, out);
+  else if (IS ("GNS"))
+    out->sentence = NB_NMEA_GNS, ok = parse_gns (&c, out);
+  else if (IS ("RMC"))
+    out->sentence = NB_NMEA_RMC, ok = parse_rmc (&c, out);
+  else if (IS ("GST"))
+    out->sentence = NB_NMEA_GST, ok = parse_gst (&c, out);
+  else if (IS ("GSA"))
+    out->sentence = NB_NMEA_GSA, ok = parse_gsa (&c, out);
+  else if (IS ("HDT"))
+    out->sentence = NB_NMEA_HDT, ok = parse_heading (&c, out, FALSE);
+  else if (IS ("THS"))
+    out->sentence = NB_NMEA_THS, ok = parse_heading (&c, out, TRUE);
+  else if (IS ("VTG"))
+    out->sentence = NB_NMEA_VTG, ok = parse_vtg (&c, out);
+  else if (IS ("ZDA"))
+    out->sentence = NB_NMEA_ZDA, ok = parse_zda (&c, out);
+  else
+    ok = TRUE;
+#undef IS
+  if (!ok)
+    out->has = 0;
+  return ok;
+}
+
 gboolean
 nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
 {
@@ -651,10 +725,6 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
   gsize end = len, star;
   guint8 sum = 0;
   int hi, lo;
-  Ctx c;
-  const char *addr;
-  gsize addr_n;
-  gboolean ok;
 
   *out = fix_empty;
   while (end > 0 && (line[end - 1] == '\r' || line[end - 1] == '\n'))
@@ -760,63 +830,181 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
       }
   }
 
-  addr = f[0].p;
-  addr_n = f[0].n;
-  if (addr_n >= 1 && addr[0] == 'P')
-    {
-      /* Proprietary: valid and ignored. */
-      gsize t = MIN (addr_n - 1, sizeof out->type - 1);
+  return parse_fields (f, n, line + end, out, error);
+}
 
-      /* (the line need not end in a NUL: a bounded copy) */
-      out->talker[0] = 'P';
-      memcpy (out->type, addr + 1, t);
-      out->type[t] = '\0';
-      return TRUE;
-    }
-  if (addr_n != 5)
-    {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "address '%.*s' is not talker + type",
-                   (int) MIN (addr_n, 16), addr);
-      return FALSE;
-    }
-  for (gsize i = 0; i < 5; i++)
-    if (!g_ascii_isupper (addr[i]) && !g_ascii_isdigit (addr[i]))
-      {
-        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "address '%.5s' is not talker + type",
-                     addr);
-        return FALSE;
-      }
-  memcpy (out->talker, addr, 2);
-  memcpy (out->type, addr + 2, 3);
+/* The sentence at p (p[0] '$' or '!') read once, where it lies in the
+ * lexer's input: each word of eight bytes is checked, XORed into the
+ * checksum and cut at its commas as it is read, up to the '*', the two
+ * hexadecimal digits and the CR or LF that end the sentence, and the
+ * fields are parsed there (parse_fields: numbers are read where they lie,
+ * up to limit, the input's end).  Returns the bytes read, the line end
+ * included, with the fix or the field's error in *out, *ok and error; or 0,
+ * reading nothing, when the sentence is not one a lexer would hand whole
+ * to nb_nmea_parse with a right checksum: a byte the sentence may not hold
+ * before its '*', a start inside it, more than NB_NMEA_MAX_SENTENCE bytes
+ * or MAX_FIELDS fields, a checksum that is not hexadecimal, wrong or not
+ * followed by the line end, or the input's end within a word of the
+ * sentence.  The lexer then cuts it and nb_nmea_parse reads it (the error
+ * it names is reported as before). */
+/* The low k bytes of a word (k 0…7). */
+NB_SWAR_INLINE guint64
+low_bytes (int k)
+{
+  return (G_GUINT64_CONSTANT (1) << (8 * k)) - 1;
+}
 
-  c = (Ctx) { f, n, line + end, out->type, error };
-#define IS(t) (memcmp (addr + 2, t, 3) == 0)
-  if (IS ("GGA"))
-    out->sentence = NB_NMEA_GGA, ok = parse_gga (&c, out);
-  else if (IS ("GLL"))
-    out->sentence = NB_NMEA_GLL, ok = parse_gll (&c, out);
-  else if (IS ("GNS"))
-    out->sentence = NB_NMEA_GNS, ok = parse_gns (&c, out);
-  else if (IS ("RMC"))
-    out->sentence = NB_NMEA_RMC, ok = parse_rmc (&c, out);
-  else if (IS ("GST"))
-    out->sentence = NB_NMEA_GST, ok = parse_gst (&c, out);
-  else if (IS ("GSA"))
-    out->sentence = NB_NMEA_GSA, ok = parse_gsa (&c, out);
-  else if (IS ("HDT"))
-    out->sentence = NB_NMEA_HDT, ok = parse_heading (&c, out, FALSE);
-  else if (IS ("THS"))
-    out->sentence = NB_NMEA_THS, ok = parse_heading (&c, out, TRUE);
-  else if (IS ("VTG"))
-    out->sentence = NB_NMEA_VTG, ok = parse_vtg (&c, out);
-  else if (IS ("ZDA"))
-    out->sentence = NB_NMEA_ZDA, ok = parse_zda (&c, out);
-  else
-    ok = TRUE;
-#undef IS
-  if (!ok)
-    out->has = 0;
-  return ok;
+/* The field at q cut where it is read: its length up to the first byte
+ * that is not plain text from '-' to '~' (the ',' or '*' that ends a plain
+ * field), at most 23, its bytes XORed into *acc; −1 for a longer one.
+ * Reads q[0…23]. */
+NB_SWAR_INLINE int
+cut_field (const char *q, guint64 *acc)
+{
+  guint64 w0 = nb_swar_load8 (q), m0 = nb_swar_outside (w0, 0x2d, 0x7e), w1, m1, w2, m2;
+
+  if (G_LIKELY (m0 != 0))
+    {
+      int k = nb_swar_first (m0);
+
+      *acc ^= w0 & low_bytes (k);
+      return k;
+    }
+  w1 = nb_swar_load8 (q + 8);
+  m1 = nb_swar_outside (w1, 0x2d, 0x7e);
+  if (G_LIKELY (m1 != 0))
+    {
+      int k = nb_swar_first (m1);
+
+      *acc ^= w0 ^ (w1 & low_bytes (k));
+      return 8 + k;
+    }
+  w2 = nb_swar_load8 (q + 16);
+  m2 = nb_swar_outside (w2, 0x2d, 0x7e);
+  if (m2 != 0)
+    {
+      int k = nb_swar_first (m2);
+
+      *acc ^= w0 ^ w1 ^ (w2 & low_bytes (k));
+      return 16 + k;
+    }
+  return -1;
+}
+
+static gsize
+parse_in_place (const char *p, const char *limit, NbNmeaFix *out, gboolean *ok, GError **error)
+{
+  Field f[MAX_FIELDS];
+  const char *q = p + 1, *start = q, *star = NULL;
+  guint64 acc = 0;
+  guint n = 0;
+  int hi, lo;
+
+  /* NMEA's fields are short: with room for the longest sentence behind p,
+   * each field is cut by a look at its own one to three words (cut_field),
+   * the comma checked and summed, the next field read after it.  A field
+   * of other bytes (a space, '+', …) or of 24 bytes or more, and a
+   * sentence near the input's end, are cut by the word scan below, which
+   * reads the whole sentence a word at a time; both cut the same fields. */
+  if (limit - p >= NB_NMEA_MAX_SENTENCE + 24)
+    {
+      guint64 commas = 0;
+
+      for (;;)
+        {
+          int k = cut_field (q, &acc);
+
+          if (G_UNLIKELY (k < 0))
+            break;
+          if (q[k] == ',')
+            {
+              if (G_UNLIKELY (n == MAX_FIELDS - 1))
+                return 0;
+              f[n++] = (Field) { q, (gsize) k };
+              commas ^= ',';
+              q += k + 1;
+              if (G_UNLIKELY (q - p > NB_NMEA_MAX_SENTENCE))
+                return 0;
+              continue;
+            }
+          if (q[k] == '*')
+            {
+              star = q + k;
+              start = q;
+              acc ^= commas;
+            }
+          break;
+        }
+      if (star == NULL)
+        {
+          /* (a field the cut does not take: the word scan from the start) */
+          q = start = p + 1;
+          acc = 0;
+          n = 0;
+        }
+    }
+  while (star == NULL)
+    {
+      guint64 w, special, commas;
+
+      if (G_UNLIKELY (limit - q < 8 || q - p > NB_NMEA_MAX_SENTENCE))
+        return 0;
+      w = nb_swar_load8 (q);
+      special = nb_swar_outside (w, 0x2d, 0x7e);
+      commas = nb_swar_equal (w, ',');
+      if (G_UNLIKELY ((special & ~commas) != 0))
+        {
+          /* A byte below '-' or above '~' that is not a comma: in order,
+           * the '*' ends the sentence, a space, '+', '"', '#', '%' … are
+           * plain, anything else is for the lexer. */
+          for (guint64 m = special & ~commas; m != 0; m &= m - 1)
+            {
+              int k = nb_swar_first (m);
+              guint8 ch = (guint8) q[k];
+
+              if (ch == '*')
+                {
+                  /* the bytes before it (k < 8) */
+                  guint64 before = k == 0 ? 0 : G_MAXUINT64 >> (64 - 8 * k);
+
+                  star = q + k;
+                  acc ^= w & before;
+                  commas &= before;
+                  break;
+                }
+              if (ch < 0x20 || ch > 0x7e || ch == '$' || ch == '!')
+                return 0;
+            }
+        }
+      /* Only commas are left (before the '*'): the fields are cut without
+       * reading a byte. */
+      for (; commas != 0; commas &= commas - 1)
+        {
+          const char *c = q + nb_swar_first (commas);
+
+          if (G_UNLIKELY (n == MAX_FIELDS - 1))
+            return 0;
+          f[n++] = (Field) { start, (gsize) (c - start) };
+          start = c + 1;
+        }
+      if (star != NULL)
+        break;
+      acc ^= w;
+      q += 8;
+    }
+  /* "$" + at least two bytes, "*hh", the line end; at most the lexer's
+   * sentence */
+  if (limit - star < 4 || star - p < 3 || star + 3 - p > NB_NMEA_MAX_SENTENCE ||
+      (star[3] != '\r' && star[3] != '\n'))
+    return 0;
+  hi = hex_value (star[1]);
+  lo = hex_value (star[2]);
+  if (hi < 0 || lo < 0 || (guint8) (hi << 4 | lo) != nb_swar_xor_bytes (acc))
+    return 0;
+  f[n++] = (Field) { start, (gsize) (star - start) };
+  *out = fix_empty;
+  *ok = parse_fields (f, n, limit, out, error);
+  return (gsize) (star + 4 - p);
 }
 
 /* ------------------------------------------------------------- lexer -- */
@@ -835,11 +1023,38 @@ nb_nmea_lexer_init (NbNmeaLexer *lexer)
   lexer->state = LEX_LINE_START;
 }
 
+/* A line cut by the lexer: to func as it is, or read by nb_nmea_parse and
+ * its fix or error to fix_func. */
+NB_SWAR_INLINE void
+deliver_line (const char *line, gsize len, NbNmeaLineFunc func, NbNmeaFixFunc fix_func,
+              gpointer user_data)
+{
+  if (fix_func != NULL)
+    {
+      GError *error = NULL;
+      NbNmeaFix fix;
+
+      if (nb_nmea_parse (line, len, &fix, &error))
+        fix_func (&fix, NULL, user_data);
+      else
+        {
+          fix_func (NULL, error, user_data);
+          g_error_free (error);
+        }
+    }
+  else
+    func (line, len, user_data);
+}
+
 /* A sentence inside one chunk is handed to func where it lies in data;
- * only one cut by a chunk boundary is copied into the lexer's buffer. */
-void
-nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc func,
-                    gpointer user_data)
+ * only one cut by a chunk boundary is copied into the lexer's buffer.
+ * With fix_func (func NULL), a sentence that begins in the chunk is first
+ * read in one pass where it lies (parse_in_place); only one that pass
+ * declines is cut and parsed as a line.  (Inlined into its two callers,
+ * each with one of the functions a constant NULL.) */
+NB_SWAR_INLINE void
+lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc func,
+            NbNmeaFixFunc fix_func, gpointer user_data)
 {
   gsize i = 0;
   gssize start = -1;   /* where the sentence being cut began in data; −1: in buf */
@@ -854,6 +1069,30 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
         case LEX_SEEK:
           if (b == '$' || b == '!')
             {
+              if (fix_func != NULL)
+                {
+                  GError *error = NULL;
+                  NbNmeaFix fix;
+                  gboolean ok;
+                  gsize n = parse_in_place ((const char *) data + i, (const char *) data + len,
+                                            &fix, &ok, &error);
+
+                  if (n > 0)
+                    {
+                      lexer->sentence_line = lexer->newlines + 1;
+                      lexer->newlines += data[i + n - 1] == '\n';
+                      lexer->state = LEX_LINE_START;
+                      i += n;
+                      if (ok)
+                        fix_func (&fix, NULL, user_data);
+                      else
+                        {
+                          fix_func (NULL, error, user_data);
+                          g_error_free (error);
+                        }
+                      break;
+                    }
+                }
               start = (gssize) i;
               lexer->len = 1;
               lexer->sentence_line = lexer->newlines + 1;
@@ -916,11 +1155,12 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
             if (b == '\r' || b == '\n')
               {
                 if (start >= 0)
-                  func ((const char *) data + start, have + run, user_data);
+                  deliver_line ((const char *) data + start, have + run, func, fix_func,
+                                user_data);
                 else
                   {
                     memcpy (lexer->buf + have, data + i, run);
-                    func (lexer->buf, have + run, user_data);
+                    deliver_line (lexer->buf, have + run, func, fix_func, user_data);
                   }
                 lexer->len = 0;
                 lexer->newlines += b == '\n';
@@ -975,10 +1215,33 @@ nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLin
 }
 
 void
+nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc func,
+                    gpointer user_data)
+{
+  lexer_feed (lexer, data, len, func, NULL, user_data);
+}
+
+void
+nb_nmea_lexer_feed_fixes (NbNmeaLexer *lexer, const guint8 *data, gsize len,
+                          NbNmeaFixFunc func, gpointer user_data)
+{
+  lexer_feed (lexer, data, len, NULL, func, user_data);
+}
+
+void
 nb_nmea_lexer_finish (NbNmeaLexer *lexer, NbNmeaLineFunc func, gpointer user_data)
 {
   if (lexer->state == LEX_BODY && lexer->len > 0)
     func (lexer->buf, lexer->len, user_data);
+  lexer->len = 0;
+  lexer->state = LEX_LINE_START;
+}
+
+void
+nb_nmea_lexer_finish_fixes (NbNmeaLexer *lexer, NbNmeaFixFunc func, gpointer user_data)
+{
+  if (lexer->state == LEX_BODY && lexer->len > 0)
+    deliver_line (lexer->buf, lexer->len, NULL, func, user_data);
   lexer->len = 0;
   lexer->state = LEX_LINE_START;
 }

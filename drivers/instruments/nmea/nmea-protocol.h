@@ -100,6 +100,20 @@ void nb_nmea_lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNm
  * passed to func, as a recording's last line may lack its line feed. */
 void nb_nmea_lexer_finish (NbNmeaLexer *lexer, NbNmeaLineFunc func, gpointer user_data);
 
+/* A sentence's fix (error NULL), or the error that refused it (fix NULL);
+ * the lexer's sentence_line is the line where it began. */
+typedef void (*NbNmeaFixFunc) (const NbNmeaFix *fix, const GError *error, gpointer user_data);
+
+/* The lexer and the parser as one: calls func with each candidate
+ * sentence's fix or error, as nb_nmea_parse would give it for the line
+ * nb_nmea_lexer_feed cuts.  A sentence whole in data is read once where it
+ * lies (checked, checksummed, cut and its fields parsed in one scan); one
+ * cut by the end of data, and one with an error, is cut and parsed as a
+ * line. */
+void nb_nmea_lexer_feed_fixes (NbNmeaLexer *lexer, const guint8 *data, gsize len,
+                               NbNmeaFixFunc func, gpointer user_data);
+void nb_nmea_lexer_finish_fixes (NbNmeaLexer *lexer, NbNmeaFixFunc func, gpointer user_data);
+
 /* A true heading (clockwise from north, degrees) as a yaw counter-clockwise
  * from east, in (−180°, 180°]; NAN stays NAN. */
 double nb_nmea_heading_to_enu_deg (double true_heading_deg);

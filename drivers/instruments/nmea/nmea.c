@@ -1,7 +1,8 @@
 /* nmea.c — the NMEA 0183 driver: GNSS receivers, RTK rovers
  *
- * Sentences are cut by the lexer and decoded by nb_nmea_parse
- * (nmea-protocol.c); this file keeps the state that spans sentences (date,
+ * Sentences are read by the lexer, which parses each where it lies in one
+ * pass (nb_nmea_lexer_feed_fixes, nmea-protocol.c); this file keeps the
+ * state that spans sentences (date,
  * satellites, HDOP, GST sigmas, heading, altitude) and emits one sample per
  * sentence that carries a valid position, converted to east-north-up about
  * the configured origin (ISO 18646-2 annex A: the test area's P0).
@@ -167,16 +168,14 @@ device_time (NmeaCtx *c, double tod_s)
 }
 
 static void
-on_line (const char *line, gsize len, gpointer user_data)
+on_fix (const NbNmeaFix *fix, const GError *error, gpointer user_data)
 {
   NmeaCtx *c = user_data;
-  g_autoptr (GError) error = NULL;
-  NbNmeaFix f;
   NbSample s;
   double enu[3], h;
 
   c->sentences++;
-  if (!nb_nmea_parse (line, len, &f, &error))
+  if (fix == NULL)
     {
       c->errors++;
       if (c->sink->note != NULL)
@@ -188,52 +187,51 @@ on_line (const char *line, gsize len, gpointer user_data)
         }
       return;
     }
-  if (f.has & NB_NMEA_HAS_DATE)
+  if (fix->has & NB_NMEA_HAS_DATE)
     {
       c->has_date = TRUE;
-      c->date_days = days_from_civil (f.year, f.month, f.day);
-      if (f.has & NB_NMEA_HAS_TIME)
-        c->last_tod_s = f.time_s;
+      c->date_days = days_from_civil (fix->year, fix->month, fix->day);
+      if (fix->has & NB_NMEA_HAS_TIME)
+        c->last_tod_s = fix->time_s;
     }
-  if (f.has & NB_NMEA_HAS_SATELLITES)
-    c->satellites = f.satellites;
-  if (f.has & NB_NMEA_HAS_HDOP)
-    c->hdop = f.hdop;
-  if (f.has & NB_NMEA_HAS_GST)
-    c->rms_m = hypot (f.gst_lat_m, f.gst_lon_m);   /* horizontal 1-σ radius */
-  if (f.has & NB_NMEA_HAS_HEADING)
-    c->heading_deg = f.heading_deg;
-  if (f.has & NB_NMEA_HAS_ALTITUDE)
-    c->alt_hae_m = f.alt_msl_m + ((f.has & NB_NMEA_HAS_GEOID) ? f.geoid_sep_m : 0.0);
-  if (!(f.has & NB_NMEA_HAS_POSITION))
+  if (fix->has & NB_NMEA_HAS_SATELLITES)
+    c->satellites = fix->satellites;
+  if (fix->has & NB_NMEA_HAS_HDOP)
+    c->hdop = fix->hdop;
+  if (fix->has & NB_NMEA_HAS_GST)
+    c->rms_m = hypot (fix->gst_lat_m, fix->gst_lon_m);   /* horizontal 1-σ radius */
+  if (fix->has & NB_NMEA_HAS_HEADING)
+    c->heading_deg = fix->heading_deg;
+  if (fix->has & NB_NMEA_HAS_ALTITUDE)
+    c->alt_hae_m = fix->alt_msl_m + ((fix->has & NB_NMEA_HAS_GEOID) ? fix->geoid_sep_m : 0.0);
+  if (!(fix->has & NB_NMEA_HAS_POSITION))
     return;
 
   s = c->blank;
-  {
-    /* talker + type ("GN" "GGA"), without a printf per sample */
-    gsize t = strlen (f.talker), y = MIN (strlen (f.type), sizeof s.tag - 1 - t);
-
-    memcpy (s.tag, f.talker, t);
-    memcpy (s.tag + t, f.type, y);
-    s.tag[t + y] = '\0';
-  }
-  if (f.has & NB_NMEA_HAS_TIME)
-    s.device_time_s = device_time (c, f.time_s);
+  /* talker + type ("GN" "GGA"), without a printf per sample: a sentence
+   * with a position has a five-letter address (nb_nmea_parse refuses
+   * others; a proprietary one carries no position) */
+  G_STATIC_ASSERT (sizeof s.tag >= 6);
+  memcpy (s.tag, fix->talker, 2);
+  memcpy (s.tag + 2, fix->type, 3);
+  s.tag[5] = '\0';
+  if (fix->has & NB_NMEA_HAS_TIME)
+    s.device_time_s = device_time (c, fix->time_s);
   h = isnan (c->alt_hae_m) ? (c->has_origin ? c->origin.h_m : 0.0) : c->alt_hae_m;
   if (!c->has_origin)
     {
       /* No surveyed P0 given: the first fix is the origin. */
-      nb_enu_frame_init (&c->origin, f.lat_deg, f.lon_deg, h);
+      nb_enu_frame_init (&c->origin, fix->lat_deg, fix->lon_deg, h);
       c->has_origin = TRUE;
     }
-  if (c->has_last && c->last_geo[0] == f.lat_deg && c->last_geo[1] == f.lon_deg &&
+  if (c->has_last && c->last_geo[0] == fix->lat_deg && c->last_geo[1] == fix->lon_deg &&
       c->last_geo[2] == h)
     memcpy (enu, c->last_enu, sizeof enu);
   else
     {
-      nb_enu_from_geodetic (&c->origin, f.lat_deg, f.lon_deg, h, enu);
-      c->last_geo[0] = f.lat_deg;
-      c->last_geo[1] = f.lon_deg;
+      nb_enu_from_geodetic (&c->origin, fix->lat_deg, fix->lon_deg, h, enu);
+      c->last_geo[0] = fix->lat_deg;
+      c->last_geo[1] = fix->lon_deg;
       c->last_geo[2] = h;
       memcpy (c->last_enu, enu, sizeof enu);
       c->has_last = TRUE;
@@ -242,15 +240,15 @@ on_line (const char *line, gsize len, gpointer user_data)
   s.y_m = enu[1];
   s.z_m = enu[2];
   s.has_geodetic = TRUE;
-  s.lat_deg = f.lat_deg;
-  s.lon_deg = f.lon_deg;
+  s.lat_deg = fix->lat_deg;
+  s.lon_deg = fix->lon_deg;
   s.alt_m = c->alt_hae_m;
   /* The receiver's true heading (HDT, THS) is clockwise from north; the
    * sample's heading is counter-clockwise from the frame's +x (east), the
    * test area's convention that registration then turns (ISO 18646-2
    * clause 5 measures o_j so; ISO18646-2.md "Frames"). */
   s.heading_deg = nb_nmea_heading_to_enu_deg (c->heading_deg);
-  s.fix = (NbFixType) nb_nmea_quality_to_fix (f.quality);
+  s.fix = (NbFixType) nb_nmea_quality_to_fix (fix->quality);
   s.tracking = NB_TRACKING_OK;
   s.rms_m = c->rms_m;
   s.hdop = c->hdop;
@@ -264,7 +262,7 @@ nmea_feed (gpointer ctx, const guint8 *data, gsize len, const NbSink *sink)
   NmeaCtx *c = ctx;
 
   c->sink = sink;
-  nb_nmea_lexer_feed (&c->lexer, data, len, on_line, c);
+  nb_nmea_lexer_feed_fixes (&c->lexer, data, len, on_fix, c);
   c->sink = NULL;
 }
 
@@ -274,7 +272,7 @@ nmea_finish (gpointer ctx, const NbSink *sink)
   NmeaCtx *c = ctx;
 
   c->sink = sink;
-  nb_nmea_lexer_finish (&c->lexer, on_line, c);
+  nb_nmea_lexer_finish_fixes (&c->lexer, on_fix, c);
   c->sink = NULL;
 }
 
