@@ -161,6 +161,66 @@ test_format_cases (void)
     }
 }
 
+/* Numbers of 1 to 17 significant digits, the last not 0, at decimal
+ * exponents −30…30: Schubfach's 17-digit f then ends in 16…0 zeros, which
+ * the formatter drops by counting the zero digits of its digit words; each
+ * must read back, be the shortest and nearest (check_format) and, up to 15
+ * digits (which every double keeps), be those digits. */
+static void
+test_format_trailing_zeros (void)
+{
+  for (int nd = 1; nd <= 17; nd++)
+    for (int x = -30; x <= 30; x++)
+      for (int r = 0; r < 20; r++)
+        {
+          char text[64], got[NB_DOUBLE_BUF_SIZE], sig[32];
+          gsize o = 0, n = 0;
+          double v;
+
+          for (int i = 0; i < nd; i++)
+            {
+              guint64 d = rng () % 10;
+
+              if (i == nd - 1 && d == 0)
+                d = 1 + rng () % 9;
+              if (i == 0 && d == 0)
+                d = 1;
+              text[o++] = (char) ('0' + d);
+              if (i == 0 && nd > 1)
+                text[o++] = '.';
+            }
+          snprintf (text + o, sizeof text - o, "e%d", x);
+          v = strtod (text, NULL);
+          check_format (v);
+          nb_format_double (got, v);
+          for (gsize i = 0; got[i] != '\0' && got[i] != 'e'; i++)
+            if (g_ascii_isdigit (got[i]) && (n > 0 || got[i] != '0'))
+              sig[n++] = got[i];
+          while (n > 1 && sig[n - 1] == '0')
+            n--;
+          sig[n] = '\0';
+          /* no zero kept at the end of a fraction ("1.50") */
+          {
+            const char *e = strchr (got, 'e'), *end = e != NULL ? e : got + strlen (got);
+
+            if (strchr (got, '.') != NULL && (end[-1] == '0' || end[-1] == '.'))
+              g_error ("%s formatted as %s", text, got);
+          }
+          if (nd <= 15)
+            {
+              char want[32];
+              gsize w = 0;
+
+              for (gsize i = 0; i < o; i++)
+                if (text[i] != '.')
+                  want[w++] = text[i];
+              want[w] = '\0';
+              if (strcmp (sig, want) != 0)
+                g_error ("%s formatted as %s", text, got);
+            }
+        }
+}
+
 /* Every power of two and its neighbours, every subnormal exponent, the
  * first and last subnormals, integers up to 10⁵ and their tenths. */
 static void
@@ -488,6 +548,7 @@ main (int argc, char **argv)
   g_test_add_func ("/number/format/cases", test_format_cases);
   g_test_add_func ("/number/format/edges", test_format_edges);
   g_test_add_func ("/number/format/random", test_format_random);
+  g_test_add_func ("/number/format/trailing-zeros", test_format_trailing_zeros);
   g_test_add_func ("/number/parse/forms", test_parse_forms);
   g_test_add_func ("/number/parse/hard", test_parse_hard);
   g_test_add_func ("/number/parse/random", test_parse_random);

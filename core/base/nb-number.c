@@ -875,9 +875,13 @@ static const char digit_pairs[201] =
 
 /* The digits of f (0 < f < 10^17) into d[3..20), right aligned: the
  * first digit, then two words of eight (nb-swar.h), leading zeros
- * included; returns how many digits f has, the first at d + 20 − count. */
+ * included; returns how many digits f has, the first at d + 20 − count,
+ * and in *zeros how many of them are trailing zeros (the words' digits
+ * are byte values 0…9, the last digit in the highest byte: its zero bytes
+ * at the top are the zeros; a division by ten per zero was the formatter's
+ * slowest part on numbers of few digits, shifted up to 17 by Schubfach). */
 static int
-write_digits (uint64_t f, char *d)
+write_digits (uint64_t f, char *d, int *zeros)
 {
   uint64_t hi = f / 100000000, top = hi / 100000000;
   uint64_t mid = nb_swar_digits_of ((uint32_t) (hi - top * 100000000));
@@ -886,6 +890,12 @@ write_digits (uint64_t f, char *d)
   d[3] = (char) ('0' + top);
   nb_swar_store8 (d + 4, mid + NB_SWAR_ZEROS);
   nb_swar_store8 (d + 12, low + NB_SWAR_ZEROS);
+  if (low != 0)
+    *zeros = __builtin_clzll (low) >> 3;
+  else if (mid != 0)
+    *zeros = 8 + (__builtin_clzll (mid) >> 3);
+  else
+    *zeros = 16;   /* f = top · 10^16 */
   if (top != 0)
     return 17;
   if (mid != 0)
@@ -937,13 +947,15 @@ nb_format_double (char *buf, double v)
   else
     schubfach (-1074, frac, 0, &f, &e);
 
-  while (f % 10 == 0)
-    {
-      f /= 10;
-      e++;
-    }
-  nd = write_digits (f, tmp);
-  digits = tmp + 20 - nd;
+  {
+    int zeros;
+
+    /* f's trailing zeros are dropped (the digits stay where they are) */
+    nd = write_digits (f, tmp, &zeros);
+    digits = tmp + 20 - nd;
+    nd -= zeros;
+    e += zeros;
+  }
   x = e + nd - 1;   /* the decimal exponent of the first digit */
   /* printf's %.Pg with P = max(15, digits): the form the JSON has always
    * had (15 digits, more only when needed to read back the same double).
