@@ -64,40 +64,52 @@ put_array (char *p, const char *array, gsize size)
 }
 
 /* The numbers of consecutive samples repeat (a GGA and the RMC of the same
- * epoch carry one position; t is device_time in a replay): the last ones
- * formatted are kept, by their bits, in a small direct-mapped table. */
-#define MEMO_SLOTS 64
+ * epoch carry one position and time; t is device_time in a replay): each
+ * field keeps the last number it wrote, by its bits, and device_time
+ * looks at t's too.  (One slot a field: a comparison, where a table
+ * shared by all the fields was a hash and a probe per number.) */
+enum {
+  MEMO_T, MEMO_DEVICE_TIME, MEMO_X, MEMO_Y, MEMO_Z, MEMO_QW, MEMO_QX, MEMO_QY, MEMO_QZ,
+  MEMO_HEADING, MEMO_LAT, MEMO_LON, MEMO_ALT, MEMO_RMS, MEMO_HDOP, MEMO_FIELDS
+};
 
 typedef struct {
-  guint64 bits[MEMO_SLOTS];
-  guint8 len[MEMO_SLOTS];          /* 0: empty */
-  char text[MEMO_SLOTS][NB_DOUBLE_BUF_SIZE];
+  guint64 bits[MEMO_FIELDS];
+  guint8 len[MEMO_FIELDS];          /* 0: empty */
+  char text[MEMO_FIELDS][NB_DOUBLE_BUF_SIZE];
 } NumberMemo;
 
-static char *
-put_double (char *p, double v, NumberMemo *memo)
+G_STATIC_ASSERT (NB_DOUBLE_BUF_SIZE >= 32);
+
+static inline char *
+put_double (char *p, double v, NumberMemo *memo, int field)
 {
   guint64 bits;
-  guint slot;
 
   if (!isfinite (v))
     return PUT_LITERAL (p, "null");
   if (memo == NULL)
     return p + nb_format_double (p, v);
   memcpy (&bits, &v, sizeof bits);
-  slot = (guint) ((bits * G_GUINT64_CONSTANT (0x9e3779b97f4a7c15)) >> 58);
-  if (memo->len[slot] == 0 || memo->bits[slot] != bits)
+  if (G_UNLIKELY (memo->len[field] == 0 || memo->bits[field] != bits))
     {
-      /* Formatted into the line, then kept: the line's next bytes do not
-       * wait on a wide load of what was just written narrow. */
-      memo->bits[slot] = bits;
-      memo->len[slot] = (guint8) nb_format_double (p, v);
-      memcpy (memo->text[slot], p, 32);
-      return p + memo->len[slot];
+      if (field == MEMO_DEVICE_TIME && memo->len[MEMO_T] != 0 && memo->bits[MEMO_T] == bits)
+        {
+          memcpy (memo->text[field], memo->text[MEMO_T], 32);
+          memo->len[field] = memo->len[MEMO_T];
+        }
+      else
+        {
+          /* Formatted into the line, then kept: the line's next bytes do
+           * not wait on a wide load of what was just written narrow. */
+          memo->len[field] = (guint8) nb_format_double (p, v);
+          memcpy (memo->text[field], p, 32);
+        }
+      memo->bits[field] = bits;
     }
   /* a fixed-size copy (the line has the room): no call */
-  memcpy (p, memo->text[slot], 32);
-  return p + memo->len[slot];
+  memcpy (p, memo->text[field], 32);
+  return p + memo->len[field];
 }
 
 static char *
@@ -131,32 +143,32 @@ format_sample_json (char *line, const NbSample *s, NumberMemo *m)
   p = PUT_LITERAL (p, "\"");
   if (s->target_id >= 0)
     p = put_int (PUT_LITERAL (p, ",\"id\":"), s->target_id);
-  p = put_double (PUT_LITERAL (p, ",\"t\":"), s->t_s, m);
-  p = put_double (PUT_LITERAL (p, ",\"device_time\":"), s->device_time_s, m);
-  p = put_double (PUT_LITERAL (p, ",\"x\":"), s->x_m, m);
-  p = put_double (PUT_LITERAL (p, ",\"y\":"), s->y_m, m);
-  p = put_double (PUT_LITERAL (p, ",\"z\":"), s->z_m, m);
+  p = put_double (PUT_LITERAL (p, ",\"t\":"), s->t_s, m, MEMO_T);
+  p = put_double (PUT_LITERAL (p, ",\"device_time\":"), s->device_time_s, m, MEMO_DEVICE_TIME);
+  p = put_double (PUT_LITERAL (p, ",\"x\":"), s->x_m, m, MEMO_X);
+  p = put_double (PUT_LITERAL (p, ",\"y\":"), s->y_m, m, MEMO_Y);
+  p = put_double (PUT_LITERAL (p, ",\"z\":"), s->z_m, m, MEMO_Z);
   if (s->has_orientation)
     {
-      p = put_double (PUT_LITERAL (p, ",\"q\":["), s->qw, m);
-      p = put_double (PUT_LITERAL (p, ","), s->qx, m);
-      p = put_double (PUT_LITERAL (p, ","), s->qy, m);
-      p = put_double (PUT_LITERAL (p, ","), s->qz, m);
+      p = put_double (PUT_LITERAL (p, ",\"q\":["), s->qw, m, MEMO_QW);
+      p = put_double (PUT_LITERAL (p, ","), s->qx, m, MEMO_QX);
+      p = put_double (PUT_LITERAL (p, ","), s->qy, m, MEMO_QY);
+      p = put_double (PUT_LITERAL (p, ","), s->qz, m, MEMO_QZ);
       p = PUT_LITERAL (p, "]");
     }
   if (isfinite (s->heading_deg))
-    p = put_double (PUT_LITERAL (p, ",\"heading\":"), s->heading_deg, m);
+    p = put_double (PUT_LITERAL (p, ",\"heading\":"), s->heading_deg, m, MEMO_HEADING);
   if (s->has_geodetic)
     {
-      p = put_double (PUT_LITERAL (p, ",\"lat\":"), s->lat_deg, m);
-      p = put_double (PUT_LITERAL (p, ",\"lon\":"), s->lon_deg, m);
-      p = put_double (PUT_LITERAL (p, ",\"alt\":"), s->alt_m, m);
+      p = put_double (PUT_LITERAL (p, ",\"lat\":"), s->lat_deg, m, MEMO_LAT);
+      p = put_double (PUT_LITERAL (p, ",\"lon\":"), s->lon_deg, m, MEMO_LON);
+      p = put_double (PUT_LITERAL (p, ",\"alt\":"), s->alt_m, m, MEMO_ALT);
     }
   p = put_string (PUT_LITERAL (p, ",\"fix\":\""), nb_fix_type_name (s->fix));
   p = put_string (PUT_LITERAL (p, "\",\"tracking\":\""), nb_tracking_name (s->tracking));
-  p = put_double (PUT_LITERAL (p, "\",\"rms\":"), s->rms_m, m);
+  p = put_double (PUT_LITERAL (p, "\",\"rms\":"), s->rms_m, m, MEMO_RMS);
   if (isfinite (s->hdop))
-    p = put_double (PUT_LITERAL (p, ",\"hdop\":"), s->hdop, m);
+    p = put_double (PUT_LITERAL (p, ",\"hdop\":"), s->hdop, m, MEMO_HDOP);
   if (s->satellites >= 0)
     p = put_int (PUT_LITERAL (p, ",\"satellites\":"), s->satellites);
   p = PUT_LITERAL (p, "}\n");
@@ -169,7 +181,7 @@ key_number (GString *out, const char *key, double v)
 {
   char b[NB_DOUBLE_BUF_SIZE];
 
-  put_double (b, v, NULL)[0] = '\0';
+  put_double (b, v, NULL, 0)[0] = '\0';
   g_string_append_printf (out, ",\"%s\":%s", key, b);
 }
 
