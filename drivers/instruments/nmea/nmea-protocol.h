@@ -107,9 +107,9 @@ typedef void (*NbNmeaFixFunc) (const NbNmeaFix *fix, const GError *error, gpoint
 /* The lexer and the parser as one: calls func with each candidate
  * sentence's fix or error, as nb_nmea_parse would give it for the line
  * nb_nmea_lexer_feed cuts.  A sentence whole in data is read once where it
- * lies (checked, checksummed, cut and its fields parsed in one scan); one
- * cut by the end of data, and one with an error, is cut and parsed as a
- * line. */
+ * lies (checked, checksummed and cut in one scan of its bytes, its fields
+ * converted there once the checksum is right); one cut by the end of data,
+ * and one with an error, is cut and parsed as a line. */
 void nb_nmea_lexer_feed_fixes (NbNmeaLexer *lexer, const guint8 *data, gsize len,
                                NbNmeaFixFunc func, gpointer user_data);
 void nb_nmea_lexer_finish_fixes (NbNmeaLexer *lexer, NbNmeaFixFunc func, gpointer user_data);

@@ -2,10 +2,10 @@
  *
  * Sentences are read by the lexer, which parses each where it lies in one
  * pass (nb_nmea_lexer_feed_fixes, nmea-protocol.c); this file keeps the
- * state that spans sentences (date,
- * satellites, HDOP, GST sigmas, heading, altitude) and emits one sample per
- * sentence that carries a valid position, converted to east-north-up about
- * the configured origin (ISO 18646-2 annex A: the test area's P0).
+ * state that spans sentences (date, satellites, HDOP, GST sigmas, heading,
+ * altitude) and emits one sample per sentence that carries a valid
+ * position, converted to east-north-up about the configured origin
+ * (ISO 18646-2 annex A: the test area's P0).
  */
 #include "nb-driver.h"
 #include "nmea-protocol.h"
