@@ -15,8 +15,20 @@ nb_test_run_clear (NbTestRun *run)
   g_clear_pointer (&run->err, g_free);
 }
 
-NbTestRun
-nb_test_cli_spawnv (const char *cwd, const char *first, va_list args)
+/* The NULL-terminated arguments first, … as a NULL-terminated array. */
+static GPtrArray *
+args_of (const char *first, va_list args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+
+  for (const char *a = first; a; a = va_arg (args, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}
+
+static NbTestRun
+spawn (const char *cwd, const char *const *args)
 {
   g_autoptr (GPtrArray) argv = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
@@ -25,8 +37,8 @@ nb_test_cli_spawnv (const char *cwd, const char *first, va_list args)
 
   g_assert_nonnull (g_getenv ("NAVBENCH_CLI"));
   g_ptr_array_add (argv, (gpointer) g_getenv ("NAVBENCH_CLI"));
-  for (const char *a = first; a; a = va_arg (args, const char *))
-    g_ptr_array_add (argv, (gpointer) a);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
   g_ptr_array_add (argv, NULL);
   g_assert_true (g_spawn_sync (cwd, (char **) argv->pdata, NULL, G_SPAWN_DEFAULT, NULL, NULL,
                                &run.out, &run.err, &status, &error));
@@ -36,21 +48,37 @@ nb_test_cli_spawnv (const char *cwd, const char *first, va_list args)
   return run;
 }
 
-char *
-nb_test_cli_run (const char *cwd, int expect, char **err_out, const char *first, ...)
+NbTestRun
+nb_test_cli_spawnv (const char *cwd, const char *first, va_list args)
 {
-  NbTestRun run;
-  va_list ap;
+  g_autoptr (GPtrArray) argv = args_of (first, args);
 
-  va_start (ap, first);
-  run = nb_test_cli_spawnv (cwd, first, ap);
-  va_end (ap);
+  return spawn (cwd, (const char *const *) argv->pdata);
+}
+
+char *
+nb_test_cli_runv (const char *cwd, int expect, char **err_out, const char *const *args)
+{
+  NbTestRun run = spawn (cwd, args);
+
   if (run.status != expect)
-    g_error ("navbench-cli %s: exit %d, expected %d: %s", first, run.status, expect, run.err);
+    g_error ("navbench-cli %s: exit %d, expected %d: %s", args[0], run.status, expect, run.err);
   if (err_out)
     *err_out = g_steal_pointer (&run.err);
   g_free (run.err);
   return run.out;
+}
+
+char *
+nb_test_cli_run (const char *cwd, int expect, char **err_out, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = NULL;
+  va_list ap;
+
+  va_start (ap, first);
+  argv = args_of (first, ap);
+  va_end (ap);
+  return nb_test_cli_runv (cwd, expect, err_out, (const char *const *) argv->pdata);
 }
 
 
@@ -106,14 +134,12 @@ nb_test_servev (char **envp, guint nofile, const char *const *args)
 NbTestServer
 nb_test_serve (const char *first, ...)
 {
-  g_autoptr (GPtrArray) args = g_ptr_array_new ();
+  g_autoptr (GPtrArray) args = NULL;
   va_list ap;
 
   va_start (ap, first);
-  for (const char *a = first; a; a = va_arg (ap, const char *))
-    g_ptr_array_add (args, (gpointer) a);
+  args = args_of (first, ap);
   va_end (ap);
-  g_ptr_array_add (args, NULL);
   return nb_test_servev (NULL, 0, (const char *const *) args->pdata);
 }
 

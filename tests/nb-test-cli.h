@@ -9,6 +9,8 @@
  * Returns stdout; stderr in *err when err is not NULL. */
 char *nb_test_cli_run (const char *cwd, int expect, char **err, const char *first, ...)
   G_GNUC_NULL_TERMINATED;
+/* The same with the arguments in a NULL-terminated array. */
+char *nb_test_cli_runv (const char *cwd, int expect, char **err, const char *const *args);
 
 /* The whole outcome of a run, for tests that look at status, stdout and
  * stderr together; the run must end by exiting (never a crash). */

@@ -165,12 +165,12 @@ typedef struct {
 /* time_scale: wall s per simulated s (0.1: a clause 5 trial, back to P0
  * and 2.5 m out, is ~1 s of wall). */
 static void
-bench_start_at (Bench *b, const char *time_scale, double rate_hz)
+bench_start (Bench *b, const char *time_scale)
 {
   g_autoptr (GError) error = NULL;
   guint16 port;
 
-  b->r.rate_hz = rate_hz;
+  b->r.rate_hz = RATE_HZ;
   b->server = nb_test_serve ("--base", "--time-scale", time_scale, "--seed", "7", NULL);
   b->r.robot = nb_http_robot_new (b->server.url, NULL, 30, &error);
   g_assert_no_error (error);
@@ -182,12 +182,6 @@ bench_start_at (Bench *b, const char *time_scale, double rate_hz)
   b->r.sent = g_array_new (FALSE, FALSE, sizeof (Sent));
   g_mutex_init (&b->r.lock);
   b->thread = g_thread_new ("receiver", receiver, &b->r);
-}
-
-static void
-bench_start (Bench *b, const char *time_scale)
-{
-  bench_start_at (b, time_scale, RATE_HZ);
 }
 
 static void
@@ -216,16 +210,95 @@ bench_clear (Bench *b)
   g_free (b->server.url);
 }
 
-/* Clauses 5 and 8 ask the operator nothing when the bench drives the
- * robot: no --prompts, and the test's standard input is not a terminal
- * (g_spawn_sync gives /dev/null), so the run needs none. */
-static char *
-run (Bench *b, const char *db, const char *clause, const char *trials)
+/* ------------------------------------------------------ the fixture -- */
+
+/* What every loopback run sets up: a new campaign named after the test,
+ * the bench (the served base and the receiver, at the time scale the test
+ * is added with), and what the test reads back of the file. */
+typedef struct {
+  char *db;
+  Bench b;
+  gboolean stopped;
+  NbCampaign *c;                /* read-only, after the run */
+  NbCampaignConfig config;
+  GArray *trials;
+  NbConfigResult fig;
+} Fixture;
+
+static void
+fixture_setup (Fixture *f, gconstpointer time_scale)
 {
-  return nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", clause,
-                          "--config", "http", "--trials", trials, "--robot", b->server.url,
-                          "--instrument", "nmea", "--url", b->url, "--set",
-                          "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--json", NULL);
+  memset (f, 0, sizeof *f);
+  f->db = new_campaign (strrchr (g_test_get_path (), '/') + 1);
+  bench_start (&f->b, time_scale);
+}
+
+static void
+fixture_teardown (Fixture *f, gconstpointer time_scale)
+{
+  nb_config_result_clear (&f->fig);
+  g_clear_pointer (&f->trials, g_array_unref);
+  nb_campaign_config_clear (&f->config);
+  g_clear_pointer (&f->c, nb_campaign_free);
+  if (!f->stopped)
+    bench_stop (&f->b);
+  bench_clear (&f->b);
+  g_free (f->db);
+}
+
+/* `campaign run --db DB ARGS… --robot URL --instrument nmea --url URL` with
+ * the test area's origin and the loss timeout, against the bench; it must
+ * exit `expect`.  Returns stdout, stderr in *err when err is not NULL. */
+static char *
+fixture_run (Fixture *f, int expect, char **err, const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  const char *const common[] = { "--robot", f->b.server.url, "--instrument", "nmea", "--url",
+                                 f->b.url, "--set", "origin=" NB_TEST_ORIGIN_TEXT, "--set",
+                                 LOSS };
+  va_list ap;
+
+  g_ptr_array_add (argv, "campaign");
+  g_ptr_array_add (argv, "run");
+  g_ptr_array_add (argv, "--db");
+  g_ptr_array_add (argv, f->db);
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, (gpointer) a);
+  va_end (ap);
+  for (guint i = 0; i < G_N_ELEMENTS (common); i++)
+    g_ptr_array_add (argv, (gpointer) common[i]);
+  g_ptr_array_add (argv, NULL);
+  return nb_test_cli_runv (NULL, expect, err, (const char *const *) argv->pdata);
+}
+
+/* The run over: the receiver stopped (every fix it sent in b.r.sent). */
+static void
+fixture_stop (Fixture *f)
+{
+  bench_stop (&f->b);
+  f->stopped = TRUE;
+}
+
+/* The configuration's trials as stored, in order (the file opened
+ * read-only, the configuration in f->config). */
+static GArray *
+fixture_trials (Fixture *f, guint clause, const char *config)
+{
+  f->c = nb_test_campaign_open_ro (f->db);
+  f->trials = nb_test_campaign_trials (f->c, clause, config, &f->config);
+  return f->trials;
+}
+
+/* The configuration's figures computed from the file, in f->fig. */
+static NbConfigResult *
+fixture_figures (Fixture *f)
+{
+  g_autoptr (GError) error = NULL;
+
+  g_assert_true (nb_config_result_compute (f->c, &f->config, &f->fig, &error));
+  g_assert_no_error (error);
+  return &f->fig;
 }
 
 /* Each trial's sample rate as the runner recorded it ("trial measured"),
@@ -258,30 +331,28 @@ assert_rates (NbCampaign *c, guint n_trials)
 
 /* Clause 5: the attained poses are the receiver's rests, the figures
  * theirs. */
+/* Clauses 5 and 8 ask the operator nothing when the bench drives the
+ * robot: no --prompts, and the test's standard input is not a terminal
+ * (g_spawn_sync gives /dev/null), so the run needs none. */
 static void
-test_clause5 (void)
+test_clause5 (Fixture *f, gconstpointer data)
 {
-  g_autofree char *db = new_campaign ("http-5");
   g_autofree char *out = NULL;
   g_autoptr (GArray) rests = NULL;
-  g_autoptr (GArray) trials = NULL;
-  g_autoptr (NbCampaign) c = NULL;
   g_autoptr (GError) error = NULL;
-  NbCampaignConfig config;
-  NbConfigResult fig;
+  GArray *trials;
+  NbConfigResult *fig;
   NbPoseResult want;
   NbPose attained[3];
   const NbPose command = { P1_MM, 0.0, 0.0 };
-  Bench b = { 0 };
 
-  bench_start (&b, "0.1");
-  out = run (&b, db, "5", "3");
-  bench_stop (&b);
+  out = fixture_run (f, 0, NULL, "--clause", "5", "--config", "http", "--trials", "3", "--json",
+                     NULL);
+  fixture_stop (f);
 
-  rests = rests_near_p1 (b.r.sent);
-  g_test_message ("%u fixes sent, %u rests near P1", b.r.sent->len, rests->len);
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 5, "http", &config);
+  rests = rests_near_p1 (f->b.r.sent);
+  g_test_message ("%u fixes sent, %u rests near P1", f->b.r.sent->len, rests->len);
+  trials = fixture_trials (f, 5, "http");
   for (guint i = 0; i < trials->len; i++)
     g_test_message ("trial %u: %s %s", i + 1,
                     nb_trial_outcome_to_string (g_array_index (trials, NbCampaignTrial, i).outcome),
@@ -301,19 +372,14 @@ test_clause5 (void)
       nb_assert_abs (t->attained.theta_deg, sent->theta_deg, 1e-3, "attained θ = sent");
       attained[i] = *sent;
     }
-  memset (&fig, 0, sizeof fig);
-  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
-  g_assert_no_error (error);
-  g_assert_null (fig.error);
+  fig = fixture_figures (f);
+  g_assert_null (fig->error);
   g_assert_true (nb_metrics_pose (&command, attained, 3, &want, &error));
-  nb_assert_abs (fig.pose.ap_mm, want.ap_mm, 0.05, "Ap = from the sent rests");
-  nb_assert_abs (fig.pose.rp_mm, want.rp_mm, 0.1, "Rp = from the sent rests");
-  nb_assert_abs (fig.pose.ao_deg, want.ao_deg, 1e-3, "Ao = from the sent rests");
-  nb_assert_abs (fig.pose.ro_deg, want.ro_deg, 1e-3, "Ro = from the sent rests");
-  assert_rates (c, 3);
-  nb_config_result_clear (&fig);
-  nb_campaign_config_clear (&config);
-  bench_clear (&b);
+  nb_assert_abs (fig->pose.ap_mm, want.ap_mm, 0.05, "Ap = from the sent rests");
+  nb_assert_abs (fig->pose.rp_mm, want.rp_mm, 0.1, "Rp = from the sent rests");
+  nb_assert_abs (fig->pose.ao_deg, want.ao_deg, 1e-3, "Ao = from the sent rests");
+  nb_assert_abs (fig->pose.ro_deg, want.ro_deg, 1e-3, "Ro = from the sent rests");
+  assert_rates (f->c, 3);
 }
 
 static gboolean
@@ -326,28 +392,21 @@ collect (const NbTrackSample *samples, gsize n, gpointer data, GError **error)
 /* Clause 8: every stored sample of the track is one the receiver sent;
  * d_i equals that of the sent poses. */
 static void
-test_clause8 (void)
+test_clause8 (Fixture *f, gconstpointer data)
 {
-  g_autofree char *db = new_campaign ("http-8");
   g_autofree char *out = NULL;
-  g_autoptr (GArray) trials = NULL;
-  g_autoptr (NbCampaign) c = NULL;
   g_autoptr (GError) error = NULL;
-  NbCampaignConfig config;
-  NbConfigResult fig;
-  Bench b = { 0 };
+  GArray *trials;
+  NbConfigResult *fig;
 
-  /* The drive of 2.5 m in 1.25 s: some 30 fixes of its track. */
-  bench_start (&b, "0.5");
-  out = run (&b, db, "8", "2");
-  bench_stop (&b);
+  out = fixture_run (f, 0, NULL, "--clause", "8", "--config", "http", "--trials", "2", "--json",
+                     NULL);
+  fixture_stop (f);
 
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 8, "http", &config);
+  trials = fixture_trials (f, 8, "http");
   g_assert_cmpuint (trials->len, ==, 2);
-  memset (&fig, 0, sizeof fig);
-  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
-  g_assert_null (fig.error);
+  fig = fixture_figures (f);
+  g_assert_null (fig->error);
   for (guint i = 0; i < 2; i++)
     {
       const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
@@ -357,10 +416,10 @@ test_clause8 (void)
       guint from = 0;
 
       g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
-      g_assert_true (nb_campaign_foreach_samples (c, t->id, collect, samples, &error));
+      g_assert_true (nb_campaign_foreach_samples (f->c, t->id, collect, samples, &error));
       g_assert_cmpuint (samples->len, >, 10);
-      g_assert_true (nb_segment_init (&seg, config.from_mm[0], config.from_mm[1],
-                                      config.to_mm[0], config.to_mm[1], &error));
+      g_assert_true (nb_segment_init (&seg, f->config.from_mm[0], f->config.from_mm[1],
+                                      f->config.to_mm[0], f->config.to_mm[1], &error));
       nb_path_trial_init (&pt);
       nb_path_trial_init (&own);
       /* In order, each stored sample is a sent pose; d_i over those, and
@@ -370,9 +429,9 @@ test_clause8 (void)
           const NbTrackSample *s = &g_array_index (samples, NbTrackSample, k);
           const NbPose *p = NULL;
 
-          for (; from < b.r.sent->len && p == NULL; from++)
+          for (; from < f->b.r.sent->len && p == NULL; from++)
             {
-              const NbPose *q = &g_array_index (b.r.sent, Sent, from).pose;
+              const NbPose *q = &g_array_index (f->b.r.sent, Sent, from).pose;
 
               if (hypot (q->x_mm - s->x_mm, q->y_mm - s->y_mm) < 0.05 &&
                   fabs (q->theta_deg - s->theta_deg) < 1e-3)
@@ -388,19 +447,16 @@ test_clause8 (void)
                                 p->y_mm - ANTENNA_X_MM * sin (th) - ANTENNA_Y_MM * cos (th));
           }
         }
-      nb_assert_abs (fig.d_mm[i], pt.d_mm, 0.05, "d_i = of the sent track");
+      nb_assert_abs (fig->d_mm[i], pt.d_mm, 0.05, "d_i = of the sent track");
       /* Not the base's own track's: the antenna's 13 mm to the left moves
        * every sample (with the base within 13 mm of the route, the
        * deviation of largest magnitude is then 13 mm + its largest to the
        * left, against its own largest either way). */
       g_test_message ("trial %u: d_i %.2f mm (the base's own track: %.2f mm), %u samples", i + 1,
-                      fig.d_mm[i], own.d_mm, samples->len);
-      g_assert_cmpfloat (fabs (fig.d_mm[i] - own.d_mm), >, ANTENNA_Y_MM - 1.0);
+                      fig->d_mm[i], own.d_mm, samples->len);
+      g_assert_cmpfloat (fabs (fig->d_mm[i] - own.d_mm), >, ANTENNA_Y_MM - 1.0);
     }
-  assert_rates (c, 2);
-  nb_config_result_clear (&fig);
-  nb_campaign_config_clear (&config);
-  bench_clear (&b);
+  assert_rates (f->c, 2);
 }
 
 
@@ -507,50 +563,39 @@ assert_base_at_p0 (Bench *b)
  * touches (clearance ≤ 0, the operator says so), the configuration is not
  * passed; T0 is the base's drive of 9 LU. */
 static void
-test_clause7 (void)
+test_clause7 (Fixture *f, gconstpointer data)
 {
-  g_autofree char *db = new_campaign ("http-7");
   static const char *const answers[] = { "yes", "yes", "yes", "yes" };
   g_autofree char *file = answers_file ("answers-7.txt", answers, G_N_ELEMENTS (answers));
   g_autofree char *out = NULL, *err = NULL;
-  g_autoptr (GArray) trials = NULL;
   g_autoptr (GArray) events = NULL;
   g_autoptr (GPtrArray) log = NULL;
-  g_autoptr (NbCampaign) c = NULL;
   g_autoptr (GError) error = NULL;
-  NbCampaignConfig config;
-  NbConfigResult fig;
+  GArray *trials;
+  NbConfigResult *fig;
   NbObstacleShape table;
   NbCourse course;
   double t0 = 0.0;
   guint line = 1;
-  Bench b = { 0 };
 
   /* 25 fixes/s at a tenth of real time: a fix every 400 mm of the drive
    * (800 mm when the loaded machine halves the rate), so some fix puts the
-   * robot's disc (400 mm) over the table (600 mm deep): contact. */
-  bench_start_at (&b, "0.1", RATE_HZ);
-  /* No --prompts, no terminal: clause 7 asks the operator, so it is
-   * refused before anything moves. */
-  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--clause", "7",
-                         "--config", "b1", "--obstacle", "wooden table", "--robot", b.server.url,
-                         "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--goal-tolerance-mm", "100",
-                         "--goal-tolerance-deg", "5", NULL);
+   * robot's disc (400 mm) over the table (600 mm deep): contact.  No
+   * --prompts, no terminal: clause 7 asks the operator, so it is refused
+   * before anything moves. */
+  out = fixture_run (f, 2, &err, "--clause", "7", "--config", "b1", "--obstacle", "wooden table",
+                     "--goal-tolerance-mm", "100", "--goal-tolerance-deg", "5", NULL);
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "clause 7 asks the operator to place the obstacle and whether "
                                  "the robot touched it (7.3), and standard input is not a "
                                  "terminal"));
   g_clear_pointer (&out, g_free);
-  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "7",
-                         "--config", "b1", "--obstacle", "wooden table", "--robot", b.server.url,
-                         "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--goal-tolerance-mm", "100",
-                         "--goal-tolerance-deg", "5", "--prompts", file, "--json", NULL);
-  bench_stop (&b);
+  out = fixture_run (f, 0, NULL, "--clause", "7", "--config", "b1", "--obstacle", "wooden table",
+                     "--goal-tolerance-mm", "100", "--goal-tolerance-deg", "5", "--prompts", file,
+                     "--json", NULL);
+  fixture_stop (f);
 
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 7, "b1", &config);
+  trials = fixture_trials (f, 7, "b1");
   g_assert_cmpuint (trials->len, ==, 6);
   g_assert_true (nb_obstacle_find ("wooden table", 1, &table));
   g_assert_true (nb_course_avoidance (400.0, &table, 1, 0.0, &course, &error));
@@ -578,20 +623,18 @@ test_clause7 (void)
         }
       /* Through the table: the clearance is that of the stored track to
        * the table where the course puts it, ≤ 0 (the robot's disc over it). */
-      nb_assert_abs (t->clearance_mm, stored_clearance (c, t, &course), 1e-9,
+      nb_assert_abs (t->clearance_mm, stored_clearance (f->c, t, &course), 1e-9,
                      "clearance = of the stored track");
       g_assert_cmpfloat (t->clearance_mm, <=, 0.0);
       g_assert_cmpint (t->outcome, ==, NB_TRIAL_FAILED);
       g_assert_true (g_str_has_prefix (t->reason, "touched the obstacle: clearance -"));
     }
-  memset (&fig, 0, sizeof fig);
-  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
-  g_assert_no_error (error);
-  nb_assert_abs (fig.avoidance.t0_s, t0, 1e-9, "T0 = the baseline's mean time");
-  g_assert_false (fig.avoidance.passed);
+  fig = fixture_figures (f);
+  nb_assert_abs (fig->avoidance.t0_s, t0, 1e-9, "T0 = the baseline's mean time");
+  g_assert_false (fig->avoidance.passed);
   /* The prompts: the placing, then a contact per trial with the obstacle
    * (none for the baseline), each answered by the file's line. */
-  log = prompts_of (c, &events);
+  log = prompts_of (f->c, &events);
   g_assert_cmpuint (log->len, ==, 4);
   for (guint i = 0; i < log->len; i++)
     {
@@ -612,9 +655,6 @@ test_clause7 (void)
           g_assert_cmpstr (e->old_value, ==, "yes");   /* the measurement proposed it */
         }
     }
-  nb_config_result_clear (&fig);
-  nb_campaign_config_clear (&config);
-  bench_clear (&b);
 }
 
 /* Clause 9 over HTTP: the operator asked to set up the passage (600 mm,
@@ -623,31 +663,23 @@ test_clause7 (void)
  * the stored track (100 mm less the receiver's 13 mm offset and the base's
  * wander), the passage time its drive. */
 static void
-test_clause9 (void)
+test_clause9 (Fixture *f, gconstpointer data)
 {
-  g_autofree char *db = new_campaign ("http-9");
   static const char *const answers[] = { "yes", "no", "no" };
   g_autofree char *file = answers_file ("answers-9.txt", answers, G_N_ELEMENTS (answers));
   g_autofree char *out = NULL;
-  g_autoptr (GArray) trials = NULL;
   g_autoptr (GArray) events = NULL;
   g_autoptr (GPtrArray) log = NULL;
-  g_autoptr (NbCampaign) c = NULL;
   g_autoptr (GError) error = NULL;
-  NbCampaignConfig config;
+  GArray *trials;
   NbCourse course;
-  Bench b = { 0 };
 
-  bench_start_at (&b, "0.1", RATE_HZ);
-  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "9",
-                         "--config", "p", "--trials", "2", "--robot", b.server.url,
-                         "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--goal-tolerance-mm", "100",
-                         "--goal-tolerance-deg", "5", "--prompts", file, "--json", NULL);
-  bench_stop (&b);
+  out = fixture_run (f, 0, NULL, "--clause", "9", "--config", "p", "--trials", "2",
+                     "--goal-tolerance-mm", "100", "--goal-tolerance-deg", "5", "--prompts", file,
+                     "--json", NULL);
+  fixture_stop (f);
 
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 9, "p", &config);
+  trials = fixture_trials (f, 9, "p");
   g_assert_cmpuint (trials->len, ==, 2);
   g_assert_true (nb_course_passage (400.0, 600.0, &course, &error));
   for (guint i = 0; i < 2; i++)
@@ -659,7 +691,7 @@ test_clause9 (void)
       g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
       g_assert_cmpfloat (t->time_s, >=, 0.99 * drive_s (8 * 500.0, 0.1));
       g_assert_cmpfloat (t->time_s, <, drive_s (8 * 500.0, 0.1) + 3.0);
-      nb_assert_abs (t->clearance_mm, stored_clearance (c, t, &course), 1e-9,
+      nb_assert_abs (t->clearance_mm, stored_clearance (f->c, t, &course), 1e-9,
                      "clearance = of the stored track");
       /* 100 mm each side, less the antenna's 13 mm and the base's wander
        * (8 mm) and end-pose errors (a few mm). */
@@ -667,7 +699,7 @@ test_clause9 (void)
       g_assert_cmpfloat (t->clearance_mm, <, 100.0);
       nb_assert_abs (t->attained.x_mm, 4000.0, 100.0, "attained at PG");
     }
-  log = prompts_of (c, &events);
+  log = prompts_of (f->c, &events);
   g_assert_cmpuint (log->len, ==, 3);
   g_assert_true (g_str_has_prefix (((const NbCampaignEvent *) g_ptr_array_index (log, 0))->subject,
                                    "Set up the passage of clause 9 'p': two walls 600 mm apart "
@@ -683,8 +715,6 @@ test_clause9 (void)
       g_assert_cmpstr (e->old_value, ==, "no");
       g_assert_cmpstr (e->new_value, ==, "no");
     }
-  nb_campaign_config_clear (&config);
-  bench_clear (&b);
 }
 
 /* Clause 6 over HTTP: the motion API moves the robot but does not say
@@ -694,21 +724,16 @@ test_clause9 (void)
  * the figures are those of the answers: mean error = the mean of
  * |reported − declared| / declared over the detected ones. */
 static void
-test_clause6 (void)
+test_clause6 (Fixture *f, gconstpointer data)
 {
-  g_autofree char *db = new_campaign ("http-6");
   g_autofree char *out = NULL, *err = NULL, *file = NULL;
   g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GArray) trials = NULL;
   g_autoptr (GArray) events = NULL;
   g_autoptr (GPtrArray) log = NULL;
-  g_autoptr (NbCampaign) c = NULL;
-  g_autoptr (GError) error = NULL;
-  NbCampaignConfig config;
-  NbConfigResult fig;
+  GArray *trials;
+  NbConfigResult *fig;
   double reported[NB_DETECTION_PLACEMENTS], sum_pct = 0.0;
   guint detected = 0;
-  Bench b = { 0 };
 
   for (guint k = 0; k < NB_DETECTION_PLACEMENTS; k++)
     {
@@ -728,27 +753,21 @@ test_clause6 (void)
         }
     }
   file = answers_file ("answers-6.txt", (const char *const *) answers->pdata, answers->len);
-  bench_start (&b, "0.1");
-  base_away (&b);
+  base_away (&f->b);
   /* A real robot's declared ranges are given: the simulated base's are
    * not taken for them. */
-  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--clause", "6",
-                         "--config", "cyl", "--obstacle", "large cylinder", "--robot",
-                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--prompts", file, NULL);
+  out = fixture_run (f, 2, &err, "--clause", "6", "--config", "cyl", "--obstacle",
+                     "large cylinder", "--prompts", file, NULL);
   g_assert_nonnull (strstr (err, "declares (6.3): give both"));
   g_clear_pointer (&out, g_free);
-  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "6",
-                         "--config", "cyl", "--obstacle", "large cylinder", "--robot",
-                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--min-range-mm", "400",
-                         "--max-range-mm", "2000", "--prompts", file, "--json", NULL);
+  out = fixture_run (f, 0, NULL, "--clause", "6", "--config", "cyl", "--obstacle",
+                     "large cylinder", "--min-range-mm", "400", "--max-range-mm", "2000",
+                     "--prompts", file, "--json", NULL);
   /* Sent to P0 over HTTP (it stood 1.1 m away, turned by 90°). */
-  assert_base_at_p0 (&b);
-  bench_stop (&b);
+  assert_base_at_p0 (&f->b);
+  fixture_stop (f);
 
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 6, "cyl", &config);
+  trials = fixture_trials (f, 6, "cyl");
   g_assert_cmpuint (trials->len, ==, NB_DETECTION_PLACEMENTS);
   for (guint k = 0; k < NB_DETECTION_PLACEMENTS; k++)
     {
@@ -764,15 +783,13 @@ test_clause6 (void)
       else
         nb_assert_abs (t->measured_mm, reported[k], 0.005, "the robot's report as answered");
     }
-  memset (&fig, 0, sizeof fig);
-  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (fig.detection.all.placements, ==, 16);
-  g_assert_cmpuint (fig.detection.all.detected, ==, 14);
-  nb_assert_abs (nb_detection_tally_mean_error_pct (&fig.detection.all), sum_pct / detected, 1e-3,
-                 "mean error from the answers");
+  fig = fixture_figures (f);
+  g_assert_cmpuint (fig->detection.all.placements, ==, 16);
+  g_assert_cmpuint (fig->detection.all.detected, ==, 14);
+  nb_assert_abs (nb_detection_tally_mean_error_pct (&fig->detection.all), sum_pct / detected,
+                 1e-3, "mean error from the answers");
   /* Every answer in the log: placed, then the report, from the file's lines. */
-  log = prompts_of (c, &events);
+  log = prompts_of (f->c, &events);
   g_assert_cmpuint (log->len, ==, 2 * NB_DETECTION_PLACEMENTS);
   for (guint i = 0; i < log->len; i++)
     {
@@ -791,34 +808,19 @@ test_clause6 (void)
       g_assert_true (g_str_has_prefix (e->subject, q));
       g_assert_cmpstr (e->new_value, ==, g_ptr_array_index (answers, i));
     }
-  nb_config_result_clear (&fig);
-  nb_campaign_config_clear (&config);
-  bench_clear (&b);
 }
 
-/* Clause 10 over HTTP: before each map the base (moved away first) is sent
- * to P0, where the robot maps from; the operator gives the survey, each
- * map's file and build time and the judgement.  The maps are the arena
- * shifted by 20, 30 and 40 mm along x: each Dm is its shift, the figure
- * the largest. */
+/* Clause 10's answers, appended: the arena's survey (NAME-survey.csv),
+ * then for each of three maps (NAME-map-i: the arena shifted by dx[i],
+ * dy[i] mm, noise seed seed + i) its file, its build time (s) and "yes". */
 static void
-test_clause10 (void)
+clause10_answers (GPtrArray *answers, const char *name, const double dx[3], const double dy[3],
+                  guint32 seed, const char *const time_s[3])
 {
-  g_autofree char *db = new_campaign ("http-10");
-  g_autofree char *survey_csv = g_build_filename (tmpdir, "survey.csv", NULL);
-  g_autofree char *file = NULL, *out = NULL;
-  g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *survey_csv = g_strdup_printf ("%s/%s-survey.csv", tmpdir, name);
   g_autoptr (GString) text = g_string_new ("corner,x_mm,y_mm\n");
-  g_autoptr (GArray) trials = NULL;
-  g_autoptr (GArray) events = NULL;
-  g_autoptr (GPtrArray) log = NULL;
-  g_autoptr (NbCampaign) c = NULL;
   g_autoptr (GError) error = NULL;
-  static const double shift_mm[] = { 20.0, 30.0, 40.0 };
   double truth[4][2];
-  NbCampaignConfig config;
-  NbConfigResult fig;
-  Bench b = { 0 };
 
   g_assert_true (nb_arena_corners (500.0, 1.0, 1.0, 0.0, truth, &error));
   for (int k = 0; k < 4; k++)
@@ -827,40 +829,55 @@ test_clause10 (void)
   g_ptr_array_add (answers, g_strdup (survey_csv));
   for (guint i = 0; i < 3; i++)
     {
-      g_autofree char *name = g_strdup_printf ("http-map-%u", i + 1);
+      g_autofree char *map_name = g_strdup_printf ("%s-map-%u", name, i + 1);
       g_autoptr (NbMap) map = NULL;
       double corners[4][2];
       NbMapGenOptions g;
 
       nb_map_gen_options_init (&g);
       g.lu_mm = 500.0;
-      g.tx_mm = shift_mm[i];
-      g.seed = 70 + i;
+      g.tx_mm = dx[i];
+      g.ty_mm = dy[i];
+      g.seed = seed + i;
       map = nb_map_generate (&g, corners, &error);
       g_assert_no_error (error);
-      g_assert_true (nb_map_write (map, tmpdir, name, NB_MAP_IMAGE_PGM, &error));
-      g_ptr_array_add (answers, g_strdup_printf ("%s/%s.yaml", tmpdir, name));
-      g_ptr_array_add (answers, g_strdup_printf ("%.1f", 700.0 + 10.0 * i));
+      g_assert_true (nb_map_write (map, tmpdir, map_name, NB_MAP_IMAGE_PGM, &error));
+      g_ptr_array_add (answers, g_strdup_printf ("%s/%s.yaml", tmpdir, map_name));
+      g_ptr_array_add (answers, g_strdup (time_s[i]));
       g_ptr_array_add (answers, g_strdup ("yes"));
     }
-  file = answers_file ("answers-10.txt", (const char *const *) answers->pdata, answers->len);
-  bench_start (&b, "0.1");
-  base_away (&b);
-  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--clause", "10",
-                         "--config", "arena", "--defect-range-mm", "100", "--robot",
-                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--prompts", file, "--json", NULL);
-  assert_base_at_p0 (&b);
-  bench_stop (&b);
+}
 
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 10, "arena", &config);
+/* Clause 10 over HTTP: before each map the base (moved away first) is sent
+ * to P0, where the robot maps from; the operator gives the survey, each
+ * map's file and build time and the judgement.  The maps are the arena
+ * shifted by 20, 30 and 40 mm along x: each Dm is its shift, the figure
+ * the largest. */
+static void
+test_clause10 (Fixture *f, gconstpointer data)
+{
+  g_autofree char *file = NULL, *out = NULL;
+  g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GArray) events = NULL;
+  g_autoptr (GPtrArray) log = NULL;
+  static const double shift_mm[] = { 20.0, 30.0, 40.0 }, none[3] = { 0 };
+  static const char *const times[] = { "700.0", "710.0", "720.0" };
+  GArray *trials;
+  NbConfigResult *fig;
+
+  clause10_answers (answers, "http", shift_mm, none, 70, times);
+  file = answers_file ("answers-10.txt", (const char *const *) answers->pdata, answers->len);
+  base_away (&f->b);
+  out = fixture_run (f, 0, NULL, "--clause", "10", "--config", "arena", "--defect-range-mm", "100",
+                     "--prompts", file, "--json", NULL);
+  assert_base_at_p0 (&f->b);
+  fixture_stop (f);
+
+  trials = fixture_trials (f, 10, "arena");
   g_assert_cmpuint (trials->len, ==, 3);
-  memset (&fig, 0, sizeof fig);
-  g_assert_true (nb_config_result_compute (c, &config, &fig, &error));
-  g_assert_no_error (error);
-  g_assert_null (fig.error);
-  g_assert_cmpuint (fig.values->len, ==, 3);
+  fig = fixture_figures (f);
+  g_assert_null (fig->error);
+  g_assert_cmpuint (fig->values->len, ==, 3);
   for (guint i = 0; i < 3; i++)
     {
       const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, i);
@@ -868,21 +885,18 @@ test_clause10 (void)
       g_assert_cmpint (t->outcome, ==, NB_TRIAL_OK);
       g_assert_cmpfloat (t->time_s, ==, 700.0 + 10.0 * i);
       g_test_message ("map %u: shifted %.0f mm, Dm %.2f mm", i + 1, shift_mm[i],
-                      g_array_index (fig.values, double, i));
+                      g_array_index (fig->values, double, i));
       /* A map without noise, shifted by whole 10 mm: the corner fit finds
        * the shift to well under its 50 mm cells. */
-      nb_assert_abs (g_array_index (fig.values, double, i), shift_mm[i], 0.5, "Dm = the shift");
+      nb_assert_abs (g_array_index (fig->values, double, i), shift_mm[i], 0.5, "Dm = the shift");
     }
-  nb_assert_abs (fig.accuracy_mm, g_array_index (fig.values, double, 2), 1e-9,
+  nb_assert_abs (fig->accuracy_mm, g_array_index (fig->values, double, 2), 1e-9,
                  "the figure: the largest Dm of the three");
-  log = prompts_of (c, &events);
+  log = prompts_of (f->c, &events);
   g_assert_cmpuint (log->len, ==, answers->len);
   for (guint i = 0; i < log->len; i++)
     g_assert_cmpstr (((const NbCampaignEvent *) g_ptr_array_index (log, i))->new_value, ==,
                      g_ptr_array_index (answers, i));
-  nb_config_result_clear (&fig);
-  nb_campaign_config_clear (&config);
-  bench_clear (&b);
 }
 
 
@@ -927,26 +941,19 @@ plan_states (const char *db, char **next)
  * prompt in the plan's order.  Without --prompts and no terminal the run
  * is refused naming the first clause that asks. */
 static void
-test_all (void)
+test_all (Fixture *f, gconstpointer data)
 {
-  g_autofree char *db = new_campaign ("http-all");
-  g_autofree char *survey_csv = g_build_filename (tmpdir, "survey-all.csv", NULL);
   g_autofree char *next = NULL, *out = NULL, *err = NULL, *file = NULL;
   g_autoptr (GHashTable) states = NULL;
   g_autoptr (GPtrArray) answers = g_ptr_array_new_with_free_func (g_free);
-  g_autoptr (GString) text = g_string_new ("corner,x_mm,y_mm\n");
   g_autoptr (GArray) events = NULL;
   g_autoptr (GPtrArray) log = NULL;
-  g_autoptr (NbCampaign) c = NULL;
-  g_autoptr (GError) error = NULL;
   static const char *const kept[] = { "6:large-cylinder", "7:b1-wooden-table", "9:no-load",
                                       "10:arena" };
-  double truth[4][2];
   gint64 t0;
-  Bench b = { 0 };
 
   /* The plan reduced: every configuration in scope but the four kept out. */
-  states = plan_states (db, &next);
+  states = plan_states (f->db, &next);
   {
     g_autoptr (GList) keys = g_hash_table_get_keys (states);
 
@@ -957,14 +964,14 @@ test_all (void)
         for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
           keep |= g_str_equal (l->data, kept[i]);
         if (!keep)
-          g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", db, "--exclude",
-                                   l->data, "--reason", "reduced plan of the loopback test",
-                                   NULL));
+          g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "plan", "--db", f->db,
+                                   "--exclude", l->data, "--reason",
+                                   "reduced plan of the loopback test", NULL));
       }
   }
   g_clear_pointer (&states, g_hash_table_unref);
   g_clear_pointer (&next, g_free);
-  states = plan_states (db, &next);
+  states = plan_states (f->db, &next);
   g_assert_cmpuint (g_hash_table_size (states), ==, 4);
   g_assert_cmpstr (g_hash_table_lookup (states, "6:large-cylinder"), ==, "not started 0/16");
   g_assert_cmpstr (g_hash_table_lookup (states, "7:b1-wooden-table"), ==, "not started 0/3");
@@ -985,54 +992,31 @@ test_all (void)
   g_ptr_array_add (answers, g_strdup ("yes"));
   for (guint k = 0; k < 5; k++)
     g_ptr_array_add (answers, g_strdup ("no"));
-  g_assert_true (nb_arena_corners (500.0, 1.0, 1.0, 0.0, truth, &error));
-  for (int k = 0; k < 4; k++)
-    g_string_append_printf (text, "%d,%.1f,%.1f\n", k + 1, truth[k][0], truth[k][1]);
-  g_assert_true (g_file_set_contents (survey_csv, text->str, -1, &error));
-  g_ptr_array_add (answers, g_strdup (survey_csv));
-  for (guint i = 0; i < 3; i++)
-    {
-      g_autofree char *name = g_strdup_printf ("all-map-%u", i + 1);
-      g_autoptr (NbMap) map = NULL;
-      double corners[4][2];
-      NbMapGenOptions g;
+  {
+    static const double none[3] = { 0 }, shift_mm[] = { 10.0, 20.0, 30.0 };
+    static const char *const times[] = { "650", "650", "650" };
 
-      nb_map_gen_options_init (&g);
-      g.lu_mm = 500.0;
-      g.ty_mm = 10.0 * (i + 1);
-      g.seed = 80 + i;
-      map = nb_map_generate (&g, corners, &error);
-      g_assert_no_error (error);
-      g_assert_true (nb_map_write (map, tmpdir, name, NB_MAP_IMAGE_PGM, &error));
-      g_ptr_array_add (answers, g_strdup_printf ("%s/%s.yaml", tmpdir, name));
-      g_ptr_array_add (answers, g_strdup ("650"));
-      g_ptr_array_add (answers, g_strdup ("yes"));
-    }
+    clause10_answers (answers, "all", none, shift_mm, 80, times);
+  }
   file = answers_file ("answers-all.txt", (const char *const *) answers->pdata, answers->len);
 
-  bench_start (&b, "0.1");
-  out = nb_test_cli_run (NULL, 2, &err, "campaign", "run", "--db", db, "--all", "--robot",
-                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, NULL);
+  out = fixture_run (f, 2, &err, "--all", NULL);
   g_assert_cmpstr (out, ==, "");
   g_assert_nonnull (strstr (err, "clause 6 asks the operator to place each obstacle and read "
                                  "the range the robot reports of it (6.3)"));
   g_clear_pointer (&out, g_free);
   t0 = g_get_monotonic_time ();
-  out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--db", db, "--all", "--robot",
-                         b.server.url, "--instrument", "nmea", "--url", b.url, "--set",
-                         "origin=" NB_TEST_ORIGIN_TEXT, "--set", LOSS, "--min-range-mm", "400",
-                         "--max-range-mm", "2000", "--goal-tolerance-mm", "100",
-                         "--goal-tolerance-deg", "5", "--defect-range-mm", "100", "--prompts",
-                         file, "--json", NULL);
+  out = fixture_run (f, 0, NULL, "--all", "--min-range-mm", "400", "--max-range-mm", "2000",
+                     "--goal-tolerance-mm", "100", "--goal-tolerance-deg", "5",
+                     "--defect-range-mm", "100", "--prompts", file, "--json", NULL);
   g_test_message ("campaign run --all over HTTP: 4 configurations, 33 trials, %.1f s wall "
                   "(served at a tenth of real time)",
                   (g_get_monotonic_time () - t0) / 1e6);
-  bench_stop (&b);
+  fixture_stop (f);
 
   g_clear_pointer (&states, g_hash_table_unref);
   g_clear_pointer (&next, g_free);
-  states = plan_states (db, &next);
+  states = plan_states (f->db, &next);
   g_assert_cmpuint (g_hash_table_size (states), ==, 4);
   g_assert_cmpstr (g_hash_table_lookup (states, "6:large-cylinder"), ==, "complete 16/16");
   /* The served base drives through the table: not avoided. */
@@ -1041,8 +1025,8 @@ test_all (void)
   g_assert_cmpstr (g_hash_table_lookup (states, "10:arena"), ==, "complete 3/3");
   g_assert_cmpstr (next, ==, "");
   /* Every answer asked, in order, from the file's line. */
-  c = nb_test_campaign_open_ro (db);
-  log = prompts_of (c, &events);
+  f->c = nb_test_campaign_open_ro (f->db);
+  log = prompts_of (f->c, &events);
   g_assert_cmpuint (log->len, ==, answers->len);
   for (guint i = 0; i < log->len; i++)
     {
@@ -1052,7 +1036,6 @@ test_all (void)
       g_assert_cmpstr (e->who, ==, who);
       g_assert_cmpstr (e->new_value, ==, g_ptr_array_index (answers, i));
     }
-  bench_clear (&b);
 }
 
 /* serve --base: a goal in map drives the base (its pose in the state, its
@@ -1108,13 +1091,18 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   tmpdir = nb_test_make_dir ();
   g_test_add_func ("/runner-http/served-base", test_served_base);
-  g_test_add_func ("/runner-http/nmea-tcp-clause5", test_clause5);
-  g_test_add_func ("/runner-http/nmea-tcp-clause8", test_clause8);
-  g_test_add_func ("/runner-http/clause6-operator-places", test_clause6);
-  g_test_add_func ("/runner-http/clause7-baseline-obstacle", test_clause7);
-  g_test_add_func ("/runner-http/clause9-passage", test_clause9);
-  g_test_add_func ("/runner-http/clause10-maps", test_clause10);
-  g_test_add_func ("/runner-http/plan-all", test_all);
+  /* Served at a tenth of real time, clause 8 at half: its drive of 2.5 m
+   * in 1.25 s, some 30 fixes of its track. */
+#define ADD(path, scale, fn) \
+  g_test_add (path, Fixture, scale, fixture_setup, fn, fixture_teardown)
+  ADD ("/runner-http/nmea-tcp-clause5", "0.1", test_clause5);
+  ADD ("/runner-http/nmea-tcp-clause8", "0.5", test_clause8);
+  ADD ("/runner-http/clause6-operator-places", "0.1", test_clause6);
+  ADD ("/runner-http/clause7-baseline-obstacle", "0.1", test_clause7);
+  ADD ("/runner-http/clause9-passage", "0.1", test_clause9);
+  ADD ("/runner-http/clause10-maps", "0.1", test_clause10);
+  ADD ("/runner-http/plan-all", "0.1", test_all);
+#undef ADD
   rc = g_test_run ();
   nb_test_remove_dir (tmpdir);
   g_free (tmpdir);
