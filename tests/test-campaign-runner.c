@@ -500,69 +500,110 @@ test_clause5 (void)
   g_assert_cmpfloat (rl.rp_mm, >, r.rp_mm);
 }
 
-static void
-test_cancel (void)
-{
-  g_autofree char *db = new_campaign ("cancel", "600");
+/* The cancelled runs: clause 5's configuration "c" on a new campaign (seed
+ * 3), which the test arranges to cancel in a trial before `run_cancelled`
+ * runs it; the run ends cancelled with that trial aborted, the ones before
+ * it ok. */
+typedef struct {
+  char *db;
   NbCampaignRunnerOptions o;
   Rig rig;
   Watch w;
+} Cancelled;
 
-  nb_campaign_runner_options_init (&o);
-  o.clause = 5;
-  o.config = "c";
-  rig_init (&rig, 3, NULL);
-  watch_init (&w);
+static void
+cancelled_init (Cancelled *x, const char *name)
+{
+  x->db = new_campaign (name, "600");
+  nb_campaign_runner_options_init (&x->o);
+  x->o.clause = 5;
+  x->o.config = "c";
+  rig_init (&x->rig, 3, NULL);
+  watch_init (&x->w);
+}
+
+/* Runs it; aborted: the number of the trial the cancel lands in. */
+static void
+run_cancelled (Cancelled *x, guint aborted)
+{
+  g_assert_false (run (x->db, &x->o, &x->rig, &x->w));
+  g_assert_error (x->w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_cmpuint (x->w.summary.ok, ==, aborted - 1);
+  g_assert_cmpuint (x->w.summary.aborted, ==, 1);
+}
+
+/* The stored trials of the run (the file read-only): trial `aborted` the
+ * last, aborted. */
+static GArray *
+cancelled_trials (Cancelled *x, guint aborted)
+{
+  g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (x->db);
+  NbCampaignConfig config;
+  GArray *trials = nb_test_campaign_trials (c, 5, "c", &config);
+
+  g_assert_cmpuint (trials->len, ==, aborted);
+  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, aborted - 1).outcome, ==,
+                   NB_TRIAL_ABORTED);
+  nb_campaign_config_clear (&config);
+  return trials;
+}
+
+static void
+cancelled_clear (Cancelled *x)
+{
+  watch_clear (&x->w);
+  rig_clear (&x->rig);
+  g_free (x->db);
+}
+
+static void
+test_cancel (void)
+{
+  Cancelled x;
+
+  cancelled_init (&x, "cancel");
   /* The main loop cancels when it hears that trial 5 started; trial 5's
    * drive (goal 10) waits for that, so trial 5 is in flight either way. */
-  rig.robot.block_goal = 10;
-  w.cancel_at_start = 5;
-  g_assert_false (run (db, &o, &rig, &w));
-  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  x.rig.robot.block_goal = 10;
+  x.w.cancel_at_start = 5;
+  run_cancelled (&x, 5);
   /* The cancel reaches the worker before its drive (goal 10) or during it
    * (the drive waits for it): either way no goal follows. */
-  g_assert_cmpuint (rig.robot.goals, >=, 9);
-  g_assert_cmpuint (rig.robot.goals, <=, 10);
-  g_assert_cmpuint (rig.robot.base->stops, ==, 1);     /* motion stop requested */
-  g_assert_cmpuint (w.summary.run, ==, 5);
-  g_assert_cmpuint (w.summary.ok, ==, 4);
-  g_assert_cmpuint (w.summary.aborted, ==, 1);
-  g_assert_cmpuint (w.summary.figures.pose.n, ==, 4);
+  g_assert_cmpuint (x.rig.robot.goals, >=, 9);
+  g_assert_cmpuint (x.rig.robot.goals, <=, 10);
+  g_assert_cmpuint (x.rig.robot.base->stops, ==, 1);     /* motion stop requested */
+  g_assert_cmpuint (x.w.summary.run, ==, 5);
+  g_assert_cmpuint (x.w.summary.figures.pose.n, ==, 4);
   {
     g_autoptr (GError) error = NULL;
-    g_autoptr (NbCampaign) c = nb_campaign_open (db, 0, &error);
-    NbCampaignConfig config;
-    g_autoptr (GArray) trials = NULL;
+    g_autoptr (NbCampaign) c = nb_campaign_open (x.db, 0, &error);
 
     g_assert_no_error (error);
     /* Nothing was left in flight. */
     g_assert_cmpuint (nb_campaign_get_recovered_trials (c), ==, 0);
-    trials = nb_test_campaign_trials (c, 5, "c", &config);
-    g_assert_cmpuint (trials->len, ==, 5);
+    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+  }
+  {
+    g_autoptr (GArray) trials = cancelled_trials (&x, 5);
+
     for (guint i = 0; i < 4; i++)
       g_assert_cmpint (g_array_index (trials, NbCampaignTrial, i).outcome, ==, NB_TRIAL_OK);
-    g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 4).outcome, ==, NB_TRIAL_ABORTED);
     g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, 4).reason, ==,
                      "cancelled by the operator");
     g_assert_true (isnan (g_array_index (trials, NbCampaignTrial, 4).attained.x_mm));
-    nb_campaign_config_clear (&config);
-    g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
   }
-  watch_clear (&w);
-  rig_clear (&rig);
+  watch_clear (&x.w);
+  rig_clear (&x.rig);
 
   /* The next run takes the configuration on to its 30 counted trials. */
-  rig_init (&rig, 4, NULL);
-  watch_init (&w);
-  g_assert_true (run (db, &o, &rig, &w));
-  g_assert_cmpuint (w.summary.run, ==, 26);
-  g_assert_cmpuint (w.summary.figures.pose.n, ==, 30);
-  watch_clear (&w);
-  rig_clear (&rig);
+  rig_init (&x.rig, 4, NULL);
+  watch_init (&x.w);
+  g_assert_true (run (x.db, &x.o, &x.rig, &x.w));
+  g_assert_cmpuint (x.w.summary.run, ==, 26);
+  g_assert_cmpuint (x.w.summary.figures.pose.n, ==, 30);
+  cancelled_clear (&x);
 }
 
-/* A goal that blocks the worker (the HTTP robot's) is interrupted at once
- * by the cancel, from the cancelling thread. */
 /* options.hold_until_heard (the window's runs): a trial is driven only
  * after its TRIAL_STARTED has been taken, however late the main loop takes
  * it.  Here each is taken 150 ms late (the 30 trials on the virtual clock
@@ -572,79 +613,47 @@ test_cancel (void)
 static void
 test_hold_until_heard (void)
 {
-  g_autofree char *db = new_campaign ("hold", "600");
-  NbCampaignRunnerOptions o;
-  Rig rig;
-  Watch w;
+  Cancelled x;
 
-  nb_campaign_runner_options_init (&o);
-  o.clause = 5;
-  o.config = "c";
-  o.hold_until_heard = TRUE;
-  rig_init (&rig, 3, NULL);
-  watch_init (&w);
-  w.start_lag_us = 150 * 1000;
-  w.goals = &rig.robot.goals;
-  w.cancel_at_start = 3;
-  g_assert_false (run (db, &o, &rig, &w));
-  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpuint (w.summary.run, ==, 3);
-  g_assert_cmpuint (w.summary.ok, ==, 2);
-  g_assert_cmpuint (w.summary.aborted, ==, 1);
+  cancelled_init (&x, "hold");
+  x.o.hold_until_heard = TRUE;
+  x.w.start_lag_us = 150 * 1000;
+  x.w.goals = &x.rig.robot.goals;
+  x.w.cancel_at_start = 3;
+  run_cancelled (&x, 3);
+  g_assert_cmpuint (x.w.summary.run, ==, 3);
   /* Trial k's goals: its return to P0 (goal 2k − 1, before its start), its
    * drive (2k, after). */
-  g_assert_cmpuint (w.goals_at_start->len, ==, 3);
+  g_assert_cmpuint (x.w.goals_at_start->len, ==, 3);
   for (guint k = 1; k <= 3; k++)
-    g_assert_cmpuint (g_array_index (w.goals_at_start, guint, k - 1), ==, 2 * k - 1);
-  g_assert_cmpuint (rig.robot.goals, ==, 5);
-  {
-    g_autoptr (NbCampaign) c = nb_test_campaign_open_ro (db);
-    NbCampaignConfig config;
-    g_autoptr (GArray) trials = nb_test_campaign_trials (c, 5, "c", &config);
-
-    g_assert_cmpuint (trials->len, ==, 3);
-    g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 2).outcome, ==, NB_TRIAL_ABORTED);
-    nb_campaign_config_clear (&config);
-  }
-  watch_clear (&w);
-  rig_clear (&rig);
+    g_assert_cmpuint (g_array_index (x.w.goals_at_start, guint, k - 1), ==, 2 * k - 1);
+  g_assert_cmpuint (x.rig.robot.goals, ==, 5);
+  g_array_unref (cancelled_trials (&x, 3));
+  cancelled_clear (&x);
 }
 
+/* A goal that blocks the worker (the HTTP robot's) is interrupted at once
+ * by the cancel, from the cancelling thread. */
 static void
 test_cancel_interrupts (void)
 {
-  g_autofree char *db = new_campaign ("cancel-interrupt", "600");
-  g_autoptr (NbCampaign) c = NULL;
-  g_autoptr (GArray) trials = NULL;
-  NbCampaignRunnerOptions o;
-  NbCampaignConfig config;
-  Rig rig;
-  Watch w;
+  Cancelled x;
 
-  nb_campaign_runner_options_init (&o);
-  o.clause = 5;
-  o.config = "c";
-  rig_init (&rig, 3, NULL);
-  watch_init (&w);
+  cancelled_init (&x, "cancel-interrupt");
   /* Trial 5's drive (goal 10) blocks; the main loop cancels while it does. */
-  rig.robot.block_goal = 10;
-  rig.robot.blocking = TRUE;
-  g_assert_false (run (db, &o, &rig, &w));
-  g_assert_error (w.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  g_assert_cmpint (rig.robot.interrupts, ==, 1);
-  g_assert_true (rig.robot.interrupt_thread == w.main_thread);
-  g_assert_cmpuint (rig.robot.goals, ==, 10);
-  g_assert_cmpuint (w.summary.ok, ==, 4);
-  g_assert_cmpuint (w.summary.aborted, ==, 1);
-  c = nb_test_campaign_open_ro (db);
-  trials = nb_test_campaign_trials (c, 5, "c", &config);
-  g_assert_cmpuint (trials->len, ==, 5);
-  g_assert_cmpint (g_array_index (trials, NbCampaignTrial, 4).outcome, ==, NB_TRIAL_ABORTED);
-  g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, 4).reason, ==,
-                   "cancelled by the operator");
-  nb_campaign_config_clear (&config);
-  watch_clear (&w);
-  rig_clear (&rig);
+  x.rig.robot.block_goal = 10;
+  x.rig.robot.blocking = TRUE;
+  run_cancelled (&x, 5);
+  g_assert_cmpint (x.rig.robot.interrupts, ==, 1);
+  g_assert_true (x.rig.robot.interrupt_thread == x.w.main_thread);
+  g_assert_cmpuint (x.rig.robot.goals, ==, 10);
+  {
+    g_autoptr (GArray) trials = cancelled_trials (&x, 5);
+
+    g_assert_cmpstr (g_array_index (trials, NbCampaignTrial, 4).reason, ==,
+                     "cancelled by the operator");
+  }
+  cancelled_clear (&x);
 }
 
 static void
