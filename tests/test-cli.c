@@ -435,6 +435,35 @@ test_human_tables (void)
   g_assert_true (g_str_has_prefix (v.out, "navbench-cli "));
 }
 
+/* Under LANG=C (ASCII on Debian) the messages and --help go out in the
+ * UTF-8 they are written in, as standard output's data does: "°" stays
+ * "°" (GLib's g_printerr made it "?"). */
+static void
+test_c_locale (void)
+{
+  g_autofree char *lc_all = g_strdup (g_getenv ("LC_ALL"));
+
+  g_setenv ("LC_ALL", "C", TRUE);
+  {
+    g_auto (Run) bad = cli ("compute", "pose", "--input", "pose-worked.csv", "--command", "0,0",
+                            NULL);
+    g_auto (Run) help = cli ("compute", "pose", "--help", NULL);
+
+    g_assert_cmpint (bad.status, ==, 2);
+    g_assert_cmpstr (bad.out, ==, "");
+    g_assert_cmpstr (bad.err, ==, "navbench-cli: --command: expected X,Y,THETA (mm, mm, °), "
+                                  "got '0,0'\n");
+    g_assert_cmpint (help.status, ==, 0);
+    g_assert_true (g_str_has_prefix (help.out, "Usage:\n  navbench-cli compute pose [OPTION…]"));
+    g_assert_true (g_utf8_validate (help.out, -1, NULL));
+    g_assert_null (strchr (help.out, '?'));
+  }
+  if (lc_all != NULL)
+    g_setenv ("LC_ALL", lc_all, TRUE);
+  else
+    g_unsetenv ("LC_ALL");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -450,5 +479,6 @@ main (int argc, char **argv)
   g_test_add_func ("/cli/mapping", test_mapping);
   g_test_add_func ("/cli/bad-input", test_bad_input);
   g_test_add_func ("/cli/human-tables", test_human_tables);
+  g_test_add_func ("/cli/c-locale", test_c_locale);
   return g_test_run ();
 }

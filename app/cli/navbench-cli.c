@@ -27,13 +27,36 @@ static const NbCliCommand commands[] = {
   { "demo", nb_cli_demo, "the whole ISO 18646-2 campaign of a sample robot on the simulator" },
 };
 
+/* What navbench writes is UTF-8, and goes out as it is.  g_print and
+ * g_printerr would convert it to the locale's charset: under LANG=C
+ * (ASCII on Debian) every "°", "–" or "θ" of a message or of --help came
+ * out as "?", while standard output's data (printf, the JSON and CSV
+ * writers) kept its UTF-8 bytes.  Written as given, as coreutils, git or
+ * Python's UTF-8 mode do, a terminal or file in UTF-8 reads the message
+ * whole. */
+static void
+print_as_is (const char *text)
+{
+  fputs (text, stdout);
+  fflush (stdout);
+}
+
+static void
+printerr_as_is (const char *text)
+{
+  fputs (text, stderr);
+  fflush (stderr);
+}
+
 int
 main (int argc, char **argv)
 {
-  /* Messages in the user's language and charset; numbers are always printed
-   * with '.', whatever the locale (g_ascii_formatd). */
+  /* Messages in the user's language; numbers are always printed with '.',
+   * whatever the locale (g_ascii_formatd). */
   setlocale (LC_ALL, "");
   setlocale (LC_NUMERIC, "C");
+  g_set_print_handler (print_as_is);
+  g_set_printerr_handler (printerr_as_is);
 
   if (argc >= 2 && g_str_equal (argv[1], "--version"))
     {
