@@ -102,11 +102,19 @@ receiver (gpointer data)
       out = g_io_stream_get_output_stream (G_IO_STREAM (conn));
       for (guint64 k = 0; !g_atomic_int_get (&r->stop); k++)
         {
-          gint64 at = t0 + (gint64) (k * G_USEC_PER_SEC / r->rate_hz), now = g_get_monotonic_time ();
+          gint64 period = (gint64) (G_USEC_PER_SEC / r->rate_hz), now = g_get_monotonic_time ();
+          gint64 at = t0 + (gint64) k * period;
           g_autofree char *fix = NULL;
           Sent s;
 
-          if (at > now)
+          /* A fix a period: a receiver that stalled (its thread, the
+           * server's) drops the fixes it missed, as a real one does, and
+           * sends the one of the period it is in.  Sending them all at once
+           * after the stall gave a trial 31.5 fixes/s of 25 (runner-http
+           * /nmea-tcp-clause5 under ASan at load 21). */
+          if (now - at >= period)
+            k = (guint64) ((now - t0) / period);
+          else if (at > now)
             g_usleep ((gulong) (at - now));
           if (!observe (r, &s.pose, r->error == NULL ? &r->error : NULL))
             return NULL;
