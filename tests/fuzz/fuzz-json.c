@@ -19,8 +19,14 @@ depth (JsonNode *n)
     {
       JsonArray *a = json_node_get_array (n);
 
+      /* Not MAX (d, depth (…)): the macro walks the element twice, 2^46
+       * walks for 46 nested arrays (a fuzzer timeout, not json-glib's). */
       for (guint i = 0; i < json_array_get_length (a); i++)
-        d = MAX (d, depth (json_array_get_element (a, i)));
+        {
+          guint e = depth (json_array_get_element (a, i));
+
+          d = MAX (d, e);
+        }
       return d + 1;
     }
   if (JSON_NODE_HOLDS_OBJECT (n))
@@ -30,8 +36,11 @@ depth (JsonNode *n)
 
       for (GList *l = members; l; l = l->next)
         {
+          guint m;
+
           g_assert (memchr (l->data, 0, strlen (l->data) + 1) == (char *) l->data + strlen (l->data));
-          d = MAX (d, depth (json_object_get_member (o, l->data)));
+          m = depth (json_object_get_member (o, l->data));
+          d = MAX (d, m);
         }
       g_list_free (members);
       return d + 1;
