@@ -25,6 +25,7 @@
 #include "nb-campaign-form.h"
 #include "nb-campaign-results.h"
 #include "nb-clause.h"
+#include "nb-course.h"
 #include "nb-test.h"
 #include "nb-trials-page.h"
 #include "nb-window.h"
@@ -971,6 +972,21 @@ test_run_clauses (void)
         }
       n_driven++;
     }
+  /* Clause 7's behaviours as 7.2 numbers them (nb_behaviour_name), literally four. */
+  {
+    GListModel *b = gtk_drop_down_get_model (GTK_DROP_DOWN (lookup ("run-behaviour")));
+
+    g_assert_cmpuint (g_list_model_get_n_items (b), ==, 4);
+    for (guint i = 1; i <= 4; i++)
+      {
+        g_autoptr (GtkStringObject) item = g_list_model_get_item (b, i - 1);
+        g_autofree char *expected = g_strdup_printf ("%u — %s", i, _(nb_behaviour_name (i)));
+
+        g_assert_cmpstr (gtk_string_object_get_string (item), ==, expected);
+      }
+    g_assert_cmpstr (nb_behaviour_name (4), ==, "head-on");
+    g_assert_null (nb_behaviour_name (5));
+  }
   /* Literally: clauses 5 to 10, all of 18646-2's test clauses. */
   g_assert_cmpuint (n_driven, ==, G_N_ELEMENTS (expected_numbers));
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, n_driven);

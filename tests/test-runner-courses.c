@@ -858,7 +858,8 @@ test_bad_input (void)
   o.behaviour = 2;
   expect_new_fails (&o, "behaviours 2 to 4 move a large or a small cylinder");
   o.behaviour = 5;
-  expect_new_fails (&o, "behaviour 5");
+  expect_new_fails (&o, "behaviour 5: 1 (static at P1), 2 (crossing at 90°), 3 (crossing at 45°) "
+                        "or 4 (head-on), 7.2");
   o.behaviour = 1;
   o.route = "rectangular";
   expect_new_fails (&o, "takes no route");

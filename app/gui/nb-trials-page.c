@@ -32,11 +32,6 @@ static const char *const scope_values[] = {
   N_("One trial"), N_("The configuration"), N_("Everything left in the plan"),
 };
 
-/* Clause 7's behaviours (7.2), as `campaign run --behaviour` names them. */
-static const char *const behaviour_values[] = {
-  N_("1 — static at P1"), N_("2 — crossing at 90°"), N_("3 — crossing at 45°"),
-  N_("4 — head-on"),
-};
 
 
 /* The clause drop-down's items: the clauses of the registry the campaign
@@ -1364,7 +1359,7 @@ nb_trials_page_run (NbTrialsPage *page)
     }
   if (nb_clause_takes (clause, NB_CLAUSE_OPT_BEHAVIOUR))
     run->options.behaviour = 1 + MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (page->behaviour)),
-                                      G_N_ELEMENTS (behaviour_values) - 1);
+                                      NB_BEHAVIOURS - 1);
   if (nb_clause_takes (clause, NB_CLAUSE_OPT_PHASE))
     run->options.phase = NB_AVOIDANCE_PHASE_AUTO;
   if (nb_clause_takes (clause, NB_CLAUSE_OPT_PASSAGE_WIDTH) &&
@@ -1560,7 +1555,9 @@ build_controls (NbTrialsPage *page)
   GtkWidget *heading;
   g_autoptr (GStrvBuilder) clauses = g_strv_builder_new ();
   g_auto (GStrv) clause_names = NULL;
-  const char *routes[4] = { NULL }, *behaviours[G_N_ELEMENTS (behaviour_values) + 1] = { NULL };
+  const char *routes[4] = { NULL };
+  g_autoptr (GStrvBuilder) behaviour_items = g_strv_builder_new ();
+  g_auto (GStrv) behaviours = NULL;
   const char *const *names = nb_obstacle_names ();
 
   /* The clauses the runner drives, by the titles the protocol gives them
@@ -1575,8 +1572,15 @@ build_controls (NbTrialsPage *page)
   clause_names = g_strv_builder_end (clauses);
   for (guint i = 0; i < 3; i++)
     routes[i] = _(route_values[i]);
-  for (guint i = 0; i < G_N_ELEMENTS (behaviour_values); i++)
-    behaviours[i] = _(behaviour_values[i]);
+  /* Clause 7's behaviours (7.2, nb-course.h), numbered as `campaign run
+   * --behaviour` takes them. */
+  for (guint i = 1; i <= NB_BEHAVIOURS; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("%u — %s", i, _(nb_behaviour_name (i)));
+
+      g_strv_builder_add (behaviour_items, item);
+    }
+  behaviours = g_strv_builder_end (behaviour_items);
   page->obstacles = gtk_string_list_new (NULL);
   for (guint i = 0; names[i] != NULL; i++)
     gtk_string_list_append (page->obstacles, obstacle_title (names[i]));
@@ -1602,7 +1606,8 @@ build_controls (NbTrialsPage *page)
   /* The model is the page's (set_obstacle_choices edits it). */
   page->obstacle = named (gtk_drop_down_new (G_LIST_MODEL (g_object_ref (page->obstacles)), NULL),
                           "run-obstacle");
-  page->behaviour = named (gtk_drop_down_new_from_strings (behaviours), "run-behaviour");
+  page->behaviour = named (gtk_drop_down_new_from_strings ((const char *const *) behaviours),
+                           "run-behaviour");
   page->width = named (gtk_entry_new (), "run-passage-width");
   gtk_entry_set_placeholder_text (GTK_ENTRY (page->width), _("robot width + 200"));
   gtk_entry_set_input_purpose (GTK_ENTRY (page->width), GTK_INPUT_PURPOSE_NUMBER);

@@ -30,6 +30,16 @@ nb_obstacle_names (void)
   return names;
 }
 
+const char *
+nb_behaviour_name (guint behaviour)
+{
+  static const char *const words[NB_BEHAVIOURS] = {
+    N_("static at P1"), N_("crossing at 90°"), N_("crossing at 45°"), N_("head-on"),
+  };
+
+  return behaviour >= 1 && behaviour <= NB_BEHAVIOURS ? words[behaviour - 1] : NULL;
+}
+
 gboolean
 nb_obstacle_find (const char *name, guint behaviour, NbObstacleShape *shape)
 {

@@ -54,6 +54,12 @@ typedef struct {
 gboolean nb_obstacle_find (const char *name, guint behaviour, NbObstacleShape *shape);
 /* The names, NULL-terminated, for messages. */
 const char *const *nb_obstacle_names (void);
+
+/* 7.2 (fig. 8): the obstacle's behaviours, numbered 1 to NB_BEHAVIOURS. */
+#define NB_BEHAVIOURS 4
+/* Behaviour 1–4 in words, a msgid ("static at P1", "crossing at 90°",
+ * "crossing at 45°", "head-on"); NULL for another number. */
+const char *nb_behaviour_name (guint behaviour);
 /* Annex A.5.2: outdoors only the small cylinder, the large cylinder and the
  * wooden wall are used (not the tables, not the acrylic/polycarbonate wall). */
 gboolean nb_obstacle_outdoor (const char *name);

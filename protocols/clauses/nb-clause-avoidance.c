@@ -186,10 +186,15 @@ run_check (const NbCampaignRunnerOptions *o, const NbRunnerRigOps *rig_ops,
 {
   NbObstacleShape shape;
 
-  if (o->behaviour > 4)
+  if (o->behaviour > NB_BEHAVIOURS)
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: 1 (static at P1), 2 (crossing "
-                   "at 90°), 3 (crossing at 45°) or 4 (head-on), 7.2", o->behaviour);
+      g_autoptr (GString) which = g_string_new (NULL);
+
+      for (guint b = 1; b <= NB_BEHAVIOURS; b++)
+        g_string_append_printf (which, "%s%u (%s)", b == 1 ? "" : b < NB_BEHAVIOURS ? ", " : " or ",
+                                b, nb_behaviour_name (b));
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "behaviour %u: %s, 7.2", o->behaviour,
+                   which->str);
       return FALSE;
     }
   if (o->phase > NB_AVOIDANCE_PHASE_OBSTACLE)
