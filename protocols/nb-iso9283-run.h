@@ -208,6 +208,10 @@ extern const double nb_iso9283_default_centre_mm[3], nb_iso9283_default_abc_deg[
 extern const double nb_iso9283_seed_q[NB_ARM_JOINTS];
 #define NB_ISO9283_DEFAULT_PLANE 1
 #define NB_ISO9283_DEFAULT_MAX_EDGE_MM 600.0
+/* A live instrument's defaults (--guard, --window): the poses of the first
+ * 0.05 s after a goal let go, the mean of the next 0.1 s. */
+#define NB_ISO9283_DEVICE_GUARD_S 0.05
+#define NB_ISO9283_DEVICE_WINDOW_S 0.1
 
 /* The rated load (6.6) the campaign declares (robot.rated_load_kg), else
  * option's (not NaN), else the iiwa 7's 7 kg (KUKA's rated payload of the

@@ -219,7 +219,7 @@ nb_cli_iso9283_run (int argc, char **argv)
   g_autofree char *db = NULL, *config = NULL, *instrument = NULL, *url = NULL;
   g_autofree char *instrument_words = NULL;
   g_auto (GStrv) settings = NULL;
-  double window = 0.1, guard = 0.05;
+  double window = NB_ISO9283_DEVICE_WINDOW_S, guard = NB_ISO9283_DEVICE_GUARD_S;
   gint plane = NB_ISO9283_DEFAULT_PLANE, cycles = 30, seed = 1;
   double speed = 100, max_edge = NB_ISO9283_DEFAULT_MAX_EDGE_MM;
   double rated_load_kg = NAN, rated_speed = NB_ISO9283_RATED_SPEED_MM_S, band = NB_ISO9283_BAND_MM;

@@ -24,7 +24,7 @@ struct _NbInstrumentPage {
   AdwBin parent_instance;
   /* From nb-instrument-page.ui. */
   AdwComboRow *source, *driver, *port;
-  AdwEntryRow *baud, *url, *point_name, *point_ix, *point_iy, *point_rx, *point_ry;
+  AdwEntryRow *baud, *url, *settings, *point_name, *point_ix, *point_iy, *point_rx, *point_ry;
   GtkWidget *refresh, *connect, *disconnect, *import, *fit_button, *store, *add;
   GtkLabel *state, *rate, *quality, *position, *samples, *fit_result, *stored, *point_error;
   GtkListBox *points;
@@ -82,11 +82,13 @@ update_rows (NbInstrumentPage *page)
   gtk_widget_set_visible (GTK_WIDGET (page->port), s == NB_SOURCE_SERIAL);
   gtk_widget_set_visible (GTK_WIDGET (page->baud), s == NB_SOURCE_SERIAL);
   gtk_widget_set_visible (GTK_WIDGET (page->url), s == NB_SOURCE_URL);
+  gtk_widget_set_visible (GTK_WIDGET (page->settings), s != NB_SOURCE_SIMULATOR);
   gtk_widget_set_sensitive (GTK_WIDGET (page->source), !live);
   gtk_widget_set_sensitive (GTK_WIDGET (page->driver), !live);
   gtk_widget_set_sensitive (GTK_WIDGET (page->port), !live);
   gtk_widget_set_sensitive (GTK_WIDGET (page->baud), !live);
   gtk_widget_set_sensitive (GTK_WIDGET (page->url), !live);
+  gtk_widget_set_sensitive (GTK_WIDGET (page->settings), !live);
   gtk_widget_set_sensitive (page->connect, !live);
   /* The run measures with it: kept until the run has ended. */
   gtk_widget_set_sensitive (page->disconnect, live && !page->lent);
@@ -393,6 +395,21 @@ make_device (NbInstrumentPage *page, GError **error)
           !nb_device_configure (device, "pace", "recorded", error))
         return NULL;
     }
+  /* The driver's own settings, as `acquire --set KEY=VALUE` takes them
+   * (a NatNet server's version, the rigid body's id, a latency…). */
+  {
+    g_auto (GStrv) settings = g_strsplit_set (gtk_editable_get_text (GTK_EDITABLE (page->settings)),
+                                              " \t", -1);
+    g_autoptr (GStrvBuilder) kept = g_strv_builder_new ();
+    g_auto (GStrv) list = NULL;
+
+    for (guint i = 0; settings[i] != NULL; i++)
+      if (settings[i][0] != '\0')
+        g_strv_builder_add (kept, settings[i]);
+    list = g_strv_builder_end (kept);
+    if (!nb_device_apply_settings (device, list, error))
+      return NULL;
+  }
   return g_steal_pointer (&device);
 }
 
@@ -940,7 +957,7 @@ nb_instrument_page_class_init (NbInstrumentPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/navbench/Navbench/nb-instrument-page.ui");
 #define BIND(member) gtk_widget_class_bind_template_child (widget_class, NbInstrumentPage, member)
-  BIND (source); BIND (driver); BIND (port); BIND (baud); BIND (url);
+  BIND (source); BIND (driver); BIND (port); BIND (baud); BIND (url); BIND (settings);
   BIND (point_name); BIND (point_ix); BIND (point_iy); BIND (point_rx); BIND (point_ry);
   BIND (refresh); BIND (connect); BIND (disconnect); BIND (import); BIND (fit_button); BIND (store);
   BIND (add); BIND (state); BIND (rate); BIND (quality); BIND (position); BIND (samples);

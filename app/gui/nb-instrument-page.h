@@ -16,7 +16,8 @@
  *
  * Named widgets: "instrument-source" (0 simulator, 1 serial port, 2 URL),
  * "instrument-driver", "instrument-port", "instrument-refresh",
- * "instrument-baud", "instrument-url", "instrument-connect",
+ * "instrument-baud", "instrument-url", "instrument-settings" (the driver's
+ * KEY=VALUE settings, as acquire --set), "instrument-connect",
  * "instrument-disconnect", "instrument-state", "instrument-rate",
  * "instrument-quality", "instrument-position", "instrument-samples",
  * "registration-import", "registration-points" (a row per point, its

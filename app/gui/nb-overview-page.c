@@ -9,6 +9,7 @@
 #include "nb-clause.h"
 #include "nb-clause-9283.h"
 #include "nb-error.h"
+#include "nb-figure-rows.h"
 #include "nb-gui-paths.h"
 #include "nb-iso9283-run.h"
 #include "nb-reason-dialog.h"
@@ -39,11 +40,24 @@ typedef struct {
   char *problem;                /* no plan: why (no width) */
 } PlanLoad;
 
-/* An ISO 9283 configuration run on the simulated arm (a GTask's thread). */
+/* Who drives the arm of an ISO 9283 run, and what measures it (the
+ * drop-downs' items, nb-overview-page.ui). */
+enum { ARM_SIM, ARM_URL };
+enum { MEASURE_TRACKER, MEASURE_INSTRUMENT };
+
+/* An ISO 9283 configuration run (a GTask's thread): on the simulated arm,
+ * or on the motion stack's arm at url measured by the simulated tracker
+ * through the joints it reports or by device (the Instrument page's). */
 typedef struct {
   NbOverviewPage *page;         /* a reference */
   char *path, *config, *robot_dir;
+  guint arm;
+  char *url;
+  NbDevice *device;             /* borrowed: the page's while the run reads it; NULL: none */
+  char *device_words;           /* what the run records it as: "DRIVER URL" */
   GCancellable *cancellable;
+  NbCampaign *campaign;         /* opened for writing in the window's I/O queue */
+  GTask *task;                  /* borrowed: its thread starts once campaign is open */
   guint ran, cycle, of;
   char *left;                   /* the runner left it: why */
 } Run9283;
@@ -67,12 +81,16 @@ struct _NbOverviewPage {
   AdwMessageDialog *dialog;     /* the reason asked now */
   GArray *plan_9283;            /* of NbIso9283PlanEntry: the rows' (NULL: none yet) */
   GtkWidget *run_9283, *add_9283;
+  GtkWidget *rig_9283, *robot_9283, *url_9283, *url_label_9283, *measure_9283,
+            *measure_label_9283;
+  NbDevice *device;             /* borrowed: the Instrument page's, or NULL */
+  gboolean device_in_use;       /* an ISO 9283 run measures with device */
   Run9283 *run;                 /* the ISO 9283 run going on, or NULL */
   gboolean can_run;             /* nothing else runs (nb_overview_page_set_can_run) */
   guint runs;
 };
 
-enum { PROP_0, PROP_RUNNING, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_DEVICE_IN_USE, N_PROPS };
 static GParamSpec *props[N_PROPS];
 
 G_DEFINE_FINAL_TYPE (NbOverviewPage, nb_overview_page, ADW_TYPE_BIN)
@@ -586,9 +604,20 @@ show_selected (NbOverviewPage *page)
                      ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
   g_autofree char *title = NULL, *status = NULL, *legend = NULL, *words = NULL;
 
+  gboolean on_url = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->robot_9283)) == ARM_URL;
+  gboolean by_instrument = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->measure_9283)) ==
+                           MEASURE_INSTRUMENT;
+
   gtk_widget_set_sensitive (page->scope, r != NULL && page->run == NULL);
   gtk_widget_set_visible (page->run_9283, r != NULL && r->e9 != NULL);
+  gtk_widget_set_visible (page->rig_9283, r != NULL && r->e9 != NULL);
   gtk_widget_set_visible (page->drawing, r == NULL || r->e9 == NULL);
+  /* The rig is chosen before a run, not changed under it. */
+  gtk_widget_set_sensitive (page->rig_9283, page->run == NULL);
+  gtk_widget_set_visible (page->url_9283, on_url);
+  gtk_widget_set_visible (page->url_label_9283, on_url);
+  gtk_widget_set_visible (page->measure_9283, on_url);
+  gtk_widget_set_visible (page->measure_label_9283, on_url);
   if (r != NULL && r->e9 != NULL)
     {
       g_autofree char *head = heading_9283 (r->e9);
@@ -602,17 +631,29 @@ show_selected (NbOverviewPage *page)
           status = g_strdup_printf (_("Running: cycle %u of %u…"), page->run->cycle + 1,
                                     page->run->of);
         }
-      legend = g_strdup (_("Runs on the simulated iiwa 7 with its error model, measured by "
-                           "the simulated laser tracker. Each cycle is stored when it ends; a "
-                           "stopped run goes on from the next cycle. The figures are in the "
-                           "protocol."));
+      legend = g_strdup (!on_url
+                         ? _("Runs on the simulated iiwa 7 with its error model, measured by "
+                             "the simulated laser tracker. Each cycle is stored when it ends; a "
+                             "stopped run goes on from the next cycle. The figures are in the "
+                             "protocol.")
+                         : !by_instrument
+                         ? _("Runs on the motion stack’s arm at the address, measured by the "
+                             "simulated laser tracker through the joints the arm reports. Each "
+                             "cycle is stored when it ends; a stopped run goes on from the next "
+                             "cycle. The figures are in the protocol.")
+                         : _("Runs on the motion stack’s arm at the address, measured by the "
+                             "instrument connected on the Instrument page (a 6-DoF pose after "
+                             "each goal). Each cycle is stored when it ends; a stopped run goes "
+                             "on from the next cycle. The figures are in the protocol."));
       gtk_label_set_text (page->title, title);
       gtk_label_set_text (page->status, status);
       gtk_label_set_text (page->legend, legend);
       gtk_button_set_label (GTK_BUTTON (page->scope), r->e9->in_scope ? _("Out of _Scope…")
                                                                       : _("Back in _Scope"));
-      gtk_button_set_label (GTK_BUTTON (page->run_9283), page->run ? _("Stop")
-                                                                   : _("Run on the Simulated _Arm"));
+      gtk_button_set_label (GTK_BUTTON (page->run_9283),
+                            page->run ? _("Stop")
+                            : on_url ? _("Run on the Motion Stack’s _Arm")
+                            : _("Run on the Simulated _Arm"));
       if (page->run != NULL)
         {
           gtk_widget_remove_css_class (page->run_9283, "suggested-action");
@@ -900,13 +941,25 @@ on_add_9283_clicked (GtkButton *button, gpointer user_data)
 /* -------------------------------------------------- ISO 9283: the run -- */
 
 static void
+set_device_in_use (NbOverviewPage *page, gboolean in_use)
+{
+  if (page->device_in_use == in_use)
+    return;
+  page->device_in_use = in_use;
+  g_object_notify_by_pspec (G_OBJECT (page), props[PROP_DEVICE_IN_USE]);
+}
+
+static void
 run_9283_free (Run9283 *run)
 {
   g_object_unref (run->page);
   g_free (run->path);
   g_free (run->config);
   g_free (run->robot_dir);
+  g_free (run->url);
+  g_free (run->device_words);
   g_free (run->left);
+  g_clear_pointer (&run->campaign, nb_campaign_free);
   g_object_unref (run->cancellable);
   g_free (run);
 }
@@ -957,16 +1010,18 @@ run_9283_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
 {
   Run9283 *run = data;
   g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) campaign = nb_campaign_open (run->path, 0, &error);
+  g_autoptr (NbCampaign) campaign = g_steal_pointer (&run->campaign);
   NbIso9283Rig rig;
   NbIso9283SimRig sim;
+  NbIso9283ServedRig served;
   NbArmModel model;
   gboolean made, ok;
   guint ran = 0;
 
   memset (&rig, 0, sizeof rig);
-  /* As `campaign run --standard iso9283 --all --only CONFIG` with its
-   * defaults (seed 1). */
+  /* As `campaign run --standard iso9283 --all --only CONFIG [--robot URL
+   * [--instrument DRIVER --url …]]` with its defaults (seed 1, guard
+   * 0.05 s, window 0.1 s). */
   if (campaign == NULL ||
       !nb_iso9283_plan_ensure (campaign, NB_ISO9283_DRIFT_H * 3600.0, &made, &error) ||
       !nb_arm_model_load (run->robot_dir, &model, &error) ||
@@ -982,9 +1037,20 @@ run_9283_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
   rig.rated_speed_mm_s = NB_ISO9283_RATED_SPEED_MM_S;
   rig.band_mm = NB_ISO9283_BAND_MM;
   rig.cancellable = run->cancellable;
-  nb_iso9283_sim_rig_init (&sim, &rig, &model, 1, NULL);
+  if (run->arm == ARM_SIM)
+    nb_iso9283_sim_rig_init (&sim, &rig, &model, 1, NULL);
+  else if (!nb_iso9283_served_rig_init (&served, &rig, run->url, &model, 1, NULL, run->device,
+                                        NB_ISO9283_DEVICE_GUARD_S, NB_ISO9283_DEVICE_WINDOW_S,
+                                        run->device_words, TRUE, &error))
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
   ok = nb_iso9283_run_plan (campaign, &rig, run->config, run_9283_say, run, &ran, &error);
-  nb_iso9283_sim_rig_clear (&sim);
+  if (run->arm == ARM_SIM)
+    nb_iso9283_sim_rig_clear (&sim);
+  else
+    nb_iso9283_served_rig_clear (&served, &rig);
   /* What was stored stays stored: the file is closed either way. */
   if (!nb_campaign_close (g_steal_pointer (&campaign), ok ? &error : NULL))
     ok = FALSE;
@@ -992,6 +1058,30 @@ run_9283_thread (GTask *task, gpointer source, gpointer data, GCancellable *canc
     g_task_return_error (task, g_steal_pointer (&error));
   else
     g_task_return_boolean (task, TRUE);
+}
+
+static gpointer
+open_9283_work (gpointer data, GError **error)
+{
+  Run9283 *run = data;
+
+  return nb_campaign_open (run->path, 0, error);
+}
+
+static void
+open_9283_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  Run9283 *run = data;
+  GTask *task = g_steal_pointer (&run->task);
+
+  if (error != NULL)
+    g_task_return_error (task, g_error_copy (error));
+  else
+    {
+      run->campaign = g_steal_pointer (result);
+      g_task_run_in_thread (task, run_9283_thread);
+    }
+  g_object_unref (task);
 }
 
 static void
@@ -1033,6 +1123,7 @@ run_9283_done (GObject *source, GAsyncResult *result, gpointer data)
                             words, run->ran);
   page->run = NULL;
   page->runs++;
+  set_device_in_use (page, FALSE);
   if (page->list != NULL)
     {
       toast (page, text);
@@ -1048,25 +1139,77 @@ nb_overview_page_run_iso9283 (NbOverviewPage *page)
   const PlanRow *r = page->rows && page->selected >= 0
                      ? &g_array_index (page->rows, PlanRow, page->selected) : NULL;
   g_autoptr (GTask) task = NULL;
+  g_autofree char *url = NULL;
+  guint arm = gtk_drop_down_get_selected (GTK_DROP_DOWN (page->robot_9283)) == ARM_URL
+              ? ARM_URL : ARM_SIM;
+  gboolean by_instrument = arm == ARM_URL &&
+                           gtk_drop_down_get_selected (GTK_DROP_DOWN (page->measure_9283)) ==
+                           MEASURE_INSTRUMENT;
   Run9283 *run;
 
   if (r == NULL || r->e9 == NULL || page->run != NULL || page->path == NULL || !page->can_run)
     return FALSE;
+  url = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (page->url_9283))));
+  /* Refused before anything moves, as campaign run refuses the options. */
+  if (arm == ARM_URL && !g_str_has_prefix (url, "http://"))
+    {
+      toast (page, _("The motion stack’s address is http://HOST:PORT."));
+      return FALSE;
+    }
+  if (by_instrument && page->device == NULL)
+    {
+      toast (page, _("No instrument is connected: connect one on the Instrument page first."));
+      return FALSE;
+    }
   run = g_new0 (Run9283, 1);
   run->page = g_object_ref (page);
   run->path = g_strdup (page->path);
   run->config = g_strdup (r->e9->config);
   run->robot_dir = nb_gui_data_path ("robots/iiwa7");
+  run->arm = arm;
+  run->url = g_steal_pointer (&url);
+  if (by_instrument)
+    {
+      const char *where = nb_device_url (page->device);
+
+      run->device = page->device;
+      /* As campaign run records --instrument DRIVER --url URL. */
+      run->device_words = where ? g_strdup_printf ("%s %s", nb_device_driver (page->device)->name,
+                                                   where)
+                                : g_strdup (nb_device_driver (page->device)->name);
+    }
   run->cancellable = g_cancellable_new ();
   run->cycle = r->row9.cycles;
   run->of = r->e9->cycles;
   page->run = run;
+  /* Before the worker starts: from here it alone reads the device's events. */
+  set_device_in_use (page, run->device != NULL);
   task = g_task_new (page, NULL, run_9283_done, NULL);
   g_task_set_task_data (task, run, (GDestroyNotify) run_9283_free);
-  g_task_run_in_thread (task, run_9283_thread);
+  /* The file is opened for writing in turn with the other pages' loads
+   * (one writer: a load in flight would refuse the run); the worker takes
+   * it from there. */
+  run->task = g_steal_pointer (&task);
+  nb_io_queue_push (page->queue, G_OBJECT (page), open_9283_work, open_9283_done, run, NULL,
+                    (GDestroyNotify) nb_campaign_free);
   show_selected (page);
   g_object_notify_by_pspec (G_OBJECT (page), props[PROP_RUNNING]);
   return TRUE;
+}
+
+void
+nb_overview_page_set_device (NbOverviewPage *page, NbDevice *device)
+{
+  /* The device a run measures with stays (its owner does not stop it
+   * meanwhile: device-in-use). */
+  g_return_if_fail (!page->device_in_use || device == page->device);
+  page->device = device;
+}
+
+gboolean
+nb_overview_page_get_device_in_use (NbOverviewPage *page)
+{
+  return page->device_in_use;
 }
 
 gboolean
@@ -1114,9 +1257,18 @@ nb_overview_page_get_property (GObject *object, guint id, GValue *value, GParamS
     case PROP_RUNNING:
       g_value_set_boolean (value, nb_overview_page_is_running (NB_OVERVIEW_PAGE (object)));
       break;
+    case PROP_DEVICE_IN_USE:
+      g_value_set_boolean (value, NB_OVERVIEW_PAGE (object)->device_in_use);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, id, pspec);
     }
+}
+
+static void
+on_rig_changed (GObject *object, GParamSpec *pspec, gpointer user_data)
+{
+  show_selected (NB_OVERVIEW_PAGE (user_data));
 }
 
 /* -------------------------------------------------------------- life -- */
@@ -1139,6 +1291,21 @@ nb_overview_page_init (NbOverviewPage *page)
   g_signal_connect (page->scope, "clicked", G_CALLBACK (on_scope_clicked), page);
   g_signal_connect (page->run_9283, "clicked", G_CALLBACK (on_run_9283_clicked), page);
   g_signal_connect (page->add_9283, "clicked", G_CALLBACK (on_add_9283_clicked), page);
+  g_signal_connect (page->robot_9283, "notify::selected", G_CALLBACK (on_rig_changed), page);
+  g_signal_connect (page->measure_9283, "notify::selected", G_CALLBACK (on_rig_changed), page);
+  {
+    /* Long items ellipsized on the buttons, whole in the popups. */
+    GtkWidget *drops[] = { page->robot_9283, page->measure_9283 };
+
+    for (guint i = 0; i < G_N_ELEMENTS (drops); i++)
+      {
+        g_autoptr (GtkListItemFactory) button = nb_label_item_factory_new (16, 40),
+                                         popup = nb_label_item_factory_new (0, 0);
+
+        gtk_drop_down_set_factory (GTK_DROP_DOWN (drops[i]), button);
+        gtk_drop_down_set_list_factory (GTK_DROP_DOWN (drops[i]), popup);
+      }
+  }
   page->can_run = TRUE;
   g_signal_connect (page, "map", G_CALLBACK (on_map), NULL);
   gtk_widget_set_sensitive (page->scope, FALSE);
@@ -1177,9 +1344,13 @@ nb_overview_page_class_init (NbOverviewPageClass *klass)
   object_class->dispose = nb_overview_page_dispose;
   object_class->finalize = nb_overview_page_finalize;
   object_class->get_property = nb_overview_page_get_property;
-  /* An ISO 9283 configuration runs on the simulated arm. */
+  /* An ISO 9283 configuration runs. */
   props[PROP_RUNNING] = g_param_spec_boolean ("running", NULL, NULL, FALSE,
                                               G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
+  /* It measures with the Instrument page's device (its events are the
+   * run's alone). */
+  props[PROP_DEVICE_IN_USE] = g_param_spec_boolean ("device-in-use", NULL, NULL, FALSE,
+                                                    G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, props);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/org/navbench/Navbench/nb-overview-page.ui");
@@ -1195,6 +1366,12 @@ nb_overview_page_class_init (NbOverviewPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, scope);
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, run_9283);
   gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, add_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, rig_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, robot_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, url_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, url_label_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, measure_9283);
+  gtk_widget_class_bind_template_child (widget_class, NbOverviewPage, measure_label_9283);
 }
 
 GtkWidget *

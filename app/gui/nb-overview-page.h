@@ -55,11 +55,22 @@ gboolean   nb_overview_page_select_iso9283 (NbOverviewPage *page, const char *co
 /* Makes the file's ISO 9283 plan ("overview-add-iso9283", shown while the
  * file has none). */
 void       nb_overview_page_add_iso9283 (NbOverviewPage *page);
-/* Runs the selected ISO 9283 configuration on the simulated arm, as
- * `campaign run --standard iso9283 --all --only CONFIG` (seed 1) does, on a
- * worker thread ("overview-run-iso9283"; the button stops it): FALSE when
- * none is selected or something runs.  "running" is TRUE meanwhile. */
+/* Runs the selected ISO 9283 configuration as `campaign run --standard
+ * iso9283 --all --only CONFIG` (seed 1) does, on a worker thread
+ * ("overview-run-iso9283"; the button stops it), on the arm chosen in
+ * "overview-iso9283-robot" (0 the simulated arm, as --robot sim; 1 the
+ * motion stack at "overview-iso9283-url", as --robot URL), measured as
+ * "overview-iso9283-measure" says over a URL (0 the simulated tracker on
+ * the joints the arm reports; 1 the device of nb_overview_page_set_device,
+ * as --instrument DRIVER --url … with the default guard and window, the
+ * run recorded as measured by "DRIVER URL"): FALSE when none is selected,
+ * something runs, the address is not http://… or no instrument is
+ * connected (those two toasted).  "running" is TRUE meanwhile,
+ * "device-in-use" while the run reads the device's events. */
 gboolean   nb_overview_page_run_iso9283 (NbOverviewPage *page);
+/* The instrument connected on the Instrument page (borrowed), or NULL. */
+void       nb_overview_page_set_device (NbOverviewPage *page, NbDevice *device);
+gboolean   nb_overview_page_get_device_in_use (NbOverviewPage *page);
 gboolean   nb_overview_page_is_running (NbOverviewPage *page);
 /* Stops the run before its next cycle: the cycles stored are kept. */
 void       nb_overview_page_stop (NbOverviewPage *page);

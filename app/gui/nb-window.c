@@ -490,16 +490,20 @@ on_device_changed (NbInstrumentPage *instrument, gpointer user_data)
 
   nb_trials_page_set_device (NB_TRIALS_PAGE (window->trials),
                              nb_instrument_page_get_device (instrument));
+  nb_overview_page_set_device (NB_OVERVIEW_PAGE (window->overview),
+                               nb_instrument_page_get_device (instrument));
 }
 
+/* The Run page's runs and the Overview's ISO 9283 runs measure with it. */
 static void
-on_device_in_use (GObject *trials, GParamSpec *pspec, gpointer user_data)
+on_device_in_use (GObject *page, GParamSpec *pspec, gpointer user_data)
 {
   NbWindow *window = user_data;
-  gboolean in_use;
+  gboolean trials, overview;
 
-  g_object_get (trials, "device-in-use", &in_use, NULL);
-  nb_instrument_page_set_lent (NB_INSTRUMENT_PAGE (window->instrument), in_use);
+  g_object_get (window->trials, "device-in-use", &trials, NULL);
+  g_object_get (window->overview, "device-in-use", &overview, NULL);
+  nb_instrument_page_set_lent (NB_INSTRUMENT_PAGE (window->instrument), trials || overview);
 }
 
 static void
@@ -655,6 +659,8 @@ nb_window_init (NbWindow *window)
   g_signal_connect_object (window->instrument, "device-changed", G_CALLBACK (on_device_changed),
                            window, 0);
   g_signal_connect_object (window->trials, "notify::device-in-use",
+                           G_CALLBACK (on_device_in_use), window, 0);
+  g_signal_connect_object (window->overview, "notify::device-in-use",
                            G_CALLBACK (on_device_in_use), window, 0);
   add_page (window, window->trials, "trials", C_("page", "_Run"), "media-playback-start-symbolic");
   window->results = nb_results_page_new (window->queue);

@@ -1,0 +1,553 @@
+/* test-gui-iso9283 — ISO 9283 from the window on a motion stack's URL, and
+ * measured by a live instrument connected on the Instrument page, under Xvfb
+ *
+ * `navbench-cli serve --time-scale 0` is the arm.  /http: pose-rated-100
+ * run from the Overview's button on the URL (the simulated tracker on the
+ * joints the arm reports) stores the 30 cycles `campaign run --standard
+ * iso9283 --all --only pose-rated-100 --robot URL` stores in a copy of the
+ * file on a fresh server of its own (the served arm's noise is drawn from
+ * the server's seed, the tracker's from the run's: every command and
+ * measured value equal).  /instrument: the test is the arm's tracker — a
+ * player thread reads the served joints (GET /robot/state) at 200 Hz, puts
+ * them through the true arm's geometry under the rated load
+ * (nb_iso9283_sim_errors) and sends the TCP as NatNet 4.0 frames of one
+ * rigid body over UDP loopback; the Instrument page connects the natnet
+ * driver to it (setting version=4.0), and distance-rated-100 run from the
+ * window measures with it (the device lent to the run: the page's state
+ * "Measuring the run"), stopped with the window's Stop after two cycles.
+ * Each stored attained pose is one the player sent (as the driver decodes
+ * it, 1e-9), and equal to the same cycle of the CLI's run over HTTP with the
+ * simulated tracker within that tracker's noise (σ 5 µm: 0.03 mm); the run
+ * records the measurement as "natnet udp://…".  A characteristic that needs
+ * the stream during the goals is left, said, with a live instrument.
+ */
+#include "nb-test-gui.h"
+#include "nb-test-cli.h"
+#include "nb-test-player.h"
+#include "nb-test.h"
+
+#include "nb-arm-file.h"
+#include "nb-campaign-iso9283.h"
+#include "nb-error.h"
+#include "nb-gui-paths.h"
+#include "nb-http-robot.h"
+#include "nb-instrument-page.h"
+#include "nb-iso9283-run.h"
+#include "nb-overview-page.h"
+#include "nb-traj.h"
+#include "nb-window.h"
+
+#include <glib/gi18n.h>
+#include <math.h>
+#include <string.h>
+
+static NbTestGuiApp gui;
+
+static GtkWidget *
+lookup (const char *name)
+{
+  return nb_test_gui_lookup (gui.window, name);
+}
+
+static NbOverviewPage *
+overview (void)
+{
+  return NB_OVERVIEW_PAGE (lookup ("overview-page"));
+}
+
+static NbInstrumentPage *
+instrument (void)
+{
+  return NB_INSTRUMENT_PAGE (lookup ("instrument-page"));
+}
+
+static gboolean
+idle_window (gpointer data)
+{
+  return nb_test_gui_idle (gui.window);
+}
+
+static void
+show_page (const char *page)
+{
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
+  nb_test_gui_settle (150);
+  nb_test_gui_iterate_until (idle_window, NULL, 60);
+  nb_test_gui_settle (150);
+}
+
+static gboolean
+ran_9283 (gpointer data)
+{
+  return nb_overview_page_get_runs (overview ()) > GPOINTER_TO_UINT (data) &&
+         nb_window_get_pending (gui.window) == 0;
+}
+
+static GtkWidget *
+row_of (const char *config)
+{
+  g_autofree char *name = g_strdup_printf ("plan-iso9283-%s", config);
+  GtkWidget *row = nb_test_gui_find (lookup ("overview-list"), name);
+
+  g_assert_nonnull (row);
+  return row;
+}
+
+static const char *
+row_status (const char *config)
+{
+  GtkWidget *status = nb_test_gui_find (row_of (config), "overview-row-status");
+
+  g_assert_nonnull (status);
+  return gtk_label_get_text (GTK_LABEL (status));
+}
+
+static char *
+copy_of (const char *name)
+{
+  g_autofree char *bytes = NULL;
+  char *copy = g_build_filename (gui.dir, name, NULL);
+  gsize len;
+
+  g_assert_true (g_file_get_contents (gui.db, &bytes, &len, NULL));
+  g_assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
+  return copy;
+}
+
+/* The configuration's stored cycles, each its command and data. */
+static GPtrArray *
+stored_trials (const char *db, const char *config)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  GPtrArray *t;
+
+  g_assert_no_error (error);
+  t = nb_campaign_iso9283_trials (c, config, &error);
+  g_assert_no_error (error);
+  return t;
+}
+
+static guint
+stored_cycles (const char *db, const char *config)
+{
+  g_autoptr (GPtrArray) t = stored_trials (db, config);
+
+  return t->len;
+}
+
+/* The CLI's run of config on a fresh server of its own, in db. */
+static void
+cli_run (const char *db, const char *config)
+{
+  NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
+  g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard",
+                                          "iso9283", "--db", db, "--all", "--only", config,
+                                          "--robot", server.url, NULL);
+
+  nb_test_server_stop (&server);
+}
+
+/* The Overview's rig: the arm (0 simulated, 1 the URL) and what measures it. */
+static void
+choose_rig (guint arm, const char *url, guint measure)
+{
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("overview-iso9283-robot")), arm);
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("overview-iso9283-url")), url ? url : "");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("overview-iso9283-measure")), measure);
+  nb_test_gui_settle (50);
+}
+
+/* With NAVBENCH_SCREENSHOT_DIR: the window as it is, at width × height. */
+static void
+snapshot (const char *what, int width, int height)
+{
+  const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
+  g_autofree char *file = NULL;
+
+  if (dir == NULL)
+    return;
+  gtk_window_set_default_size (GTK_WINDOW (gui.window), width, height);
+  for (gint64 end = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+       gtk_widget_get_width (GTK_WIDGET (gui.window)) != width && g_get_monotonic_time () < end;)
+    g_main_context_iteration (NULL, FALSE);
+  /* The header bar's switcher folds or unfolds (a transition). */
+  nb_test_gui_settle (600);
+  file = g_strdup_printf ("overview-iso9283-%s-%s-light-%dx%d.png", what, nb_gui_ui_language (),
+                          width, height);
+  nb_test_gui_save_png (GTK_WIDGET (gui.window), dir, file);
+  gtk_window_set_default_size (GTK_WINDOW (gui.window), 1280, 800);
+  nb_test_gui_settle (300);
+}
+
+static void
+click_run (void)
+{
+  GtkWidget *button = lookup ("overview-run-iso9283");
+
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static void
+assert_same_doubles (GArray *a, GArray *b, double tol, const char *what, guint cycle)
+{
+  g_assert_cmpuint (a->len, ==, b->len);
+  g_assert_cmpuint (a->len, >, 0);
+  for (guint i = 0; i < a->len; i++)
+    {
+      double x = g_array_index (a, double, i), y = g_array_index (b, double, i);
+
+      if (!(fabs (x - y) <= tol) && !(x == y) && !(isnan (x) && isnan (y)))
+        g_error ("cycle %u %s[%u]: the window stored %.17g, the CLI %.17g (tolerance %g)", cycle,
+                 what, i, x, y, tol);
+    }
+}
+
+static void
+open_iso9283_campaign (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_create (gui.db, "iso9283 over HTTP", &error);
+  gboolean made;
+
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_set_field (c, "robot.width_mm", "600", &error));
+  g_assert_true (nb_iso9283_plan_ensure (c, NB_ISO9283_DRIFT_H * 3600.0, &made, &error));
+  g_assert_no_error (error);
+  g_assert_true (nb_campaign_close (g_steal_pointer (&c), &error));
+}
+
+/* ------------------------------------------------------------ /http -- */
+
+static void
+test_http (void)
+{
+  const char *config = "pose-rated-100";
+  g_autofree char *copy = copy_of ("http-cli.nbc");
+  NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
+  g_autofree char *url = g_strdup (server.url);
+  guint runs;
+
+  show_page ("overview");
+  g_assert_true (nb_overview_page_select_iso9283 (overview (), config));
+  nb_test_gui_settle (50);
+  g_assert_true (gtk_widget_get_visible (lookup ("overview-iso9283-rig")));
+  /* The simulated arm: no address asked. */
+  choose_rig (0, NULL, 0);
+  g_assert_false (gtk_widget_get_visible (lookup ("overview-iso9283-url")));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (lookup ("overview-run-iso9283"))), ==,
+                   _("Run on the Simulated _Arm"));
+
+  /* Not an http:// address: refused before anything moves, said. */
+  choose_rig (1, "127.0.0.1:1", 0);
+  g_assert_true (gtk_widget_get_visible (lookup ("overview-iso9283-url")));
+  g_assert_true (gtk_widget_get_visible (lookup ("overview-iso9283-measure")));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (lookup ("overview-run-iso9283"))), ==,
+                   _("Run on the Motion Stack’s _Arm"));
+  click_run ();
+  g_assert_false (nb_overview_page_is_running (overview ()));
+  g_assert_cmpstr (nb_window_get_last_message (gui.window), ==,
+                   _("The motion stack’s address is http://HOST:PORT."));
+  /* The instrument chosen, none connected: refused, said. */
+  choose_rig (1, server.url, 1);
+  click_run ();
+  g_assert_false (nb_overview_page_is_running (overview ()));
+  g_assert_cmpstr (nb_window_get_last_message (gui.window), ==,
+                   _("No instrument is connected: connect one on the Instrument page first."));
+
+  choose_rig (1, server.url, 0);
+  runs = nb_overview_page_get_runs (overview ());
+  click_run ();
+  g_assert_true (nb_overview_page_is_running (overview ()));
+  /* The rig is not changed under a run. */
+  g_assert_false (gtk_widget_is_sensitive (lookup ("overview-iso9283-rig")));
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (gui.window), "run"));
+  nb_test_gui_iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
+  g_assert_false (nb_overview_page_is_running (overview ()));
+  nb_test_server_stop (&server);
+
+  cli_run (copy, config);
+  {
+    g_autoptr (GPtrArray) mine = stored_trials (gui.db, config);
+    g_autoptr (GPtrArray) cli = stored_trials (copy, config);
+    g_autofree char *done = g_strdup_printf (_("%u/%u cycles — %s"), 30, 30, _("complete"));
+
+    g_assert_cmpuint (mine->len, ==, 30);
+    g_assert_cmpuint (cli->len, ==, 30);
+    for (guint i = 0; i < mine->len; i++)
+      {
+        const NbIso9283Trial *a = mine->pdata[i], *b = cli->pdata[i];
+
+        g_assert_cmpuint (a->cycle, ==, i + 1);
+        /* Each its own server's URL. */
+        g_assert_cmpstr (a->robot, ==, url);
+        g_assert_true (g_str_has_prefix (b->robot, "http://127.0.0.1:"));
+        g_assert_cmpstr (a->measurement, ==, nb_iso9283_sim_measurement (TRUE));
+        g_assert_cmpstr (a->measurement, ==, b->measurement);
+        g_assert_cmpstr (a->setup, ==, b->setup);
+        assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
+        assert_same_doubles (a->data, b->data, 0, "data", a->cycle);
+      }
+    nb_test_gui_iterate_until (idle_window, NULL, 60);
+    nb_test_gui_settle (150);
+    g_assert_cmpstr (row_status (config), ==, done);
+  }
+}
+
+/* ------------------------------------------------------ /instrument -- */
+
+#define RATE_HZ 200.0
+
+typedef struct {
+  NbHttpRobot *robot;
+  NbSimArm truth;
+  NbTestUdp udp;
+  volatile gint stop;
+  GMutex lock;
+  GArray *played;               /* NbPose6 as the driver decodes them, distinct in a row */
+  guint frames;
+} Player;
+
+/* The served arm's TCP as a tracker on it sees it, 200 frames a second. */
+static gpointer
+player (gpointer data)
+{
+  Player *p = data;
+  gint64 t0 = g_get_monotonic_time ();
+
+  for (int frame = 0; !g_atomic_int_get (&p->stop); frame++)
+    {
+      g_autoptr (GError) error = NULL;
+      g_autoptr (GByteArray) b = NULL;
+      NbRobotState st;
+      double T[16], R[9], q[4];
+      float f[8], g[7];
+      NbSample s;
+      NbPose6 pose;
+
+      nb_test_sleep_until (t0, frame / RATE_HZ);
+      if (!nb_http_robot_state (p->robot, &st, &error))
+        g_error ("player: %s", error->message);
+      nb_sim_arm_true_pose (&p->truth, st.position, T);
+      for (int r = 0; r < 3; r++)
+        for (int c = 0; c < 3; c++)
+          R[r * 3 + c] = T[r * 4 + c];
+      nb_quat_from_matrix (R, q);
+      f[0] = (float) T[3];
+      f[1] = (float) T[7];
+      f[2] = (float) T[11];
+      f[3] = (float) q[1];
+      f[4] = (float) q[2];
+      f[5] = (float) q[3];
+      f[6] = (float) q[0];
+      f[7] = 0.00002f;
+      b = nb_test_natnet_frame (frame, frame / RATE_HZ, f);
+      /* What the driver makes of the frame: its floats as sent. */
+      memcpy (g, b->data + NB_TEST_NATNET_BODY_OFFSET, sizeof g);
+      nb_sample_init (&s, "natnet");
+      s.x_m = g[0];
+      s.y_m = g[1];
+      s.z_m = g[2];
+      s.qx = g[3];
+      s.qy = g[4];
+      s.qz = g[5];
+      s.qw = g[6];
+      nb_iso9283_sample_pose (&s, &pose);
+      g_mutex_lock (&p->lock);
+      if (p->played->len == 0 ||
+          memcmp (&g_array_index (p->played, NbPose6, p->played->len - 1), &pose, sizeof pose))
+        g_array_append_val (p->played, pose);
+      p->frames++;
+      g_mutex_unlock (&p->lock);
+      nb_test_udp_send (&p->udp, b);
+    }
+  return NULL;
+}
+
+static gboolean
+connected (gpointer data)
+{
+  return nb_instrument_page_get_state (instrument ()) == NB_LINK_CONNECTED &&
+         nb_instrument_page_get_samples (instrument ()) >= 20;
+}
+
+/* Two cycles stored, or the run has ended (then it says why). */
+static gboolean
+cycles_stored (gpointer data)
+{
+  return stored_cycles (gui.db, data) >= 2 || !nb_overview_page_is_running (overview ());
+}
+
+static gboolean
+played_pose (Player *p, const double *x)
+{
+  gboolean found = FALSE;
+
+  g_mutex_lock (&p->lock);
+  for (guint j = 0; j < p->played->len && !found; j++)
+    {
+      const NbPose6 *q = &g_array_index (p->played, NbPose6, j);
+      const double v[6] = { q->x_mm, q->y_mm, q->z_mm, q->a_deg, q->b_deg, q->c_deg };
+
+      found = TRUE;
+      for (guint k = 0; k < 6; k++)
+        found = found && fabs (x[k] - v[k]) < 1e-9;
+    }
+  g_mutex_unlock (&p->lock);
+  return found;
+}
+
+static void
+test_instrument (void)
+{
+  const char *config = "distance-rated-100";
+  g_autofree char *robot_dir = nb_gui_data_path ("robots/iiwa7");
+  g_autofree char *copy = copy_of ("instrument-cli.nbc");
+  g_autofree char *words = NULL;
+  g_autoptr (GError) error = NULL;
+  NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
+  g_autofree char *url = g_strdup (server.url);
+  NbArmModel model;
+  Player p = { 0 };
+  GThread *thread;
+  guint runs, n;
+
+  g_assert_true (nb_arm_model_load (robot_dir, &model, &error));
+  g_assert_no_error (error);
+  /* The real arm under the configuration's rated load (the campaign's
+   * rated load not given: 7 kg), as the CLI's tracker sees it. */
+  nb_iso9283_sim_arm_init (&p.truth, &model, 1, NULL);
+  {
+    g_autoptr (NbCampaign) c = nb_campaign_open (gui.db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+
+    g_assert_no_error (error);
+    p.truth.payload_kg = nb_iso9283_rated_load_kg (c, NAN);
+    g_assert_cmpfloat (p.truth.payload_kg, ==, 7.0);
+  }
+  p.robot = nb_http_robot_new (server.url, NULL, 30, &error);
+  g_assert_no_error (error);
+  nb_test_udp_open (&p.udp);
+  p.played = g_array_new (FALSE, FALSE, sizeof (NbPose6));
+  g_mutex_init (&p.lock);
+  thread = g_thread_new ("natnet-player", player, &p);
+
+  /* The Instrument page: natnet over UDP, the server's version. */
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_URL);
+  g_assert_true (nb_instrument_page_select_driver (instrument (), "natnet"));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-url")), p.udp.url);
+  g_assert_true (gtk_widget_get_visible (lookup ("instrument-settings")));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-settings")), "version=4.0");
+  nb_instrument_page_connect (instrument ());
+  nb_test_gui_iterate_until (connected, NULL, 60);
+
+  show_page ("overview");
+  /* 7.4's stream during the goals is not a live instrument's here: left,
+   * said, nothing stored. */
+  g_assert_true (nb_overview_page_select_iso9283 (overview (), "stabilisation-rated-100"));
+  choose_rig (1, server.url, 1);
+  runs = nb_overview_page_get_runs (overview ());
+  click_run ();
+  nb_test_gui_iterate_until (ran_9283, GUINT_TO_POINTER (runs), 120);
+  g_assert_cmpuint (stored_cycles (gui.db, "stabilisation-rated-100"), ==, 0);
+  g_assert_nonnull (strstr (nb_window_get_last_message (gui.window), "stream"));
+  g_assert_false (nb_instrument_page_get_lent (instrument ()));
+
+  g_assert_true (nb_overview_page_select_iso9283 (overview (), config));
+  choose_rig (1, server.url, 1);
+  snapshot ("instrument", 1280, 800);
+  snapshot ("instrument", 1024, 600);
+  runs = nb_overview_page_get_runs (overview ());
+  click_run ();
+  g_assert_true (nb_overview_page_is_running (overview ()));
+  /* The run alone reads the device's events. */
+  g_assert_true (nb_instrument_page_get_lent (instrument ()));
+  g_assert_false (gtk_widget_is_sensitive (lookup ("instrument-disconnect")));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("instrument-state"))), ==,
+                   _("Measuring the run"));
+  nb_test_gui_iterate_until (cycles_stored, (gpointer) config, 240);
+  if (!nb_overview_page_is_running (overview ()))
+    g_error ("the run ended before its second cycle: %s", nb_window_get_last_message (gui.window));
+  g_action_group_activate_action (G_ACTION_GROUP (gui.window), "stop", NULL);
+  nb_test_gui_iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
+  g_assert_false (nb_instrument_page_get_lent (instrument ()));
+  g_atomic_int_set (&p.stop, 1);
+  g_thread_join (thread);
+  g_test_message ("%u frames played, %u distinct poses", p.frames, p.played->len);
+  nb_test_server_stop (&server);
+
+  cli_run (copy, config);
+  words = g_strdup_printf ("natnet %s", p.udp.url);
+  {
+    g_autoptr (GPtrArray) mine = stored_trials (gui.db, config);
+    g_autoptr (GPtrArray) cli = stored_trials (copy, config);
+    g_autofree char *shown = NULL;
+    double largest = 0;
+
+    n = mine->len;
+    g_assert_cmpuint (n, >=, 2);
+    g_assert_cmpuint (n, <, 30);
+    g_assert_cmpuint (cli->len, ==, 30);
+    for (guint i = 0; i < n; i++)
+      {
+        const NbIso9283Trial *a = mine->pdata[i], *b = cli->pdata[i];
+
+        g_assert_cmpuint (a->cycle, ==, i + 1);
+        g_assert_cmpstr (a->robot, ==, url);
+        g_assert_cmpstr (a->measurement, ==, words);
+        assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
+        g_assert_cmpuint (a->data->len, ==, b->data->len);
+        g_assert_cmpuint (a->data->len % 6, ==, 0);
+        for (guint k = 0; k < a->data->len; k += 6)
+          {
+            const double *x = &g_array_index (a->data, double, k);
+
+            if (!played_pose (&p, x))
+              g_error ("cycle %u pose %u: (%.6f, %.6f, %.6f) was not played", a->cycle, k / 6,
+                       x[0], x[1], x[2]);
+          }
+        /* The same served rests as the CLI's run saw, without its
+         * tracker's noise (σ 5 µm, 0.002°); angles on their differences
+         * recast to (−180°, 180°]. */
+        for (guint k = 0; k < a->data->len; k++)
+          {
+            double d = g_array_index (a->data, double, k) - g_array_index (b->data, double, k);
+
+            if (k % 6 >= 3)
+              d = remainder (d, 360.0);
+            largest = fmax (largest, fabs (d));
+            if (!(fabs (d) <= 0.03))
+              g_error ("cycle %u data[%u]: the window stored %.17g, the CLI %.17g (0.03)",
+                       a->cycle, k, g_array_index (a->data, double, k),
+                       g_array_index (b->data, double, k));
+          }
+      }
+    g_test_message ("%u cycles measured by natnet: at most %.4f mm/° from the CLI's simulated "
+                    "tracker", n, largest);
+    nb_test_gui_iterate_until (idle_window, NULL, 60);
+    nb_test_gui_settle (150);
+    shown = g_strdup_printf (_("%u/%u cycles — %s"), n, 30, _("in progress"));
+    g_assert_cmpstr (row_status (config), ==, shown);
+  }
+  nb_instrument_page_disconnect (instrument ());
+  nb_http_robot_free (p.robot);
+  nb_test_udp_clear (&p.udp);
+  g_array_unref (p.played);
+  g_mutex_clear (&p.lock);
+  nb_sim_arm_clear (&p.truth);
+}
+
+int
+main (int argc, char **argv)
+{
+  nb_test_gui_init (&gui, &argc, &argv, "iso9283.nbc", NULL);
+  open_iso9283_campaign ();
+  nb_test_gui_new_window (&gui);
+  gtk_window_set_default_size (GTK_WINDOW (gui.window), 1280, 800);
+  nb_test_gui_open (&gui);
+
+  g_test_add_func ("/gui-iso9283/http", test_http);
+  g_test_add_func ("/gui-iso9283/instrument", test_instrument);
+  return nb_test_gui_finish (&gui, g_test_run ());
+}
