@@ -44,6 +44,7 @@
 #include "nb-transport.h"
 #include "nb-window.h"
 
+#include <gdk/x11/gdkx.h>
 #include <gio/gio.h>
 #include <glib/gi18n.h>
 #include <json-glib/json-glib.h>
@@ -1113,6 +1114,74 @@ test_trials_figures (void)
   }
 }
 
+/* Trial trial_id (shown as map `map`, number `number`) of clause 10's
+ * "arena" has A'_{corner+1} stored at want (to its 0.1 mm), both
+ * coordinates edited once each with the reason why in the event log (x
+ * as written), and the page's map drawn there with the library's Dm on the
+ * stored corners, no longer dm_before. */
+static void
+assert_corner_stored (const char *db, guint map, gint64 trial_id, guint number, guint corner,
+                      const double want[2], const char *why, double dm_before)
+{
+  NbResultsPage *page = NB_RESULTS_PAGE (lookup ("results-page"));
+  g_autoptr (GError) error = NULL;
+  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
+  g_autoptr (GArray) trials = NULL, events = NULL;
+  g_autofree char *subject = NULL, *prefix = NULL, *what_x = NULL;
+  const NbMapView *mv;
+  NbCampaignConfig cfg;
+  NbConfigResult r = { 0 };
+  guint edits = 0, found = 0;
+  char want_x[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_assert_no_error (error);
+  nb_campaign_config_init (&cfg);
+  g_assert_true (nb_campaign_find_config (c, 10, "arena", &cfg, &error));
+  trials = nb_campaign_list_trials (c, cfg.id, &error);
+  g_assert_no_error (error);
+  for (guint j = 0; j < trials->len; j++)
+    {
+      const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, j);
+
+      if (t->id != trial_id)
+        continue;
+      nb_assert_abs (t->corners_mm[corner][0], want[0], 0.05, "A' x as moved");
+      nb_assert_abs (t->corners_mm[corner][1], want[1], 0.05, "A' y as moved");
+      found++;
+    }
+  g_assert_cmpuint (found, ==, 1);
+  subject = nb_campaign_trial_subject (c, trial_id, &error);
+  g_assert_no_error (error);
+  events = nb_campaign_list_events (c, &error);
+  g_assert_no_error (error);
+  g_ascii_formatd (want_x, sizeof want_x, "%.1f", want[0]);
+  prefix = g_strdup_printf ("trial value edited: corner%u_", corner + 1);
+  what_x = g_strdup_printf ("trial value edited: corner%u_x_mm", corner + 1);
+  for (guint i = 0; i < events->len; i++)
+    {
+      const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
+
+      if (g_strcmp0 (e->subject, subject) != 0 || !g_str_has_prefix (e->what, prefix))
+        continue;
+      g_assert_cmpstr (e->note, ==, why);
+      if (g_str_equal (e->what, what_x))
+        g_assert_cmpstr (e->new_value, ==, want_x);
+      edits++;
+    }
+  g_assert_cmpuint (edits, ==, 2);
+  /* Dm (10.2) is the library's on the stored corners. */
+  g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
+  g_assert_no_error (error);
+  mv = nb_results_page_get_map (page, map);
+  g_assert_cmpuint (mv->number, ==, number);
+  nb_assert_abs (mv->corners_mm[corner][0], want[0], 0.05, "A' drawn where stored");
+  nb_assert_abs (mv->corners_mm[corner][1], want[1], 0.05, "A' drawn where stored");
+  nb_assert_abs (mv->dm_mm, g_array_index (r.values, double, map), 1e-12, "Dm recomputed");
+  g_assert_cmpfloat (fabs (mv->dm_mm - dm_before), >, 1.0);
+  nb_config_result_clear (&r);
+  nb_campaign_config_clear (&cfg);
+}
+
 /* Clause 10, after /gui-setup/trials-figures (its campaign open): trial
  * 1's A'_2 moved by hand 150 mm along x — refused without a reason (the
  * dialog's button stays off), cancelled (back where it was, nothing
@@ -1155,6 +1224,9 @@ test_corner_by_hand (void)
   g_assert_nonnull (dialog);
   g_assert_false (adw_message_dialog_get_response_enabled (dialog, "correct"));
   adw_message_dialog_response (dialog, "cancel");
+  /* As its button does: the dialog goes (a modal one left open takes the
+   * window's pointer events: /gui-setup/corner-drag). */
+  gtk_window_destroy (GTK_WINDOW (dialog));
   settle ();
   g_assert_null (nb_results_page_get_corner_dialog (page));
   mv = nb_results_page_get_map (page, 0);
@@ -1167,59 +1239,13 @@ test_corner_by_hand (void)
   gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), why);
   g_assert_true (adw_message_dialog_get_response_enabled (dialog, "correct"));
   adw_message_dialog_response (dialog, "correct");
+  gtk_window_destroy (GTK_WINDOW (dialog));
   iterate_until (results_loaded, GUINT_TO_POINTER (loads), 120);
   settle ();
   {
-    g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-    g_autoptr (GArray) trials = NULL, events = NULL;
-    NbCampaignConfig cfg;
-    NbConfigResult r = { 0 };
-    g_autofree char *subject = NULL;
-    guint edits = 0;
-    char want_x[G_ASCII_DTOSTR_BUF_SIZE];
+    const double moved[2] = { before[0] + 150, before[1] };
 
-    g_assert_no_error (error);
-    nb_campaign_config_init (&cfg);
-    g_assert_true (nb_campaign_find_config (c, 10, "arena", &cfg, &error));
-    trials = nb_campaign_list_trials (c, cfg.id, &error);
-    g_assert_no_error (error);
-    for (guint j = 0; j < trials->len; j++)
-      {
-        const NbCampaignTrial *t = &g_array_index (trials, NbCampaignTrial, j);
-
-        if (t->id != trial_id)
-          continue;
-        nb_assert_abs (t->corners_mm[1][0], before[0] + 150, 0.05, "A'2 x as moved");
-        nb_assert_abs (t->corners_mm[1][1], before[1], 0.05, "A'2 y as moved");
-      }
-    subject = nb_campaign_trial_subject (c, trial_id, &error);
-    g_assert_no_error (error);
-    events = nb_campaign_list_events (c, &error);
-    g_assert_no_error (error);
-    g_ascii_formatd (want_x, sizeof want_x, "%.1f", before[0] + 150);
-    for (guint i = 0; i < events->len; i++)
-      {
-        const NbCampaignEvent *e = &g_array_index (events, NbCampaignEvent, i);
-
-        if (g_strcmp0 (e->subject, subject) != 0 ||
-            !g_str_has_prefix (e->what, "trial value edited: corner2_"))
-          continue;
-        g_assert_cmpstr (e->note, ==, why);
-        if (g_str_equal (e->what, "trial value edited: corner2_x_mm"))
-          g_assert_cmpstr (e->new_value, ==, want_x);
-        edits++;
-      }
-    g_assert_cmpuint (edits, ==, 2);
-    /* Dm (10.2) is the library's on the stored corners. */
-    g_assert_true (nb_config_result_compute (c, &cfg, &r, &error));
-    g_assert_no_error (error);
-    mv = nb_results_page_get_map (page, 0);
-    g_assert_cmpuint (mv->number, ==, number);
-    nb_assert_abs (mv->corners_mm[1][0], before[0] + 150, 0.05, "A'2 drawn where stored");
-    nb_assert_abs (mv->dm_mm, g_array_index (r.values, double, 0), 1e-12, "Dm recomputed");
-    g_assert_cmpfloat (fabs (mv->dm_mm - dm_before), >, 1.0);
-    nb_config_result_clear (&r);
-    nb_campaign_config_clear (&cfg);
+    assert_corner_stored (db, 0, trial_id, number, 1, moved, why, dm_before);
   }
   {
     g_autofree char *name = g_strdup_printf ("results-clause10-corrected-%s-light-1280x800.png",
@@ -1228,6 +1254,191 @@ test_corner_by_hand (void)
     g_assert_true (nb_results_page_show_config (page, 10, "arena"));
     snapshot_to (name);
   }
+}
+
+static void
+xdotool_exited (GObject *source, GAsyncResult *result, gpointer data)
+{
+  g_subprocess_wait_finish (G_SUBPROCESS (source), result, NULL);
+  *(gboolean *) data = TRUE;
+}
+
+static gboolean
+is_true (gpointer data)
+{
+  return *(gboolean *) data;
+}
+
+/* xdotool's commands (NULL-terminated) against the X server the window is
+ * on, the main loop turning meanwhile (the window sees the events as they
+ * come). */
+static void
+xdotool (const char *first, ...)
+{
+  g_autoptr (GPtrArray) argv = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GSubprocess) p = NULL;
+  gboolean done = FALSE;
+  va_list ap;
+
+  g_ptr_array_add (argv, g_strdup ("xdotool"));
+  va_start (ap, first);
+  for (const char *a = first; a; a = va_arg (ap, const char *))
+    g_ptr_array_add (argv, g_strdup (a));
+  va_end (ap);
+  g_ptr_array_add (argv, NULL);
+  p = g_subprocess_newv ((const char *const *) argv->pdata, G_SUBPROCESS_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait_async (p, NULL, xdotool_exited, &done);
+  iterate_until (is_true, &done, 60);
+  g_assert_true (g_subprocess_get_if_exited (p));
+  g_assert_cmpint (g_subprocess_get_exit_status (p), ==, 0);
+}
+
+/* The button at or below widget whose label is label (with its mnemonic). */
+static GtkWidget *
+find_label_button (GtkWidget *widget, const char *label)
+{
+  if (GTK_IS_BUTTON (widget) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (widget)), label) == 0)
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label_button (c, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+corner_asked (gpointer data)
+{
+  return nb_results_page_get_corner_dialog (NB_RESULTS_PAGE (lookup ("results-page"))) != NULL;
+}
+
+/* A real drag of the pointer (xdotool under Xvfb, the X server's own
+ * motion and button events through GTK's drag gesture): trial 2's A'_3
+ * pressed on its circle, moved by (+40, −25) px in steps and released; the
+ * reason asked, given; stored where the drawing's frame puts the release
+ * pixel (to 0.1 mm), both coordinates edited with the reason, Dm the
+ * library's again. */
+static void
+test_corner_drag (void)
+{
+  NbResultsPage *page = NB_RESULTS_PAGE (lookup ("results-page"));
+  g_autofree char *db = g_build_filename (fx.gui.dir, "mapping.nbc", NULL);
+  const char *why = "A'3 dragged onto the wall's corner seen in the map";
+  const guint map = 1, corner = 2;
+  GtkWidget *plot = lookup ("results-plot");
+  const NbMapView *mv;
+  AdwMessageDialog *dialog;
+  GtkNative *native;
+  graphene_point_t at;
+  NbMapFrame frame;
+  double cw, ch, cell_x, cell_y, px, py, sx, sy, from[2], want[2], dm_before;
+  int x0, y0, dx = 40, dy = -25;
+  guint n, cols, rows, loads, number;
+  gint64 trial_id;
+  g_autofree char *xid = NULL;
+
+  /* The dialogs the cases before answered with adw_message_dialog_response
+   * are still open (a click on their buttons would have closed them), and
+   * a modal window takes the pointer's events from the one it is over. */
+  {
+    g_autoptr (GList) windows = gtk_window_list_toplevels ();
+
+    for (GList *l = windows; l; l = l->next)
+      if (l->data != (gpointer) fx.gui.window && gtk_widget_get_visible (l->data))
+        {
+          g_test_message ("closed, left open: %s", gtk_window_get_title (l->data));
+          gtk_window_destroy (l->data);
+        }
+    settle ();
+  }
+  show_page ("results");
+  g_assert_true (nb_results_page_show_config (page, 10, "arena"));
+  settle ();
+  n = nb_results_page_get_n_maps (page);
+  g_assert_cmpuint (n, ==, 5);
+  mv = nb_results_page_get_map (page, map);
+  trial_id = mv->trial_id;
+  number = mv->number;
+  dm_before = mv->dm_mm;
+  from[0] = mv->corners_mm[corner][0];
+  from[1] = mv->corners_mm[corner][1];
+  /* Where the page draws map `map` (its grid of cells, nb-results-page.c)
+   * and the corner in it, in the plot's pixels. */
+  cols = MIN (n, 3);
+  rows = (n + cols - 1) / cols;
+  cw = (double) gtk_widget_get_width (plot) / cols;
+  ch = (double) gtk_widget_get_height (plot) / rows;
+  cell_x = (map % cols) * cw;
+  cell_y = (map / cols) * ch;
+  nb_map_view_frame (mv, cw, ch, &frame);
+  nb_map_frame_to_px (&frame, mv->corners_mm[corner][0], mv->corners_mm[corner][1], &px, &py);
+  /* The plot's pixel → the X window's (the surface has the window's
+   * shadow around it). */
+  native = gtk_widget_get_native (plot);
+  g_assert_true (gtk_widget_compute_point (plot, GTK_WIDGET (native),
+                                           &GRAPHENE_POINT_INIT ((float) (cell_x + px),
+                                                                 (float) (cell_y + py)), &at));
+  gtk_native_get_surface_transform (native, &sx, &sy);
+  x0 = (int) lround (at.x + sx);
+  y0 = (int) lround (at.y + sy);
+  xid = g_strdup_printf ("%lu", (unsigned long) gdk_x11_surface_get_xid (gtk_native_get_surface (native)));
+  g_test_message ("plot %d×%d, map cell (%.0f, %.0f) %.0f×%.0f, A' at (%.1f, %.1f) of the cell, "
+                  "(%.1f, %.1f) of the window, surface +(%.0f, %.0f): X window %s at (%d, %d)",
+                  gtk_widget_get_width (plot), gtk_widget_get_height (plot), cell_x, cell_y, cw, ch,
+                  px, py, at.x, at.y, sx, sy, xid, x0, y0);
+  {
+    g_autofree char *sx0 = g_strdup_printf ("%d", x0), *sy0 = g_strdup_printf ("%d", y0);
+    g_autofree char *sx1 = g_strdup_printf ("%d", x0 + dx / 2), *sy1 = g_strdup_printf ("%d", y0 + dy / 2);
+    g_autofree char *sx2 = g_strdup_printf ("%d", x0 + dx), *sy2 = g_strdup_printf ("%d", y0 + dy);
+
+    xdotool ("mousemove", "--window", xid, sx0, sy0, "sleep", "0.3", "mousedown", "1",
+             "sleep", "0.2", "mousemove", "--window", xid, sx1, sy1, "sleep", "0.2",
+             "mousemove", "--window", xid, sx2, sy2, "sleep", "0.2", "mouseup", "1", NULL);
+  }
+  iterate_until (corner_asked, NULL, 30);
+  /* The release pixel in the plot (the press's, whole pixels of the X
+   * window, and the move), through the frame of the press. */
+  nb_map_frame_to_mm (&frame, x0 - sx - (at.x - (cell_x + px)) + dx - cell_x,
+                      y0 - sy - (at.y - (cell_y + py)) + dy - cell_y, &want[0], &want[1]);
+  g_test_message ("A'%u of map %u: (%.1f, %.1f) mm dragged to (%.1f, %.1f) mm", corner + 1,
+                  number, from[0], from[1], want[0], want[1]);
+  /* The move on the drawing's scale: 47 px. */
+  nb_assert_abs (hypot (want[0] - from[0], want[1] - from[1]) * frame.scale, hypot (dx, dy), 1.0,
+                 "the corner moved as the pointer, px");
+  dialog = nb_results_page_get_corner_dialog (page);
+  g_assert_false (adw_message_dialog_get_response_enabled (dialog, "correct"));
+  gtk_editable_set_text (GTK_EDITABLE (adw_message_dialog_get_extra_child (dialog)), why);
+  settle ();
+  loads = results_loads;
+  /* Its Correct button clicked with the pointer too. */
+  {
+    GtkWidget *button = find_label_button (GTK_WIDGET (dialog), _("_Correct"));
+    GtkNative *dn = GTK_NATIVE (dialog);
+    g_autofree char *dxid = NULL, *bx = NULL, *by = NULL;
+    graphene_point_t b;
+    double dsx, dsy;
+
+    g_assert_nonnull (button);
+    g_assert_true (gtk_widget_is_sensitive (button));
+    g_assert_true (gtk_widget_compute_point (button, GTK_WIDGET (dialog),
+                                             &GRAPHENE_POINT_INIT (gtk_widget_get_width (button) / 2.0f,
+                                                                   gtk_widget_get_height (button) / 2.0f),
+                                             &b));
+    gtk_native_get_surface_transform (dn, &dsx, &dsy);
+    dxid = g_strdup_printf ("%lu", (unsigned long) gdk_x11_surface_get_xid (gtk_native_get_surface (dn)));
+    bx = g_strdup_printf ("%d", (int) lround (b.x + dsx));
+    by = g_strdup_printf ("%d", (int) lround (b.y + dsy));
+    xdotool ("mousemove", "--window", dxid, bx, by, "sleep", "0.2", "click", "1", NULL);
+  }
+  iterate_until (results_loaded, GUINT_TO_POINTER (loads), 120);
+  g_assert_null (nb_results_page_get_corner_dialog (page));
+  settle ();
+  assert_corner_stored (db, map, trial_id, number, corner, want, why, dm_before);
 }
 
 static void
@@ -1397,8 +1608,11 @@ assert_same_doubles (GArray *a, GArray *b, const char *what)
 static gboolean
 cycle_shown (gpointer data)
 {
-  /* The run's status line counts the cycles stored ("cycle k of n…"). */
-  return stored_cycles (data, "pose-rated-50") >= 2;
+  /* The run's status line counts the cycles stored ("cycle k of n…"); the
+   * file is not read meanwhile: a reader's open refuses the run's writer
+   * ("campaign is open in another navbench") while it looks for one. */
+  return nb_overview_page_get_run_cycles (overview ()) >= 2 ||
+         !nb_overview_page_is_running (overview ());
 }
 
 /* The ISO 9283 plan on the Overview: each configuration's state as
@@ -1596,6 +1810,7 @@ main (int argc, char **argv)
   /* Opens another campaign. */
   g_test_add_func ("/gui-setup/trials-figures", test_trials_figures);
   g_test_add_func ("/gui-setup/corner-by-hand", test_corner_by_hand);
+  g_test_add_func ("/gui-setup/corner-drag", test_corner_drag);
   g_test_add_func ("/gui-setup/iso9283", test_iso9283);
   {
     int status = g_test_run ();

@@ -1231,6 +1231,12 @@ nb_overview_page_get_runs (NbOverviewPage *page)
   return page->runs;
 }
 
+guint
+nb_overview_page_get_run_cycles (NbOverviewPage *page)
+{
+  return page->run != NULL ? page->run->cycle : 0;
+}
+
 void
 nb_overview_page_set_can_run (NbOverviewPage *page, gboolean can_run)
 {

@@ -76,6 +76,11 @@ gboolean   nb_overview_page_is_running (NbOverviewPage *page);
 void       nb_overview_page_stop (NbOverviewPage *page);
 /* Runs ended (a counter the tests wait on). */
 guint      nb_overview_page_get_runs (NbOverviewPage *page);
+/* While a run goes on: the cycles of its configuration stored, as the page
+ * shows them ("Running: cycle k + 1 of n…"); 0 otherwise.  (A test that
+ * opened the file meanwhile could refuse the run its writer's open: a
+ * reader holds the lock while it looks for a live writer.) */
+guint      nb_overview_page_get_run_cycles (NbOverviewPage *page);
 /* FALSE while another run (the Run or Motion page's) goes on. */
 void       nb_overview_page_set_can_run (NbOverviewPage *page, gboolean can_run);
 
