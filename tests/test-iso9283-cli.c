@@ -407,10 +407,163 @@ test_corner (void)
   nb_assert_abs (member (o, "co_mm"), 0.25, 1e-12, "CO");
 }
 
+/* ------------------------------------------------------- weaving -- */
+
+/* The lateral deviation of a weave made of parabolic arcs, one a half-wave
+ * (crest +1 at a quarter period, trough −1 at three quarters, 0 between
+ * them): near each extreme it is a parabola exactly, so the vertex of the
+ * parabola 8.7's extremes are taken as is the arc's own, and the stroke and
+ * frequency are known in closed form (below). */
+static double
+arcs (double y)
+{
+  double f = y - floor (y);
+
+  return f < 0.5 ? 1 - (4 * f - 1) * (4 * f - 1) : -(1 - (4 * f - 3) * (4 * f - 3));
+}
+
+static void
+test_weaving (void)
+{
+  /* The base line along u = (2, 1, 2)/3 from S, the weave along
+   * d = (1, −2, 0)/√5, off the plane along e = u × d. */
+  const double S[3] = { 1000.5, -200.25, 450.125 }, L = 300, v = 25;
+  const double u[3] = { 2 / 3.0, 1 / 3.0, 2 / 3.0 };
+  const double d[3] = { 1 / sqrt (5.0), -2 / sqrt (5.0), 0 };
+  const double e[3] = { u[1] * d[2] - u[2] * d[1], u[2] * d[0] - u[0] * d[2],
+                        u[0] * d[1] - u[1] * d[0] };
+  /* Per cycle: half the stroke A, the frequency F, the phase, the attained
+   * line's offset across (w0) and out of the plane (h0), its drift δ across. */
+  const double A[3] = { 5.15, 4.9, 5.05 }, F[3] = { 1.95, 2.0, 2.03 };
+  const double phase[3] = { 0.2, 0.9, 0.55 }, w0[3] = { 0.4, -0.1, -0.2 };
+  const double h0[3] = { 0.05, 0, -0.03 }, drift[3] = { 0.1, -0.05, 0 };
+  g_autoptr (GString) csv = g_string_new ("# 8.7: three weaving cycles\nx_mm,t_s,cycle,z_mm,y_mm\n");
+  g_autoptr (JsonParser) p1 = json_parser_new (), p2 = json_parser_new ();
+  g_autofree char *path = tmp_path ("weave.csv"), *out = NULL, *err = NULL, *line = NULL;
+  double stroke = 0, freq = 0, ws_max = 0, wf_max = 0, ws, wf;
+  JsonObject *cli;
+
+  for (int j = 0; j < 3; j++)
+    {
+      /* 300 mm at 25 mm/s from 5 mm before the line, at 1 kHz. */
+      for (int i = 0; i <= 12400; i++)
+        {
+          double t = 10.0 * j + i * 1e-3, tau = i * 1e-3, s = -5 + v * tau;
+          double w = A[j] * arcs (F[j] * tau + phase[j]) + w0[j] + drift[j] * tau, x[3];
+
+          for (int k = 0; k < 3; k++)
+            x[k] = S[k] + s * u[k] + w * d[k] + h0[j] * e[k];
+          g_string_append_printf (csv, "%.17g,%.17g,c%d,%.17g,%.17g\n", x[0], t, j + 1, x[2], x[1]);
+        }
+      /* Closed form: about a crest at t_k, w = A·(1 − 16F²(t − t_k)²) + δ·t,
+       * whose vertex is A + δ·t_k + δ²/(64·A·F²); a trough's is −A + δ·t_k −
+       * δ²/(64·A·F²): an inner extreme stands 2A + δ²/(32·A·F²) from the
+       * middle of its neighbours (half a period either side), and every
+       * vertex moves by the same time, so crest to crest is 1/F. */
+      {
+        double sj = 2 * A[j] + drift[j] * drift[j] / (32 * A[j] * F[j] * F[j]);
+        double wsj = (sj - 10) / 10 * 100, wfj = (F[j] - 2) / 2 * 100;
+
+        stroke += sj / 3;
+        freq += F[j] / 3;
+        if (fabs (wsj) > fabs (ws_max))
+          ws_max = wsj;
+        if (fabs (wfj) > fabs (wf_max))
+          wf_max = wfj;
+      }
+    }
+  ws = (stroke - 10) / 10 * 100;
+  wf = (freq - 2) / 2 * 100;
+  nb_test_write_file (path, csv->str);
+  line = g_strdup_printf ("%.17g,%.17g,%.17g,%.17g,%.17g,%.17g", S[0], S[1], S[2], S[0] + L * u[0],
+                          S[1] + L * u[1], S[2] + L * u[2]);
+  out = nb_test_cli_run (NULL, 0, NULL, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         line, "--direction", "1,-2,0", "--stroke", "10", "--frequency", "2",
+                         "--json", NULL);
+  cli = nb_test_parse_object (p1, out);
+  g_test_message ("weaving: S̄_a %.12f mm (closed form %.12f), F̄_a %.12f Hz (%.12f), WS %.9f %%, "
+                  "WF %.9f %%", member (cli, "stroke_mm"), stroke, member (cli, "frequency_hz"),
+                  freq, member (cli, "ws_pct"), member (cli, "wf_pct"));
+  g_assert_cmpint (json_object_get_int_member (cli, "n"), ==, 3);
+  SAME (cli, "length_mm", L);
+  SAME (cli, "s0_mm", L / 11);
+  SAME (cli, "s1_mm", L * 10 / 11);
+  SAME (cli, "stroke_command_mm", 10);
+  SAME (cli, "frequency_command_hz", 2);
+  SAME (cli, "stroke_mm", stroke);
+  SAME (cli, "frequency_hz", freq);
+  SAME (cli, "ws_pct", ws);
+  SAME (cli, "wf_pct", wf);
+  SAME (cli, "ws_max_pct", ws_max);
+  SAME (cli, "wf_max_pct", wf_max);
+  /* The drift's part is there: 2·5.15 + 0.01/(32·5.15·1.95²) mm in cycle 1. */
+  g_assert_cmpfloat (fabs (stroke - 2 * (5.15 + 4.9 + 5.05) / 3), >, 1e-6);
+
+  /* For a person: the table, with the note of the measured part. */
+  g_free (out);
+  out = nb_test_cli_run (NULL, 0, NULL, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         line, "--direction", "1,-2,0", "--stroke", "10", "--frequency", "2", NULL);
+  g_assert_nonnull (strstr (out, "8.7"));
+  g_assert_nonnull (strstr (out, "WS, %"));
+  g_assert_nonnull (strstr (out, "measured over 27.3 … 272.7 mm"));
+
+  /* Bad input, exit 2, nothing on stdout: a bad number (FILE:LINE, the
+   * column), no t_s column, a cycle too short to weave (FILE:LINE of its
+   * first row), the direction along the line, no --stroke. */
+  g_free (out);
+  nb_test_write_file (path, "cycle,t_s,x_mm,y_mm,z_mm\n1,0,0,0,0\n1,0.001,0,zero,0\n");
+  out = nb_test_cli_run (NULL, 2, &err, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         "0,0,0,100,0,0", "--direction", "0,1,0", "--stroke", "10", "--frequency",
+                         "2", "--json", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "weave.csv:3:"));
+  g_assert_nonnull (strstr (err, "y_mm"));
+  g_free (out);
+  g_free (err);
+  nb_test_write_file (path, "cycle,time_s,x_mm,y_mm,z_mm\n1,0,0,0,0\n");
+  out = nb_test_cli_run (NULL, 2, &err, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         "0,0,0,100,0,0", "--direction", "0,1,0", "--stroke", "10", "--frequency",
+                         "2", "--json", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "weave.csv"));
+  g_assert_nonnull (strstr (err, "t_s"));
+  g_free (out);
+  g_free (err);
+  /* Cycle "a" (line 2) has two samples, "b" six, "c" enough. */
+  {
+    g_autoptr (GString) two = g_string_new ("cycle,t_s,x_mm,y_mm,z_mm\n");
+
+    for (int i = 0; i <= 2000; i++)
+      g_string_append_printf (two, "%s,%.17g,%.17g,%.17g,0\n", i < 2 ? "a" : i < 8 ? "b" : "c",
+                              i * 0.01, i * 0.05, 5 * sin (2 * G_PI * 2 * i * 0.01));
+    nb_test_write_file (path, two->str);
+  }
+  out = nb_test_cli_run (NULL, 2, &err, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         "0,0,0,100,0,0", "--direction", "0,1,0", "--stroke", "10", "--frequency",
+                         "2", "--json", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_test_message ("too short: %s", err);
+  g_assert_nonnull (strstr (err, "weave.csv:2: cycle 'a': the track has 0 samples"));
+  g_assert_nonnull (strstr (err, "samples on the measured part"));
+  g_free (out);
+  g_free (err);
+  out = nb_test_cli_run (NULL, 2, &err, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         "0,0,0,100,0,0", "--direction", "3,0,0", "--stroke", "10", "--frequency",
+                         "2", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "along the line"));
+  g_free (out);
+  g_free (err);
+  out = nb_test_cli_run (NULL, 2, &err, "compute", "iso9283", "weaving", "--input", path, "--line",
+                         "0,0,0,100,0,0", "--direction", "0,1,0", "--frequency", "2", NULL);
+  g_assert_cmpstr (out, ==, "");
+  g_assert_nonnull (strstr (err, "--stroke MM"));
+}
+
 static void
 test_help (void)
 {
-  const char *commands[] = { "pose", "distance", "stabilisation", "path", "corner" };
+  const char *commands[] = { "pose", "distance", "stabilisation", "path", "corner", "weaving" };
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
@@ -434,6 +587,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-cli/stabilisation", test_stabilisation);
   g_test_add_func ("/iso9283-cli/path", test_path);
   g_test_add_func ("/iso9283-cli/corner", test_corner);
+  g_test_add_func ("/iso9283-cli/weaving", test_weaving);
   g_test_add_func ("/iso9283-cli/help", test_help);
   rc = g_test_run ();
   nb_test_remove_dir (tmp_dir);

@@ -24,5 +24,12 @@ printf '%s\n' "$help"
 printf '%s\n' "$help" | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }' |
 while read -r sub; do
   printf '\n%s %s:\n\n' "$command" "$sub"
-  "$program" "$command" "$sub" --help | sed '/^Help Options:/,/^$/d'
+  subhelp=$("$program" "$command" "$sub" --help)
+  printf '%s\n' "$subhelp" | sed '/^Help Options:/,/^$/d'
+  # A subcommand with commands of its own (compute iso9283 pose, …): theirs too.
+  printf '%s\n' "$subhelp" | awk '/^Commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { on = 0 }' |
+  while read -r subsub; do
+    printf '\n%s %s %s:\n\n' "$command" "$sub" "$subsub"
+    "$program" "$command" "$sub" "$subsub" --help | sed '/^Help Options:/,/^$/d'
+  done
 done

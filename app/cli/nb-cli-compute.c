@@ -661,7 +661,7 @@ static const NbCliCommand compute_commands[] = {
   { "mapping", compute_mapping, "clause 10: mapping accuracy (Dm)" },
   { "ape", nb_cli_compute_ape, "trajectory: absolute pose error against ground truth (evo_ape)" },
   { "rpe", nb_cli_compute_rpe, "trajectory: relative pose error against ground truth (evo_rpe)" },
-  { "iso9283", nb_cli_compute_iso9283, "ISO 9283 (manipulators): pose, distance, stabilisation, path, corner" },
+  { "iso9283", nb_cli_compute_iso9283, "ISO 9283 (manipulators): pose, distance, stabilisation, path, corner, weaving" },
 };
 
 int

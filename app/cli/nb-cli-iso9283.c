@@ -1,7 +1,8 @@
 /* navbench-cli compute iso9283 — the characteristics of ISO 9283:1998 from CSV
  *
  * pose (7.2 AP, RP), distance (7.3 AD, RD), stabilisation (7.4, 7.5), path
- * (8.2 AT, 8.3 RT, 8.6 AV, RV, FV) and corner (8.5 CR, CO), with the
+ * (8.2 AT, 8.3 RT, 8.6 AV, RV, FV), corner (8.5 CR, CO) and weaving (8.7
+ * WS, WF: through the clause module's compute, as the plan computes it), with the
  * conventions of the ISO 18646-2 commands: --input F.csv (- for stdin),
  * --json for one JSON object, the first bad row "FILE:LINE: reason" and
  * exit 2, nothing on stdout until everything is computed.  The formulas:
@@ -9,6 +10,7 @@
  */
 #include "nb-cli.h"
 
+#include "nb-clause-9283.h"
 #include "nb-error.h"
 #include "nb-iso9283.h"
 #include "nb-iso9283-csv.h"
@@ -634,6 +636,179 @@ iso_corner (int argc, char **argv)
     }
 }
 
+/* ----------------------------------------------------------- weaving -- */
+
+/* The CSV's cycles as the weaving module's stored trials: the command
+ * packed as it packs it, each track (t, x, y, z, a, b, c) a row. */
+static GPtrArray *
+weaving_trials (GPtrArray *cycles, const NbIso9283Weave *wv, double v_mm_s)
+{
+  GPtrArray *trials = g_ptr_array_new_with_free_func ((GDestroyNotify) nb_iso9283_trial_free);
+
+  for (guint j = 0; j < cycles->len; j++)
+    {
+      NbIso9283Cycle *c = cycles->pdata[j];
+      NbIso9283Trial *t = g_new0 (NbIso9283Trial, 1);
+
+      t->config = g_strdup ("weaving");
+      t->cycle = j + 1;
+      t->t_s = NAN;
+      t->command = g_array_new (FALSE, FALSE, sizeof (double));
+      t->data = g_array_sized_new (FALSE, FALSE, sizeof (double), 7 * c->pose->len);
+      nb_clause_9283_weaving_command (wv, v_mm_s, t->command);
+      for (guint i = 0; i < c->pose->len; i++)
+        {
+          g_array_append_val (t->data, g_array_index (c->t_s, double, i));
+          nb_clause_9283_pack_pose (t->data, &g_array_index (c->pose, NbPose6, i));
+        }
+      g_ptr_array_add (trials, t);
+    }
+  return trials;
+}
+
+static int
+iso_weaving (int argc, char **argv)
+{
+  g_autoptr (GOptionContext) context = g_option_context_new (NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GPtrArray) cycles = NULL, trials = NULL;
+  g_autofree char *input = NULL, *line_text = NULL, *direction_text = NULL;
+  double stroke = NAN, frequency = NAN, v_travel = NAN, length = 0;
+  gint points = 10;
+  gboolean json = FALSE;
+  const GOptionEntry entries[] = {
+    { "input", 0, 0, G_OPTION_ARG_FILENAME, &input, "the tracks (- for stdin)", "F.csv" },
+    { "line", 0, 0, G_OPTION_ARG_STRING, &line_text,
+      "the command path's base line, mm", "X1,Y1,Z1,X2,Y2,Z2" },
+    { "direction", 0, 0, G_OPTION_ARG_STRING, &direction_text,
+      "the weave's direction across the line (its part at right angles to the line)",
+      "DX,DY,DZ" },
+    { "stroke", 0, 0, G_OPTION_ARG_DOUBLE, &stroke,
+      "the command weaving stroke S_c, the full width peak to peak", "MM" },
+    { "frequency", 0, 0, G_OPTION_ARG_DOUBLE, &frequency,
+      "the command weaving frequency F_c", "HZ" },
+    { "points", 0, 0, G_OPTION_ARG_INT, &points,
+      "measured between the first and the last of M calculated points, as path's velocity (10)",
+      "M" },
+    { "velocity", 0, 0, G_OPTION_ARG_DOUBLE, &v_travel,
+      "the travel along the line, for the note (optional)", "MM_S" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "one JSON object on stdout", NULL },
+    { NULL }
+  };
+  const NbClause9283 *clause = nb_clause_9283_lookup ("weaving");
+  NbIso9283PlanEntry entry = { .characteristic = (char *) "weaving",
+                               .config = (char *) "weaving", .speed_pct = 100,
+                               .duration_s = NAN, .in_scope = TRUE };
+  NbIso9283Weave wv = { 0 };
+  NbClause9283Figures f = { 0 };
+  double v[6];
+
+  g_option_context_set_summary (context,
+    "Weaving deviations, ISO 9283 8.7: the weaving stroke error WS = (S̄_a − S_c)/S_c·100 %\n"
+    "and the weaving frequency error WF = (F̄_a − F_c)/F_c·100 % of a weave across a straight\n"
+    "line, over the part between the first and the last calculated point (L/(M+1) …\n"
+    "L·M/(M+1)); per cycle each crest and trough the vertex of a parabola, the stroke of\n"
+    "an extreme against the middle of its neighbours (the attained line may drift), the\n"
+    "frequency crest to crest and trough to trough; also the largest cycle's WS, WF.\n\n"
+    "Columns: cycle (a label; a cycle's rows together), t_s (increasing), x_mm, y_mm,\n"
+    "z_mm (as for path). Two whole weaving periods a cycle at least; the standard: 3 cycles.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!nb_cli_parse (context, &argc, &argv, &error) ||
+      !nb_cli_parse_numbers ("line", line_text, v, 6, "X1,Y1,Z1,X2,Y2,Z2 (mm)", &error) ||
+      !nb_cli_parse_numbers ("direction", direction_text, wv.direction, 3, "DX,DY,DZ", &error))
+    return nb_cli_report_error (error);
+  memcpy (wv.start_mm, v, sizeof wv.start_mm);
+  memcpy (wv.end_mm, v + 3, sizeof wv.end_mm);
+  for (int k = 0; k < 3; k++)
+    length += (v[k + 3] - v[k]) * (v[k + 3] - v[k]);
+  length = sqrt (length);
+  if (!(stroke > 0) || !isfinite (stroke) || !(frequency > 0) || !isfinite (frequency) ||
+      points < 1 || !(length > 0) || (!isnan (v_travel) && !(v_travel > 0 && isfinite (v_travel))))
+    {
+      g_set_error (&error, NB_ERROR, NB_ERROR_INPUT,
+                   isnan (stroke) || isnan (frequency)
+                     ? "--stroke MM and --frequency HZ are required"
+                     : "--stroke, --frequency and --velocity must be positive, --points at "
+                       "least 1, the --line of some length");
+      return nb_cli_report_error (error);
+    }
+  wv.stroke_mm = stroke;
+  wv.frequency_hz = frequency;
+  wv.s0_mm = length / (points + 1.0);
+  wv.s1_mm = length * points / (points + 1.0);
+  if (!require_input (input, &error) ||
+      (cycles = nb_iso9283_read_tracks (input, FALSE, NULL, &error)) == NULL)
+    return nb_cli_report_error (error);
+  trials = weaving_trials (cycles, &wv, v_travel);
+  /* Each cycle alone first, so that a cycle the module cannot read is named
+   * where it is in the file. */
+  for (guint j = 0; j < cycles->len; j++)
+    {
+      NbIso9283Cycle *c = cycles->pdata[j];
+      g_autoptr (GPtrArray) one = g_ptr_array_new ();
+
+      g_ptr_array_add (one, trials->pdata[j]);
+      if (!clause->compute (clause, &entry, one, NULL, &f, &error))
+        {
+          /* Given one cycle, the module calls it cycle 1: the file's label instead. */
+          g_autofree char *why = g_strdup (g_str_has_prefix (error->message, "cycle 1: ")
+                                           ? error->message + strlen ("cycle 1: ")
+                                           : error->message);
+
+          g_clear_error (&error);
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "%s:%" G_GUINT64_FORMAT ": cycle '%s': %s",
+                       input, c->line, c->cycle, why);
+          return nb_cli_report_error (error);
+        }
+      nb_clause_9283_figures_clear (&f);
+    }
+  if (!clause->compute (clause, &entry, trials, NULL, &f, &error))
+    {
+      g_prefix_error (&error, "%s: ", input);
+      return nb_cli_report_error (error);
+    }
+  if (json)
+    {
+      g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+
+      nb_json_begin_object (w);
+      nb_json_key (w, "n"); nb_json_int (w, cycles->len);
+      json_number (w, "length_mm", length);
+      json_number (w, "s0_mm", wv.s0_mm);
+      json_number (w, "s1_mm", wv.s1_mm);
+      for (guint k = 0; k < clause->n_columns; k++)
+        json_number (w, clause->columns[k].key, f.values[k]);
+      nb_json_end_object (w);
+      nb_clause_9283_figures_clear (&f);
+      return emit (nb_json_writer_finish (g_steal_pointer (&w)));
+    }
+  else
+    {
+      g_autoptr (NbTable) t = nb_table_new ("ISO 9283 8.7 — weaving deviations");
+      guint row;
+
+      nb_table_add_column (t, "n", "n", NULL, 0);
+      for (guint k = 0; k < clause->n_columns; k++)
+        nb_table_add_column (t, clause->columns[k].key, clause->columns[k].title,
+                             clause->columns[k].unit, clause->columns[k].decimals);
+      row = nb_table_add_row (t);
+      nb_table_set_number (t, row, 0, cycles->len);
+      for (guint k = 0; k < clause->n_columns; k++)
+        nb_table_set_number (t, row, 1 + k, f.values[k]);
+      if (f.note != NULL)
+        nb_table_add_note (t, f.note);
+      if (cycles->len < clause->cycles)
+        {
+          g_autofree char *note = g_strdup_printf ("Note: ISO 9283 8.7 asks for %u cycles.",
+                                                   clause->cycles);
+
+          nb_table_add_note (t, note);
+        }
+      nb_clause_9283_figures_clear (&f);
+      return emit (nb_table_to_text (t));
+    }
+}
+
 /* ---------------------------------------------------------- dispatch -- */
 
 static const NbCliCommand iso9283_commands[] = {
@@ -642,6 +817,7 @@ static const NbCliCommand iso9283_commands[] = {
   { "stabilisation", iso_stabilisation, "7.4, 7.5: pose stabilisation time and overshoot" },
   { "path", iso_path, "8.2, 8.3, 8.6: path accuracy and repeatability (AT, RT; AV, RV, FV)" },
   { "corner", iso_corner, "8.5: corner deviations (CR, CO)" },
+  { "weaving", iso_weaving, "8.7: weaving deviations (WS, WF)" },
 };
 
 int

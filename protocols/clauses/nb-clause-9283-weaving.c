@@ -95,28 +95,36 @@ weaving_prepare (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283P
   return nb_clause_9283_check (rig, c, error);
 }
 
+void
+nb_clause_9283_weaving_command (const NbIso9283Weave *wv, double v_mm_s, GArray *command)
+{
+  const double tail[5] = { wv->stroke_mm, wv->frequency_hz, v_mm_s, wv->s0_mm, wv->s1_mm };
+
+  g_array_append_vals (command, wv->start_mm, 3);
+  g_array_append_vals (command, wv->end_mm, 3);
+  g_array_append_vals (command, wv->direction, 3);
+  g_array_append_vals (command, tail, 5);
+}
+
 static gboolean
 weaving_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEntry *e,
                NbClause9283Goals *c, guint number, NbIso9283Trial *t, GError **error)
 {
   const NbIso9283Path *p = &c->path;
+  NbIso9283Weave wv = { .stroke_mm = STROKE_MM, .frequency_hz = FREQUENCY_HZ };
   double length = 0;
-  double tail[5];
 
   if (!nb_clause_9283_track_cycle (rig, c, t, error))
     return FALSE;
   for (int k = 0; k < 3; k++)
     length += (p->end_mm[k] - p->start_mm[k]) * (p->end_mm[k] - p->start_mm[k]);
   length = sqrt (length);
-  tail[0] = STROKE_MM;
-  tail[1] = FREQUENCY_HZ;
-  tail[2] = c->v_command_mm_s;
-  tail[3] = length / 11;
-  tail[4] = length * 10 / 11;
-  g_array_append_vals (t->command, p->start_mm, 3);
-  g_array_append_vals (t->command, p->end_mm, 3);
-  g_array_append_vals (t->command, p->normal, 3);
-  g_array_append_vals (t->command, tail, 5);
+  memcpy (wv.start_mm, p->start_mm, sizeof wv.start_mm);
+  memcpy (wv.end_mm, p->end_mm, sizeof wv.end_mm);
+  memcpy (wv.direction, p->normal, sizeof wv.direction);
+  wv.s0_mm = length / 11;
+  wv.s1_mm = length * 10 / 11;
+  nb_clause_9283_weaving_command (&wv, c->v_command_mm_s, t->command);
   return TRUE;
 }
 
@@ -152,10 +160,15 @@ weaving_compute (const NbClause9283 *clause, const NbIso9283PlanEntry *e, GPtrAr
   f->values[5] = r.frequency_hz;
   f->values[6] = r.wf_pct;
   f->values[7] = r.wf_max_pct;
-  f->note = g_strdup_printf (nb_ptr (lang, "iso9283",
-                                     "a sinusoidal weave across P2 → P4 in the measurement "
-                                     "plane, travel v = %.1f mm/s, measured over %.1f … %.1f mm"),
-                             h[11], wv.s0_mm, wv.s1_mm);
+  /* compute iso9283 weaving knows neither the path nor its travel. */
+  if (isnan (h[11]))
+    f->note = g_strdup_printf (nb_ptr (lang, "iso9283", "measured over %.1f … %.1f mm"),
+                               wv.s0_mm, wv.s1_mm);
+  else
+    f->note = g_strdup_printf (nb_ptr (lang, "iso9283",
+                                       "a sinusoidal weave across P2 → P4 in the measurement "
+                                       "plane, travel v = %.1f mm/s, measured over %.1f … %.1f "
+                                       "mm"), h[11], wv.s0_mm, wv.s1_mm);
   return TRUE;
 }
 

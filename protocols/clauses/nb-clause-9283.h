@@ -232,6 +232,12 @@ gboolean nb_clause_9283_cycle_tracks (GPtrArray *trials, const guint *command_le
                                       const char *what, NbClause9283Cycles *out, GError **error);
 void     nb_clause_9283_cycles_clear (NbClause9283Cycles *cycles);
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (NbClause9283Cycles, nb_clause_9283_cycles_clear)
+/* 8.7: a weaving cycle's command as the weaving module stores it and reads
+ * it back (the weave, the travel velocity v_mm_s along the line — NaN
+ * unknown —, the measured part), appended to command; compute iso9283
+ * weaving gives its CSV's cycles to the module this way. */
+void nb_clause_9283_weaving_command (const NbIso9283Weave *weave, double v_mm_s,
+                                     GArray *command);
 /* The command pose of P<i+1> (the cube's position, its orientation). */
 void nb_clause_9283_command (const NbIso9283Rig *rig, guint i, NbPose6 *p);
 
