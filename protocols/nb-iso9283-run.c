@@ -347,11 +347,37 @@ struct _NbIso9283Sampler {
   GThread *thread;
   GMutex lock;
   GCond wake;
+  GCond got;                    /* a sample appended, or a poll failed */
   gboolean running, quit;
   guint generation;
   GArray *t_s, *pose;           /* the current window's samples (under lock while running) */
   GError *error;                /* the window's first failed poll */
+  NbIso9283ClockMap clock;      /* the server's stamps onto the rig's clock (the thread's) */
 };
+
+/* How much less an offset is trusted as it ages: the two clocks' drift
+ * (quartz: tens of ppm at most). */
+#define CLOCK_DRIFT 2e-5
+
+double
+nb_iso9283_state_instant (NbIso9283ClockMap *m, double sent_s, double answered_s,
+                          gint64 stamp_us)
+{
+  double rt = answered_s - sent_s, mid = 0.5 * (sent_s + answered_s), stamp = stamp_us / 1e6;
+
+  if (stamp_us == 0)
+    return mid;
+  /* Cristian: the state was read within the request, so its stamp less the
+   * offset is the midpoint to ±rt/2; the fastest exchange bounds it best. */
+  if (!m->known || rt < m->rt_s + CLOCK_DRIFT * (sent_s - m->at_s))
+    {
+      m->known = TRUE;
+      m->offset_s = stamp - mid;
+      m->rt_s = rt;
+      m->at_s = sent_s;
+    }
+  return CLAMP (stamp - m->offset_s, sent_s, answered_s);
+}
 
 static double
 gauss (GRand *r, double sigma)
@@ -406,8 +432,11 @@ sampler_thread (gpointer data)
 
       t0 = g_get_monotonic_time () / 1e6;
       ok = nb_http_robot_state (s->robot, &st, &local);
-      /* The joints were read between the request and its answer. */
-      t = 0.5 * (t0 + g_get_monotonic_time () / 1e6);
+      /* The joints were read between the request and its answer, when the
+       * server stamped them. */
+      t = ok ? nb_iso9283_state_instant (&s->clock, t0, g_get_monotonic_time () / 1e6,
+                                         st.stamp_us)
+             : t0;
 
       g_mutex_lock (&s->lock);
       if (s->running && s->generation == generation)
@@ -422,6 +451,7 @@ sampler_thread (gpointer data)
             }
           else if (s->error == NULL)
             s->error = g_steal_pointer (&local);
+          g_cond_broadcast (&s->got);
         }
       g_mutex_unlock (&s->lock);
       /* At most the tracker's 1 kHz (and a failed poll waits as long). */
@@ -453,6 +483,7 @@ nb_iso9283_sampler_new (const char *url, NbSimArm *truth, double noise_mm, doubl
   s->pose = g_array_new (FALSE, FALSE, sizeof (NbPose6));
   g_mutex_init (&s->lock);
   g_cond_init (&s->wake);
+  g_cond_init (&s->got);
   s->thread = g_thread_new ("nb-iso9283-sampler", sampler_thread, s);
   return s;
 }
@@ -474,26 +505,51 @@ nb_iso9283_sampler_free (NbIso9283Sampler *s)
   g_clear_error (&s->error);
   g_mutex_clear (&s->lock);
   g_cond_clear (&s->wake);
+  g_cond_clear (&s->got);
   g_free (s);
 }
 
-/* The window opens: samples are appended from now on. */
+/* How long the window waits at either end for the sample that brackets
+ * the motion (a poll's round trip: ≈ 0.5 s seen at load 20). */
+#define BRACKET_S 2.0
+
+/* The window opens: samples are appended from now on, and it returns once
+ * the first of them has been read (the arm still where the goal starts) —
+ * or a poll failed, or BRACKET_S went by — so that the stream begins
+ * before the motion however long a poll takes. */
 static void
 sampler_start (NbIso9283Sampler *s)
 {
+  gint64 until = g_get_monotonic_time () + (gint64) (BRACKET_S * G_USEC_PER_SEC);
+
   g_mutex_lock (&s->lock);
   g_clear_error (&s->error);
   s->running = TRUE;
   s->generation++;
   g_cond_signal (&s->wake);
+  while (s->t_s->len == 0 && s->error == NULL && g_cond_wait_until (&s->got, &s->lock, until))
+    ;
   g_mutex_unlock (&s->lock);
 }
 
-/* The window closes: the arrays are the caller's until the next start. */
+/* The window closes: the arrays are the caller's until the next start.
+ * After a goal that ended (ended), once a sample read after its end has
+ * come (the arm at rest where it stopped; or a poll failed, or BRACKET_S
+ * went by): a poll under way as the goal ends may take long, and without
+ * it the stream would stop short of the rest (the iso9283-http flake:
+ * streams ending 0.38 s into an approach that rang for 0.3 s more, "the
+ * pose has not stabilised"). */
 static void
-sampler_pause (NbIso9283Sampler *s)
+sampler_pause (NbIso9283Sampler *s, gboolean ended)
 {
+  double end = g_get_monotonic_time () / 1e6;
+  gint64 until = g_get_monotonic_time () + (gint64) (BRACKET_S * G_USEC_PER_SEC);
+
   g_mutex_lock (&s->lock);
+  while (ended && s->error == NULL &&
+         (s->t_s->len == 0 || g_array_index (s->t_s, double, s->t_s->len - 1) < end) &&
+         g_cond_wait_until (&s->got, &s->lock, until))
+    ;
   s->running = FALSE;
   s->generation++;
   g_mutex_unlock (&s->lock);
@@ -743,12 +799,13 @@ nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean 
     }
   if (sampler != NULL)
     sampler_start (sampler);
+  rig->goal_sent_s = nb_iso9283_rig_clock (rig);
   ok = rig->ops->move_to_joints (rig->robot, q, error);
   if (ok && device && !device_stream_end (rig, t_start, nb_device_now (), error))
     ok = FALSE;
   if (sampler != NULL)
     {
-      sampler_pause (sampler);
+      sampler_pause (sampler, ok);
       if (ok && sampler->error != NULL && sampler->t_s->len == 0)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&sampler->error),
@@ -794,12 +851,13 @@ nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q
     }
   if (sampler != NULL)
     sampler_start (sampler);
+  rig->goal_sent_s = nb_iso9283_rig_clock (rig);
   ok = nb_http_robot_follow_trajectory (rig->http, t_s, q, n, error);
   if (ok && device && !device_stream_end (rig, t_start, nb_device_now (), error))
     ok = FALSE;
   if (sampler != NULL)
     {
-      sampler_pause (sampler);
+      sampler_pause (sampler, ok);
       if (ok && sampler->error != NULL && sampler->t_s->len == 0)
         {
           g_propagate_prefixed_error (error, g_steal_pointer (&sampler->error),

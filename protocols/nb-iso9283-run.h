@@ -132,9 +132,31 @@ typedef enum {
  * own as fast as the server answers, at most 1 kHz (the tracker's full
  * rate), and each answer is a sample — the TCP
  * of the true arm at the joints reported (the served arm's servo, overshoot
- * and ring included), with the tracker's noise, at the midpoint of the
- * request on the monotonic clock (the rig's clock over HTTP). */
+ * and ring included), with the tracker's noise, at the instant the server
+ * read them on the monotonic clock (the rig's clock over HTTP;
+ * nb_iso9283_state_instant). */
 typedef struct _NbIso9283Sampler NbIso9283Sampler;
+
+/* When a polled state was true, on the rig's clock (Cristian's algorithm):
+ * the server stamps its state with its own clock as it reads the joints
+ * (GET /robot/state's stamp_us, its wall clock); the poll with the
+ * shortest round trip so far gives that clock's offset to the rig's, to
+ * half that round trip (an older poll's trusted the less by the two
+ * clocks' drift, 2·10⁻⁵ of the time since: a faster one later replaces
+ * it); a state is at its stamp less the offset, kept within its request
+ * [sent_s, answered_s].  Without a stamp (0) it is the request's midpoint
+ * — which a long round trip puts as much as half of it away from the
+ * instant the joints were read (263 ms of a 527 ms poll at load 20: the
+ * "pose has not stabilised" of iso9283-http, a sample read while the arm
+ * still rang stamped into the stream's last 0.2 s). */
+typedef struct {
+  gboolean known;
+  double offset_s;              /* the server's clock less the rig's */
+  double rt_s, at_s;            /* the round trip and the instant of the poll it came from */
+} NbIso9283ClockMap;
+
+double nb_iso9283_state_instant (NbIso9283ClockMap *map, double sent_s, double answered_s,
+                                 gint64 stamp_us);
 
 NbIso9283Sampler *nb_iso9283_sampler_new  (const char *url, NbSimArm *truth, double noise_mm,
                                            double noise_deg, guint32 seed, GError **error);
@@ -170,6 +192,9 @@ typedef struct {
   double load_kg;
   guint goals;
   gboolean keep_stream;         /* the tracker's samples kept across goals (a path) */
+  /* The rig's clock when the last goal was sent (nb_iso9283_rig_goal, _trajectory):
+   * over HTTP the stream's first sample is awaited before it goes. */
+  double goal_sent_s;
   /* The served arm (NULL: in-process): its goals at the configuration's
    * speed through max_velocity_scaling_factor. */
   NbHttpRobot *http;

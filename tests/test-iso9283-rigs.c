@@ -10,6 +10,8 @@
 #include "nb-iso9283-run.h"
 #include "nb-test.h"
 
+#include <gio/gio.h>
+#include <math.h>
 #include <string.h>
 
 static void
@@ -216,6 +218,229 @@ test_pose_table (void)
   nb_test_remove_tree (dir);
 }
 
+/* Cristian's algorithm on the served arm's stamps (nb_iso9283_state_instant). */
+static void
+test_state_instant (void)
+{
+  const double ahead[2] = { 0, 1000.25 };      /* the server's clock, the rig's + this */
+
+  for (guint c = 0; c < 2; c++)
+    {
+      NbIso9283ClockMap m = { 0 };
+      gint64 us = (gint64) (ahead[c] * 1e6);
+
+      /* A fast poll gives the offset: read 0.2 ms after the send of a 1 ms
+       * exchange, the estimate is the midpoint (0.3 ms off at most). */
+      nb_assert_abs (nb_iso9283_state_instant (&m, 10.0, 10.001, us + 10000200), 10.0005, 1e-9,
+                     "the first poll: its midpoint");
+      /* A slow one: joints read 480 ms into a 500 ms exchange are at its
+       * stamp less the offset (0.3 ms off), not at the midpoint 230 ms
+       * earlier; read at once, 250 ms later than the midpoint says. */
+      nb_assert_abs (nb_iso9283_state_instant (&m, 20.0, 20.5, us + 20480000), 20.4803, 1e-6,
+                     "read late in a long exchange");
+      nb_assert_abs (nb_iso9283_state_instant (&m, 30.0, 30.5, us + 30000400), 30.0007, 1e-6,
+                     "read early in a long exchange");
+      g_assert_cmpfloat (m.rt_s, <, 0.0011);
+      /* A stamp outside its exchange (the server's clock stepped): kept in it. */
+      nb_assert_abs (nb_iso9283_state_instant (&m, 40.0, 40.01, us + 45000000), 40.01, 1e-9,
+                     "clamped to the answer");
+      nb_assert_abs (nb_iso9283_state_instant (&m, 41.0, 41.01, us + 35000000), 41.0, 1e-9,
+                     "clamped to the send");
+      /* 2000 s on, the clocks may have drifted apart by 40 ms: a poll of
+       * 21 ms then bounds the offset better than the first's 1 ms did. */
+      nb_iso9283_state_instant (&m, 2010.0, 2010.021, us + 2010015500);
+      nb_assert_abs (m.offset_s, ahead[c] + 0.005, 1e-6, "the newer offset");
+      nb_assert_abs (m.rt_s, 0.021, 1e-9, "its round trip");
+    }
+  /* No stamp: the midpoint. */
+  {
+    NbIso9283ClockMap m = { 0 };
+
+    nb_assert_abs (nb_iso9283_state_instant (&m, 5.0, 5.5, 0), 5.25, 1e-12, "no stamp");
+    g_assert_false (m.known);
+  }
+}
+
+/* A served arm whose answers take long: GET /robot/state answered by a
+ * server here that reads its joints at a known instant, some polls 100 ms
+ * before it answers, some 100 ms after the request came (every fourth one
+ * at once, the clock's reference); its joints say which poll it was (joint
+ * 1 at 10⁻³ rad a poll).  The sampler's stream during a goal must have
+ * each sample at the instant its joints were read, where the midpoint of
+ * a 100 ms exchange is 50 ms off. */
+typedef struct {
+  GSocket *listener;
+  guint16 port;
+  GMutex lock;
+  GArray *read_at;              /* of double: the monotonic instant of poll k's joints */
+  double first_s;               /* when the first poll came */
+  gint quit;
+} SlowServer;
+
+static gpointer
+slow_server (gpointer data)
+{
+  SlowServer *s = data;
+
+  while (!g_atomic_int_get (&s->quit))
+    {
+      g_autoptr (GSocket) c = NULL;
+      g_autoptr (GString) json = g_string_new ("{\"stamp_us\":");
+      g_autofree char *answer = NULL;
+      char buf[4096];
+      gsize got = 0;
+      double at;
+      guint k;
+
+      if (!g_socket_condition_timed_wait (s->listener, G_IO_IN, 100000, NULL, NULL) ||
+          (c = g_socket_accept (s->listener, NULL, NULL)) == NULL)
+        continue;
+      g_socket_set_blocking (c, TRUE);
+      while (got < sizeof buf - 1)
+        {
+          gssize n = g_socket_receive (c, buf + got, sizeof buf - 1 - got, NULL, NULL);
+
+          if (n <= 0)
+            break;
+          got += (gsize) n;
+          buf[got] = '\0';
+          if (strstr (buf, "\r\n\r\n") != NULL)
+            break;
+        }
+      g_mutex_lock (&s->lock);
+      k = s->read_at->len;
+      g_mutex_unlock (&s->lock);
+      if (k == 0)
+        s->first_s = g_get_monotonic_time () / 1e6;
+      /* From 0.9 s on (the goal ends at 1.2 s), 400 ms before the joints
+       * are read: the poll under way as the goal ends is answered well
+       * after it. */
+      if (g_get_monotonic_time () / 1e6 - s->first_s > 0.9)
+        g_usleep (400000);
+      else if (k % 4 == 1)
+        g_usleep (100000);
+      at = g_get_monotonic_time () / 1e6;
+      g_string_append_printf (json, "%" G_GINT64_FORMAT ",\"name\":[\"joint1\",\"joint2\","
+                              "\"joint3\",\"joint4\",\"joint5\",\"joint6\",\"joint7\"],"
+                              "\"position\":[%.6f,0.6,0,-1.2,0,1.0,0],\"velocity\":[0,0,0,0,0,0,0],"
+                              "\"tcp\":{\"frame_id\":\"base_link\",\"position\":[0.6,0,0.45],"
+                              "\"orientation\":[0,0,0,1]}}", g_get_real_time (), k * 1e-3);
+      g_mutex_lock (&s->lock);
+      g_array_append_val (s->read_at, at);
+      g_mutex_unlock (&s->lock);
+      if (k % 4 == 2)
+        g_usleep (100000);
+      answer = g_strdup_printf ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                                "Content-Length: %zu\r\nConnection: close\r\n\r\n%s",
+                                json->len, json->str);
+      g_socket_send (c, answer, strlen (answer), NULL, NULL);
+      g_socket_close (c, NULL);
+    }
+  return NULL;
+}
+
+static gboolean
+slow_goal (gpointer robot, const double q[NB_ARM_JOINTS], GError **error)
+{
+  g_usleep (1200000);
+  return TRUE;
+}
+
+static void
+test_sampler_stamps (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GInetAddress) lo = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr (GSocketAddress) any = g_inet_socket_address_new (lo, 0);
+  g_autoptr (GSocketAddress) bound = NULL;
+  g_autofree char *url = NULL;
+  SlowServer srv = { 0 };
+  NbRobotOps ops = { 0 };
+  NbIso9283Rig rig = { 0 };
+  NbArmModel model;
+  NbSimArm truth;
+  GThread *thread;
+  const double q[NB_ARM_JOINTS] = { 0 };
+  double worst = 0, goal_end;
+  guint matched = 0;
+
+  load_model (&model);
+  nb_sim_arm_init (&truth, &model, 1);
+  srv.read_at = g_array_new (FALSE, FALSE, sizeof (double));
+  g_mutex_init (&srv.lock);
+  srv.listener = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM,
+                               G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_socket_bind (srv.listener, any, TRUE, &error));
+  g_assert_true (g_socket_listen (srv.listener, &error));
+  bound = g_socket_get_local_address (srv.listener, &error);
+  g_assert_no_error (error);
+  url = g_strdup_printf ("http://127.0.0.1:%u",
+                         g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound)));
+  thread = g_thread_new ("slow-server", slow_server, &srv);
+
+  /* The rig of a served arm, its goal 1.2 s, the stream the sampler's (no
+   * noise: each sample's pose says its poll). */
+  ops.move_to_joints = slow_goal;
+  rig.ops = &ops;
+  rig.rated_load_kg = 7;
+  rig.sampler = nb_iso9283_sampler_new (url, &truth, 0, 0, 1, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_iso9283_rig_configure (&rig, 100, "rated", &error));
+  g_assert_true (nb_iso9283_rig_goal (&rig, q, FALSE, NULL, &error));
+  g_assert_no_error (error);
+  /* The stub's goal takes 1.2 s from its sending. */
+  goal_end = rig.goal_sent_s + 1.2;
+  g_atomic_int_set (&srv.quit, 1);
+  g_thread_join (thread);
+
+  g_mutex_lock (&srv.lock);
+  for (guint i = 0; i < rig.stream_t_s->len; i++)
+    {
+      const NbPose6 *p = &g_array_index (rig.stream_pose, NbPose6, i);
+      double best = INFINITY, t = g_array_index (rig.stream_t_s, double, i);
+      guint k = 0;
+
+      /* Which poll: the pose of joint 1 at k·10⁻³ rad nearest the sample's. */
+      for (guint j = 0; j < srv.read_at->len; j++)
+        {
+          const double qj[NB_ARM_JOINTS] = { j * 1e-3, 0.6, 0, -1.2, 0, 1.0, 0 };
+          double T[16], d;
+
+          nb_sim_arm_true_pose (&truth, qj, T);
+          d = hypot (hypot (T[3] * 1000 - p->x_mm, T[7] * 1000 - p->y_mm), T[11] * 1000 - p->z_mm);
+          if (d < best)
+            best = d, k = j;
+        }
+      g_assert_cmpfloat (best, <, 1e-6);
+      worst = MAX (worst, fabs (t - g_array_index (srv.read_at, double, k)));
+      if (k % 4 == 1 || k % 4 == 2)
+        matched++;
+    }
+  g_test_message ("%u samples, %u of them 100 ms exchanges: the largest error %.2f ms (the "
+                  "midpoint's would be ≈ 50 ms)", rig.stream_t_s->len, matched, worst * 1e3);
+  g_mutex_unlock (&srv.lock);
+  /* A dozen polls or more of which half took 100 ms; each sample within
+   * 20 ms of the instant its joints were read (half the fastest poll's
+   * round trip: a few ms, 15 at load 20). */
+  g_assert_cmpuint (matched, >=, 4);
+  g_assert_cmpfloat (worst, <, 0.02);
+  /* The stream brackets the goal: a sample read before it was sent, one
+   * read after it ended (the slow poll under way then is waited for). */
+  g_test_message ("the stream from %.3f s to %.3f s; the goal sent at %.3f s, ended at %.3f s",
+                  g_array_index (rig.stream_t_s, double, 0),
+                  g_array_index (rig.stream_t_s, double, rig.stream_t_s->len - 1),
+                  rig.goal_sent_s, goal_end);
+  g_assert_cmpfloat (g_array_index (rig.stream_t_s, double, 0), <=, rig.goal_sent_s);
+  g_assert_cmpfloat (g_array_index (rig.stream_t_s, double, rig.stream_t_s->len - 1), >=,
+                     goal_end);
+  nb_iso9283_sampler_free (rig.sampler);
+  g_array_unref (srv.read_at);
+  g_mutex_clear (&srv.lock);
+  g_object_unref (srv.listener);
+  nb_sim_arm_clear (&truth);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -225,5 +450,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-rigs/served", test_served_rig);
   g_test_add_func ("/iso9283-rigs/pose-table", test_pose_table);
   g_test_add_func ("/iso9283-rigs/stream-times", test_stream_times);
+  g_test_add_func ("/iso9283-rigs/state-instant", test_state_instant);
+  g_test_add_func ("/iso9283-rigs/sampler-stamps", test_sampler_stamps);
   return g_test_run ();
 }

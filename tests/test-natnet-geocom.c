@@ -10,6 +10,7 @@
 #include "natnet-protocol.h"
 #include "nb-device.h"
 #include "nb-error.h"
+#include "nb-test-player.h"
 
 #include <gio/gio.h>
 #include <string.h>
@@ -120,6 +121,67 @@ test_natnet_captures (void)
       out_clear (&whole);
       out_clear (&bytes);
       out_clear (&wrong);
+    }
+}
+
+/* What nb_natnet_write_frame writes (the simulated tracker of serve
+ * --tracker) is read back by the parser in every version, through the
+ * driver as a datagram, and in 4.0 is byte for byte the frame the live
+ * tests' players write by hand (nb-test-player.c). */
+static void
+test_natnet_write (void)
+{
+  const NbNatNetBody bodies[2] = {
+    { 1, 0.612345, -0.0123, 0.4501, 0.70710678, 0.0, -0.70710678, 1e-9, 0.000123, TRUE },
+    { 7, -1.5, 2.25, 3.125, 0, 0, 0, 1, NAN, FALSE },
+  };
+  const int versions[4][2] = { { 3, 0 }, { 3, 1 }, { 4, 0 }, { 4, 1 } };
+
+  for (guint v = 0; v < G_N_ELEMENTS (versions); v++)
+    {
+      g_autoptr (GByteArray) b = g_byte_array_new ();
+      g_autoptr (GError) error = NULL;
+      g_autofree char *version = g_strdup_printf ("%d.%d", versions[v][0], versions[v][1]);
+      NbNatNetFrame f;
+      Out o;
+
+      nb_natnet_write_frame (b, versions[v][0], versions[v][1], 123456, bodies, 2, 4321.0625);
+      g_assert_true (nb_natnet_parse (b->data, b->len, versions[v][0], versions[v][1], &f, &error));
+      g_assert_no_error (error);
+      g_assert_true (f.is_frame);
+      g_assert_cmpint (f.frame_number, ==, 123456);
+      g_assert_cmpfloat (f.timestamp_s, ==, 4321.0625);
+      g_assert_cmpuint (f.n_bodies, ==, 2);
+      for (guint i = 0; i < 2; i++)
+        {
+          g_assert_cmpint (f.bodies[i].id, ==, bodies[i].id);
+          g_assert_cmpfloat (f.bodies[i].x, ==, (float) bodies[i].x);
+          g_assert_cmpfloat (f.bodies[i].y, ==, (float) bodies[i].y);
+          g_assert_cmpfloat (f.bodies[i].z, ==, (float) bodies[i].z);
+          g_assert_cmpfloat (f.bodies[i].qx, ==, (float) bodies[i].qx);
+          g_assert_cmpfloat (f.bodies[i].qz, ==, (float) bodies[i].qz);
+          g_assert_cmpfloat (f.bodies[i].qw, ==, (float) bodies[i].qw);
+          g_assert_cmpint (f.bodies[i].tracking_valid, ==, bodies[i].tracking_valid);
+        }
+      /* The driver: one sample a body, the frame's timestamp as device time. */
+      o = run_driver ("natnet", b->data, b->len, b->len, "version", version);
+      g_assert_cmpuint (o.samples->len, ==, 2);
+      g_assert_cmpuint (o.notes->len, ==, 0);
+      nb_assert_abs (g_array_index (o.samples, NbSample, 0).x_m, 0.612345, 1e-7, "x");
+      g_assert_cmpfloat (g_array_index (o.samples, NbSample, 0).device_time_s, ==, 4321.0625);
+      g_assert_cmpint (g_array_index (o.samples, NbSample, 1).tracking, ==, NB_TRACKING_LOST);
+      out_clear (&o);
+      if (versions[v][0] == 4 && versions[v][1] == 0)
+        {
+          const float body[8] = { 0.612345f, -0.0123f, 0.4501f, 0.70710678f, 0.0f, -0.70710678f,
+                                  1e-9f, 0.000123f };
+          g_autoptr (GByteArray) one = g_byte_array_new ();
+          g_autoptr (GByteArray) hand = nb_test_natnet_frame (123456, 4321.0625, body);
+
+          nb_natnet_write_frame (one, 4, 0, 123456, bodies, 1, 4321.0625);
+          g_assert_cmpuint (one->len, ==, hand->len);
+          g_assert_cmpmem (one->data, one->len, hand->data, hand->len);
+        }
     }
 }
 
@@ -490,6 +552,7 @@ main (int argc, char **argv)
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/natnet/captures", test_natnet_captures);
   g_test_add_func ("/natnet/errors", test_natnet_errors);
+  g_test_add_func ("/natnet/write", test_natnet_write);
   g_test_add_func ("/natnet/udp-unicast", test_natnet_udp_unicast);
   g_test_add_func ("/natnet/udp-multicast", test_natnet_udp_multicast);
   g_test_add_func ("/geocom/parse", test_geocom_parse);

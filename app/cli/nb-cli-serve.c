@@ -3,8 +3,11 @@
  * app/server/nb-server.h for the endpoints. */
 #include "nb-cli.h"
 
+#include "nb-arm-file.h"
 #include "nb-error.h"
+#include "nb-iso9283-run.h"
 #include "nb-server.h"
+#include "nb-tracker-stream.h"
 
 #include <glib-unix.h>
 #include <signal.h>
@@ -58,9 +61,13 @@ nb_cli_serve (int argc, char **argv)
   g_autoptr (GMainLoop) loop = NULL;
   g_autofree char *listen = NULL, *token = NULL, *robot_dir = NULL, *sequences_dir = NULL;
   g_autofree char *recordings = NULL, *frame = NULL, *exe = NULL, *runner = NULL;
-  g_autofree char *token_file = NULL, *servo = NULL;
+  g_autofree char *token_file = NULL, *servo = NULL, *tracker = NULL;
+  g_autoptr (NbTrackerStream) stream = NULL;
   NbServerConfig config;
-  double time_scale = 0.0, grace_s = 10.0;
+  NbArmModel model;
+  NbSimArm truth;
+  gboolean has_truth = FALSE;
+  double time_scale = 0.0, grace_s = 10.0, tracker_rate = 1000;
   double header_timeout_s, body_timeout_s;
   gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections;
   gboolean base = FALSE;
@@ -98,6 +105,13 @@ nb_cli_serve (int argc, char **argv)
     { "base", 0, 0, G_OPTION_ARG_NONE, &base,
       "the arm rides on the simulated mobile base: MoveToPose in frame map drives the base "
       "(x, y and yaw), GET /robot/state gives its pose (campaign run --robot http://…)", NULL },
+    { "tracker", 0, 0, G_OPTION_ARG_STRING, &tracker,
+      "a simulated tracker watches the served arm and streams its TCP to URL as NatNet 4.1 "
+      "frames (rigid body 1, base_link, through the ISO 9283 demonstration error model, "
+      "σ 5 µm, 0.002°): what campaign run --standard iso9283 --instrument natnet --url URL reads",
+      "udp://ADDR:PORT" },
+    { "tracker-rate", 0, 0, G_OPTION_ARG_DOUBLE, &tracker_rate,
+      "the tracker's frames a second (default 1000)", "HZ" },
     { "fail-goal", 0, 0, G_OPTION_ARG_INT, &fail_goal, "the simulator fails its K-th goal", "K" },
     { "log-lines", 0, 0, G_OPTION_ARG_INT, &log_lines, "the runner's log keeps N lines", "N" },
     { "runner", 0, 0, G_OPTION_ARG_FILENAME, &runner,
@@ -185,11 +199,35 @@ nb_cli_serve (int argc, char **argv)
   if ((server = nb_server_new (&config, &error)) == NULL)
     return nb_cli_report_error (error);
 
+  if (tracker != NULL)
+    {
+      /* The tracker sees the served joints through the geometry the rig's
+       * simulated tracker gives the served arm over HTTP (the ISO 9283
+       * demonstration error model, no load: the payload is the
+       * configuration's, which the server does not know). */
+      NbTrackerStreamConfig tc = { tracker, tracker_rate, 0.005, 0.002, (guint32) seed + 2, 4, 1 };
+
+      if (!nb_arm_model_load (robot_dir, &model, &error))
+        return nb_cli_report_error (error);
+      nb_iso9283_sim_arm_init (&truth, &model, (guint32) seed, NULL);
+      has_truth = TRUE;
+      if ((stream = nb_tracker_stream_new (nb_server_controller (server), &truth, &tc,
+                                           &error)) == NULL)
+        {
+          nb_sim_arm_clear (&truth);
+          return nb_cli_report_error (error);
+        }
+    }
   loop = g_main_loop_new (NULL, FALSE);
   g_unix_signal_add (SIGTERM, on_signal, loop);
   g_unix_signal_add (SIGINT, on_signal, loop);
   printf ("listening on %s\n", nb_server_url (server));
   fflush (stdout);
   g_main_loop_run (loop);
+  /* The stream's thread reads the controller and the truth: it goes first. */
+  g_clear_pointer (&stream, nb_tracker_stream_free);
+  g_clear_pointer (&server, nb_server_free);
+  if (has_truth)
+    nb_sim_arm_clear (&truth);
   return NB_EXIT_OK;
 }

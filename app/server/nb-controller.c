@@ -48,6 +48,16 @@ struct NbController {
   double base_t0, base_t1;
   guint finish_source;
   guint lease_source;
+  /* The arm's motion as other threads may read it (nb_controller_joints_at:
+   * the simulated tracker beside the server), published under pub_lock
+   * whenever a motion starts or ends: the main thread's fields above change
+   * step by step while a goal is planned. */
+  GMutex pub_lock;
+  gboolean pub_moving;
+  gint64 pub_t0_us, pub_duration_us;
+  double pub_traj_s;
+  GArray *pub_t, *pub_q;
+  double pub_q0[NB_ARM_JOINTS], pub_q1[NB_ARM_JOINTS], pub_rest[NB_ARM_JOINTS];
 };
 
 static void start (NbController *c, Goal *g);
@@ -82,6 +92,10 @@ nb_controller_new (const NbArmModel *model, const char *default_frame, double ti
                                       (GDestroyNotify) goal_free);
   c->traj_t = g_array_new (FALSE, FALSE, sizeof (double));
   c->traj_q = g_array_new (FALSE, FALSE, sizeof (double));
+  g_mutex_init (&c->pub_lock);
+  c->pub_t = g_array_new (FALSE, FALSE, sizeof (double));
+  c->pub_q = g_array_new (FALSE, FALSE, sizeof (double));
+  memcpy (c->pub_rest, c->arm.q, sizeof c->pub_rest);
   return c;
 }
 
@@ -106,6 +120,9 @@ nb_controller_free (NbController *c)
   nb_sim_arm_clear (&c->arm);
   g_array_unref (c->traj_t);
   g_array_unref (c->traj_q);
+  g_array_unref (c->pub_t);
+  g_array_unref (c->pub_q);
+  g_mutex_clear (&c->pub_lock);
   if (c->base != NULL)
     nb_sim_base_clear (c->base);
   g_free (c->base);
@@ -154,22 +171,25 @@ progress (NbController *c)
   return CLAMP ((double) (now - c->t0_us) / (double) c->duration_us, 0.0, 1.0);
 }
 
-/* The joints at fraction f of the motion (and their velocity, rad/s of
- * wall time): linear between the trajectory's reported instants. */
+/* The joints at fraction f of a motion — its n reported instants t (in
+ * simulated s, over traj_s) and joints Q, else the ramp q0 → q1 — and
+ * (v not NULL) their velocity, rad/s of wall time over duration_us:
+ * linear between the reported instants. */
 static void
-joints_at (NbController *c, double f, double q[NB_ARM_JOINTS], double v[NB_ARM_JOINTS])
+motion_joints (const double *t, const double *Q, guint n, double traj_s, const double *q0,
+               const double *q1, gint64 duration_us, double time_scale, double f,
+               double q[NB_ARM_JOINTS], double v[NB_ARM_JOINTS])
 {
-  const double *t = (const double *) c->traj_t->data, *Q = (const double *) c->traj_q->data;
-  guint n = c->traj_t->len, lo = 0, hi;
-  double tau = f * c->traj_s, u, dt;
+  guint lo = 0, hi;
+  double tau = f * traj_s, u, dt;
 
-  if (n < 2 || c->traj_s <= 0)
+  if (n < 2 || traj_s <= 0)
     {
       for (int i = 0; i < NB_ARM_JOINTS; i++)
         {
-          q[i] = c->q0[i] + f * (c->q1[i] - c->q0[i]);
+          q[i] = q0[i] + f * (q1[i] - q0[i]);
           if (v)
-            v[i] = c->duration_us > 0 ? (c->q1[i] - c->q0[i]) / (c->duration_us * 1e-6) : 0;
+            v[i] = duration_us > 0 ? (q1[i] - q0[i]) / (duration_us * 1e-6) : 0;
         }
       return;
     }
@@ -192,8 +212,58 @@ joints_at (NbController *c, double f, double q[NB_ARM_JOINTS], double v[NB_ARM_J
 
       q[i] = a + u * (b - a);
       if (v)
-        v[i] = dt > 0 && c->time_scale > 0 ? (b - a) / (dt * c->time_scale) : 0;
+        v[i] = dt > 0 && time_scale > 0 ? (b - a) / (dt * time_scale) : 0;
     }
+}
+
+/* The joints at fraction f of the current motion (and their velocity). */
+static void
+joints_at (NbController *c, double f, double q[NB_ARM_JOINTS], double v[NB_ARM_JOINTS])
+{
+  motion_joints ((const double *) c->traj_t->data, (const double *) c->traj_q->data,
+                 c->traj_t->len, c->traj_s, c->q0, c->q1, c->duration_us, c->time_scale, f, q,
+                 v);
+}
+
+/* The motion as it now stands, for the other threads (the arm's joints
+ * move only when a motion starts or is held). */
+static void
+publish (NbController *c)
+{
+  g_mutex_lock (&c->pub_lock);
+  c->pub_moving = c->active != NULL && !c->active->base && c->finish_source != 0 &&
+                  c->duration_us > 0;
+  c->pub_t0_us = c->t0_us;
+  c->pub_duration_us = c->duration_us;
+  c->pub_traj_s = c->traj_s;
+  g_array_set_size (c->pub_t, 0);
+  g_array_set_size (c->pub_q, 0);
+  if (c->pub_moving)
+    {
+      g_array_append_vals (c->pub_t, c->traj_t->data, c->traj_t->len);
+      g_array_append_vals (c->pub_q, c->traj_q->data, c->traj_q->len);
+    }
+  memcpy (c->pub_q0, c->q0, sizeof c->pub_q0);
+  memcpy (c->pub_q1, c->q1, sizeof c->pub_q1);
+  memcpy (c->pub_rest, c->arm.q, sizeof c->pub_rest);
+  g_mutex_unlock (&c->pub_lock);
+}
+
+void
+nb_controller_joints_at (NbController *c, gint64 t_us, double q[NB_ARM_JOINTS])
+{
+  g_mutex_lock (&c->pub_lock);
+  if (c->pub_moving)
+    {
+      double f = CLAMP ((double) (t_us - c->pub_t0_us) / (double) c->pub_duration_us, 0.0, 1.0);
+
+      motion_joints ((const double *) c->pub_t->data, (const double *) c->pub_q->data,
+                     c->pub_t->len, c->pub_traj_s, c->pub_q0, c->pub_q1, c->pub_duration_us,
+                     c->time_scale, f, q, NULL);
+    }
+  else
+    memcpy (q, c->pub_rest, sizeof (double) * NB_ARM_JOINTS);
+  g_mutex_unlock (&c->pub_lock);
 }
 
 /* The base's pose now: along its motion's legs while a base goal runs. */
@@ -242,6 +312,7 @@ finish (NbController *c)
 
   clear_motion (c);
   c->active = NULL;
+  publish (c);
   next = nb_arbiter_terminal (c->arbiter, g->id);
   g->done (result, g->data);
   goal_free (g);
@@ -406,6 +477,7 @@ start (NbController *c, Goal *g)
                      : g_idle_add (on_finished, c);
   if (g->priority == NB_PRIORITY_LOW)
     c->lease_source = g_timeout_add (20, on_lease_check, c);
+  publish (c);
 }
 
 /* q: a joint goal; else base_goal: the base's. */

@@ -107,5 +107,10 @@ typedef struct {
 } NbControllerState;
 
 void     nb_controller_state (NbController *c, NbControllerState *state);
+/* The arm's joints at the monotonic instant t_us (g_get_monotonic_time)
+ * as the motion published when it started stands then, from any thread
+ * (the simulated tracker's, nb-tracker-stream.h): during a motion where it
+ * has brought them (the servo's ring included), at rest where they are. */
+void     nb_controller_joints_at (NbController *c, gint64 t_us, double q[NB_ARM_JOINTS]);
 
 G_END_DECLS

@@ -1394,6 +1394,12 @@ nb_server_new (const NbServerConfig *config, GError **error)
   return g_steal_pointer (&s);
 }
 
+NbController *
+nb_server_controller (NbServer *s)
+{
+  return s->controller;
+}
+
 const char *
 nb_server_url (NbServer *s)
 {

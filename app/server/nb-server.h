@@ -66,6 +66,10 @@ NbServer   *nb_server_new  (const NbServerConfig *config, GError **error);
 void        nb_server_free (NbServer *server);
 /* "http://127.0.0.1:PORT", "http://[::1]:PORT": where the runner reaches it */
 const char *nb_server_url  (NbServer *server);
+/* The motion server behind the API (the simulated tracker beside it reads
+ * its joints: nb_controller_joints_at). */
+struct NbController;
+struct NbController *nb_server_controller (NbServer *server);
 /* Connections open now (for tests and the soak). */
 guint       nb_server_connections (NbServer *server);
 

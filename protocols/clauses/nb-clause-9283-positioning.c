@@ -86,12 +86,14 @@ run_cycle (const NbClause9283 *clause, NbIso9283Rig *rig, const NbIso9283PlanEnt
                                 FALSE, NULL, error))
         return FALSE;
       nb_iso9283_rig_tracker (rig, TRUE);
-      t0 = nb_iso9283_rig_clock (rig);
       if (!nb_iso9283_rig_goal (rig, &g_array_index (c->goals, double,
                                                      (2 * i + 1) * NB_ARM_JOINTS),
                                 FALSE, NULL, error) ||
           !nb_clause_9283_stream_check (rig, "9", error))
         return FALSE;
+      /* From the goal's start: the instant it was sent (over HTTP after the
+       * stream's first sample, which may take a poll's round trip). */
+      t0 = rig->goal_sent_s;
       /* Each move's stream: its count, then (t from the start, x, y, z). */
       n = rig->stream_t_s->len;
       g_array_append_val (t->data, n);

@@ -1,4 +1,4 @@
-/* natnet-protocol.c — NatNet frame parsing (see natnet-protocol.h)
+/* natnet-protocol.c — NatNet frame parsing and writing (see natnet-protocol.h)
  *
  * Written from the NatNet packet description (NatNet SDK PacketClient
  * sample and the NatNet 4.1 data-type notes): every read is bounds checked,
@@ -318,4 +318,104 @@ nb_natnet_parse (const guint8 *data, gsize len, int major, int minor, NbNatNetFr
       return FALSE;
     }
   return TRUE;
+}
+
+/* ------------------------------------------------------------ writing -- */
+
+static void
+put_u16 (GByteArray *o, guint16 v)
+{
+  const guint8 b[2] = { v & 0xff, v >> 8 };
+
+  g_byte_array_append (o, b, 2);
+}
+
+static void
+put_u32 (GByteArray *o, guint32 v)
+{
+  const guint8 b[4] = { v & 0xff, (v >> 8) & 0xff, (v >> 16) & 0xff, v >> 24 };
+
+  g_byte_array_append (o, b, 4);
+}
+
+static void
+put_f32 (GByteArray *o, double v)
+{
+  float f = (float) v;
+  guint32 u;
+
+  memcpy (&u, &f, 4);
+  put_u32 (o, u);
+}
+
+static void
+put_f64 (GByteArray *o, double v)
+{
+  guint64 u;
+
+  memcpy (&u, &v, 8);
+  put_u32 (o, (guint32) (u & 0xffffffffu));
+  put_u32 (o, (guint32) (u >> 32));
+}
+
+/* An empty section: its count, and (4.1+) its size. */
+static void
+put_empty (GByteArray *o, int major, int minor)
+{
+  put_u32 (o, 0);
+  if (has_sizes (major, minor))
+    put_u32 (o, 0);
+}
+
+void
+nb_natnet_write_frame (GByteArray *o, int major, int minor, gint32 frame_number,
+                       const NbNatNetBody *bodies, guint n, double timestamp_s)
+{
+  guint start = o->len;
+  guint16 size;
+
+  put_u16 (o, NB_NATNET_FRAME_OF_DATA);
+  put_u16 (o, 0);                       /* the payload's size, below */
+  put_u32 (o, (guint32) frame_number);
+  put_empty (o, major, minor);          /* marker sets */
+  put_empty (o, major, minor);          /* other markers */
+  put_u32 (o, n);
+  if (has_sizes (major, minor))
+    put_u32 (o, n * BODY_BYTES);
+  for (guint i = 0; i < n; i++)
+    {
+      const NbNatNetBody *b = &bodies[i];
+
+      put_u32 (o, (guint32) b->id);
+      put_f32 (o, b->x);
+      put_f32 (o, b->y);
+      put_f32 (o, b->z);
+      put_f32 (o, b->qx);
+      put_f32 (o, b->qy);
+      put_f32 (o, b->qz);
+      put_f32 (o, b->qw);
+      put_f32 (o, b->mean_error_m);
+      put_u16 (o, b->tracking_valid ? 0x01 : 0x00);
+    }
+  put_empty (o, major, minor);          /* skeletons */
+  if (has_sizes (major, minor))
+    put_empty (o, major, minor);        /* assets */
+  put_empty (o, major, minor);          /* labeled markers */
+  put_empty (o, major, minor);          /* force plates */
+  put_empty (o, major, minor);          /* devices */
+  put_u32 (o, 0);                       /* timecode */
+  put_u32 (o, 0);                       /* timecode subframe */
+  put_f64 (o, timestamp_s);
+  for (int i = 0; i < 6; i++)           /* the three high-resolution stamps */
+    put_u32 (o, 0);
+  if (has_sizes (major, minor))
+    {
+      put_u32 (o, 0);                   /* 4.1: the precision timestamp (s, fraction): none */
+      put_u32 (o, 0);
+    }
+  put_u16 (o, 0);                       /* params */
+  put_u32 (o, 0);                       /* end of data */
+  size = (guint16) (o->len - start - 4);
+  o->data[start + 2] = size & 0xff;
+  o->data[start + 3] = size >> 8;
 }

@@ -47,4 +47,14 @@ gboolean nb_natnet_parse_version (const char *text, int *major, int *minor, GErr
 gboolean nb_natnet_parse (const guint8 *data, gsize len, int major, int minor, NbNatNetFrame *out,
                           GError **error);
 
+/* A frame of data as Motive sends it, for the simulated tracker beside
+ * `navbench-cli serve --tracker` (the one layout, beside its parser): in
+ * version major.minor (3.x, 4.0, 4.1: the section sizes and the assets of
+ * 4.1), frame number, the n bodies (mean_error_m, tracking_valid as given;
+ * positions and quaternions as float32, as NatNet carries them), no markers,
+ * skeletons, force plates or devices, timestamp_s in the frame suffix.  The
+ * packet, header included, is appended to out. */
+void nb_natnet_write_frame (GByteArray *out, int major, int minor, gint32 frame_number,
+                            const NbNatNetBody *bodies, guint n, double timestamp_s);
+
 G_END_DECLS
