@@ -1,6 +1,6 @@
 /* The number parser and the CSV reader: accepted forms, refused forms, the
  * exact rounding of strtod, quoting, comments, line numbers in messages,
- * records across block boundaries. */
+ * records across block boundaries, get_doubles against get_double. */
 #include "nb-csv-reader.h"
 #include "nb-error.h"
 #include "nb-number.h"
@@ -383,6 +383,37 @@ test_csv_numbers_split (void)
   g_assert_true (nb_csv_reader_read_header (r, cols, COLS, &error));
   while (nb_csv_reader_next (r, &error) > 0)
     {
+      double all[COLS], one;
+      int first_bad = COLS;
+      g_autoptr (GError) all_error = NULL;
+
+      /* get_doubles first, before any text was asked for (no NULs written
+       * in the record yet): the numbers get_double gives, up to the first
+       * column that is not one, whose error it reports. */
+      for (int c = COLS - 1; c >= 0; c--)
+        {
+          const char *t = texts->pdata[record * COLS + (guint) c];
+
+          if (!nb_parse_double (t, strlen (t), &one))
+            first_bad = c;
+        }
+      g_assert_true (nb_csv_reader_get_doubles (r, cols, COLS, all, &all_error) ==
+                     (first_bad == COLS));
+      if (first_bad < COLS)
+        {
+          g_assert_error (all_error, NB_ERROR, NB_ERROR_INPUT);
+          g_assert_nonnull (strstr (all_error->message, cols[first_bad].name));
+        }
+      for (int c = 0; c < first_bad; c++)
+        {
+          const char *t = texts->pdata[record * COLS + (guint) c];
+          g_autofree char *trimmed = g_strstrip (g_strdup (t));
+
+          one = strtod (trimmed, NULL);
+          if (memcmp (&all[c], &one, sizeof one) != 0)
+            g_error ("record %u column %d '%s': get_doubles %a, strtod %a", record, c, t,
+                     all[c], one);
+        }
       for (int c = 0; c < COLS; c++)
         {
           const char *want_text = texts->pdata[record * COLS + (guint) c];

@@ -15,6 +15,7 @@
  * powers of ten written by tools/gen-pow10-table.py.
  */
 #include "nb-number.h"
+#include "nb-number-inline.h"
 
 #include "nb-pow10-table.h"
 #include "nb-swar.h"
@@ -25,11 +26,6 @@
 
 typedef unsigned __int128 u128;
 
-/* Exactly representable powers of ten: Clinger's fast path needs 10^e exact. */
-static const double pow10_exact[] = {
-  1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-  1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
 
 #define MANTISSA_BITS 52
 #define EXPONENT_BIAS 1023
@@ -486,7 +482,8 @@ parse_general (const char *s, gsize len, double *out)
   if (!truncated && w <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
     {
       value = (double) w;
-      value = exp10 < 0 ? value / pow10_exact[-exp10] : value * pow10_exact[exp10];
+      value = exp10 < 0 ? value / nb_number_pow10_exact[-exp10]
+                        : value * nb_number_pow10_exact[exp10];
       *out = negative ? -value : value;
       return TRUE;
     }
@@ -507,9 +504,6 @@ parse_general (const char *s, gsize len, double *out)
   return TRUE;
 }
 
-static const uint64_t pow10_u64[] = {
-  1, 10, 100, 1000, 10000, 100000, 1000000, 10000000, 100000000,
-};
 
 /* Digits from p on into *w (w·10^n + their value), a word of eight bytes at
  * a time while eight remain before end; a run of fewer than eight in a word
@@ -532,7 +526,7 @@ scan_run (const char *p, const char *end, uint64_t *w)
           continue;
         }
       n = __builtin_ctzll (stop) >> 3;
-      v = v * pow10_u64[n] + nb_swar_digits_value (chunk, n);
+      v = v * nb_number_pow10_u64[n] + nb_swar_digits_value (chunk, n);
       p += n;
       *w = v;
       return p;
@@ -546,8 +540,8 @@ scan_run (const char *p, const char *end, uint64_t *w)
 /* Everything nb_parse_double_prefix's fast path leaves: any number of
  * integer digits, an exponent, more than 19 significant digits, the last
  * bytes before end. */
-static G_GNUC_NO_INLINE const char *
-parse_prefix_slow (const char *s, const char *end, double *out)
+G_GNUC_NO_INLINE const char *
+nb_parse_double_prefix_slow (const char *s, const char *end, double *out)
 {
   const char *p = s, *digits, *stop;
   uint64_t w = 0, bits, head;
@@ -578,7 +572,7 @@ parse_prefix_slow (const char *s, const char *end, double *out)
             {
               int n2 = __builtin_ctzll (mask) >> 3;
 
-              w = w * pow10_u64[n2] + nb_swar_digits_value (chunk, n2);
+              w = w * nb_number_pow10_u64[n2] + nb_swar_digits_value (chunk, n2);
               p += n2;
             }
           else
@@ -637,7 +631,8 @@ parse_prefix_slow (const char *s, const char *end, double *out)
   if (w <= (G_GUINT64_CONSTANT (1) << 53) && exp10 >= -22 && exp10 <= 22)
     {
       value = (double) w;
-      value = exp10 < 0 ? value / pow10_exact[-exp10] : value * pow10_exact[exp10];
+      value = exp10 < 0 ? value / nb_number_pow10_exact[-exp10]
+                        : value * nb_number_pow10_exact[exp10];
       *out = negative ? -value : value;
       return p;
     }
@@ -650,85 +645,10 @@ parse_prefix_slow (const char *s, const char *end, double *out)
   return p;
 }
 
-/* The first nd (1…8) bytes of v, all digits, as a number: shifted up to
- * the word's end behind '0's, then one eight-digit conversion. */
-static inline uint64_t
-leading_digits (uint64_t v, int nd)
-{
-  int shift = 64 - 8 * nd;   /* 0…56 */
-
-  return nb_swar_eight_digits ((v << shift) | (NB_SWAR_ZEROS & ~(UINT64_MAX << shift)));
-}
-
-/* The shape of nearly every number in a measurement file, "[-]I.F" with
- * up to 7 integer digits and up to 15 digits in all, in as few
- * instructions as can be: a word for the integer part, one for the
- * fraction, and with up to eight digits in all the two merged and converted
- * as one word; then Clinger's one division (the mantissa below 10^15 < 2^53
- * and the power of ten exact: correctly rounded).  The division is not
- * what costs: replaced by a multiplication (wrong, to measure) or by the
- * 128-bit product of Eisel–Lemire (right, ≈ 40 more instructions) the same
- * numbers parse no faster resp. slower (docs/performance.md).  All else
- * goes to parse_prefix_slow. */
 const char *
 nb_parse_double_prefix (const char *s, const char *end, double *out)
 {
-  const char *p = s, *frac, *q;
-  uint64_t a, c, mask, w;
-  int n1, n2, nd;
-  double value;
-
-  if (G_UNLIKELY (end - s < 26))
-    return parse_prefix_slow (s, end, out);
-  p += *p == '-' || *p == '+';
-  a = nb_swar_load8 (p);
-  if ((mask = nb_swar_non_digits (a)) == 0)
-    return parse_prefix_slow (s, end, out);
-  n1 = nb_swar_first (mask);
-  if (p[n1] != '.')
-    {
-      /* An integer of up to 7 digits. */
-      if (n1 == 0 || (p[n1] | 0x20) == 'e')
-        return parse_prefix_slow (s, end, out);
-      value = (double) leading_digits (a, n1);
-      *out = *s == '-' ? -value : value;
-      return p + n1;
-    }
-  frac = p + n1 + 1;
-  c = nb_swar_load8 (frac);
-  if ((mask = nb_swar_non_digits (c)) != 0)
-    {
-      n2 = nb_swar_first (mask);
-      if ((nd = n1 + n2) == 0)
-        return parse_prefix_slow (s, end, out);   /* "." */
-      if (nd <= 8)
-        /* The integer digits (a's first n1 bytes) and the fraction's (c's
-         * first n2) side by side in one word: one conversion. */
-        w = leading_digits ((a & ~(UINT64_MAX << (8 * n1))) | c << (8 * n1), nd);
-      else
-        w = leading_digits (a, n1) * pow10_u64[n2] + leading_digits (c, n2);
-    }
-  else
-    {
-      /* Eight fraction digits, then up to seven more. */
-      uint64_t d = nb_swar_load8 (frac + 8);
-
-      if ((mask = nb_swar_non_digits (d)) == 0)
-        return parse_prefix_slow (s, end, out);
-      n2 = nb_swar_first (mask);
-      w = (nb_swar_digits_value (a, n1) * 100000000 + nb_swar_eight_digits (c)) *
-            pow10_u64[n2] + nb_swar_digits_value (d, n2);
-      n2 += 8;
-      nd = n1 + n2;
-    }
-  q = frac + n2;
-  /* 15 digits at most: w < 10^15 < 2^53 is exact as a double (and no
-   * product above wrapped). */
-  if (nd > 15 || (*q | 0x20) == 'e')
-    return parse_prefix_slow (s, end, out);
-  value = (double) w / pow10_exact[n2];
-  *out = *s == '-' ? -value : value;
-  return q;
+  return nb_parse_double_prefix_inline (s, end, out);
 }
 
 gboolean

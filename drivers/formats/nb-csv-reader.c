@@ -2,6 +2,7 @@
 
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-number-inline.h"
 #include "nb-swar.h"
 
 #include <errno.h>
@@ -16,6 +17,18 @@
 /* Bytes allocated past the buffer's capacity: a word of eight may be
  * loaded at any byte before its end (what lies beyond is masked off). */
 #define SLACK 8
+
+/* A field of the current record: its text in the buffer, and its number
+ * when split_numbers parsed it.  One array of these, not one per member:
+ * a field is noted by one store of each, in one cache line.  The text's NUL
+ * is written when the text is asked for (field_text): a table read for its
+ * numbers never writes the buffer. */
+typedef struct {
+  char *text;
+  guint32 len;
+  gboolean has_value;
+  double value;
+} Field;
 
 struct _NbCsvReader {
   char *name;
@@ -32,10 +45,7 @@ struct _NbCsvReader {
   guint64 record_line;
   guint n_header;                       /* fields per record, from the header */
 
-  char **field;                         /* the current record, in buf */
-  gsize *field_len;
-  double *value;                        /* a field's number, when split_numbers parsed it */
-  gboolean *has_value;
+  Field *field;                         /* the current record, in buf */
   guint n_fields, fields_cap;
 };
 
@@ -107,9 +117,6 @@ nb_csv_reader_free (NbCsvReader *r)
   g_free (r->name);
   g_free (r->buf);
   g_free (r->field);
-  g_free (r->field_len);
-  g_free (r->value);
-  g_free (r->has_value);
   g_free (r);
 }
 
@@ -200,36 +207,35 @@ refill (NbCsvReader *r, GError **error)
     }
 }
 
+static G_GNUC_NO_INLINE void
+grow_fields (NbCsvReader *r)
+{
+  r->fields_cap = MAX (16, 2 * r->fields_cap);
+  r->field = g_renew (Field, r->field, r->fields_cap);
+}
+
+/* (a field is shorter than MAX_RECORD: its length fits 32 bits) */
 static inline void
 push_field (NbCsvReader *r, char *start, gsize len)
 {
   if (G_UNLIKELY (r->n_fields == r->fields_cap))
-    {
-      r->fields_cap = MAX (16, 2 * r->fields_cap);
-      r->field = g_renew (char *, r->field, r->fields_cap);
-      r->field_len = g_renew (gsize, r->field_len, r->fields_cap);
-      r->value = g_renew (double, r->value, r->fields_cap);
-      r->has_value = g_renew (gboolean, r->has_value, r->fields_cap);
-    }
-  r->field[r->n_fields] = start;
-  r->field_len[r->n_fields] = len;
-  r->has_value[r->n_fields] = FALSE;
-  r->n_fields++;
+    grow_fields (r);
+  r->field[r->n_fields++] = (Field) { start, (guint32) len, FALSE, 0.0 };
 }
 
 static inline void
 push_number (NbCsvReader *r, char *start, gsize len, double value)
 {
-  push_field (r, start, len);
-  r->value[r->n_fields - 1] = value;
-  r->has_value[r->n_fields - 1] = TRUE;
+  if (G_UNLIKELY (r->n_fields == r->fields_cap))
+    grow_fields (r);
+  r->field[r->n_fields++] = (Field) { start, (guint32) len, TRUE, value };
 }
 
 /* The common record, no quote in it: one pass from p, a word of eight
  * bytes at a time (nb-swar.h), cuts the fields at the commas and stops at
  * the line feed.  The buffer is not written (a record cut by the buffer's
  * end is scanned again after a refill): the fields are noted, and
- * terminate_fields() puts their NULs.  Returns the end of the record's
+ * field_text() puts a NUL when asked.  Returns the end of the record's
  * text (its line feed; limit at the end of the file), or NULL when the
  * buffer ends first or the record has a quote (*quoted). */
 static char *
@@ -287,7 +293,7 @@ split_numbers (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *
       const char *q;
       double v;
 
-      if (G_LIKELY (p < limit) && (q = nb_parse_double_prefix (p, limit, &v)) != NULL &&
+      if (G_LIKELY (p < limit) && (q = nb_parse_double_prefix_inline (p, limit, &v)) != NULL &&
           G_LIKELY (q < limit))
         {
           if (*q == ',')
@@ -306,11 +312,14 @@ split_numbers (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *
     }
 }
 
-static void
-terminate_fields (NbCsvReader *r)
+/* A field's text, NUL-terminated: the byte after it is its separator (a
+ * comma, the line's CR or LF, a quote's end) or the buffer's spare byte,
+ * which the record no longer needs once it is split. */
+static inline char *
+field_text (const NbCsvReader *r, guint i)
 {
-  for (guint i = 0; i < r->n_fields; i++)
-    r->field[i][r->field_len[i]] = '\0';
+  r->field[i].text[r->field[i].len] = '\0';
+  return r->field[i].text;
 }
 
 /*
@@ -473,7 +482,6 @@ read_record (NbCsvReader *r, GError **error)
       eol = split_numbers (r, p, limit, r->eof, &quoted);
       if (eol != NULL)
         {
-          terminate_fields (r);
           next = eol < limit ? eol + 1 : eol;
         }
       else if (!quoted)
@@ -503,7 +511,6 @@ read_record (NbCsvReader *r, GError **error)
           eol = next > p && next[-1] == '\n' ? next - 1 : next;
           if (!split_quoted (r, p, eol, error))
             return -1;
-          terminate_fields (r);
           r->next_line += newlines;
         }
       r->next_line++;
@@ -513,6 +520,7 @@ read_record (NbCsvReader *r, GError **error)
     }
 }
 
+/* Trims a NUL-terminated field in place. */
 static void
 trim_field (char **s, gsize *len)
 {
@@ -520,6 +528,17 @@ trim_field (char **s, gsize *len)
     (*s)++, (*len)--;
   while (*len > 0 && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
     (*s)[--(*len)] = '\0';
+}
+
+static void
+trim_record_field (NbCsvReader *r, guint i)
+{
+  char *s = field_text (r, i);
+  gsize len = r->field[i].len;
+
+  trim_field (&s, &len);
+  r->field[i].text = s;
+  r->field[i].len = (guint32) len;
 }
 
 gboolean
@@ -538,15 +557,15 @@ nb_csv_reader_read_header (NbCsvReader *r, NbCsvColumn *columns, guint n_columns
     }
   r->n_header = r->n_fields;
   for (guint f = 0; f < r->n_fields; f++)
-    trim_field (&r->field[f], &r->field_len[f]);
+    trim_record_field (r, f);
 
   for (guint c = 0; c < n_columns; c++)
     {
       columns[c].index = -1;
       for (guint f = 0; f < r->n_fields; f++)
         {
-          if (r->field_len[f] != strlen (columns[c].name) ||
-              g_ascii_strncasecmp (r->field[f], columns[c].name, r->field_len[f]) != 0)
+          if (r->field[f].len != strlen (columns[c].name) ||
+              g_ascii_strncasecmp (r->field[f].text, columns[c].name, r->field[f].len) != 0)
             continue;
           if (columns[c].index >= 0)
             {
@@ -590,8 +609,8 @@ nb_csv_reader_field (const NbCsvReader *r, const NbCsvColumn *column, gsize *len
       return "";
     }
   if (len)
-    *len = r->field_len[column->index];
-  return r->field[column->index];
+    *len = r->field[column->index].len;
+  return field_text (r, (guint) column->index);
 }
 
 /* A short, printable quote of a bad value for a message. */
@@ -626,25 +645,22 @@ static inline gboolean
 parsed_value (const NbCsvReader *r, const NbCsvColumn *column, double *out)
 {
   if (column->index < 0 || (guint) column->index >= r->n_fields ||
-      !r->has_value[column->index])
+      !r->field[column->index].has_value)
     return FALSE;
-  *out = r->value[column->index];
+  *out = r->field[column->index].value;
   return TRUE;
 }
 
-gboolean
-nb_csv_reader_get_double_or_empty (NbCsvReader *r, const NbCsvColumn *column, double *out,
-                                   gboolean *present, GError **error)
+/* get_double_or_empty when the split did not parse the field (out of
+ * line, as get_double_from_text). */
+static G_GNUC_NO_INLINE gboolean
+get_double_or_empty_from_text (NbCsvReader *r, const NbCsvColumn *column, double *out,
+                               gboolean *present, GError **error)
 {
   gsize len;
   const char *s;
   gsize i = 0;
 
-  if (parsed_value (r, column, out))
-    {
-      *present = TRUE;
-      return TRUE;
-    }
   s = nb_csv_reader_field (r, column, &len);
   while (i < len && (s[i] == ' ' || s[i] == '\t'))
     i++;
@@ -663,6 +679,18 @@ nb_csv_reader_get_double_or_empty (NbCsvReader *r, const NbCsvColumn *column, do
     }
   *present = TRUE;
   return TRUE;
+}
+
+gboolean
+nb_csv_reader_get_double_or_empty (NbCsvReader *r, const NbCsvColumn *column, double *out,
+                                   gboolean *present, GError **error)
+{
+  if (G_LIKELY (parsed_value (r, column, out)))
+    {
+      *present = TRUE;
+      return TRUE;
+    }
+  return get_double_or_empty_from_text (r, column, out, present, error);
 }
 
 /* get_double when the split did not parse the field: out of line, so the
@@ -696,6 +724,35 @@ nb_csv_reader_get_double (NbCsvReader *r, const NbCsvColumn *column, double *out
   if (G_LIKELY (parsed_value (r, column, out)))
     return TRUE;
   return get_double_from_text (r, column, out, error);
+}
+
+/* get_doubles from column c on, with the text path for the fields the
+ * split did not parse. */
+static G_GNUC_NO_INLINE gboolean
+get_doubles_from (NbCsvReader *r, const NbCsvColumn *columns, guint c, guint n, double *out,
+                  GError **error)
+{
+  for (; c < n; c++)
+    if (!parsed_value (r, &columns[c], &out[c]) &&
+        !get_double_from_text (r, &columns[c], &out[c], error))
+      return FALSE;
+  return TRUE;
+}
+
+gboolean
+nb_csv_reader_get_doubles (NbCsvReader *r, const NbCsvColumn *columns, guint n, double *out,
+                           GError **error)
+{
+  /* Lookups only; anything else is a tail call (no registers to save). */
+  for (guint c = 0; c < n; c++)
+    {
+      int i = columns[c].index;
+
+      if (G_UNLIKELY (i < 0 || (guint) i >= r->n_fields || !r->field[i].has_value))
+        return get_doubles_from (r, columns, c, n, out, error);
+      out[c] = r->field[i].value;
+    }
+  return TRUE;
 }
 
 gboolean
@@ -747,8 +804,8 @@ nb_csv_reader_get_text (NbCsvReader *r, const NbCsvColumn *column, GError **erro
       nb_csv_reader_set_error (r, error, "column '%s' is empty", column->name);
       return NULL;
     }
-  s = r->field[column->index];
-  len = r->field_len[column->index];
+  s = field_text (r, (guint) column->index);
+  len = r->field[column->index].len;
   trim_field (&s, &len);
   if (len == 0)
     {

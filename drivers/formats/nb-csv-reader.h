@@ -45,6 +45,11 @@ const char  *nb_csv_reader_field        (const NbCsvReader *reader, const NbCsvC
                                          gsize *len);
 gboolean     nb_csv_reader_get_double   (NbCsvReader *reader, const NbCsvColumn *column,
                                          double *out, GError **error);
+/* nb_csv_reader_get_double of columns[0..n) into out[0..n), in that order,
+ * in one call (the hot path of a table of numbers); stops at the first that
+ * fails, with its error. */
+gboolean     nb_csv_reader_get_doubles  (NbCsvReader *reader, const NbCsvColumn *columns,
+                                         guint n, double *out, GError **error);
 /* An empty field leaves *present FALSE; anything else must be a finite number. */
 gboolean     nb_csv_reader_get_double_or_empty (NbCsvReader *reader, const NbCsvColumn *column,
                                                 double *out, gboolean *present, GError **error);

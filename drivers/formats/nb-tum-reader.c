@@ -7,6 +7,7 @@
 #include "nb-csv-reader.h"
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-number-inline.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -154,7 +155,7 @@ tum_line_fast (Builder *b, guint64 line, const char *p, const char *end, gboolea
     {
       while (p < end && is_separator (*p))
         p++;
-      if ((p = nb_parse_double_prefix (p, end, &v[n])) == NULL)
+      if ((p = nb_parse_double_prefix_inline (p, end, &v[n])) == NULL)
         return NULL;
       if (p < end && !is_separator (*p) && *p != '\n')
         return NULL;
@@ -279,19 +280,20 @@ read_csv (Builder *b, NbCsvReader *reader, GError **error)
 
   while ((rc = nb_csv_reader_next (reader, error)) > 0)
     {
-      double t, p[3] = { 0, 0, 0 }, q[4] = { 1, 0, 0, 0 }, theta;
+      double t, p[3] = { 0, 0, 0 }, q[4] = { 1, 0, 0, 0 }, theta, txyz[4], xyzw[4];
 
-      if (!nb_csv_reader_get_double (reader, &cols[0], &t, error) ||
-          !nb_csv_reader_get_double (reader, &cols[1], &p[0], error) ||
-          !nb_csv_reader_get_double (reader, &cols[2], &p[1], error) ||
-          (cols[3].index >= 0 && !nb_csv_reader_get_double (reader, &cols[3], &p[2], error)))
+      /* t, x, y and z in one call when z is there (the usual track). */
+      if (!nb_csv_reader_get_doubles (reader, cols, cols[3].index >= 0 ? 4 : 3, txyz, error))
         return FALSE;
-      if (has_quat &&
-          (!nb_csv_reader_get_double (reader, &cols[7], &q[0], error) ||
-           !nb_csv_reader_get_double (reader, &cols[4], &q[1], error) ||
-           !nb_csv_reader_get_double (reader, &cols[5], &q[2], error) ||
-           !nb_csv_reader_get_double (reader, &cols[6], &q[3], error)))
-        return FALSE;
+      t = txyz[0], p[0] = txyz[1], p[1] = txyz[2];
+      if (cols[3].index >= 0)
+        p[2] = txyz[3];
+      if (has_quat)
+        {
+          if (!nb_csv_reader_get_doubles (reader, &cols[4], 4, xyzw, error))
+            return FALSE;
+          q[0] = xyzw[3], q[1] = xyzw[0], q[2] = xyzw[1], q[3] = xyzw[2];   /* w first */
+        }
       if (has_theta)
         {
           if (!nb_csv_reader_get_double (reader, &cols[8], &theta, error))
