@@ -91,17 +91,24 @@ nb_parse_double_prefix_inline (const char *s, const char *end, double *out)
   else
     {
       /* Eight fraction digits, then up to seven more. */
-      uint64_t d = nb_swar_load8 (frac + 8);
+      uint64_t d = nb_swar_load8 (frac + 8), head, tail;
+      int n_tail;
 
       if ((mask = nb_swar_non_digits (d)) == 0)
         return nb_parse_double_prefix_slow (s, end, out);
       n2 = nb_swar_first (mask);
       /* 15 digits at most: w < 10^15 < 2^53 is exact as a double (and no
        * product below wraps); the first branch has at most 7 + 7. */
-      if (n1 + n2 + 8 > 15)
+      if ((n_tail = n1 + n2) > 7)
         return nb_parse_double_prefix_slow (s, end, out);
-      w = (nb_swar_digits_value (a, n1) * 100000000 + nb_swar_eight_digits (c)) *
-            nb_number_pow10_u64[n2] + nb_swar_digits_value (d, n2);
+      /* The digits I C D (a's n1, c's 8, d's n2) as the first eight and
+       * the n_tail after them: two conversions, not three.  c's last n1
+       * bytes are c >> (64 − 8·n1), shifted in two steps (a shift by 64 is
+       * undefined; n1 = 0 leaves nothing). */
+      head = (a & ~(UINT64_MAX << (8 * n1))) | c << (8 * n1);
+      tail = ((c >> 1) >> (63 - 8 * n1)) | d << (8 * n1);
+      w = nb_swar_eight_digits (head) * nb_number_pow10_u64[n_tail] +
+          nb_swar_digits_value (tail, n_tail);
       n2 += 8;
     }
   q = frac + n2;

@@ -151,19 +151,26 @@ tum_line_fast (Builder *b, guint64 line, const char *p, const char *end, gboolea
 {
   double v[8], pos[3], q[4];
 
+  while (p < end && is_separator (*p))
+    p++;
   for (int n = 0; n < 8; n++)
+    {
+      /* One separator between numbers: a second one is no number's start,
+       * so the parse refuses it and tum_line reads the line. */
+      if (n > 0 && (p >= end || !is_separator (*p++)))
+        return NULL;
+      if ((p = nb_parse_double_prefix_inline (p, end, &v[n])) == NULL)
+        return NULL;
+    }
+  if (G_LIKELY (p < end && *p == '\n'))
+    p++;
+  else
     {
       while (p < end && is_separator (*p))
         p++;
-      if ((p = nb_parse_double_prefix_inline (p, end, &v[n])) == NULL)
-        return NULL;
-      if (p < end && !is_separator (*p) && *p != '\n')
+      if (p < end && *p++ != '\n')
         return NULL;
     }
-  while (p < end && is_separator (*p))
-    p++;
-  if (p < end && *p++ != '\n')
-    return NULL;
   pos[0] = v[1], pos[1] = v[2], pos[2] = v[3];
   q[0] = v[7], q[1] = v[4], q[2] = v[5], q[3] = v[6];   /* TUM stores w last */
   *ok = builder_add (b, line, v[0], pos, q, error);

@@ -18,16 +18,142 @@
  * and both RMSEs (they must agree to 1e-12 relative).  Skipped without
  * /usr/bin/python3 and numpy.
  *
- * Needs NAVBENCH_CLI (set by meson benchmark).  Every figure is the
- * kernel's for that child alone (wait4, tests/bench/nb-bench.h).
+ * Before the peer: where the time of that job goes, its stages run in this
+ * process on the same two files as nb_traj_evaluate runs them (STAGE_RUNS
+ * times, medians): reading one file on one thread, both on two threads as
+ * the CLI reads them, the association in place, the errors, their
+ * statistics, freeing the two tracks; wall time and this process's CPU
+ * time (both threads) of each.  What the whole CLI takes beyond their sum
+ * is its start (the dynamic linker), the JSON and its exit.
+ *
+ * Needs NAVBENCH_CLI (set by meson benchmark).  Every figure of a child is
+ * the kernel's for that child alone (wait4, tests/bench/nb-bench.h).
  */
 #include "nb-bench.h"
+
+#include "nb-traj-assoc.h"
+#include "nb-traj-error.h"
+#include "nb-tum-reader.h"
 
 #include <glib/gstdio.h>
 #include <string.h>
 #include <math.h>
+#include <time.h>
 
 #define PEER_RUNS 5
+#define STAGE_RUNS 3
+
+enum { READ_ONE, READ_BOTH, ASSOCIATE, ERRORS, STATS, FREE, N_STAGES };
+
+static const char *const stage_names[N_STAGES] = {
+  "read one file, one thread", "read both, two threads (as the CLI)",
+  "associate (nearest stamp, in place)", "errors (translation APE)", "statistics (median: selection)",
+  "free both tracks",
+};
+
+static double
+process_cpu (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+typedef struct {
+  const char *path;
+  NbTraj *traj;
+} ReadJob;
+
+static gpointer
+read_job (gpointer data)
+{
+  ReadJob *j = data;
+  NbTrajReadInfo info;
+  g_autoptr (GError) error = NULL;
+
+  j->traj = nb_traj_read_path (j->path, NB_TRAJ_FORMAT_AUTO, &info, &error);
+  g_assert_no_error (error);
+  return NULL;
+}
+
+/* The stages of `compute ape --json` on ref and est, each timed; returns
+ * the RMSE (checked against the CLI's). */
+static double
+stages (const char *ref, const char *est, double wall[N_STAGES][STAGE_RUNS],
+        double cpu[N_STAGES][STAGE_RUNS], int run)
+{
+  ReadJob jobs[2] = { { ref, NULL }, { est, NULL } };
+  NbAssocReport assoc;
+  NbErrorStats st;
+  g_autoptr (GError) error = NULL;
+  GThread *thread;
+  double *err, c0;
+  gint64 t0;
+
+#define STAGE_START() (t0 = g_get_monotonic_time (), c0 = process_cpu ())
+#define STAGE_END(k) (wall[k][run] = (g_get_monotonic_time () - t0) / 1e6, \
+                      cpu[k][run] = process_cpu () - c0)
+  STAGE_START ();
+  read_job (&jobs[0]);
+  STAGE_END (READ_ONE);
+  nb_traj_free (jobs[0].traj);
+
+  STAGE_START ();
+  thread = g_thread_new ("read-est", read_job, &jobs[1]);
+  read_job (&jobs[0]);
+  g_thread_join (thread);
+  STAGE_END (READ_BOTH);
+
+  STAGE_START ();
+  g_assert_true (nb_traj_associate_in_place (jobs[0].traj, jobs[1].traj, 0.01, 0.0, &assoc,
+                                             &error));
+  STAGE_END (ASSOCIATE);
+
+  STAGE_START ();
+  err = g_new (double, MAX (jobs[1].traj->n, 1));
+  nb_traj_ape (jobs[0].traj, jobs[1].traj, NB_REL_TRANS, err);
+  STAGE_END (ERRORS);
+
+  STAGE_START ();
+  nb_error_stats (err, jobs[1].traj->n, &st);
+  STAGE_END (STATS);
+
+  STAGE_START ();
+  nb_traj_free (jobs[0].traj);
+  nb_traj_free (jobs[1].traj);
+  g_free (err);
+  STAGE_END (FREE);
+#undef STAGE_START
+#undef STAGE_END
+  return st.rmse;
+}
+
+/* The stage table, then the whole CLI for comparison (its median over
+ * PEER_RUNS is printed by peer()). */
+static double
+print_stages (const char *ref, const char *est)
+{
+  double wall[N_STAGES][STAGE_RUNS], cpu[N_STAGES][STAGE_RUNS], rmse = NAN;
+  double sum_wall = 0, sum_cpu = 0;
+
+  for (int r = 0; r < STAGE_RUNS; r++)
+    rmse = stages (ref, est, wall, cpu, r);
+  printf ("# where the time of compute ape --json goes: its stages in this process, "
+          "medians of %d\n", STAGE_RUNS);
+  nb_bench_print_load ("# ", "after");
+  printf ("%-40s %8s %8s\n", "stage", "wall s", "CPU s");
+  for (int k = 0; k < N_STAGES; k++)
+    {
+      double w = nb_bench_median (wall[k], STAGE_RUNS), c = nb_bench_median (cpu[k], STAGE_RUNS);
+
+      if (k != READ_ONE)
+        sum_wall += w, sum_cpu += c;
+      printf ("%-40s %8.3f %8.3f\n", stage_names[k], w, c);
+    }
+  printf ("%-40s %8.3f %8.3f\n", "sum (without the one-file read)", sum_wall, sum_cpu);
+  return rmse;
+}
 
 typedef struct {
   double wall_s, cpu_s, rmse;
@@ -64,7 +190,7 @@ run_child (const char *const *args, Run *r)
 
 /* navbench against the numpy script on the same two files, in turn. */
 static gboolean
-peer (const char *cli, const char *ref, const char *est, guint n)
+peer (const char *cli, const char *ref, const char *est, guint n, double stage_rmse)
 {
   g_autofree char *script = g_build_filename (NB_BENCH_DIR, "ape-numpy.py", NULL);
   const char *a_args[] = { cli, "compute", "ape", "--ref", ref, "--est", est, "--json", NULL };
@@ -100,9 +226,11 @@ peer (const char *cli, const char *ref, const char *est, guint n)
           nb_bench_median (bc, PEER_RUNS), b.rmse);
   printf ("%-34s %7.2fx %7.2fx\n", "numpy / navbench (pair by pair)", nb_bench_median (rw, PEER_RUNS),
           nb_bench_median (rc, PEER_RUNS));
-  if (!(fabs (a.rmse - b.rmse) <= 1e-12 * fabs (b.rmse)))
+  if (!(fabs (a.rmse - b.rmse) <= 1e-12 * fabs (b.rmse)) ||
+      !(fabs (a.rmse - stage_rmse) <= 1e-12 * fabs (a.rmse)))
     {
-      fprintf (stderr, "bench-ape: the RMSEs differ: %.17g and %.17g\n", a.rmse, b.rmse);
+      fprintf (stderr, "bench-ape: the RMSEs differ: %.17g (CLI), %.17g (numpy), %.17g (stages)\n",
+               a.rmse, b.rmse, stage_rmse);
       return FALSE;
     }
   return TRUE;
@@ -178,8 +306,13 @@ main (int argc, char **argv)
       printf ("%10u %10.3f %10.3f %12.3f %13.2fx %12.1f\n", sizes[s], r.wall_s, r.cpu_s,
               per_pose * 1e6, per_pose / first_per_pose, r.max_rss_kib / 1024.0);
       fflush (stdout);
-      if (s == n_sizes - 1 && !peer (cli, ref, est, sizes[s]))
-        return 1;
+      if (s == n_sizes - 1)
+        {
+          double rmse = print_stages (ref, est);
+
+          if (!peer (cli, ref, est, sizes[s], rmse))
+            return 1;
+        }
       g_remove (ref);
       g_remove (est);
     }
