@@ -1517,7 +1517,9 @@ test_close_during_run (void)
   g_assert_cmpuint (trials->len, <, 100);
   last = &g_array_index (trials, NbCampaignTrial, trials->len - 1);
   g_assert_cmpint (last->outcome, ==, NB_TRIAL_ABORTED);
-  g_assert_cmpstr (last->reason, ==, "cancelled by the operator");
+  /* The close may land while the trial settles at a point: the runner then
+   * says so after the words ("... while settling", under ASan at load 5). */
+  g_assert_true (g_str_has_prefix (last->reason, "cancelled by the operator"));
   for (guint i = 0; i + 1 < trials->len; i++)
     g_assert_cmpint (g_array_index (trials, NbCampaignTrial, i).outcome, ==, NB_TRIAL_OK);
   nb_campaign_config_clear (&cfg);
