@@ -4,6 +4,7 @@
 #include "nb-error.h"
 #include "nb-number.h"
 #include "nb-register.h"
+#include "nb-transport.h"
 
 #include <math.h>
 #include <string.h>
@@ -605,6 +606,9 @@ nb_device_start (NbDevice *d, GError **error)
       push (d, NB_EVENT_CONNECTED, NULL, NULL, 0);
       return TRUE;
     }
+  /* The worker opens the link: its GIO types are registered here first
+   * (nb-transport.h says why). */
+  nb_transport_init_types ();
   d->thread = g_thread_try_new ("nb-device", worker, d, error);
   return d->thread != NULL;
 }

@@ -545,6 +545,19 @@ cookie_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GError **
 
 /* ------------------------------------------------------------ public -- */
 
+void
+nb_transport_init_types (void)
+{
+  g_type_ensure (G_TYPE_INET_ADDRESS);
+  g_type_ensure (G_TYPE_SOCKET_ADDRESS);
+  g_type_ensure (G_TYPE_INET_SOCKET_ADDRESS);
+  g_type_ensure (G_TYPE_NETWORK_ADDRESS);
+  g_type_ensure (G_TYPE_SOCKET);
+  g_type_ensure (G_TYPE_SOCKET_CLIENT);
+  g_type_ensure (G_TYPE_SOCKET_CONNECTION);
+  g_type_ensure (G_TYPE_TCP_CONNECTION);
+}
+
 NbTransport *
 nb_transport_open (const NbTransportOptions *o, GError **error)
 {

@@ -60,6 +60,12 @@ gboolean         nb_transport_parse_framing (const char *text, NbTransportOption
 NbTransportKind  nb_transport_kind_of (const char *url);
 
 NbTransport     *nb_transport_open  (const NbTransportOptions *options, GError **error);
+/* Registers the GIO types the network links use, on the calling thread.
+ * Call it before a worker thread opens a link: GLib 2.74 can deadlock when
+ * one thread registers GSocketAddress's types (g_socket_new) while another
+ * does through a class it is initialising (libsoup's session on the main
+ * thread); seen as a hung `campaign run --standard iso9283 --instrument`. */
+void             nb_transport_init_types (void);
 /* Up to len bytes (a datagram on UDP), waiting at most timeout_ms.  Returns
  * the count, 0 on timeout or end of stream (see nb_transport_at_end), −1
  * with error when the link failed. */
