@@ -171,8 +171,14 @@ last_drawn (GtkWidget *w)
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (w);
   g_autoptr (GtkSnapshot) snapshot = gtk_snapshot_new ();
 
-  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), gtk_widget_get_width (w),
-                          gtk_widget_get_height (w));
+  /* At the paintable's own size, the widget's bounds: a window's include
+   * its CSD shadow, 10 px more than its allocation each way, and drawn
+   * into the allocation's size they were scaled by about 0.99 — text a
+   * fraction of a pixel off and each line of a text view losing its top
+   * pixel row to the line's clip (the motion log at 1024×600). */
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot),
+                          gdk_paintable_get_intrinsic_width (paintable),
+                          gdk_paintable_get_intrinsic_height (paintable));
   return gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
 }
 
@@ -218,24 +224,35 @@ drawn_node (GtkWidget *w)
   return d.node;
 }
 
+GdkTexture *
+nb_test_gui_render (GtkWidget *w)
+{
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (w);
+  int width = gdk_paintable_get_intrinsic_width (paintable);
+  int height = gdk_paintable_get_intrinsic_height (paintable);
+  g_autoptr (GskRenderNode) node = drawn_node (w);
+
+  return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (w)), node,
+                                      &GRAPHENE_RECT_INIT (0, 0, width, height));
+}
+
 void
 nb_test_gui_save_png (GtkWidget *w, const char *dir, const char *file)
 {
-  int width = gtk_widget_get_width (w), height = gtk_widget_get_height (w);
-  g_autoptr (GskRenderNode) node = drawn_node (w);
-  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GdkTexture) texture = nb_test_gui_render (w);
   g_autofree char *path = g_build_filename (dir, file, NULL);
 
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (w)), node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
   g_assert_true (gdk_texture_save_to_png (texture, path));
 }
 
+/* The window's surface (its allocation and the CSD shadow) at width × height. */
 static gboolean
 sized (GtkWindow *window, int width, int height)
 {
-  return gtk_widget_get_width (GTK_WIDGET (window)) == width &&
-         gtk_widget_get_height (GTK_WIDGET (window)) == height;
+  g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (GTK_WIDGET (window));
+
+  return gdk_paintable_get_intrinsic_width (paintable) == width &&
+         gdk_paintable_get_intrinsic_height (paintable) == height;
 }
 
 void

@@ -50,7 +50,10 @@ GtkWidget *nb_test_gui_find   (GtkWidget *widget, const char *name);
 /* Turns the main loop until nothing is pending, with a pause of pause_ms
  * between two rounds for what arrives from workers and the X server. */
 void       nb_test_gui_settle (guint pause_ms);
-/* Renders widget as it is on screen into DIR/FILE (PNG). */
+/* Renders widget as it is on screen, pixel for pixel (a window with its
+ * CSD shadow: its surface's size). */
+GdkTexture *nb_test_gui_render (GtkWidget *widget);
+/* nb_test_gui_render into DIR/FILE (PNG). */
 void       nb_test_gui_save_png (GtkWidget *widget, const char *dir, const char *file);
 
 /* Shows page `page` and saves the window into `file` (a name, in the

@@ -791,6 +791,81 @@ test_skill_plan (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("plan-status"))), ==, errors);
 }
 
+/* Is the pixel at x, y of an ARGB32 download dark (light style: text)? */
+static gboolean
+dark (const guchar *data, gsize stride, int x, int y)
+{
+  const guchar *p = data + (gsize) y * stride + (gsize) x * 4;
+
+  return p[3] > 128 && 0.114 * p[0] + 0.587 * p[1] + 0.299 * p[2] < 128;
+}
+
+/* The motion log's lines are drawn whole, at 1280×800 and 1024×600: the
+ * "[" the log's first two lines begin with (the virtual clock) has its
+ * top and bottom bars, 3 px wide (at 1024×600 the screenshots showed
+ * each line's top pixel row cut off: "[" without its top bar, i without
+ * its dot).  The window as it is on screen, pixel for pixel. */
+static void
+test_motion_log_pixels (void)
+{
+  static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
+  GtkWidget *window = GTK_WIDGET (fx.gui.window), *log = lookup ("motion-log");
+  AdwStyleManager *style = adw_style_manager_get_default ();
+  g_autofree char *text = nb_motion_page_get_log (NB_MOTION_PAGE (lookup ("motion-page")));
+
+  g_assert_true (g_str_has_prefix (text, "["));
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_FORCE_LIGHT);
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "motion");
+  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+    {
+      g_autoptr (GdkTexture) texture = NULL;
+      g_autofree guchar *data = NULL;
+      graphene_rect_t at, self;
+      gsize stride;
+      int x0, y0, run = 0, first = -1, last = -1, n_runs = 0, width_first = 0;
+
+      gtk_window_set_default_size (GTK_WINDOW (window), sizes[s][0], sizes[s][1]);
+      nb_test_gui_settle (300);
+      texture = nb_test_gui_render (window);
+      g_assert_cmpint (gdk_texture_get_width (texture), ==, sizes[s][0]);
+      g_assert_cmpint (gdk_texture_get_height (texture), ==, sizes[s][1]);
+      stride = (gsize) gdk_texture_get_width (texture) * 4;
+      data = g_malloc (stride * (gsize) gdk_texture_get_height (texture));
+      gdk_texture_download (texture, data, stride);
+      /* The texture's origin is the window's bounds' (its shadow). */
+      g_assert_true (gtk_widget_compute_bounds (log, window, &at));
+      g_assert_true (gtk_widget_compute_bounds (window, window, &self));
+      x0 = (int) (at.origin.x - self.origin.x);
+      y0 = (int) (at.origin.y - self.origin.y);
+      /* The first character cell of each line: rows with ink, in runs. */
+      for (int y = y0; y < y0 + 60 && n_runs < 2; y++)
+        {
+          int ink = 0;
+
+          for (int x = x0 + 2; x < x0 + 6 + 8; x++)
+            ink += dark (data, stride, x, y);
+          if (ink > 0 && !run)
+            first = y, width_first = ink, run = 1;
+          else if (ink == 0 && run)
+            {
+              int width_last = 0;
+
+              for (int x = x0 + 2; x < x0 + 6 + 8; x++)
+                width_last += dark (data, stride, x, last);
+              /* "[": a bar at the top, the stem, a bar at the bottom. */
+              g_assert_cmpint (width_first, >=, 2);
+              g_assert_cmpint (width_last, >=, 2);
+              g_assert_cmpint (last - first, >=, 9);
+              run = 0, n_runs++;
+            }
+          if (ink > 0)
+            last = y;
+        }
+      g_assert_cmpint (n_runs, ==, 2);
+    }
+  adw_style_manager_set_color_scheme (style, ADW_COLOR_SCHEME_DEFAULT);
+}
+
 /* ----------------------------------------------------- screenshots -- */
 
 static void
@@ -862,6 +937,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/edit-audit", test_edit_audit);
   g_test_add_func ("/gui-run/motion-sequence", test_motion_sequence);
   g_test_add_func ("/gui-run/skill-plan", test_skill_plan);
+  g_test_add_func ("/gui-run/motion-log-pixels", test_motion_log_pixels);
   g_test_add_func ("/gui-run/screenshots", test_screenshots);
   return nb_test_gui_finish (&fx.gui, g_test_run ());
 }
