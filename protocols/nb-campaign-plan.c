@@ -33,15 +33,20 @@ nb_plan_runs_next (const NbPlanEntry *e, const NbPlanStatus *s)
 
 /* The plan's own reasons: stored by key, printed in the reader's language.
  * The msgids are the English sentences files planned before the keys
- * stored (so those are recognised and translated too). */
+ * stored (so those are recognised and translated too).  words: the same
+ * in words for a person (nb_plan_reason_words), the campaign field it is
+ * about named by its label (%s) instead of its key. */
 static const struct {
   const char *key;
   const char *msgid;
+  const char *words;
+  const char *field;
 } plan_reasons[] = {
   { NB_PLAN_REASON_PREFIX "no-rated-load",
-    N_("the manufacturer declares no rated load (robot.rated_load_kg)") },
+    N_("the manufacturer declares no rated load (robot.rated_load_kg)"),
+    N_("the manufacturer declares no rated load (the field “%s”)"), "robot.rated_load_kg" },
   { NB_PLAN_REASON_PREFIX "rated-load-zero",
-    N_("the rated load is 0 kg: the same as the no-load configuration") },
+    N_("the rated load is 0 kg: the same as the no-load configuration"), NULL, NULL },
 };
 
 static int
@@ -75,6 +80,32 @@ nb_plan_reason_text (const NbCatalogue *lang, const char *stored)
   const char *msgid = nb_plan_reason_msgid (stored);
 
   return msgid != NULL ? nb_tr (lang, msgid) : stored;
+}
+
+char *
+nb_plan_reason_words (const NbCatalogue *lang, const char *stored)
+{
+  int i = plan_reason (stored);
+  const NbCampaignField *field;
+  const char *label;
+  char head[8] = { 0 };
+  g_autofree char *capital = NULL;
+
+  if (stored == NULL)
+    return NULL;
+  if (i < 0 || plan_reasons[i].words == NULL ||
+      (field = nb_campaign_field_find (plan_reasons[i].field)) == NULL)
+    return g_strdup (nb_plan_reason_text (lang, stored));
+  /* The label as the Campaign form shows it: capitalised. */
+  label = nb_tr (lang, field->description);
+  g_unichar_to_utf8 (g_unichar_totitle (g_utf8_get_char (label)), head);
+  capital = g_strconcat (head, g_utf8_next_char (label), NULL);
+  /* Each words msgid takes one %s, the label (msgfmt -c checks the
+   * translations keep it). */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+  return g_strdup_printf (nb_tr (lang, plan_reasons[i].words), capital);
+#pragma GCC diagnostic pop
 }
 
 static gboolean

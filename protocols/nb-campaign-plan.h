@@ -41,6 +41,10 @@ const char *nb_plan_reason_key   (const char *stored);
 /* A stored reason as lang reads it (NULL: English): the plan's own
  * translated, the engineer's as typed; NULL for NULL. */
 const char *nb_plan_reason_text  (const NbCatalogue *lang, const char *stored);
+/* The same for a person to read (the window): a reason about a campaign
+ * field names it by its label in lang ("the field “Rated load, kg”"),
+ * not its key; newly allocated, NULL for NULL. */
+char       *nb_plan_reason_words (const NbCatalogue *lang, const char *stored);
 
 typedef enum {
   NB_PLAN_OUT_OF_SCOPE,

@@ -164,6 +164,42 @@ nb_test_gui_settle (guint pause_ms)
     ;
 }
 
+GtkWidget *
+nb_test_gui_find_type (GtkWidget *widget, const char *type_name)
+{
+  if (g_str_equal (G_OBJECT_TYPE_NAME (widget), type_name))
+    return widget;
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = nb_test_gui_find_type (c, type_name);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+void
+nb_test_gui_dismiss_toasts (GtkWidget *window)
+{
+  gint64 deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  GtkWidget *toast;
+
+  while ((toast = nb_test_gui_find_type (window, "AdwToastWidget")) != NULL)
+    {
+      GtkWidget *button = nb_test_gui_find_type (toast, "GtkButton");
+
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      if (button != NULL)
+        g_signal_emit_by_name (button, "clicked");
+      for (int i = 0; i < 40; i++)
+        {
+          g_main_context_iteration (NULL, FALSE);
+          g_usleep (10000);
+        }
+    }
+}
+
 /* The widget's render node as last drawn (NULL when it has none). */
 static GskRenderNode *
 last_drawn (GtkWidget *w)
@@ -227,10 +263,10 @@ drawn_node (GtkWidget *w)
 GdkTexture *
 nb_test_gui_render (GtkWidget *w)
 {
+  g_autoptr (GskRenderNode) node = drawn_node (w);
   g_autoptr (GdkPaintable) paintable = gtk_widget_paintable_new (w);
   int width = gdk_paintable_get_intrinsic_width (paintable);
   int height = gdk_paintable_get_intrinsic_height (paintable);
-  g_autoptr (GskRenderNode) node = drawn_node (w);
 
   return gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (w)), node,
                                       &GRAPHENE_RECT_INIT (0, 0, width, height));

@@ -47,6 +47,12 @@ char      *nb_test_gui_stored_field (const char *db, const char *key);
 
 /* The first widget named `name` at or below widget (depth first), or NULL. */
 GtkWidget *nb_test_gui_find   (GtkWidget *widget, const char *name);
+/* The first widget of type type_name ("AdwToastWidget") at or below
+ * widget, or NULL. */
+GtkWidget *nb_test_gui_find_type (GtkWidget *widget, const char *type_name);
+/* Closes the toasts shown (with their × button, as a person would) and
+ * turns the loop until they are gone, so a screenshot shows the page. */
+void       nb_test_gui_dismiss_toasts (GtkWidget *window);
 /* Turns the main loop until nothing is pending, with a pause of pause_ms
  * between two rounds for what arrives from workers and the X server. */
 void       nb_test_gui_settle (guint pause_ms);

@@ -104,6 +104,55 @@ test_records (void)
   }
 }
 
+/* What the libraries show that is not a record: a link's errors and the
+ * motion sequence's log (nb-record-words.h's messages), in Russian; a
+ * point's name, a planner and a robot's words as they are. */
+static void
+test_messages (void)
+{
+  const NbCatalogue *ru = nb_catalogue_for_language (locale_dir, "ru", NULL);
+  const NbCatalogue *en = nb_catalogue_for_language (locale_dir, "en", NULL);
+  static const struct { const char *text, *ru; } messages[] = {
+    { "tcp://127.0.0.1:4001: connection closed by the peer",
+      "tcp://127.0.0.1:4001: соединение закрыто другой стороной" },
+    { "udp://239.0.0.1:5000: no data for 2.5 s", "udp://239.0.0.1:5000: нет данных 2,5 с" },
+    { "iteration 1/10 point 2/6 above the bin: MoveToJoints",
+      "повтор 1/10, точка 2/6 above the bin: MoveToJoints" },
+    { "iteration 1/10 point 3/6 pick: MoveToPose (pilz_lin, frame base_link)",
+      "повтор 1/10, точка 3/6 pick: MoveToPose (pilz_lin, система координат base_link)" },
+    { "stopped before iteration 1/10 point 4/6; motion stop requested",
+      "остановлено перед повтором 1/10, точкой 4/6; запрошен останов движения" },
+    { "stopped before iteration 1 point 4", "остановлено перед повтором 1, точкой 4" },
+    { "iteration 2 point 3 (pick): http://127.0.0.1:8080: connection closed by the peer",
+      "повтор 2, точка 3 (pick): http://127.0.0.1:8080: соединение закрыто другой стороной" },
+    { "failed: no IK solution; motion stop requested",
+      "сбой: no IK solution; запрошен останов движения" },
+    { "done: 1 iteration of 6 points", "готово: 1 повтор, точек: 6" },
+    { "done: 3 iterations of 6 points", "готово: повторов — 3, точек в каждом — 6" },
+    { "pause 0.5 s", "пауза 0,5 с" },
+    { "Connection refused", "Connection refused" },
+  };
+
+  g_assert_nonnull (ru);
+  for (guint i = 0; i < G_N_ELEMENTS (messages); i++)
+    {
+      g_autofree char *text = nb_record_message_text (ru, messages[i].text);
+      g_autofree char *same = nb_record_message_text (en, messages[i].text);
+
+      g_assert_cmpstr (text, ==, messages[i].ru);
+      g_assert_cmpstr (same, ==, messages[i].text);
+    }
+  g_assert_null (nb_record_message_text (ru, NULL));
+  /* A link's error inside a trial's reason. */
+  {
+    g_autofree char *reason = nb_record_reason_text (ru, "instrument lost: tcp://10.0.0.2:4001: "
+                                                         "connection closed by the peer");
+
+    g_assert_cmpstr (reason, ==, "связь с прибором потеряна: tcp://10.0.0.2:4001: соединение "
+                                 "закрыто другой стороной");
+  }
+}
+
 static void
 test_english (void)
 {
@@ -316,6 +365,7 @@ main (int argc, char **argv)
   g_test_add_func ("/catalogue/ru", test_ru);
   g_test_add_func ("/catalogue/english", test_english);
   g_test_add_func ("/catalogue/records", test_records);
+  g_test_add_func ("/catalogue/messages", test_messages);
   g_test_add_func ("/catalogue/byte-orders", test_byte_orders);
   g_test_add_func ("/catalogue/short-plural", test_short_plural);
   g_test_add_func ("/catalogue/damaged", test_damaged);

@@ -22,6 +22,7 @@
 #include "nb-gui-paths.h"
 #include "nb-instrument-page.h"
 #include "nb-motion-page.h"
+#include "nb-record-words.h"
 #include "nb-results-page.h"
 #include "nb-test.h"
 #include "nb-trials-page.h"
@@ -712,6 +713,10 @@ test_motion_sequence (void)
   g_autofree char *log = NULL;
   g_autofree char *six = g_strdup_printf (_("goals sent: %u, motion stops: %u"), 6, 0);
   g_autofree char *stopped = words_of (_("Stopped: %s. %s"));
+  /* The runner's lines in the window's language (nb-record-words.h). */
+  g_autofree char *last = g_strdup_printf (_(NB_MSG_SEQ_JOINTS), 1, 1, 6, 6, "home");
+  g_autofree char *tenth = g_strdup_printf (_(NB_MSG_SEQ_JOINTS), 10, 10, 1, 6, "home");
+  gboolean ru = g_str_equal (nb_gui_ui_language (), "ru");
   guint lines;
 
   /* One iteration of pick-and-place (6 points) on the virtual clock. */
@@ -721,8 +726,18 @@ test_motion_sequence (void)
   wait_next (&fx.sequences);
   g_assert_cmpuint (fx.sequences_ok, ==, 1);
   log = nb_motion_page_get_log (page);
-  g_assert_nonnull (strstr (log, "iteration 1/1 point 6/6 home: MoveToJoints"));
+  g_assert_nonnull (strstr (log, last));
   g_assert_nonnull (strstr (log, six));
+  /* gui-run-ru: Russian on screen, not the runner's English (the point's
+   * name as the sequence gives it). */
+  if (ru)
+    {
+      g_assert_nonnull (strstr (log, "повтор 1/1, точка 6/6 home: MoveToJoints"));
+      g_assert_nonnull (strstr (log, "готово: 1 повтор, точек: 6"));
+      g_assert_null (strstr (log, "iteration"));
+    }
+  else
+    g_assert_nonnull (strstr (log, "iteration 1/1 point 6/6 home: MoveToJoints"));
   g_assert_false (nb_motion_page_is_running (page));
 
   /* Ten iterations at the arm's own speed (about 23 s), stopped (Esc:
@@ -743,7 +758,18 @@ test_motion_sequence (void)
   log = nb_motion_page_get_log (page);
   g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (lookup ("motion-status"))),
                                    stopped));
-  g_assert_null (strstr (log, "iteration 10/10"));
+  g_assert_null (strstr (log, tenth));
+  /* The runner's error, in the window's language too. */
+  {
+    const char *status = gtk_label_get_text (GTK_LABEL (lookup ("motion-status")));
+
+    g_assert_nonnull (strstr (status, ru ? "остановлено перед повтором 1, точкой "
+                                         : "stopped before iteration 1 point "));
+    g_assert_nonnull (strstr (log, ru ? "; запрошен останов движения"
+                                      : "; motion stop requested"));
+    if (ru)
+      g_assert_null (strstr (status, "stopped before"));
+  }
   /* The stop is a motion stop. */
   {
     g_autofree char *fmt = g_strdup (_("goals sent: %u, motion stops: %u"));
@@ -789,6 +815,59 @@ test_skill_plan (void)
   gtk_drop_down_set_selected (GTK_DROP_DOWN (lookup ("plan-mode")), 2);
   g_assert_false (nb_motion_page_run_plan (page));
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("plan-status"))), ==, errors);
+}
+
+static gboolean
+no_toast_widget (gpointer data)
+{
+  return nb_test_gui_find_type (GTK_WIDGET (fx.gui.window), "AdwToastWidget") == NULL;
+}
+
+/* A toast says what was done on the page it came from; shown on another
+ * page it goes at once, not after its 5 s over that page's content (the
+ * screenshots showed "Campaign opened." over a clause 10 map's caption on
+ * the Trials page). */
+static void
+test_toast_page (void)
+{
+  NbWindow *window = fx.gui.window;
+  AdwViewStack *pages = ADW_VIEW_STACK (lookup ("pages"));
+  gint64 shown_at;
+
+  adw_view_stack_set_visible_child_name (pages, "motion");
+  nb_test_gui_dismiss_toasts (GTK_WIDGET (window));
+  g_assert_cmpuint (nb_window_get_toasts_shown (window), ==, 0);
+  nb_window_toast (window, "a toast of the Motion page");
+  nb_window_toast (window, "another, queued behind it");
+  nb_test_gui_settle (100);
+  g_assert_cmpuint (nb_window_get_toasts_shown (window), ==, 2);
+  g_assert_nonnull (nb_test_gui_find_type (GTK_WIDGET (window), "AdwToastWidget"));
+  /* On the same page it stays. */
+  adw_view_stack_set_visible_child_name (pages, "motion");
+  g_assert_cmpuint (nb_window_get_toasts_shown (window), ==, 2);
+  shown_at = g_get_monotonic_time ();
+  adw_view_stack_set_visible_child_name (pages, "results");
+  g_assert_cmpuint (nb_window_get_toasts_shown (window), ==, 0);
+  /* Gone from the screen (its hiding animation), well before its 5 s. */
+  nb_test_gui_iterate_until (no_toast_widget, NULL, 3.5);
+  g_test_message ("toast gone %.2f s after the page changed",
+                  (g_get_monotonic_time () - shown_at) / 1e6);
+  /* The page changed while toasts come and go: during one's show
+   * animation, with three queued, after one went by its ×. */
+  for (guint round = 0; round < 3; round++)
+    {
+      for (guint k = 0; k <= round; k++)
+        nb_window_toast (window, "a toast of the Trials page");
+      if (round == 2)
+        {
+          nb_test_gui_settle (600);
+          nb_test_gui_dismiss_toasts (GTK_WIDGET (window));
+          nb_window_toast (window, "one more");
+        }
+      adw_view_stack_set_visible_child_name (pages, round % 2 ? "results" : "motion");
+      g_assert_cmpuint (nb_window_get_toasts_shown (window), ==, 0);
+      nb_test_gui_iterate_until (no_toast_widget, NULL, 3.5);
+    }
 }
 
 /* Is the pixel at x, y of an ARGB32 download dark (light style: text)? */
@@ -874,6 +953,7 @@ snapshot_page (const char *page, const char *file)
   const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
 
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
+  nb_test_gui_dismiss_toasts (GTK_WIDGET (fx.gui.window));
   nb_test_gui_settle (200);
   nb_test_gui_save_png (GTK_WIDGET (fx.gui.window), dir, file);
 }
@@ -938,6 +1018,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/motion-sequence", test_motion_sequence);
   g_test_add_func ("/gui-run/skill-plan", test_skill_plan);
   g_test_add_func ("/gui-run/motion-log-pixels", test_motion_log_pixels);
+  g_test_add_func ("/gui-run/toast-page", test_toast_page);
   g_test_add_func ("/gui-run/screenshots", test_screenshots);
   return nb_test_gui_finish (&fx.gui, g_test_run ());
 }

@@ -150,7 +150,8 @@ snapshot_page (const char *page, const char *file)
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
   /* The Protocol page checks the campaign when shown. */
   iterate_until (idle_window, NULL);
-  /* Let the page lay out and draw. */
+  /* Let the page lay out and draw, without the toasts over it. */
+  nb_test_gui_dismiss_toasts (GTK_WIDGET (fx.gui.window));
   nb_test_gui_settle (200);
   nb_test_gui_save_png (GTK_WIDGET (fx.gui.window), dir, file);
 }

@@ -89,3 +89,9 @@ nb_gui_event_text (const char *what)
 {
   return nb_record_event_text (nb_gui_catalogue (nb_gui_ui_language (), NULL), what);
 }
+
+char *
+nb_gui_message_text (const char *text)
+{
+  return nb_record_message_text (nb_gui_catalogue (nb_gui_ui_language (), NULL), text);
+}

@@ -37,5 +37,8 @@ char       *nb_gui_data_path (const char *sub);
  * (nb-record-words.h): a trial's reason (NULL for NULL), an event's kind. */
 char       *nb_gui_reason_text (const char *stored);
 char       *nb_gui_event_text  (const char *what);
+/* A library's message (a link's error, a motion sequence's log line,
+ * nb-record-words.h) in the window's language; NULL for NULL. */
+char       *nb_gui_message_text (const char *text);
 
 G_END_DECLS

@@ -5,6 +5,7 @@
 #include "nb-campaign.h"
 #include "nb-device.h"
 #include "nb-error.h"
+#include "nb-gui-paths.h"
 #include "nb-registration.h"
 #include "nb-transport.h"
 #include "nb-window.h"
@@ -157,8 +158,8 @@ show_state (NbInstrumentPage *page)
   /* The run's worker reads the samples now; the Run page shows them. */
   if (page->lent)
     words = _("Measuring the run");
-  /* The driver's own words (the transport's, in English) are the tooltip
-   * and the toast: the state itself in the window's language. */
+  /* The driver's own words are the tooltip and the toast (the link's
+   * messages in the window's language, nb_gui_message_text). */
   gtk_label_set_text (page->state, words);
   gtk_widget_set_tooltip_text (GTK_WIDGET (page->state),
                                page->link == NB_LINK_LOST || page->link == NB_LINK_FAILED
@@ -178,12 +179,13 @@ set_link (NbInstrumentPage *page, NbLinkState link, const char *message)
 
   page->link = link;
   g_free (page->link_message);
-  page->link_message = g_strdup (message);
+  page->link_message = nb_gui_message_text (message);
   show_state (page);
   if (link == NB_LINK_LOST && was_live)
     {
       g_autofree char *text = g_strdup_printf (_("The instrument is lost: %s"),
-                                               message ? message : _("no data"));
+                                               page->link_message ? page->link_message
+                                                                  : _("no data"));
 
       toast (page, text);
     }

@@ -158,11 +158,13 @@ on_log (const char *line, gpointer user_data)
 {
   SequenceRun *run = user_data;
   LogLine *l = g_new0 (LogLine, 1);
+  g_autofree char *words = nb_gui_message_text (line);
 
   l->page = g_object_ref (run->page);
-  /* The simulated arm's virtual clock, as sequence run prints it. */
-  l->line = run->clock_s != NULL ? g_strdup_printf ("[%9.3f s] %s", *run->clock_s, line)
-                                 : g_strdup (line);
+  /* The simulated arm's virtual clock, as sequence run prints it; the line
+   * in the window's language (the runner writes English, for the CLI). */
+  l->line = run->clock_s != NULL ? g_strdup_printf ("[%9.3f s] %s", *run->clock_s, words)
+                                 : g_steal_pointer (&words);
   g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT, show_log_line, l, log_line_free);
 }
 
@@ -224,6 +226,7 @@ on_sequence_done (GObject *source, GAsyncResult *result, gpointer user_data)
   g_autoptr (GError) error = NULL;
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
   g_autofree char *text = NULL;
+  g_autofree char *why = error != NULL ? nb_gui_message_text (error->message) : NULL;
 
   page->run = NULL;
   if (page->disposed)
@@ -231,10 +234,9 @@ on_sequence_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (ok)
     text = g_strdup_printf (_("Done: %s."), run->summary ? run->summary : "");
   else if (g_atomic_int_get (&run->stop))
-    text = g_strdup_printf (_("Stopped: %s. %s"), error->message,
-                            run->summary ? run->summary : "");
+    text = g_strdup_printf (_("Stopped: %s. %s"), why, run->summary ? run->summary : "");
   else
-    text = g_strdup_printf ("%s %s", error->message, run->summary ? run->summary : "");
+    text = g_strdup_printf ("%s %s", why, run->summary ? run->summary : "");
   set_status (page->seq_status, text, !ok && !g_atomic_int_get (&run->stop));
   append_text (page->seq_log, text);
   update_sensitivity (page);

@@ -88,6 +88,7 @@ struct _NbOverviewPage {
   Run9283 *run;                 /* the ISO 9283 run going on, or NULL */
   gboolean can_run;             /* nothing else runs (nb_overview_page_set_can_run) */
   guint runs;
+  guint reveal;                 /* the tick that scrolls the selected row into view, or 0 */
 };
 
 enum { PROP_0, PROP_RUNNING, PROP_DEVICE_IN_USE, N_PROPS };
@@ -141,10 +142,13 @@ nb_overview_status_text (const NbPlanEntry *e, const NbPlanStatus *st)
   const char *word = clause != NULL ? _(clause->trial_word) : _("trials");
 
   if (st->state == NB_PLAN_OUT_OF_SCOPE)
-    return g_strdup_printf (_("out of scope: %s"),
-                            e->reason == NULL ? _("no reason given")
-                            : nb_plan_reason_msgid (e->reason) != NULL
-                            ? _(nb_plan_reason_msgid (e->reason)) : e->reason);
+    {
+      /* The plan's own reasons name a field by its label, not its key. */
+      g_autofree char *reason = nb_plan_reason_words (nb_gui_catalogue (nb_gui_ui_language (),
+                                                                        NULL), e->reason);
+
+      return g_strdup_printf (_("out of scope: %s"), reason ? reason : _("no reason given"));
+    }
   return g_strdup_printf (_("%u/%u %s — %s"), st->done, st->needed, word, state_words (st->state));
 }
 
@@ -202,7 +206,12 @@ char *
 nb_overview_iso9283_status_text (const NbIso9283PlanEntry *e, const NbIso9283PlanRow *row)
 {
   if (row->state == NB_ISO9283_PLAN_OUT_OF_SCOPE)
-    return g_strdup_printf (_("out of scope: %s"), e->reason ? e->reason : _("no reason given"));
+    {
+      g_autofree char *reason = nb_plan_reason_words (nb_gui_catalogue (nb_gui_ui_language (),
+                                                                        NULL), e->reason);
+
+      return g_strdup_printf (_("out of scope: %s"), reason ? reason : _("no reason given"));
+    }
   return g_strdup_printf (_("%u/%u cycles — %s"), row->cycles, e->cycles,
                           _(nb_iso9283_plan_state_name (row->state)));
 }
@@ -332,6 +341,7 @@ load_work (gpointer data, GError **error)
 }
 
 static void show_selected (NbOverviewPage *page);
+static void reveal_selected (NbOverviewPage *page);
 
 static GtkWidget *
 make_row (const PlanRow *r)
@@ -525,6 +535,7 @@ fill (NbOverviewPage *page, PlanLoad *load)
     gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list,
                                                                         page->selected));
   show_selected (page);
+  reveal_selected (page);
 }
 
 static void
@@ -596,6 +607,42 @@ nb_overview_page_get_loads (NbOverviewPage *page)
 }
 
 /* --------------------------------------------------------- selection -- */
+
+/* Once the list is laid out: the selected row inside the list's view
+ * (it may be far below the fold — clause 7's courses, the ISO 9283
+ * plan — when the page opens on it or a test or the plan selects it). */
+static gboolean
+reveal_tick (GtkWidget *widget, GdkFrameClock *clock, gpointer user_data)
+{
+  NbOverviewPage *page = user_data;
+  GtkListBoxRow *row = gtk_list_box_get_selected_row (page->list);
+  GtkWidget *scrolled = gtk_widget_get_ancestor (GTK_WIDGET (page->list),
+                                                 GTK_TYPE_SCROLLED_WINDOW);
+  graphene_rect_t at;
+
+  /* Where the row is in the view now (the list's own margins included). */
+  if (row != NULL && scrolled != NULL && gtk_widget_get_height (GTK_WIDGET (row)) > 0 &&
+      gtk_widget_compute_bounds (GTK_WIDGET (row), scrolled, &at))
+    {
+      GtkAdjustment *v = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+      double value = gtk_adjustment_get_value (v), view = gtk_widget_get_height (scrolled);
+
+      if (at.origin.y < 0)
+        gtk_adjustment_set_value (v, value + at.origin.y);
+      else if (at.origin.y + at.size.height > view)
+        gtk_adjustment_set_value (v, value + at.origin.y + at.size.height - view);
+    }
+  page->reveal = 0;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+reveal_selected (NbOverviewPage *page)
+{
+  if (page->reveal == 0)
+    page->reveal = gtk_widget_add_tick_callback (GTK_WIDGET (page->list), reveal_tick, page,
+                                                 NULL);
+}
 
 static void
 show_selected (NbOverviewPage *page)
@@ -712,6 +759,7 @@ nb_overview_page_select (NbOverviewPage *page, guint clause, const char *config)
           gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list, i));
           page->selected = (int) i;
           show_selected (page);
+          reveal_selected (page);
           return TRUE;
         }
     }
@@ -730,6 +778,7 @@ nb_overview_page_select_iso9283 (NbOverviewPage *page, const char *config)
           gtk_list_box_select_row (page->list, gtk_list_box_get_row_at_index (page->list, i));
           page->selected = (int) i;
           show_selected (page);
+          reveal_selected (page);
           return TRUE;
         }
     }

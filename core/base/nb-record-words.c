@@ -32,6 +32,16 @@ static const Format events[] = {
   { "event", NB_EVENT_ISO9283_RUN }, { "event", NB_EVENT_ISO9283_PLAN },
 };
 
+/* What the libraries show (not records): a link's errors, the motion
+ * sequence's log.  The longer of two that could match the same text first. */
+static const Format messages[] = {
+  { NULL, NB_MSG_CLOSED_BY_PEER }, { NULL, NB_MSG_READ_ERROR }, { NULL, NB_MSG_WRITE_TIMED_OUT },
+  { NULL, NB_MSG_NO_DATA_FOR }, { NULL, NB_MSG_SEQ_PAUSE }, { NULL, NB_MSG_SEQ_POSE },
+  { NULL, NB_MSG_SEQ_JOINTS }, { NULL, NB_MSG_SEQ_STOP_LOG }, { NULL, NB_MSG_SEQ_STOPPED },
+  { NULL, NB_MSG_SEQ_FAILED_LOG }, { NULL, NB_MSG_SEQ_FAILED }, { NULL, NB_MSG_SEQ_DONE_ONE },
+  { NULL, NB_MSG_SEQ_DONE },
+};
+
 /* A conversion at fmt ('%' there): its length, *numeric for a number. */
 static gsize
 conversion (const char *fmt, gboolean *numeric)
@@ -95,11 +105,12 @@ match (const char *fmt, const char *text, GPtrArray *args)
 }
 
 static char *reason_text (const NbCatalogue *lang, const char *stored, guint depth);
+static char *message_text (const NbCatalogue *lang, const char *text, guint depth);
 
-/* fmt (translated) with the arguments: words and nested records in lang,
- * numbers with its decimal sign. */
+/* fmt (translated) with the arguments: words and nested records in lang
+ * (nested messages only, for a message), numbers with its decimal sign. */
 static char *
-fill (const NbCatalogue *lang, const char *fmt, GPtrArray *args, guint depth)
+fill (const NbCatalogue *lang, const char *fmt, GPtrArray *args, guint depth, gboolean message)
 {
   GString *out = g_string_new (NULL);
   gboolean comma = g_strcmp0 (nb_catalogue_language (lang), "ru") == 0;
@@ -127,7 +138,8 @@ fill (const NbCatalogue *lang, const char *fmt, GPtrArray *args, guint depth)
               g_string_append_c (out, *c == '.' && comma ? ',' : *c);
           else
             {
-              g_autofree char *inner = reason_text (lang, arg, depth + 1);
+              g_autofree char *inner = message ? message_text (lang, arg, depth + 1)
+                                               : reason_text (lang, arg, depth + 1);
 
               g_string_append (out, inner);
             }
@@ -141,8 +153,10 @@ static char *
 one (const NbCatalogue *lang, const Format *formats, gsize n_formats, const char *stored,
      guint depth)
 {
+  gboolean message = formats == messages;
+
   /* A word of the catalogue itself (an obstacle's name, a defect's kind). */
-  if (depth > 0)
+  if (depth > 0 && !message)
     {
       const char *word = nb_tr (lang, stored);
 
@@ -158,9 +172,18 @@ one (const NbCatalogue *lang, const Format *formats, gsize n_formats, const char
 
       if (match (formats[i].format, stored, args))
         return fill (lang, formats[i].ctx ? nb_ptr (lang, formats[i].ctx, formats[i].format)
-                                          : nb_tr (lang, formats[i].format), args, depth);
+                                          : nb_tr (lang, formats[i].format), args, depth,
+                     message);
     }
   return NULL;
+}
+
+static char *
+message_text (const NbCatalogue *lang, const char *text, guint depth)
+{
+  char *words = one (lang, messages, G_N_ELEMENTS (messages), text, depth);
+
+  return words != NULL ? words : g_strdup (text);
 }
 
 static char *
@@ -172,7 +195,10 @@ reason_text (const NbCatalogue *lang, const char *stored, guint depth)
 
   if (text != NULL)
     return text;
-  if (depth > 0 || strstr (stored, "; ") == NULL)
+  /* A link's error inside a reason ("instrument lost: %s"). */
+  if (depth > 0)
+    return message_text (lang, stored, depth);
+  if (strstr (stored, "; ") == NULL)
     return g_strdup (stored);
   /* Several (a map's defects). */
   parts = g_strsplit (stored, "; ", -1);
@@ -204,4 +230,12 @@ nb_record_event_text (const NbCatalogue *lang, const char *what)
     return NULL;
   text = one (lang, events, G_N_ELEMENTS (events), what, 0);
   return text != NULL ? text : g_strdup (what);
+}
+
+char *
+nb_record_message_text (const NbCatalogue *lang, const char *text)
+{
+  if (text == NULL)
+    return NULL;
+  return message_text (lang, text, 0);
 }

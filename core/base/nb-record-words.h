@@ -72,10 +72,39 @@ G_BEGIN_DECLS
 #define NB_EVENT_ISO9283_RUN NC_("event", "ISO 9283 run recorded")
 #define NB_EVENT_ISO9283_PLAN NC_("event", "ISO 9283 plan made")
 
+/* ------------------------------------------- messages the window shows -- */
+
+/* Not records: texts the libraries hand to whoever shows them (a motion
+ * sequence's log, a link's error), written in English for the CLI and the
+ * logs, read in the window's language with nb_record_message_text.  A %s
+ * argument is translated only when it is itself one of these messages
+ * (a point's name, a URL or a robot's words stay as they are). */
+
+/* A link (drivers/transport, the device's loss watch); %s its name. */
+#define NB_MSG_CLOSED_BY_PEER N_("%s: connection closed by the peer")
+#define NB_MSG_READ_ERROR N_("%s: read error")
+#define NB_MSG_WRITE_TIMED_OUT N_("%s: write timed out")
+#define NB_MSG_NO_DATA_FOR N_("%s: no data for %.1f s")
+
+/* nb_sequence_run's log lines and errors (seeds/003: home → waypoints →
+ * home; the point's name, its planner and frame as the sequence gives them). */
+#define NB_MSG_SEQ_PAUSE N_("pause %.3g s")
+#define NB_MSG_SEQ_JOINTS N_("iteration %u/%u point %u/%u %s: MoveToJoints")
+#define NB_MSG_SEQ_POSE N_("iteration %u/%u point %u/%u %s: MoveToPose (%s, frame %s)")
+#define NB_MSG_SEQ_STOP_LOG N_("stopped before iteration %u/%u point %u/%u; motion stop requested")
+#define NB_MSG_SEQ_STOPPED N_("stopped before iteration %u point %u")
+#define NB_MSG_SEQ_FAILED_LOG N_("failed: %s; motion stop requested")
+#define NB_MSG_SEQ_FAILED N_("iteration %u point %u (%s): %s")
+#define NB_MSG_SEQ_DONE_ONE N_("done: %u iteration of %u points")
+#define NB_MSG_SEQ_DONE N_("done: %u iterations of %u points")
+
 /* A trial's stored reason in lang (NULL: English, the text itself);
  * NULL for NULL. */
 char *nb_record_reason_text (const NbCatalogue *lang, const char *stored);
 /* An event's stored kind (its "what") in lang. */
 char *nb_record_event_text  (const NbCatalogue *lang, const char *what);
+/* One of the messages above in lang (numbers with its decimal sign); a
+ * text none matches as it is; NULL for NULL. */
+char *nb_record_message_text (const NbCatalogue *lang, const char *text);
 
 G_END_DECLS

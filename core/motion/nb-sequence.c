@@ -2,6 +2,7 @@
 
 #include "nb-error.h"
 #include "nb-json-load.h"
+#include "nb-record-words.h"
 
 #include <json-glib/json-glib.h>
 #include <stdarg.h>
@@ -332,7 +333,7 @@ nb_sequence_run (const NbSequence *s, guint iterations, const NbRobotOps *ops, g
         {
           double left = s->pause_s;
 
-          logf_ (log, data, "pause %.3g s", s->pause_s);
+          logf_ (log, data, NB_MSG_SEQ_PAUSE, s->pause_s);
           /* In slices, so that a stop during a long pause is not kept waiting. */
           while (left > 0 && !(stop_requested && *stop_requested))
             {
@@ -353,22 +354,19 @@ nb_sequence_run (const NbSequence *s, guint iterations, const NbRobotOps *ops, g
           if (stop_requested && *stop_requested)
             {
               ops->stop (robot);
-              logf_ (log, data, "stopped before iteration %u/%u point %u/%u; motion stop requested",
-                     it + 1, n, k + 1, m);
-              g_set_error (error, NB_ERROR, NB_ERROR_FAILED,
-                           "stopped before iteration %u point %u", it + 1, k + 1);
+              logf_ (log, data, NB_MSG_SEQ_STOP_LOG, it + 1, n, k + 1, m);
+              g_set_error (error, NB_ERROR, NB_ERROR_FAILED, NB_MSG_SEQ_STOPPED, it + 1,
+                           k + 1);
               return FALSE;
             }
           if (pt->kind == NB_POINT_JOINTS)
             {
-              logf_ (log, data, "iteration %u/%u point %u/%u %s: MoveToJoints", it + 1, n, k + 1,
-                     m, point_name (pt));
+              logf_ (log, data, NB_MSG_SEQ_JOINTS, it + 1, n, k + 1, m, point_name (pt));
               ok = ops->move_to_joints (robot, pt->joints, &local);
             }
           else
             {
-              logf_ (log, data, "iteration %u/%u point %u/%u %s: MoveToPose (%s, frame %s)",
-                     it + 1, n, k + 1, m, point_name (pt), pt->planner,
+              logf_ (log, data, NB_MSG_SEQ_POSE, it + 1, n, k + 1, m, point_name (pt), pt->planner,
                      *pt->frame_id ? pt->frame_id : "planning.default_frame");
               ok = ops->move_to_pose (robot, pt->frame_id, pt->position, pt->orientation,
                                       pt->planner, &local);
@@ -377,14 +375,13 @@ nb_sequence_run (const NbSequence *s, guint iterations, const NbRobotOps *ops, g
             {
               /* seeds/003: a failed goal stops the sequence; nothing further is sent. */
               ops->stop (robot);
-              logf_ (log, data, "failed: %s; motion stop requested", local->message);
-              g_set_error (error, local->domain, local->code,
-                           "iteration %u point %u (%s): %s", it + 1, k + 1, point_name (pt),
-                           local->message);
+              logf_ (log, data, NB_MSG_SEQ_FAILED_LOG, local->message);
+              g_set_error (error, local->domain, local->code, NB_MSG_SEQ_FAILED, it + 1, k + 1,
+                           point_name (pt), local->message);
               return FALSE;
             }
         }
     }
-  logf_ (log, data, "done: %u iteration%s of %u points", n, n == 1 ? "" : "s", m);
+  logf_ (log, data, n == 1 ? NB_MSG_SEQ_DONE_ONE : NB_MSG_SEQ_DONE, n, m);
   return TRUE;
 }

@@ -3,6 +3,7 @@
 
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-record-words.h"
 #include "nb-register.h"
 #include "nb-transport.h"
 
@@ -508,7 +509,7 @@ run_transport (NbDevice *d, const NbSink *sink)
             {
               lost = TRUE;
               push (d, NB_EVENT_LOST, NULL,
-                    g_strdup_printf ("%s: no data for %.1f s", d->url, now - last_data), 0);
+                    g_strdup_printf (NB_MSG_NO_DATA_FOR, d->url, now - last_data), 0);
             }
           continue;
         }

@@ -11,6 +11,7 @@
 
 #include "nb-error.h"
 #include "nb-number.h"
+#include "nb-record-words.h"
 
 #include <errno.h>
 #include <gio/gio.h>
@@ -384,7 +385,7 @@ file_read_header (NbTransport *t, GError **error)
     }
   if (ferror (t->file))
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, NB_MSG_READ_ERROR, t->name);
       return FALSE;
     }
   if (t->cookie != NULL)
@@ -426,7 +427,7 @@ cookie_fill (NbTransport *t, GError **error)
   got = fread (t->cbuf + t->cend, 1, COOKIE_BUFFER_BYTES - t->cend, t->file);
   if (got == 0 && ferror (t->file))
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+      g_set_error (error, NB_ERROR, NB_ERROR_FAILED, NB_MSG_READ_ERROR, t->name);
       return FALSE;
     }
   t->cend += got;
@@ -627,7 +628,7 @@ nb_transport_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GEr
           {
             if (ferror (t->file))
               {
-                g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: read error", t->name);
+                g_set_error (error, NB_ERROR, NB_ERROR_FAILED, NB_MSG_READ_ERROR, t->name);
                 return -1;
               }
             t->at_end = TRUE;
@@ -675,7 +676,7 @@ nb_transport_read (NbTransport *t, guint8 *buf, gsize len, guint timeout_ms, GEr
         if (n == 0 && t->kind == NB_TRANSPORT_TCP)
           {
             /* The peer closed the connection. */
-            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: connection closed by the peer",
+            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, NB_MSG_CLOSED_BY_PEER,
                          t->name);
             return -1;
           }
@@ -704,7 +705,7 @@ nb_transport_write (NbTransport *t, const guint8 *data, gsize len, guint timeout
           return FALSE;
         if ((gsize) r != len)
           {
-            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s: write timed out", t->name);
+            g_set_error (error, NB_ERROR, NB_ERROR_FAILED, NB_MSG_WRITE_TIMED_OUT, t->name);
             return FALSE;
           }
         return TRUE;
