@@ -270,6 +270,103 @@ test_anew (void)
   nb_run_track_free (track);
 }
 
+/* ------------------------------------------- the configuration's plot -- */
+
+static void
+draw_plot (NbRunPlot *plot, cairo_surface_t *s, double w, double h)
+{
+  cairo_t *cr = cairo_create (s);
+
+  cairo_set_source_rgb (cr, 0.5, 0.5, 0.5);
+  cairo_paint (cr);
+  nb_run_plot_draw (plot, cr, w, h);
+  cairo_destroy (cr);
+  cairo_surface_flush (s);
+}
+
+/* frame (drawn by plot, with what its earlier drawings kept) against a
+ * plot of its own drawing the same points once. */
+static void
+assert_plot_as_anew (const NbRunPlot *plot, cairo_surface_t *frame, double w, double h,
+                     int scale)
+{
+  NbRunPlot fresh;
+  cairo_surface_t *once = canvas (scale);
+
+  nb_run_plot_init (&fresh);
+  nb_run_plot_reset (&fresh, plot->clause);
+  for (guint i = 0; i < plot->x->len; i++)
+    nb_run_plot_add_to (&fresh, g_array_index (plot->x, double, i),
+                        g_array_index (plot->y, double, i),
+                        g_array_index (plot->series, guint, i));
+  draw_plot (&fresh, once, w, h);
+  g_assert_cmpuint (differing (frame, once), ==, 0);
+  nb_run_plot_clear (&fresh);
+  cairo_surface_destroy (once);
+}
+
+static void
+add_random (NbRunPlot *plot, GRand *rand, guint n, double half, guint series)
+{
+  for (guint i = 0; i < n; i++)
+    nb_run_plot_add_to (plot, g_rand_double_range (rand, -half, half),
+                        g_rand_double_range (rand, -half, half), series);
+}
+
+/* The configuration's plot drawn frame by frame — its axes kept as a
+ * picture, only the points added since stamped onto the dots' masks — is
+ * the same, pixel for pixel, as a plot of its own drawing the same points
+ * once: clause 5's 50 000 attained positions and more between frames, one
+ * beyond the range (axes and dots drawn anew), another size, scale 2, and
+ * another clause (6: two series of 3000). */
+static void
+test_plot_cached (void)
+{
+  GRand *rand = g_rand_new_with_seed (5);
+  cairo_surface_t *one = canvas (1), *two = canvas (2);
+  NbRunPlot plot;
+
+  nb_run_plot_init (&plot);
+  nb_run_plot_reset (&plot, 5);
+  add_random (&plot, rand, 50000, 5.0, NB_RUN_PLOT_SERIES_MAIN);
+  draw_plot (&plot, one, W, H);
+  assert_plot_as_anew (&plot, one, W, H, 1);
+  for (guint frame = 0; frame < 5; frame++)
+    {
+      add_random (&plot, rand, 1 + 37 * frame, 5.0, NB_RUN_PLOT_SERIES_MAIN);
+      draw_plot (&plot, one, W, H);
+    }
+  assert_plot_as_anew (&plot, one, W, H, 1);
+  /* Beyond the range: the axes change. */
+  nb_run_plot_add (&plot, 8.0, -7.5);
+  draw_plot (&plot, one, W, H);
+  assert_plot_as_anew (&plot, one, W, H, 1);
+  add_random (&plot, rand, 10, 5.0, NB_RUN_PLOT_SERIES_MAIN);
+  draw_plot (&plot, one, W - 120, H - 30);
+  assert_plot_as_anew (&plot, one, W - 120, H - 30, 1);
+  add_random (&plot, rand, 10, 5.0, NB_RUN_PLOT_SERIES_MAIN);
+  draw_plot (&plot, two, W, H);
+  assert_plot_as_anew (&plot, two, W, H, 2);
+  draw_plot (&plot, one, W, H);
+  assert_plot_as_anew (&plot, one, W, H, 1);
+
+  /* Another configuration, clause 6: detected and missed. */
+  nb_run_plot_reset (&plot, 6);
+  add_random (&plot, rand, 3000, 2000.0, NB_RUN_PLOT_SERIES_MAIN);
+  add_random (&plot, rand, 3000, 2000.0, NB_RUN_PLOT_SERIES_OTHER);
+  draw_plot (&plot, one, W, H);
+  assert_plot_as_anew (&plot, one, W, H, 1);
+  add_random (&plot, rand, 50, 2000.0, NB_RUN_PLOT_SERIES_OTHER);
+  add_random (&plot, rand, 50, 2000.0, NB_RUN_PLOT_SERIES_MAIN);
+  draw_plot (&plot, one, W, H);
+  assert_plot_as_anew (&plot, one, W, H, 1);
+
+  nb_run_plot_clear (&plot);
+  cairo_surface_destroy (one);
+  cairo_surface_destroy (two);
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -277,5 +374,6 @@ main (int argc, char **argv)
   g_test_add_func ("/run-track/frames", test_frames);
   g_test_add_func ("/run-track/refit", test_refit);
   g_test_add_func ("/run-track/anew", test_anew);
+  g_test_add_func ("/run-plot/cached", test_plot_cached);
   return g_test_run ();
 }

@@ -6,6 +6,41 @@
 #include <math.h>
 #include <string.h>
 
+/* The points of a series stamped into a mask, for the plot area they were
+ * stamped for. */
+typedef struct {
+  cairo_surface_t *mask;        /* A8, the plot area's size; NULL: none */
+  NbPlot area;                  /* its geometry (x0, y0, w, h and the data range) */
+  gsize stamped;                /* points [0, stamped) are in it */
+  double first[2], last[2];     /* points 0 and stamped − 1, to know the same series */
+} Stamps;
+
+/* The series a plot stamps (NB_RUN_PLOT_SERIES_*). */
+#define N_STAMPS 2
+
+struct NbRunPlotCache {
+  cairo_surface_t *axes;        /* white, the axes, grid and labels; NULL: none */
+  double width, height, sx, sy; /* its size and device scale */
+  double xmin, xmax, ymin, ymax;
+  gboolean equal;
+  char *x_label, *y_label;
+  NbPlot plot;                  /* the geometry nb_plot_begin gave it */
+  Stamps stamps[N_STAMPS];
+};
+
+static void
+cache_forget (struct NbRunPlotCache *c)
+{
+  g_clear_pointer (&c->axes, cairo_surface_destroy);
+  g_clear_pointer (&c->x_label, g_free);
+  g_clear_pointer (&c->y_label, g_free);
+  for (guint k = 0; k < N_STAMPS; k++)
+    {
+      g_clear_pointer (&c->stamps[k].mask, cairo_surface_destroy);
+      c->stamps[k].stamped = 0;
+    }
+}
+
 void
 nb_run_plot_init (NbRunPlot *plot)
 {
@@ -13,6 +48,7 @@ nb_run_plot_init (NbRunPlot *plot)
   plot->x = g_array_new (FALSE, FALSE, sizeof (double));
   plot->y = g_array_new (FALSE, FALSE, sizeof (double));
   plot->series = g_array_new (FALSE, FALSE, sizeof (guint));
+  plot->cache = g_new0 (struct NbRunPlotCache, 1);
 }
 
 void
@@ -21,11 +57,17 @@ nb_run_plot_clear (NbRunPlot *plot)
   g_clear_pointer (&plot->x, g_array_unref);
   g_clear_pointer (&plot->y, g_array_unref);
   g_clear_pointer (&plot->series, g_array_unref);
+  if (plot->cache != NULL)
+    cache_forget (plot->cache);
+  g_clear_pointer (&plot->cache, g_free);
 }
 
 void
 nb_run_plot_reset (NbRunPlot *plot, guint clause)
 {
+  /* Another configuration: nothing of the last drawing is its. */
+  if (plot->cache != NULL)
+    cache_forget (plot->cache);
   g_array_set_size (plot->x, 0);
   g_array_set_size (plot->y, 0);
   g_array_set_size (plot->series, 0);
@@ -125,32 +167,29 @@ series_points (const NbRunPlot *p, guint series, double *x, double *y)
  * same: dots of 2.5 px radius, overlapping ones merged. */
 #define MASK_POINTS 2000
 
-static void
-plot_points (NbPlot *plot, const double *x, const double *y, gsize n, double r, double g,
-             double b)
-{
-  int w = (int) ceil (plot->w), h = (int) ceil (plot->h), stride;
-  cairo_surface_t *mask;
-  unsigned char *data;
-  /* A disc of radius 2.5 px on the pixel grid. */
-  static const signed char disc[][2] = {
-    { -1, -2 }, { 0, -2 }, { 1, -2 },
-    { -2, -1 }, { -1, -1 }, { 0, -1 }, { 1, -1 }, { 2, -1 },
-    { -2, 0 }, { -1, 0 }, { 0, 0 }, { 1, 0 }, { 2, 0 },
-    { -2, 1 }, { -1, 1 }, { 0, 1 }, { 1, 1 }, { 2, 1 },
-    { -1, 2 }, { 0, 2 }, { 1, 2 },
-  };
+/* A disc of radius 2.5 px on the pixel grid. */
+static const signed char disc[][2] = {
+  { -1, -2 }, { 0, -2 }, { 1, -2 },
+  { -2, -1 }, { -1, -1 }, { 0, -1 }, { 1, -1 }, { 2, -1 },
+  { -2, 0 }, { -1, 0 }, { 0, 0 }, { 1, 0 }, { 2, 0 },
+  { -2, 1 }, { -1, 1 }, { 0, 1 }, { 1, 1 }, { 2, 1 },
+  { -1, 2 }, { 0, 2 }, { 1, 2 },
+};
 
-  if (n <= MASK_POINTS || w <= 0 || h <= 0)
-    {
-      nb_plot_points (plot, x, y, n, 2.5, r, g, b);
-      return;
-    }
-  mask = cairo_image_surface_create (CAIRO_FORMAT_A8, w, h);
-  data = cairo_image_surface_get_data (mask);
-  stride = cairo_image_surface_get_stride (mask);
+/* Points [from, n) into the mask of the plot area: each sets its disc's
+ * pixels (to the arcs' alpha, 0.85), so a mask is the same whichever
+ * points were stamped first. */
+static void
+stamp (const NbPlot *plot, cairo_surface_t *mask, const double *x, const double *y, gsize from,
+       gsize n)
+{
+  int w = cairo_image_surface_get_width (mask), h = cairo_image_surface_get_height (mask);
+  int stride = cairo_image_surface_get_stride (mask);
+  unsigned char *data;
+
   cairo_surface_flush (mask);
-  for (gsize i = 0; i < n; i++)
+  data = cairo_image_surface_get_data (mask);
+  for (gsize i = from; i < n; i++)
     {
       double px = nb_plot_x (plot, x[i]) - plot->x0, py = nb_plot_y (plot, y[i]) - plot->y0;
       int cx, cy;
@@ -164,15 +203,126 @@ plot_points (NbPlot *plot, const double *x, const double *y, gsize n, double r, 
           int u = cx + disc[k][0], v = cy + disc[k][1];
 
           if (u >= 0 && u < w && v >= 0 && v < h)
-            data[v * stride + u] = 0xd9;      /* the arcs' alpha, 0.85 */
+            data[v * stride + u] = 0xd9;
         }
     }
   cairo_surface_mark_dirty (mask);
+}
+
+static gboolean
+same_area (const NbPlot *a, const NbPlot *b)
+{
+  return a->x0 == b->x0 && a->y0 == b->y0 && a->w == b->w && a->h == b->h &&
+         a->xmin == b->xmin && a->xmax == b->xmax && a->ymin == b->ymin && a->ymax == b->ymax;
+}
+
+/* Above this many points a plot's dots are stamped into a mask, one pass
+ * over the points, instead of a path of arcs that cairo must tessellate
+ * (100 000 arcs: about a second a frame; the mask: milliseconds).  The look
+ * is the same: dots of 2.5 px radius, overlapping ones merged.  The mask is
+ * kept (stamps: the series' in the plot's cache, NULL: none) and the points
+ * added since the last frame are stamped onto it, while the plot area and
+ * its range stay and the points before are the same (first and last
+ * stamped): the live plot keeps 30 frames/s, tests/bench/bench-gui-plot.c. */
+#define MASK_POINTS 2000
+
+static void
+plot_points (NbPlot *plot, Stamps *stamps, const double *x, const double *y, gsize n, double r,
+             double g, double b)
+{
+  int w = (int) ceil (plot->w), h = (int) ceil (plot->h);
+  Stamps scratch = { 0 };
+
+  if (n <= MASK_POINTS || w <= 0 || h <= 0)
+    {
+      nb_plot_points (plot, x, y, n, 2.5, r, g, b);
+      return;
+    }
+  if (stamps == NULL)
+    stamps = &scratch;
+  if (stamps->mask == NULL || !same_area (&stamps->area, plot) || n < stamps->stamped ||
+      (stamps->stamped > 0 &&
+       (memcmp (stamps->first, (double[2]) { x[0], y[0] }, sizeof stamps->first) != 0 ||
+        memcmp (stamps->last, (double[2]) { x[stamps->stamped - 1], y[stamps->stamped - 1] },
+                sizeof stamps->last) != 0)))
+    {
+      g_clear_pointer (&stamps->mask, cairo_surface_destroy);
+      stamps->mask = cairo_image_surface_create (CAIRO_FORMAT_A8, w, h);
+      stamps->area = *plot;
+      stamps->stamped = 0;
+    }
+  stamp (plot, stamps->mask, x, y, stamps->stamped, n);
+  stamps->stamped = n;
+  stamps->first[0] = x[0], stamps->first[1] = y[0];
+  stamps->last[0] = x[n - 1], stamps->last[1] = y[n - 1];
   cairo_save (plot->cr);
   cairo_set_source_rgb (plot->cr, r, g, b);
-  cairo_mask_surface (plot->cr, mask, plot->x0, plot->y0);
+  cairo_mask_surface (plot->cr, stamps->mask, plot->x0, plot->y0);
   cairo_restore (plot->cr);
-  cairo_surface_destroy (mask);
+  g_clear_pointer (&scratch.mask, cairo_surface_destroy);
+}
+
+/* The series' stamps in the plot's cache (NULL without one). */
+static Stamps *
+stamps_of (const NbRunPlot *p, guint series)
+{
+  return p->cache != NULL && series < N_STAMPS ? &p->cache->stamps[series] : NULL;
+}
+
+/* nb_plot_begin on a white ground, the picture kept: drawn again only when
+ * the size, the device scale, the range or the labels change. */
+static void
+begin (const NbRunPlot *p, NbPlot *plot, cairo_t *cr, double w, double h, double xmin,
+       double xmax, double ymin, double ymax, gboolean equal, const char *x_label,
+       const char *y_label)
+{
+  struct NbRunPlotCache *c = p->cache;
+  double sx = 1, sy = 1;
+
+  if (c == NULL)
+    {
+      nb_plot_begin (plot, cr, 0, 0, w, h, xmin, xmax, ymin, ymax, equal, x_label, y_label);
+      return;
+    }
+  cairo_surface_get_device_scale (cairo_get_target (cr), &sx, &sy);
+  if (c->axes == NULL || c->width != w || c->height != h || c->sx != sx || c->sy != sy ||
+      c->xmin != xmin || c->xmax != xmax || c->ymin != ymin || c->ymax != ymax ||
+      c->equal != equal || g_strcmp0 (c->x_label, x_label) != 0 ||
+      g_strcmp0 (c->y_label, y_label) != 0)
+    {
+      cairo_t *acr;
+
+      g_clear_pointer (&c->axes, cairo_surface_destroy);
+      c->axes = cairo_image_surface_create (CAIRO_FORMAT_ARGB32, (int) ceil (w * sx),
+                                            (int) ceil (h * sy));
+      cairo_surface_set_device_scale (c->axes, sx, sy);
+      acr = cairo_create (c->axes);
+      /* The labels as they would be drawn on cr (hinting, antialiasing). */
+      {
+        cairo_font_options_t *options = cairo_font_options_create ();
+
+        cairo_get_font_options (cr, options);
+        cairo_set_font_options (acr, options);
+        cairo_font_options_destroy (options);
+      }
+      cairo_set_source_rgb (acr, 1, 1, 1);
+      cairo_paint (acr);
+      nb_plot_begin (&c->plot, acr, 0, 0, w, h, xmin, xmax, ymin, ymax, equal, x_label, y_label);
+      cairo_destroy (acr);
+      cairo_surface_flush (c->axes);
+      c->width = w, c->height = h, c->sx = sx, c->sy = sy;
+      c->xmin = xmin, c->xmax = xmax, c->ymin = ymin, c->ymax = ymax, c->equal = equal;
+      g_free (c->x_label);
+      g_free (c->y_label);
+      c->x_label = g_strdup (x_label);
+      c->y_label = g_strdup (y_label);
+    }
+  cairo_save (cr);
+  cairo_set_source_surface (cr, c->axes, 0, 0);
+  cairo_paint (cr);
+  cairo_restore (cr);
+  *plot = c->plot;
+  plot->cr = cr;
 }
 
 static void
@@ -191,9 +341,9 @@ draw_pose (const NbRunPlot *p, cairo_t *cr, double w, double h)
   for (guint j = 0; j < p->x->len; j++)
     extent = MAX (extent, MAX (fabs (x[j]), fabs (y[j])));
   extent *= 1.15;
-  nb_plot_begin (&plot, cr, 0, 0, w, h, -extent, extent, -extent, extent, TRUE,
-                 _("x − x_c, mm"), _("y − y_c, mm"));
-  plot_points (&plot, x, y, p->x->len, 0.12, 0.32, 0.70);
+  begin (p, &plot, cr, w, h, -extent, extent, -extent, extent, TRUE, _("x − x_c, mm"),
+         _("y − y_c, mm"));
+  plot_points (&plot, stamps_of (p, NB_RUN_PLOT_SERIES_MAIN), x, y, p->x->len, 0.12, 0.32, 0.70);
   if (p->have_figures && isfinite (p->pose.rp_mm))
     {
       nb_plot_circle (&plot, bx, by, p->pose.rp_mm, 0.10, 0.55, 0.15, TRUE);
@@ -212,8 +362,7 @@ draw_path (const NbRunPlot *p, cairo_t *cr, double w, double h)
   for (guint j = 0; j < p->y->len; j++)
     dmax = MAX (dmax, fabs (y[j]));
   dmax *= 1.2;
-  nb_plot_begin (&plot, cr, 0, 0, w, h, band_x[0], band_x[1], -dmax, dmax, FALSE, _("trial"),
-                 _("d_i, mm"));
+  begin (p, &plot, cr, w, h, band_x[0], band_x[1], -dmax, dmax, FALSE, _("trial"), _("d_i, mm"));
   if (p->have_figures && isfinite (p->path.mean_mm))
     {
       band_y[0] = band_y[1] = p->path.mean_mm;
@@ -223,7 +372,7 @@ draw_path (const NbRunPlot *p, cairo_t *cr, double w, double h)
       band_y[0] = band_y[1] = -p->path.max_mm;
       nb_plot_line (&plot, band_x, band_y, 2, 0.6, 0.55, 0.55, 0.55);
     }
-  plot_points (&plot, x, y, p->x->len, 0.12, 0.32, 0.70);
+  plot_points (&plot, stamps_of (p, NB_RUN_PLOT_SERIES_MAIN), x, y, p->x->len, 0.12, 0.32, 0.70);
 }
 
 static void
@@ -238,12 +387,12 @@ draw_detection (const NbRunPlot *p, cairo_t *cr, double w, double h)
     extent = MAX (extent, MAX (fabs (g_array_index (p->x, double, j)),
                                fabs (g_array_index (p->y, double, j))));
   extent *= 1.15;
-  nb_plot_begin (&plot, cr, 0, 0, w, h, -extent, extent, -extent, extent, TRUE,
-                 _("along the line of sight, mm"), _("to the left, mm"));
+  begin (p, &plot, cr, w, h, -extent, extent, -extent, extent, TRUE,
+         _("along the line of sight, mm"), _("to the left, mm"));
   n = series_points (p, NB_RUN_PLOT_SERIES_MAIN, x, y);
-  plot_points (&plot, x, y, n, 0.12, 0.32, 0.70);
+  plot_points (&plot, stamps_of (p, NB_RUN_PLOT_SERIES_MAIN), x, y, n, 0.12, 0.32, 0.70);
   n = series_points (p, NB_RUN_PLOT_SERIES_OTHER, x, y);
-  plot_points (&plot, x, y, n, 0.80, 0.15, 0.10);
+  plot_points (&plot, stamps_of (p, NB_RUN_PLOT_SERIES_OTHER), x, y, n, 0.80, 0.15, 0.10);
   nb_plot_marker (&plot, 0, 0, _("robot"), 0.10, 0.45, 0.10);
 }
 
@@ -263,8 +412,8 @@ draw_times (const NbRunPlot *p, cairo_t *cr, double w, double h)
       tmax = MAX (tmax, g_array_index (p->y, double, j));
     }
   tmax *= 1.2;
-  nb_plot_begin (&plot, cr, 0, 0, w, h, band_x[0], band_x[1], 0, tmax, FALSE, _("trial"),
-                 baseline ? _("travel time, s") : _("passage time, s"));
+  begin (p, &plot, cr, w, h, band_x[0], band_x[1], 0, tmax, FALSE, _("trial"),
+         baseline ? _("travel time, s") : _("passage time, s"));
   /* Clause 7: T0 of the baseline, T1 with the obstacle (7.3). */
   if (p->have_figures && baseline)
     {
@@ -287,9 +436,9 @@ draw_times (const NbRunPlot *p, cairo_t *cr, double w, double h)
       nb_plot_line (&plot, band_x, band_y, 2, 1.0, 0.10, 0.45, 0.10);
     }
   n = series_points (p, NB_RUN_PLOT_SERIES_MAIN, x, y);
-  plot_points (&plot, x, y, n, 0.12, 0.32, 0.70);
+  plot_points (&plot, stamps_of (p, NB_RUN_PLOT_SERIES_MAIN), x, y, n, 0.12, 0.32, 0.70);
   n = series_points (p, NB_RUN_PLOT_SERIES_OTHER, x, y);
-  plot_points (&plot, x, y, n, 0.85, 0.45, 0.05);
+  plot_points (&plot, stamps_of (p, NB_RUN_PLOT_SERIES_OTHER), x, y, n, 0.85, 0.45, 0.05);
 }
 
 void

@@ -30,6 +30,9 @@ typedef struct {
   NbAvoidanceResult avoidance;  /* clause 7 */
   NbPassageResult passage;      /* clause 9 */
   double command_x_mm, command_y_mm;
+  /* What the last drawing can give the next (its axes, the points'
+   * stamps): the drawing's own, not a figure. */
+  struct NbRunPlotCache *cache;
 } NbRunPlot;
 
 void nb_run_plot_init  (NbRunPlot *plot);
@@ -44,6 +47,13 @@ void nb_run_plot_add_to (NbRunPlot *plot, double x, double y, guint series);
  * r: the configuration's figures (clause 8's d_i), or NULL. */
 void nb_run_plot_add_trials (NbRunPlot *plot, const NbClause *clause, GArray *trials,
                              const NbConfigResult *r);
+/* The plot, width × height in cr's units.  What does not change from one
+ * frame to the next is kept (in plot->cache): the axes and grid as a
+ * picture, while the size and the data range stay, and each series' dots
+ * as a mask, onto which only the points added since are stamped (the
+ * 100 000 of the bench, one more every 10 ms: a frame costs the new ones).
+ * The picture is the same as drawn anew (tests/test-run-track.c,
+ * /run-plot/cached). */
 void nb_run_plot_draw  (const NbRunPlot *plot, cairo_t *cr, double width, double height);
 /* The live track of the trial in flight: the instrument's samples (mm, its
  * frame) as a line to scale, the current position (the last) marked.

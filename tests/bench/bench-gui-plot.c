@@ -1,7 +1,9 @@
 /* bench-gui-plot — frames per second of the Run page's two plots with
  * 100 000 points on each and a 100 Hz instrument adding one every 10 ms,
  * drawn as the window draws them (cairo, 1000×600 px, GSK's cairo renderer
- * under Xvfb): the configuration's plot (nb_run_plot_draw) and the live
+ * under Xvfb): the configuration's plot (nb_run_plot_draw: its axes and the
+ * dots kept from frame to frame, only the new points stamped; and for
+ * comparison drawn anew every frame, as before) and the live
  * track of the trial in flight (nb_run_track_draw: every sample, to scale,
  * the current position marked; the line drawn so far kept as a picture and
  * only the new samples stroked, and for comparison the same drawn whole every
@@ -16,6 +18,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The machine's load average over the last minute (the figures follow it:
+ * 2 cores shared with other builds). */
+static double
+load_1min (void)
+{
+  g_autofree char *text = NULL;
+
+  return g_file_get_contents ("/proc/loadavg", &text, NULL, NULL) ? g_ascii_strtod (text, NULL)
+                                                                   : NAN;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -27,25 +40,40 @@ main (int argc, char **argv)
   gint64 start, now, next_sample;
   guint frames = 0, samples = 0;
 
+  printf ("load average %.1f\n", load_1min ());
   nb_run_plot_init (&plot);
-  nb_run_plot_reset (&plot, 5);
-  /* Attained positions about the command, mm. */
-  for (guint i = 0; i < 100000; i++)
-    nb_run_plot_add (&plot, g_rand_double_range (rand, -5, 5), g_rand_double_range (rand, -5, 5));
-  start = next_sample = g_get_monotonic_time ();
-  do
+  for (guint anew = 0; anew < 2; anew++)
     {
-      now = g_get_monotonic_time ();
-      for (; next_sample <= now; next_sample += 10000, samples++)
+      NbRunPlot shown;
+
+      nb_run_plot_reset (&plot, 5);
+      /* Without its cache the plot is drawn whole every frame (as before). */
+      shown = plot;
+      if (anew)
+        shown.cache = NULL;
+      /* Attained positions about the command, mm. */
+      for (guint i = 0; i < 100000; i++)
         nb_run_plot_add (&plot, g_rand_double_range (rand, -5, 5),
                          g_rand_double_range (rand, -5, 5));
-      nb_run_plot_draw (&plot, cr, 1000, 600);
-      cairo_surface_flush (surface);
-      frames++;
+      frames = samples = 0;
+      start = next_sample = g_get_monotonic_time ();
+      do
+        {
+          now = g_get_monotonic_time ();
+          for (; next_sample <= now; next_sample += 10000, samples++)
+            nb_run_plot_add (&plot, g_rand_double_range (rand, -5, 5),
+                             g_rand_double_range (rand, -5, 5));
+          shown.x = plot.x, shown.y = plot.y, shown.series = plot.series;
+          nb_run_plot_draw (&shown, cr, 1000, 600);
+          cairo_surface_flush (surface);
+          frames++;
+        }
+      while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
+      printf ("live plot%s: %.1f frames/s with %u points (%u added at 100 Hz) over %.1f s, "
+              "load average %.1f\n", anew ? " (drawn anew every frame)" : "",
+              frames / ((now - start) / 1e6), plot.x->len, samples, (now - start) / 1e6,
+              load_1min ());
     }
-  while (now - start < (gint64) (seconds * G_USEC_PER_SEC));
-  printf ("live plot: %.1f frames/s with %u points (%u added at 100 Hz) over %.1f s\n",
-          frames / ((now - start) / 1e6), plot.x->len, samples, (now - start) / 1e6);
 
   /* The live track, 100 000 samples: once round a 5 × 3 m rectangle (a
    * route's legs, as clauses 5 and 8 drive them), then a 5 × 3 m ellipse
