@@ -191,6 +191,7 @@ entry_words (const NbPlanEntry *e)
 static const char *
 load_words_9283 (const char *load)
 {
+  /* xgettext:no-c-format */
   return g_strcmp0 (load, "10%") == 0 ? g_dpgettext2 (NULL, "iso9283", "10 % of the rated load")
                                       : g_dpgettext2 (NULL, "iso9283", "rated load");
 }
