@@ -163,7 +163,7 @@ on_log (const char *line, gpointer user_data)
   l->page = g_object_ref (run->page);
   /* The simulated arm's virtual clock, as sequence run prints it; the line
    * in the window's language (the runner writes English, for the CLI). */
-  l->line = run->clock_s != NULL ? g_strdup_printf ("[%9.3f s] %s", *run->clock_s, words)
+  l->line = run->clock_s != NULL ? g_strdup_printf (_("[%9.3f s] %s"), *run->clock_s, words)
                                  : g_steal_pointer (&words);
   g_main_context_invoke_full (run->context, G_PRIORITY_DEFAULT, show_log_line, l, log_line_free);
 }
