@@ -34,7 +34,6 @@ struct _NbWindow {
   NbIoQueue *queue;
   char *path;
   char *last_message;
-  GPtrArray *shown_toasts;      /* AdwToast, until dismissed (timeout, ×, another page) */
   AdwMessageDialog *dialog;     /* the question shown now, or NULL */
   guint inhibit;                /* the suspend inhibitor while a run goes on */
   gboolean closing;             /* closing was confirmed: goes when the run has ended */
@@ -45,14 +44,6 @@ G_DEFINE_FINAL_TYPE (NbWindow, nb_window, ADW_TYPE_APPLICATION_WINDOW)
 enum { SIGNAL_CAMPAIGN_LOADED, N_SIGNALS };
 static guint signals[N_SIGNALS];
 
-static void
-on_toast_dismissed (AdwToast *toast, gpointer user_data)
-{
-  NbWindow *window = user_data;
-
-  g_ptr_array_remove (window->shown_toasts, toast);
-}
-
 void
 nb_window_toast (NbWindow *window, const char *text)
 {
@@ -60,36 +51,13 @@ nb_window_toast (NbWindow *window, const char *text)
 
   g_free (window->last_message);
   window->last_message = g_strdup (text);
-  adw_toast_set_timeout (toast, 5);
-  g_ptr_array_add (window->shown_toasts, g_object_ref (toast));
-  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), window, 0);
+  /* 3 s, not libadwaita's 5: a toast lies over the bottom of the page
+   * (the Trials page's last figures, the plan's list) — long enough to
+   * read a line, gone before it hides what the user looks at next.  (Not
+   * dismissed when another page is shown: libadwaita 1.2 frees a toast
+   * dismissed during its show animation twice.) */
+  adw_toast_set_timeout (toast, 3);
   adw_toast_overlay_add_toast (window->toasts, toast);
-}
-
-guint
-nb_window_get_toasts_shown (NbWindow *window)
-{
-  return window->shown_toasts->len;
-}
-
-/* A toast is about what was done on the page it came from: on another
- * page it would only lie over what that page shows (the figures at the
- * bottom of the Trials page, the plan's list), so it goes. */
-static void
-on_page_changed (NbWindow *window)
-{
-  /* The queued ones first, the one on screen last (each dismissal takes
-   * its toast out of shown_toasts): libadwaita 1.2 shows the next queued
-   * toast as the one on screen goes, and dismissing that one during its
-   * show animation unrefs it twice. */
-  while (window->shown_toasts->len > 0)
-    {
-      g_autoptr (AdwToast) toast =
-        g_object_ref (g_ptr_array_index (window->shown_toasts, window->shown_toasts->len - 1));
-
-      adw_toast_dismiss (toast);
-      g_ptr_array_remove (window->shown_toasts, toast);
-    }
 }
 
 const char *
@@ -674,9 +642,6 @@ nb_window_init (NbWindow *window)
   GtkDropTarget *drop;
 
   gtk_widget_init_template (GTK_WIDGET (window));
-  window->shown_toasts = g_ptr_array_new_with_free_func (g_object_unref);
-  g_signal_connect_object (window->stack, "notify::visible-child", G_CALLBACK (on_page_changed),
-                           window, G_CONNECT_SWAPPED);
   window->settings = g_object_ref (nb_application_get_settings (
                        NB_APPLICATION (g_application_get_default ())));
   window->queue = nb_io_queue_new ();
@@ -750,7 +715,6 @@ nb_window_finalize (GObject *object)
 
   g_free (window->path);
   g_free (window->last_message);
-  g_ptr_array_unref (window->shown_toasts);
   /* In finalize: a job keeps its owner alive until done. */
   g_clear_pointer (&window->queue, nb_io_queue_unref);
   G_OBJECT_CLASS (nb_window_parent_class)->finalize (object);

@@ -37,9 +37,6 @@ const char *nb_window_protocol_language (NbWindow *window);
 
 /* Shows text as a toast (and keeps it for nb_window_get_last_message). */
 void        nb_window_toast (NbWindow *window, const char *text);
-/* How many toasts are shown or queued: each goes after 5 s, with its ×,
- * or when another page is shown. */
-guint       nb_window_get_toasts_shown (NbWindow *window);
 const char *nb_window_get_last_message (NbWindow *window);
 
 const char *nb_window_get_campaign_path (NbWindow *window);
