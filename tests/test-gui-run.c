@@ -817,35 +817,6 @@ test_skill_plan (void)
   g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (lookup ("plan-status"))), ==, errors);
 }
 
-static gboolean
-no_toast_widget (gpointer data)
-{
-  return nb_test_gui_find_type (GTK_WIDGET (fx.gui.window), "AdwToastWidget") == NULL;
-}
-
-/* A toast goes after 3 s (libadwaita's default of 5 s left "Campaign
- * opened." over a clause 10 map's caption on the Trials page): gone from
- * the screen, its hiding animation too, well before 5 s. */
-static void
-test_toast_timeout (void)
-{
-  NbWindow *window = fx.gui.window;
-  gint64 shown_at;
-  double gone_s;
-
-  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), "motion");
-  nb_test_gui_dismiss_toasts (GTK_WIDGET (window));
-  shown_at = g_get_monotonic_time ();
-  nb_window_toast (window, "a toast of the Motion page");
-  nb_test_gui_settle (100);
-  g_assert_nonnull (nb_test_gui_find_type (GTK_WIDGET (window), "AdwToastWidget"));
-  nb_test_gui_iterate_until (no_toast_widget, NULL, 10);
-  gone_s = (g_get_monotonic_time () - shown_at) / 1e6;
-  g_test_message ("toast gone %.2f s after it was shown", gone_s);
-  g_assert_cmpfloat (gone_s, >=, 3.0);
-  g_assert_cmpfloat (gone_s, <, 5.0);
-}
-
 /* Is the pixel at x, y of an ARGB32 download dark (light style: text)? */
 static gboolean
 dark (const guchar *data, gsize stride, int x, int y)
@@ -994,7 +965,6 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-run/motion-sequence", test_motion_sequence);
   g_test_add_func ("/gui-run/skill-plan", test_skill_plan);
   g_test_add_func ("/gui-run/motion-log-pixels", test_motion_log_pixels);
-  g_test_add_func ("/gui-run/toast-timeout", test_toast_timeout);
   g_test_add_func ("/gui-run/screenshots", test_screenshots);
   return nb_test_gui_finish (&fx.gui, g_test_run ());
 }

@@ -51,12 +51,7 @@ nb_window_toast (NbWindow *window, const char *text)
 
   g_free (window->last_message);
   window->last_message = g_strdup (text);
-  /* 3 s, not libadwaita's 5: a toast lies over the bottom of the page
-   * (the Trials page's last figures, the plan's list) — long enough to
-   * read a line, gone before it hides what the user looks at next.  (Not
-   * dismissed when another page is shown: libadwaita 1.2 frees a toast
-   * dismissed during its show animation twice.) */
-  adw_toast_set_timeout (toast, 3);
+  adw_toast_set_timeout (toast, 5);
   adw_toast_overlay_add_toast (window->toasts, toast);
 }
 
