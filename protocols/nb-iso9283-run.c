@@ -778,12 +778,14 @@ nb_iso9283_rig_tracker (NbIso9283Rig *rig, gboolean on)
     }
 }
 
-gboolean
-nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean measured,
-                     NbPose6 *attained, GError **error)
+/* The stream around one motion (a goal or a timed trajectory): the kept
+ * stream cleared unless a path keeps it, a live instrument's queue let go,
+ * the sampler's window opened (it returns once the stream has begun), and
+ * the instant the motion goes recorded.  Returns the instrument's clock at
+ * the start (0 without one), for stream_end. */
+static double
+stream_begin (NbIso9283Rig *rig)
 {
-  NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
-  gboolean ok;
   gboolean device = rig->stream_device != NULL && rig->device_t_s != NULL && !rig->stream_off;
   double t_start = 0;
 
@@ -797,10 +799,22 @@ nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean 
       device_stream_begin (rig);
       t_start = nb_device_now ();
     }
-  if (sampler != NULL)
-    sampler_start (sampler);
+  if (!rig->stream_off && rig->sampler != NULL)
+    sampler_start (rig->sampler);
   rig->goal_sent_s = nb_iso9283_rig_clock (rig);
-  ok = rig->ops->move_to_joints (rig->robot, q, error);
+  return t_start;
+}
+
+/* After the motion (ok: it ended; else error is already set): the
+ * instrument's samples of it kept, the sampler's window closed.  A stream
+ * that failed before giving anything is the error of goal N (the one the
+ * motion was, rig->goals + 1). */
+static gboolean
+stream_end (NbIso9283Rig *rig, double t_start, gboolean ok, GError **error)
+{
+  NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
+  gboolean device = rig->stream_device != NULL && rig->device_t_s != NULL && !rig->stream_off;
+
   if (ok && device && !device_stream_end (rig, t_start, nb_device_now (), error))
     ok = FALSE;
   if (sampler != NULL)
@@ -813,7 +827,17 @@ nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean 
           ok = FALSE;
         }
     }
-  if (!ok)
+  return ok;
+}
+
+gboolean
+nb_iso9283_rig_goal (NbIso9283Rig *rig, const double q[NB_ARM_JOINTS], gboolean measured,
+                     NbPose6 *attained, GError **error)
+{
+  double t_start = stream_begin (rig);
+  gboolean ok = rig->ops->move_to_joints (rig->robot, q, error);
+
+  if (!stream_end (rig, t_start, ok, error))
     return FALSE;
   rig->goals++;
   if (measured && !rig->measure (rig->measure_data, attained, error))
@@ -828,10 +852,8 @@ gboolean
 nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q, guint n,
                            GError **error)
 {
-  NbIso9283Sampler *sampler = rig->stream_off ? NULL : rig->sampler;
+  double t_start;
   gboolean ok;
-  gboolean device = rig->stream_device != NULL && rig->device_t_s != NULL && !rig->stream_off;
-  double t_start = 0;
 
   if (rig->http == NULL)
     {
@@ -839,35 +861,12 @@ nb_iso9283_rig_trajectory (NbIso9283Rig *rig, const double *t_s, const double *q
                    "API's robot");
       return FALSE;
     }
-  if (rig->stream_t_s != NULL && !rig->keep_stream)
-    {
-      g_array_set_size (rig->stream_t_s, 0);
-      g_array_set_size (rig->stream_pose, 0);
-    }
-  if (device)
-    {
-      device_stream_begin (rig);
-      t_start = nb_device_now ();
-    }
-  if (sampler != NULL)
-    sampler_start (sampler);
-  rig->goal_sent_s = nb_iso9283_rig_clock (rig);
+  t_start = stream_begin (rig);
   ok = nb_http_robot_follow_trajectory (rig->http, t_s, q, n, error);
-  if (ok && device && !device_stream_end (rig, t_start, nb_device_now (), error))
-    ok = FALSE;
-  if (sampler != NULL)
-    {
-      sampler_pause (sampler, ok);
-      if (ok && sampler->error != NULL && sampler->t_s->len == 0)
-        {
-          g_propagate_prefixed_error (error, g_steal_pointer (&sampler->error),
-                                      "the stream of goal %u: ", rig->goals + 1);
-          ok = FALSE;
-        }
-    }
-  if (ok)
-    rig->goals += (n + NB_HTTP_TRAJECTORY_PIECE - 1) / NB_HTTP_TRAJECTORY_PIECE;
-  return ok;
+  if (!stream_end (rig, t_start, ok, error))
+    return FALSE;
+  rig->goals += (n + NB_HTTP_TRAJECTORY_PIECE - 1) / NB_HTTP_TRAJECTORY_PIECE;
+  return TRUE;
 }
 
 gboolean
