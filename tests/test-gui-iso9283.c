@@ -150,9 +150,14 @@ choose_rig (guint arm, const char *url, guint measure)
   nb_test_gui_settle (50);
 }
 
-/* With NAVBENCH_SCREENSHOT_DIR: the window as it is, at width × height. */
+/* With NAVBENCH_SCREENSHOT_DIR: the window as it is, at width × height,
+ * into PREFIX-LANG-light-WxH.png.  With config (an ISO 9283 one), the
+ * Overview's row is selected again at that size, so the list scrolls it
+ * into view (a resize keeps the list's scroll position: at 1024×600 the
+ * row selected at 1280×800 was below the fold); the toasts are closed (the
+ * run's "30 cycles run and stored." lay over the list). */
 static void
-snapshot (const char *what, int width, int height)
+snapshot (const char *prefix, const char *config, int width, int height)
 {
   const char *dir = g_getenv ("NAVBENCH_SCREENSHOT_DIR");
   g_autofree char *file = NULL;
@@ -165,8 +170,14 @@ snapshot (const char *what, int width, int height)
     g_main_context_iteration (NULL, FALSE);
   /* The header bar's switcher folds or unfolds (a transition). */
   nb_test_gui_settle (600);
-  file = g_strdup_printf ("overview-iso9283-%s-%s-light-%dx%d.png", what, nb_gui_ui_language (),
-                          width, height);
+  if (config != NULL)
+    {
+      g_assert_true (nb_overview_page_select_iso9283 (overview (), config));
+      nb_test_gui_settle (100);
+    }
+  nb_test_gui_dismiss_toasts (GTK_WIDGET (gui.window));
+  nb_test_gui_settle (100);
+  file = g_strdup_printf ("%s-%s-light-%dx%d.png", prefix, nb_gui_ui_language (), width, height);
   nb_test_gui_save_png (GTK_WIDGET (gui.window), dir, file);
   gtk_window_set_default_size (GTK_WINDOW (gui.window), 1280, 800);
   nb_test_gui_settle (300);
@@ -479,12 +490,16 @@ test_instrument (void)
   gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-settings")), "version=4.0");
   nb_instrument_page_connect (instrument ());
   nb_test_gui_iterate_until (connected, NULL, 60);
+  /* The Instrument page of a network instrument: its protocol, URL and
+   * driver settings (the simulator's shots, instrument-*, have none). */
+  snapshot ("instrument-natnet", NULL, 1280, 800);
+  snapshot ("instrument-natnet", NULL, 1024, 600);
 
   show_page ("overview");
   g_assert_true (nb_overview_page_select_iso9283 (overview (), config));
   choose_rig (1, server.url, 1);
-  snapshot ("instrument", 1280, 800);
-  snapshot ("instrument", 1024, 600);
+  snapshot ("overview-iso9283-instrument", config, 1280, 800);
+  snapshot ("overview-iso9283-instrument", config, 1024, 600);
   runs = nb_overview_page_get_runs (overview ());
   click_run ();
   g_assert_true (nb_overview_page_is_running (overview ()));
