@@ -394,6 +394,94 @@ test_errors_cli (void)
   g_remove (good), g_remove (unsorted), g_remove (warn), g_remove (bare), g_rmdir (dir);
 }
 
+/* The two files are read at once, one thread each (issue 20): files of
+ * very unequal length either way round, one pose, and the errors of
+ * either file or both (the reference's first, as read one by one) with
+ * FILE:LINE, exit 2 and nothing on stdout. */
+static void
+test_read_threads_cli (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-traj-XXXXXX", NULL);
+  GString *long_text = g_string_new ("# 50 000 poses at 100 Hz\n"), *short_text = g_string_new (NULL);
+  g_autofree char *long_path = NULL, *short_path = NULL, *one = NULL, *one_b = NULL;
+  g_autofree char *empty = NULL, *cut = NULL, *badq = NULL, *missing = NULL;
+  double sse = 0;
+  Run r;
+
+  for (guint k = 0; k < 50000; k++)
+    g_string_append_printf (long_text, "%.2f %.6f 0 0 0 0 0 1\n", k * 0.01, k * 0.001);
+  /* 7 poses 3 ms after every 1000th of the long file's, d_j off in x */
+  for (guint j = 0; j < 7; j++)
+    {
+      double d = 0.01 * (j + 1);
+
+      g_string_append_printf (short_text, "%.3f %.6f 0 0 0 0 0.6 0.8\n", 10.0 * j + 0.003, j + d);
+      sse += d * d;
+    }
+  long_path = write_file (dir, "long.tum", long_text->str);
+  short_path = write_file (dir, "short.tum", short_text->str);
+  one = write_file (dir, "one.tum", "20.002 2.5 0 0 0 0 0 1");   /* no final newline */
+  one_b = write_file (dir, "one-b.tum", "20 2 0 0 0 0 0 1\n");
+  empty = write_file (dir, "empty.tum", "");
+  cut = write_file (dir, "cut.tum", "0 0 0 0 0 0 0 1\n0.01 0.001 0 0 0 0");
+  badq = write_file (dir, "badq.tum", "0 0 0 0 0 0 0 1\n0.01 0.001 0 0 0 0 0 0.5\n");
+  missing = g_build_filename (dir, "missing.tum", NULL);
+
+  for (int swap = 0; swap < 2; swap++)
+    {
+      r = run_cli ("compute", "ape", "--ref", swap ? short_path : long_path, "--est",
+                   swap ? long_path : short_path, "--json", NULL);
+      g_assert_cmpint (r.status, ==, 0);
+      g_assert_cmpint (json_object_get_int_member (r.root, "n_matched"), ==, 7);
+      nb_assert_rel (json_object_get_double_member (r.root, "rmse"), sqrt (sse / 7), 1e-12,
+                     "rmse of the 7 pairs");
+      {
+        JsonObject *a = json_object_get_object_member (r.root, "association");
+
+        g_assert_cmpint (json_object_get_int_member (a, "n_ref"), ==, swap ? 7 : 50000);
+        g_assert_cmpint (json_object_get_int_member (a, "n_est"), ==, swap ? 50000 : 7);
+      }
+      run_clear (&r);
+    }
+
+  r = run_cli ("compute", "ape", "--ref", one_b, "--est", one, "--json", NULL);
+  g_assert_cmpint (r.status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (r.root, "n_matched"), ==, 1);
+  nb_assert_rel (json_object_get_double_member (r.root, "rmse"), 0.5, 1e-15, "one pair");
+  run_clear (&r);
+
+  {
+    struct { const char *ref, *est, *message; } cases[] = {
+      { long_path, missing, missing }, { missing, long_path, missing },
+      { long_path, empty, empty }, { empty, short_path, empty },
+      { long_path, cut, cut }, { cut, long_path, cut },
+      { badq, long_path, badq }, { long_path, badq, badq },
+      { cut, badq, cut }, { badq, cut, badq }, { missing, cut, missing },
+    };
+    const char *suffix[] = { ": No such file", ": no poses in the file", ":2: too few fields",
+                             ":2: the quaternion has norm 0.5" };
+
+    for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+      for (int rpe = 0; rpe < 2; rpe++)
+        {
+          const char *m = cases[c].message;
+          g_autofree char *expect = g_strconcat ("navbench-cli: ", m,
+                                                 suffix[m == missing ? 0 : m == empty ? 1
+                                                        : m == cut ? 2 : 3], NULL);
+
+          r = run_cli ("compute", rpe ? "rpe" : "ape", "--ref", cases[c].ref, "--est",
+                       cases[c].est, "--json", NULL);
+          g_assert_cmpint (r.status, ==, 2);
+          g_assert_cmpstr (r.out, ==, "");
+          if (strstr (r.err, expect) == NULL)
+            g_error ("case %u: '%s' does not contain '%s'", c, r.err, expect);
+          run_clear (&r);
+        }
+  }
+  g_remove (long_path), g_remove (short_path), g_remove (one), g_remove (one_b);
+  g_remove (empty), g_remove (cut), g_remove (badq), g_rmdir (dir);
+  g_string_free (long_text, TRUE), g_string_free (short_text, TRUE);
+}
 
 static void
 test_interpolate_cli (void)
@@ -471,5 +559,6 @@ main (int argc, char **argv)
   g_test_add_func ("/traj-cli/align", test_align_cli);
   g_test_add_func ("/traj-cli/interpolate", test_interpolate_cli);
   g_test_add_func ("/traj-cli/errors", test_errors_cli);
+  g_test_add_func ("/traj-cli/read-threads", test_read_threads_cli);
   return g_test_run ();
 }

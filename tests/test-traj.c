@@ -9,11 +9,14 @@
 #include "nb-traj-align.h"
 #include "nb-traj-assoc.h"
 #include "nb-traj-error.h"
+#include "nb-traj-eval.h"
 #include "nb-traj.h"
 #include "nb-tum-reader.h"
 
 #include <gsl/gsl_eigen.h>
+#include <glib/gstdio.h>
 #include <gsl/gsl_errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1089,6 +1092,254 @@ test_csv_track (void)
   nb_assert_abs (c->p[2], 0, 0, "z absent → 0");
 }
 
+/* A file read twice, with its orientations and for its positions alone
+ * (NB_TRAJ_READ_POSITIONS): the same poses bit for bit, the same checks. */
+static NbTraj *
+read_file (const char *path, NbTrajReadFlags flags, NbTrajReadInfo *info, GError **error)
+{
+  return nb_traj_read_path_with (path, NB_TRAJ_FORMAT_AUTO, flags, info, error);
+}
+
+static void
+assert_same_positions (const char *path, guint n_expected)
+{
+  g_autoptr (GError) error = NULL;
+  NbTrajReadInfo ia, ib;
+  g_autoptr (NbTraj) a = read_file (path, NB_TRAJ_READ_ALL, &ia, &error);
+  g_autoptr (NbTraj) b = NULL;
+
+  g_assert_no_error (error);
+  b = read_file (path, NB_TRAJ_READ_POSITIONS, &ib, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (a->n, ==, n_expected);
+  g_assert_cmpuint (b->n, ==, a->n);
+  g_assert_nonnull (a->q);
+  g_assert_null (b->q);
+  g_assert_cmpint (b->has_orientation, ==, a->has_orientation);
+  g_assert_cmpmem (a->t, a->n * sizeof (double), b->t, b->n * sizeof (double));
+  g_assert_cmpmem (a->p, 3 * a->n * sizeof (double), b->p, 3 * b->n * sizeof (double));
+  g_assert_cmpint (ia.format, ==, ib.format);
+  g_assert_cmpuint (ia.n_normalised, ==, ib.n_normalised);
+  g_assert_cmpuint (ia.first_normalised_line, ==, ib.first_normalised_line);
+  g_assert_cmpfloat (ia.worst_norm_dev, ==, ib.worst_norm_dev);
+}
+
+static void
+expect_positions_error (const char *path, const char *message)
+{
+  g_autoptr (GError) error = NULL;
+  NbTrajReadInfo info;
+  NbTraj *traj = read_file (path, NB_TRAJ_READ_POSITIONS, &info, &error);
+
+  g_assert_null (traj);
+  g_assert_error (error, NB_ERROR, NB_ERROR_INPUT);
+  if (strstr (error->message, message) == NULL)
+    g_error ("'%s' does not contain '%s'", error->message, message);
+}
+
+static void
+test_read_positions (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-traj-XXXXXX", NULL);
+  g_autofree char *tum = g_build_filename (dir, "a.tum", NULL);
+  g_autofree char *csv = g_build_filename (dir, "b.csv", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.tum", NULL);
+  /* Norms about the two thresholds (1e-6 counted, 1e-2 refused), each side. */
+  const double devs[] = { 0, 3e-7, 9e-7, 9.4e-7, 9.6e-7, 9.9e-7, 1e-6, 1.01e-6, 1.9e-6, -9e-7,
+                          -9.9e-7, -1.01e-6, -2e-6, 5e-3, -5e-3, 9.9e-3, -9.9e-3 };
+  GString *text = g_string_new ("# t x y z qx qy qz qw\n");
+  GRand *rand = g_rand_new_with_seed (20);
+  guint n = 0;
+  struct { const char *text, *message; } errors[] = {
+    { "0 1 2 3 0 0 0 1\n0.1 1 2 3 0 0 0 0.5\n", ":2: the quaternion has norm 0.5" },
+    { "0 1 2 3 0 0 0 1\n0.1 1 2 3 0 0 0 1.011\n", ":2: the quaternion has norm 1.011" },
+    { "0 1 2 3 0 0 0 1\n0.1 1 2 3 0 0 0 nan\n", ":2: field 8 'nan' is not a finite number" },
+    { "0 1 2 3 0 0 0 1\n0.1 1 2 3 0 0", ":2: too few fields" },     /* cut short */
+    { "0 1 2 3 0 0 0 1\n0.1 1 2 3 0 0 0 0.", ":2: the quaternion has norm 0" },
+    { "0 1 2 3 0 0 0 1\n0 1 2 3 0 0 0 1\n", ":2: duplicate timestamp 0" },
+    { "", ": no poses in the file" },
+    { "# comments only\n\n", ": no poses in the file" },
+  };
+
+  /* Numbers of every shape the readers take apart, and quaternions of
+   * every norm about the thresholds, over more than one 8 MiB window's
+   * worth of lines would be slow here: 40 000 lines. */
+  for (guint k = 0; k < 40000; k++)
+    {
+      double dev = devs[k % G_N_ELEMENTS (devs)], a = g_rand_double_range (rand, 0, 6.28);
+      double b = g_rand_double_range (rand, 0, 3.14), nq = 1.0 + dev;
+      double v[8] = { 1.7e9 + k * 0.01, g_rand_double_range (rand, -1e3, 1e3),
+                      g_rand_double_range (rand, -1, 1), g_rand_double_range (rand, -50, 50),
+                      nq * sin (b) * cos (a), nq * sin (b) * sin (a), nq * cos (b) * 0.6,
+                      nq * cos (b) * 0.8 };
+
+      if (k % 1000 == 999)
+        g_string_append (text, "# a comment\n\n");
+      if (k % 3 == 0)
+        g_string_append_printf (text, "%.6f %.4f %.17g %.6e %.17g %.17g %.17g %.17g\n", v[0], v[1],
+                                v[2], v[3], v[4], v[5], v[6], v[7]);
+      else if (k % 3 == 1)
+        g_string_append_printf (text, "%.6f\t%.4f\t%.9f\t%.3f\t%.9f\t%.9f\t%.9f\t%.9f\n", v[0],
+                                v[1], v[2], v[3], v[4], v[5], v[6], v[7]);
+      else
+        g_string_append_printf (text, "%.6f,%.1f,%.12f,%.0f,%.17g,%.17g,%.17g,%.17g\n", v[0], v[1],
+                                v[2], v[3], v[4], v[5], v[6], v[7]);
+      n++;
+    }
+  g_assert_true (g_file_set_contents (tum, text->str, text->len, NULL));
+  assert_same_positions (tum, n);
+  {
+    /* the checks ran on the positions-only read too: norms counted */
+    NbTrajReadInfo info;
+    g_autoptr (NbTraj) t = read_file (tum, NB_TRAJ_READ_POSITIONS, &info, NULL);
+
+    g_assert_cmpuint (info.n_normalised, >, 40000 / G_N_ELEMENTS (devs) * 8);
+    g_assert_cmpfloat (info.worst_norm_dev, >, 9.8e-3);
+  }
+  g_assert_true (g_file_set_contents (csv, "t_s,x_mm,y_mm,z_mm,qx,qy,qz,qw\n0,1,2,3,0,0,0,1\n"
+                                           "0.5,4,5,6,0,0,0.6,0.8000009\n1,7,8,9,0,0,0,1.00002\n",
+                                      -1, NULL));
+  assert_same_positions (csv, 3);
+  g_assert_true (g_file_set_contents (csv, "t_s,x_mm,y_mm,theta_deg\n0,1,2,30\n1,4,5,-60\n", -1,
+                                      NULL));
+  assert_same_positions (csv, 2);
+  g_assert_true (g_file_set_contents (tum, "5 1 2 3 0 0 0 1", -1, NULL));   /* one pose, no \n */
+  assert_same_positions (tum, 1);
+
+  for (guint k = 0; k < G_N_ELEMENTS (errors); k++)
+    {
+      g_autofree char *expect = g_strconcat (bad, errors[k].message, NULL);
+
+      g_assert_true (g_file_set_contents (bad, errors[k].text, -1, NULL));
+      expect_positions_error (bad, expect);
+    }
+  g_remove (bad);
+  expect_positions_error (bad, "No such file");
+
+  g_remove (tum), g_remove (csv), g_rmdir (dir);
+  g_string_free (text, TRUE);
+  g_rand_free (rand);
+}
+
+/* The square root the positions-only read skips: never where it would
+ * have counted the quaternion, and taken for the usual ones. */
+static void
+test_quat_surely_unit (void)
+{
+  GRand *rand = g_rand_new_with_seed (21);
+  guint taken = 0;
+
+  for (guint k = 0; k < 200000; k++)
+    {
+      double dev = (g_rand_boolean (rand) ? 1 : -1) * pow (10, g_rand_double_range (rand, -17, -4));
+      double a = g_rand_double_range (rand, 0, 6.28), b = g_rand_double_range (rand, 0, 3.14);
+      double q[4] = { (1 + dev) * cos (b), (1 + dev) * sin (b) * cos (a),
+                      (1 + dev) * sin (b) * sin (a) * 0.6, (1 + dev) * sin (b) * sin (a) * 0.8 };
+      double norm, d;
+
+      g_assert_true (nb_quat_check (q, &norm, &d) || fabs (dev) > NB_QUAT_NORM_REFUSE / 2);
+      if (nb_quat_surely_unit (q))
+        {
+          g_assert_cmpfloat (d, <=, NB_QUAT_NORM_WARN);
+          taken++;
+        }
+      else
+        g_assert_cmpfloat (fabs (dev), >, 0.9 * NB_QUAT_NORM_WARN);
+    }
+  g_assert_cmpuint (taken, >, 200000 * 0.7);
+  g_assert_false (nb_quat_surely_unit ((double[]) { NAN, 0, 0, 1 }));
+  g_assert_false (nb_quat_surely_unit ((double[]) { 1.0 + 1e-6, 0, 0, 0 }));
+  g_assert_true (nb_quat_surely_unit ((double[]) { 1.0 - 9e-7, 0, 0, 0 }));
+  g_rand_free (rand);
+}
+
+/* What compute ape evaluates from positions alone (trans, xy; no, a
+ * fitted or a given alignment) is bit for bit the figure from the full
+ * tracks, and each evaluation says whether it reads the orientations. */
+static void
+test_eval_positions (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("nb-traj-XXXXXX", NULL);
+  g_autofree char *ref_path = g_build_filename (dir, "ref.tum", NULL);
+  g_autofree char *est_path = g_build_filename (dir, "est.tum", NULL);
+  GString *ref_text = g_string_new (NULL), *est_text = g_string_new (NULL);
+  GRand *rand = g_rand_new_with_seed (22);
+  struct { NbRelation rel; NbAlignKind align; } cases[] = {
+    { NB_REL_TRANS, NB_ALIGN_NONE }, { NB_REL_TRANS, NB_ALIGN_SE3 },
+    { NB_REL_TRANS, NB_ALIGN_SIM3 }, { NB_REL_XY, NB_ALIGN_SE2 },
+    { NB_REL_TRANS, NB_ALIGN_GIVEN },
+  };
+
+  for (guint k = 0; k < 3000; k++)
+    {
+      double t = k * 0.02, yaw = 0.01 * k;
+
+      g_string_append_printf (ref_text, "%.6f %.6f %.6f %.6f 0 0 %.9f %.9f\n", t, cos (t), sin (2 * t),
+                              0.1 * t, sin (yaw / 2), cos (yaw / 2));
+      if (k % 7 != 3)
+        g_string_append_printf (est_text, "%.6f %.6f %.6f %.6f 0 0 %.9f %.9f\n",
+                                t + g_rand_double_range (rand, -0.004, 0.004),
+                                cos (t) + g_rand_double_range (rand, -0.01, 0.01),
+                                sin (2 * t) + 0.3, 0.1 * t, sin (yaw / 2), cos (yaw / 2));
+    }
+  g_assert_true (g_file_set_contents (ref_path, ref_text->str, -1, NULL));
+  g_assert_true (g_file_set_contents (est_path, est_text->str, -1, NULL));
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      NbTrajEvalOptions o;
+      NbTrajReadInfo info;
+      g_autoptr (NbTrajEvaluation) full = NULL, pos = NULL;
+      g_autoptr (GError) error = NULL;
+
+      nb_traj_eval_options_init (&o);
+      o.relation = cases[c].rel;
+      o.align = cases[c].align;
+      if (o.align == NB_ALIGN_GIVEN)
+        {
+          nb_sim3_identity (&o.transform);
+          o.transform.t[1] = -0.3;
+        }
+      g_assert_false (nb_traj_eval_needs_orientations (&o));
+      full = nb_traj_evaluate (read_file (ref_path, NB_TRAJ_READ_ALL, &info, NULL),
+                               read_file (est_path, NB_TRAJ_READ_ALL, &info, NULL), &o, &error);
+      g_assert_no_error (error);
+      pos = nb_traj_evaluate (read_file (ref_path, NB_TRAJ_READ_POSITIONS, &info, NULL),
+                              read_file (est_path, NB_TRAJ_READ_POSITIONS, &info, NULL), &o,
+                              &error);
+      g_assert_no_error (error);
+      g_assert_null (pos->est->q);
+      g_assert_cmpuint (pos->n_err, ==, full->n_err);
+      g_assert_cmpuint (full->n_err, >, 2500);
+      g_assert_cmpmem (pos->err, pos->n_err * sizeof (double), full->err,
+                       full->n_err * sizeof (double));
+      g_assert_cmpmem (&pos->stats, sizeof pos->stats, &full->stats, sizeof full->stats);
+      g_assert_cmpmem (&pos->assoc, sizeof pos->assoc, &full->assoc, sizeof full->assoc);
+      g_assert_cmpmem (&pos->alignment, sizeof pos->alignment, &full->alignment,
+                       sizeof full->alignment);
+      g_assert_cmpmem (pos->est->p, 3 * pos->est->n * sizeof (double), full->est->p,
+                       3 * full->est->n * sizeof (double));
+    }
+  {
+    NbTrajEvalOptions o;
+
+    nb_traj_eval_options_init (&o);
+    o.rpe = TRUE;
+    g_assert_true (nb_traj_eval_needs_orientations (&o));
+    nb_traj_eval_options_init (&o);
+    o.relation = NB_REL_YAW_DEG;
+    g_assert_true (nb_traj_eval_needs_orientations (&o));
+    nb_traj_eval_options_init (&o);
+    o.interpolate = TRUE;
+    g_assert_true (nb_traj_eval_needs_orientations (&o));
+    nb_traj_eval_options_init (&o);
+    o.align = NB_ALIGN_ORIGIN;
+    g_assert_true (nb_traj_eval_needs_orientations (&o));
+  }
+  g_remove (ref_path), g_remove (est_path), g_rmdir (dir);
+  g_string_free (ref_text, TRUE), g_string_free (est_text, TRUE);
+  g_rand_free (rand);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1110,5 +1361,8 @@ main (int argc, char **argv)
   g_test_add_func ("/traj/read/tum", test_tum_reader);
   g_test_add_func ("/traj/read/errors", test_reader_errors);
   g_test_add_func ("/traj/read/csv", test_csv_track);
+  g_test_add_func ("/traj/read/positions", test_read_positions);
+  g_test_add_func ("/traj/quat/surely-unit", test_quat_surely_unit);
+  g_test_add_func ("/traj/eval/positions", test_eval_positions);
   return g_test_run ();
 }

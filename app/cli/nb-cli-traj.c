@@ -56,8 +56,8 @@ option_double (const char *option, const char *text, double fallback, double *ou
 }
 
 static NbTraj *
-read_traj (const char *option, const char *path, NbTrajFormat format, GPtrArray *warnings,
-           GError **error)
+read_traj (const char *option, const char *path, NbTrajFormat format, NbTrajReadFlags flags,
+           GPtrArray *warnings, GError **error)
 {
   NbTrajReadInfo info;
   NbTraj *traj;
@@ -70,7 +70,7 @@ read_traj (const char *option, const char *path, NbTrajFormat format, GPtrArray 
   /* campaign:F.nbc:TRIAL_ID — a trial's track from the campaign store. */
   if (g_str_has_prefix (path, "campaign:"))
     return nb_traj_read_campaign (path + strlen ("campaign:"), error);
-  traj = nb_traj_read_path (path, format, &info, error);
+  traj = nb_traj_read_path_with (path, format, flags, &info, error);
   if (traj != NULL && info.n_normalised > 0)
     g_ptr_array_add (warnings,
                      g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": %u quaternion%s off unit norm "
@@ -84,6 +84,7 @@ read_traj (const char *option, const char *path, NbTrajFormat format, GPtrArray 
 typedef struct {
   const char *option, *path;
   NbTrajFormat format;
+  NbTrajReadFlags flags;
   GPtrArray *warnings;
   NbTraj *traj;
   GError *error;
@@ -94,7 +95,7 @@ read_traj_job (gpointer data)
 {
   TrajJob *j = data;
 
-  j->traj = read_traj (j->option, j->path, j->format, j->warnings, &j->error);
+  j->traj = read_traj (j->option, j->path, j->format, j->flags, j->warnings, &j->error);
   return NULL;
 }
 
@@ -103,11 +104,12 @@ read_traj_job (gpointer data)
  * and warnings come out in the order ref, est, as when read one by one. */
 static gboolean
 read_both (const char *ref_path, const char *est_path, NbTrajFormat format,
-           GPtrArray *warnings, NbTraj **ref, NbTraj **est, GError **error)
+           NbTrajReadFlags flags, GPtrArray *warnings, NbTraj **ref, NbTraj **est,
+           GError **error)
 {
   TrajJob jobs[2] = {
-    { "ref", ref_path, format, g_ptr_array_new_with_free_func (g_free), NULL, NULL },
-    { "est", est_path, format, g_ptr_array_new_with_free_func (g_free), NULL, NULL },
+    { "ref", ref_path, format, flags, g_ptr_array_new_with_free_func (g_free), NULL, NULL },
+    { "est", est_path, format, flags, g_ptr_array_new_with_free_func (g_free), NULL, NULL },
   };
   GThread *thread = g_thread_try_new ("read-est", read_traj_job, &jobs[1], NULL);
   gboolean ok;
@@ -216,6 +218,7 @@ run (gboolean rpe, int argc, char **argv)
   NbAlignKind align = NB_ALIGN_NONE;
   NbRelation rel = NB_REL_TRANS;
   NbDeltaUnit delta_unit = NB_DELTA_FRAMES;
+  NbTrajEvalOptions eo;
   NbAssocReport assoc;
   NbErrorStats st;
   NbSim3 x;
@@ -313,7 +316,26 @@ run (gboolean rpe, int argc, char **argv)
       align = NB_ALIGN_GIVEN;
     }
 
-  if (!read_both (o.ref_path, o.est_path, format, warnings, &ref, &est, &error))
+  nb_traj_eval_options_init (&eo);
+  eo.rpe = rpe;
+  eo.relation = rel;
+  eo.align = align;
+  eo.transform = x;
+  eo.interpolate = o.interpolate;
+  eo.t_max_diff_s = t_max_diff;
+  eo.t_offset_s = t_offset;
+  eo.max_gap_s = max_gap;
+  eo.delta = delta;
+  eo.delta_unit = delta_unit;
+  eo.all_pairs = o.all_pairs;
+  eo.pairs_from_reference = o.pairs_from_reference;
+  eo.ref_name = o.ref_path;
+  eo.est_name = o.est_path;
+  /* Positions alone when nothing reads the orientations: half the memory
+   * of a million poses (they are still read and checked). */
+  if (!read_both (o.ref_path, o.est_path, format,
+                  nb_traj_eval_needs_orientations (&eo) ? NB_TRAJ_READ_ALL : NB_TRAJ_READ_POSITIONS,
+                  warnings, &ref, &est, &error))
     goto fail;
   if (nb_relation_uses_rotation (rel) && (!ref->has_orientation || !est->has_orientation))
     {
@@ -330,28 +352,9 @@ run (gboolean rpe, int argc, char **argv)
                    ref->has_orientation ? o.est_path : o.ref_path);
       goto fail;
     }
-  {
-    NbTrajEvalOptions eo;
-
-    nb_traj_eval_options_init (&eo);
-    eo.rpe = rpe;
-    eo.relation = rel;
-    eo.align = align;
-    eo.transform = x;
-    eo.interpolate = o.interpolate;
-    eo.t_max_diff_s = t_max_diff;
-    eo.t_offset_s = t_offset;
-    eo.max_gap_s = max_gap;
-    eo.delta = delta;
-    eo.delta_unit = delta_unit;
-    eo.all_pairs = o.all_pairs;
-    eo.pairs_from_reference = o.pairs_from_reference;
-    eo.ref_name = o.ref_path;
-    eo.est_name = o.est_path;
-    if ((ev = nb_traj_evaluate (g_steal_pointer (&ref), g_steal_pointer (&est), &eo,
-                                &error)) == NULL)
-      goto fail;
-  }
+  if ((ev = nb_traj_evaluate (g_steal_pointer (&ref), g_steal_pointer (&est), &eo,
+                              &error)) == NULL)
+    goto fail;
   x = ev->alignment;
   st = ev->stats;
   assoc = ev->assoc;

@@ -193,14 +193,16 @@ nb_traj_transform (NbTraj *traj, const NbSim3 *x)
   nb_quat_from_matrix (x->r, qr);
   for (guint k = 0; k < traj->n; k++)
     {
-      double *p = traj->p + 3 * (gsize) k, *q = traj->q + 4 * (gsize) k, np[3], nq[4];
+      double *p = traj->p + 3 * (gsize) k, np[3], nq[4];
 
       for (int a = 0; a < 3; a++)
         np[a] = x->s * (x->r[3 * a] * p[0] + x->r[3 * a + 1] * p[1] + x->r[3 * a + 2] * p[2]) +
                 x->t[a];
       memcpy (p, np, sizeof np);
-      if (traj->has_orientation)
+      if (traj->has_orientation && traj->q != NULL)
         {
+          double *q = traj->q + 4 * (gsize) k;
+
           nb_quat_mul (qr, q, nq);
           memcpy (q, nq, sizeof nq);
         }

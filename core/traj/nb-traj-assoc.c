@@ -20,7 +20,8 @@ count_drop (NbDropCount *c, double s, double lo, double hi, double t_max_diff)
 static void
 append_pose (NbTraj *out, const NbTraj *in, guint i)
 {
-  nb_traj_append (out, in->t[i], in->p + 3 * (gsize) i, in->q + 4 * (gsize) i);
+  nb_traj_append (out, in->t[i], in->p + 3 * (gsize) i,
+                  in->q != NULL ? in->q + 4 * (gsize) i : NULL);
 }
 
 static gboolean
@@ -40,23 +41,35 @@ no_overlap (const NbTraj *ref, const NbTraj *est, double t_offset, const char *h
 }
 
 /* Keeps the poses idx[0..n) of traj, in that order: in place when every
- * idx[k] ≥ k (no source is overwritten before it is read), else by a copy. */
+ * idx[k] ≥ k (no source is overwritten before it is read: each double is
+ * copied forward, lowest first), else by a copy.  The leading poses that
+ * stay where they are (idx[k] == k: the usual pairing of two series of one
+ * rate) are not touched. */
 static void
 gather (NbTraj *traj, const guint *idx, guint n)
 {
   gboolean in_place = TRUE;
   NbTraj *dst;
+  guint k0 = 0;
 
   for (guint k = 0; k < n && in_place; k++)
     in_place = idx[k] >= k;
+  if (in_place)
+    while (k0 < n && idx[k0] == k0)
+      k0++;
   dst = in_place ? traj : nb_traj_new (n);
-  for (guint k = 0; k < n; k++)
+  if (traj->q == NULL)
+    nb_traj_drop_orientations (dst);
+  for (guint k = k0; k < n; k++)
     {
-      guint i = idx[k];
+      gsize i = idx[k];
 
       dst->t[k] = traj->t[i];
-      memmove (dst->p + 3 * (gsize) k, traj->p + 3 * (gsize) i, 3 * sizeof (double));
-      memmove (dst->q + 4 * (gsize) k, traj->q + 4 * (gsize) i, 4 * sizeof (double));
+      for (int a = 0; a < 3; a++)
+        dst->p[3 * (gsize) k + a] = traj->p[3 * i + a];
+      if (traj->q != NULL)
+        for (int a = 0; a < 4; a++)
+          dst->q[4 * (gsize) k + a] = traj->q[4 * i + a];
     }
   if (!in_place)
     {
@@ -77,7 +90,6 @@ nb_traj_associate_in_place (NbTraj *ref, NbTraj *est, double t_max_diff, double 
   /* The offset moves the estimate: +o on its stamps, or −o on the
    * reference's when the reference is the one searched (as evo does). */
   double o = est_longer ? t_offset : -t_offset;
-  g_autofree guint8 *used = NULL;
   g_autofree guint *si = NULL, *li = NULL;
   NbDropCount short_drop = { 0 }, long_drop = { 0 };
   guint j = 0, last = G_MAXUINT, n = 0;
@@ -86,7 +98,6 @@ nb_traj_associate_in_place (NbTraj *ref, NbTraj *est, double t_max_diff, double 
   if (ref->n == 0 || est->n == 0)
     return no_overlap (ref, est, t_offset, "", error);
 
-  used = g_new0 (guint8, lng->n);
   si = g_new (guint, shrt->n);
   li = g_new (guint, shrt->n);
   for (guint i = 0; i < shrt->n; i++)
@@ -117,13 +128,18 @@ nb_traj_associate_in_place (NbTraj *ref, NbTraj *est, double t_max_diff, double 
       if (k == last)
         report->n_reused++;
       last = k;
-      used[k] = 1;
       report->max_abs_dt_s = MAX (report->max_abs_dt_s, d);
       si[n] = i, li[n] = k, n++;
     }
-  for (guint k = 0; k < lng->n; k++)
-    if (!used[k])
-      count_drop (&long_drop, lng->t[k] + o, shrt->t[0], shrt->t[shrt->n - 1], t_max_diff);
+  /* The poses of the longer series no pair uses: li[] never decreases, so
+   * one walk beside it finds them. */
+  for (guint k = 0, m = 0; k < lng->n; k++)
+    {
+      while (m < n && li[m] < k)
+        m++;
+      if (m == n || li[m] != k)
+        count_drop (&long_drop, lng->t[k] + o, shrt->t[0], shrt->t[shrt->n - 1], t_max_diff);
+    }
 
   report->n_matched = n;
   report->est_dropped = est_longer ? long_drop : short_drop;

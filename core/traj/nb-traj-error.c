@@ -94,8 +94,7 @@ nb_traj_ape (const NbTraj *ref, const NbTraj *est, NbRelation rel, double *err)
 
   for (guint k = 0; k < ref->n; k++)
     {
-      const double *pr = ref->p + 3 * (gsize) k, *pe = est->p + 3 * (gsize) k;
-      const double *qr = ref->q + 4 * (gsize) k, *qe = est->q + 4 * (gsize) k;
+      const double *pr = ref->p + 3 * (gsize) k, *pe = est->p + 3 * (gsize) k, *qr, *qe;
       double d[3] = { pr[0] - pe[0], pr[1] - pe[1], pr[2] - pe[2] }, qinv[4], q[4];
 
       switch (rel)
@@ -108,10 +107,12 @@ nb_traj_ape (const NbTraj *ref, const NbTraj *est, NbRelation rel, double *err)
           err[k] = hypot (d[0], d[1]);
           break;
         case NB_REL_YAW_DEG:
+          qr = ref->q + 4 * (gsize) k, qe = est->q + 4 * (gsize) k;
           err[k] = fabs (wrap_pi (nb_quat_yaw (qr) - nb_quat_yaw (qe))) * (180.0 / G_PI);
           break;
         default:
           /* E = P_est⁻¹·P_ref; its translation R_estᵀ·d has the norm of d. */
+          qr = ref->q + 4 * (gsize) k, qe = est->q + 4 * (gsize) k;
           nb_quat_conj (qe, qinv);
           nb_quat_mul (qinv, qr, q);
           err[k] = relation_value (rel, q, d);

@@ -20,6 +20,12 @@ nb_traj_eval_options_init (NbTrajEvalOptions *o)
   o->est_name = "estimate";
 }
 
+gboolean
+nb_traj_eval_needs_orientations (const NbTrajEvalOptions *o)
+{
+  return o->rpe || nb_relation_uses_rotation (o->relation) || o->interpolate || o->align == NB_ALIGN_ORIGIN;
+}
+
 void
 nb_traj_evaluation_free (NbTrajEvaluation *e)
 {
@@ -53,6 +59,9 @@ nb_traj_evaluate (NbTraj *ref_in, NbTraj *est_in, const NbTrajEvalOptions *o, GE
                    ref->has_orientation ? o->est_name : o->ref_name);
       return NULL;
     }
+  /* Tracks read for their positions alone serve only what needs no more. */
+  g_return_val_if_fail ((ref->q != NULL && est->q != NULL) ||
+                        !nb_traj_eval_needs_orientations (o), NULL);
   e->n_ref = ref->n, e->n_est = est->n;
   if (o->interpolate)
     {

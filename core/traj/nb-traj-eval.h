@@ -37,6 +37,10 @@ typedef struct {
 } NbTrajEvalOptions;
 
 void nb_traj_eval_options_init (NbTrajEvalOptions *options);
+/* Whether the evaluation reads the orientations: RPE, a relation of the
+ * rotation (yaw included), --interpolate (slerp), --align origin.  When not, the
+ * tracks may come without them (traj->q NULL, NB_TRAJ_READ_POSITIONS). */
+gboolean nb_traj_eval_needs_orientations (const NbTrajEvalOptions *options);
 
 typedef struct {
   NbTraj *ref, *est;            /* as evaluated: associated, the estimate aligned */

@@ -36,21 +36,36 @@ nb_traj_append (NbTraj *traj, double t, const double p[3], const double q[4])
       traj->cap *= 2;
       traj->t = g_renew (double, traj->t, traj->cap);
       traj->p = g_renew (double, traj->p, 3 * (gsize) traj->cap);
-      traj->q = g_renew (double, traj->q, 4 * (gsize) traj->cap);
+      if (traj->q != NULL)
+        traj->q = g_renew (double, traj->q, 4 * (gsize) traj->cap);
     }
   traj->t[traj->n] = t;
   memcpy (traj->p + 3 * (gsize) traj->n, p, 3 * sizeof (double));
-  memcpy (traj->q + 4 * (gsize) traj->n, q, 4 * sizeof (double));
+  if (traj->q != NULL)
+    memcpy (traj->q + 4 * (gsize) traj->n, q, 4 * sizeof (double));
   traj->n++;
+}
+
+void
+nb_traj_drop_orientations (NbTraj *traj)
+{
+  g_clear_pointer (&traj->q, g_free);
+}
+
+gboolean
+nb_quat_check (const double q[4], double *norm, double *dev)
+{
+  *norm = sqrt (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  *dev = fabs (*norm - 1.0);
+  return *dev <= NB_QUAT_NORM_REFUSE;
 }
 
 gboolean
 nb_quat_normalise_checked (double q[4], double *dev)
 {
-  double norm = sqrt (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+  double norm;
 
-  *dev = fabs (norm - 1.0);
-  if (!(*dev <= NB_QUAT_NORM_REFUSE))
+  if (!nb_quat_check (q, &norm, dev))
     return FALSE;
   for (int i = 0; i < 4; i++)
     q[i] /= norm;

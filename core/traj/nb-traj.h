@@ -16,22 +16,42 @@ typedef struct {
   guint n, cap;
   double *t;                 /* s, strictly increasing (the readers check) */
   double *p;                 /* 3n: m */
-  double *q;                 /* 4n: w, x, y, z, unit norm */
+  double *q;                 /* 4n: w, x, y, z, unit norm; NULL when the reader was
+                              * asked for positions only (NB_TRAJ_READ_POSITIONS: the
+                              * orientations were read and checked, not kept) */
   gboolean has_orientation;  /* FALSE: q is identity, read from a position-only track */
 } NbTraj;
 
 NbTraj *nb_traj_new    (guint capacity);
 void    nb_traj_free   (NbTraj *traj);
+/* q is ignored when traj->q is NULL (a track kept without orientations). */
 void    nb_traj_append (NbTraj *traj, double t, const double p[3], const double q[4]);
+/* Drops the orientation arrays (traj->q becomes NULL): what is evaluated
+ * from positions alone needs half the memory (issue 20). */
+void    nb_traj_drop_orientations (NbTraj *traj);
 
 /* Quaternion norm checks for inputs: the worst deviation |‖q‖ − 1| that is
  * silently normalised, and the one beyond which an input is refused. */
 #define NB_QUAT_NORM_WARN   1e-6
 #define NB_QUAT_NORM_REFUSE 1e-2
 
-/* Normalises q in place and sets *dev = |‖q‖ − 1|; FALSE (q untouched) when
- * dev exceeds NB_QUAT_NORM_REFUSE or q is not finite. */
+/* Sets *norm = ‖q‖ and *dev = |‖q‖ − 1|; FALSE when dev exceeds
+ * NB_QUAT_NORM_REFUSE or q is not finite (the input is refused). */
+gboolean nb_quat_check (const double q[4], double *norm, double *dev);
+/* nb_quat_check, then q /= ‖q‖ in place; FALSE (q untouched) when refused. */
 gboolean nb_quat_normalise_checked (double q[4], double *dev);
+/* TRUE when |‖q‖ − 1| is surely within NB_QUAT_NORM_WARN, without the
+ * square root: |‖q‖² − 1| < 1.9·w puts ‖q‖ within 0.95·w + (1.9·w)²/8 of 1
+ * (w = 1e-6; the roundings are 1e-16).  A shortcut for a quaternion read and
+ * not kept: what it does not settle (FALSE, NaN included), nb_quat_check
+ * decides. */
+static inline gboolean
+nb_quat_surely_unit (const double q[4])
+{
+  double n2 = q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3];
+
+  return n2 > 1.0 - 1.9 * NB_QUAT_NORM_WARN && n2 < 1.0 + 1.9 * NB_QUAT_NORM_WARN;
+}
 
 /* The rotation the unit quaternions stand for, in the forms the metrics need.
  * All take and give (w, x, y, z). */

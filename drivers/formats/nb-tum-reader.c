@@ -21,7 +21,7 @@
 #define MAX_LINE (1u << 16)            /* a longer line is not a pose */
 
 static NbTraj *
-traj_for_size (gint64 file_size)
+traj_for_size (gint64 file_size, gboolean keep_q)
 {
   /* Room for the whole file at once (a TUM line is rarely under 32 bytes;
    * pages never written cost no memory): no regrowth. */
@@ -29,9 +29,12 @@ traj_for_size (gint64 file_size)
                                                                : 1024;
   NbTraj *traj = nb_traj_new (cap);
 
+  if (!keep_q)
+    nb_traj_drop_orientations (traj);
   nb_advise_huge_pages (traj->t, (gsize) cap * sizeof (double));
   nb_advise_huge_pages (traj->p, (gsize) cap * 3 * sizeof (double));
-  nb_advise_huge_pages (traj->q, (gsize) cap * 4 * sizeof (double));
+  if (keep_q)
+    nb_advise_huge_pages (traj->q, (gsize) cap * 4 * sizeof (double));
   return traj;
 }
 
@@ -42,13 +45,15 @@ typedef struct {
   NbTraj *traj;
   NbTrajReadInfo *info;
   guint64 prev_line;
+  gboolean keep_q;   /* FALSE: NB_TRAJ_READ_POSITIONS, q checked, not stored */
 } Builder;
 
 static gboolean
 builder_add (Builder *b, guint64 line, double t, const double p[3], double q[4], GError **error)
 {
   NbTraj *traj = b->traj;
-  double dev;
+  double dev, norm;
+  gboolean ok;
 
   if (traj->n > 0 && !(t > traj->t[traj->n - 1]))
     {
@@ -65,7 +70,15 @@ builder_add (Builder *b, guint64 line, double t, const double p[3], double q[4],
                      b->prev_line);
       return FALSE;
     }
-  if (!nb_quat_normalise_checked (q, &dev))
+  /* Kept or not, every quaternion is checked as the file is read; one not
+   * kept needs no division, and no square root when surely of unit norm. */
+  if (b->keep_q)
+    ok = nb_quat_normalise_checked (q, &dev);
+  else if (nb_quat_surely_unit (q))
+    ok = TRUE, dev = 0.0;
+  else
+    ok = nb_quat_check (q, &norm, &dev);
+  if (!ok)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
                    "%s:%" G_GUINT64_FORMAT ": the quaternion has norm %.9g; a rotation needs "
@@ -360,8 +373,16 @@ finish (Builder *b, gboolean ok, GError **error)
 NbTraj *
 nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info, GError **error)
 {
+  return nb_traj_read_path_with (path, format, NB_TRAJ_READ_ALL, info, error);
+}
+
+NbTraj *
+nb_traj_read_path_with (const char *path, NbTrajFormat format, NbTrajReadFlags flags,
+                        NbTrajReadInfo *info, GError **error)
+{
   gboolean is_stdin = g_strcmp0 (path, "-") == 0;
-  Builder b = { is_stdin ? "<stdin>" : path, NULL, info, 0 };
+  Builder b = { is_stdin ? "<stdin>" : path, NULL, info, 0,
+                !(flags & NB_TRAJ_READ_POSITIONS) };
   gboolean ok;
   int fd;
 
@@ -405,7 +426,7 @@ nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info, 
                         : MAP_FAILED;
 
           info->format = NB_TRAJ_FORMAT_TUM;
-          b.traj = traj_for_size (regular ? st.st_size : 0);
+          b.traj = traj_for_size (regular ? st.st_size : 0, b.keep_q);
           if (map != MAP_FAILED)
             {
               /* A file read once, front to back: the kernel's read-ahead
@@ -459,6 +480,8 @@ nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info, 
       return NULL;
     info->format = NB_TRAJ_FORMAT_CSV;
     b.traj = nb_traj_new (1024);
+    if (!b.keep_q)
+      nb_traj_drop_orientations (b.traj);
     ok = read_csv (&b, reader, error);
     return finish (&b, ok, error);
   }
@@ -468,7 +491,7 @@ NbTraj *
 nb_traj_read_data (const char *name, const char *data, gsize len, NbTrajFormat format,
                    NbTrajReadInfo *info, GError **error)
 {
-  Builder b = { name, nb_traj_new (1024), info, 0 };
+  Builder b = { name, nb_traj_new (1024), info, 0, TRUE };
   gboolean ok;
 
   *info = (NbTrajReadInfo) { 0 };

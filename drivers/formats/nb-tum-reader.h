@@ -31,11 +31,22 @@ typedef struct {
   double worst_norm_dev;
 } NbTrajReadInfo;
 
+typedef enum {
+  NB_TRAJ_READ_ALL = 0,
+  /* Orientations read and checked (refused, normalised and counted in the
+   * info as always) but not kept: traj->q is NULL.  For what is evaluated
+   * from positions alone (compute ape's trans and xy relations): half the
+   * memory of a million poses, and no division per pose (issue 20). */
+  NB_TRAJ_READ_POSITIONS = 1 << 0,
+} NbTrajReadFlags;
+
 /* FORMAT_AUTO: a file whose first line that is neither blank nor a comment
  * starts with a letter is a CSV track, otherwise TUM.  path "-" is standard
  * input (TUM, or CSV when asked for). */
 NbTraj *nb_traj_read_path (const char *path, NbTrajFormat format, NbTrajReadInfo *info,
                            GError **error);
+NbTraj *nb_traj_read_path_with (const char *path, NbTrajFormat format, NbTrajReadFlags flags,
+                                NbTrajReadInfo *info, GError **error);
 /* The same from memory; name is used in messages. */
 NbTraj *nb_traj_read_data (const char *name, const char *data, gsize len, NbTrajFormat format,
                            NbTrajReadInfo *info, GError **error);

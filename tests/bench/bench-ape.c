@@ -8,6 +8,7 @@
  * smallest size (1.00x everywhere = linear).
  *
  *   bench-ape [N …]        default: 10000 100000 1000000
+ *   bench-ape --files REF EST   the stages and the peer on two given files
  *
  * Then the peer in the same run (issue 20): `compute ape --json` (the
  * translation APE, nearest stamp, no alignment) against
@@ -20,17 +21,24 @@
  *
  * Before the peer: where the time of that job goes, its stages run in this
  * process on the same two files as nb_traj_evaluate runs them (STAGE_RUNS
- * times, medians): reading one file on one thread, both on two threads as
- * the CLI reads them, the association in place, the errors, their
- * statistics, freeing the two tracks; wall time and this process's CPU
- * time (both threads) of each.  What the whole CLI takes beyond their sum
- * is its start (the dynamic linker), the JSON and its exit.
+ * times, medians): reading one file on one thread; both on two threads as
+ * the CLI reads them (positions only), with each thread's own CPU and wall
+ * time and how much of the pair's wall time the two reads overlapped; the
+ * association in place, the Umeyama fit (timed, not applied: the peer's job
+ * has no alignment), the errors, their statistics, freeing the two tracks;
+ * wall time and this process's CPU time (both threads) of each.  The CLI's
+ * fixed cost (its start: the dynamic linker; the options, the JSON, the
+ * exit) is the CLI run on two one-pose files.  From these the figure for
+ * a quiet two-core machine: the slower read's CPU time plus the serial
+ * stages' and the fixed cost's (a thread with a core of its own takes in
+ * wall time what it takes in CPU time).
  *
  * Needs NAVBENCH_CLI (set by meson benchmark).  Every figure of a child is
  * the kernel's for that child alone (wait4, tests/bench/nb-bench.h).
  */
 #include "nb-bench.h"
 
+#include "nb-traj-align.h"
 #include "nb-traj-assoc.h"
 #include "nb-traj-error.h"
 #include "nb-tum-reader.h"
@@ -43,13 +51,21 @@
 #define PEER_RUNS 5
 #define STAGE_RUNS 3
 
-enum { READ_ONE, READ_BOTH, ASSOCIATE, ERRORS, STATS, FREE, N_STAGES };
+enum {
+  READ_ONE, READ_A, READ_B, READ_BOTH, OVERLAP, ASSOCIATE, ALIGN, ERRORS, STATS, FREE, FIXED,
+  N_STAGES
+};
 
 static const char *const stage_names[N_STAGES] = {
-  "read one file, one thread", "read both, two threads (as the CLI)",
-  "associate (nearest stamp, in place)", "errors (translation APE)", "statistics (median: selection)",
-  "free both tracks",
+  "read one file alone, one thread",
+  "read A (ref), main thread", "read B (est), second thread",
+  "read both, two threads (as the CLI)", "overlap of A and B, % of both's wall",
+  "associate (nearest stamp, in place)", "align (Umeyama se3: the fit alone)",
+  "errors (translation APE)", "statistics (median: selection)", "free both tracks",
+  "CLI fixed cost (start, output, exit)",
 };
+
+static guint n_read;   /* poses of the reference the stages read */
 
 static double
 process_cpu (void)
@@ -60,9 +76,23 @@ process_cpu (void)
   return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double
+thread_cpu (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* One file read as the CLI's compute ape --json reads it (positions only:
+ * the translation APE reads no orientation), with its thread's CPU time
+ * and when it started and ended. */
 typedef struct {
   const char *path;
   NbTraj *traj;
+  gint64 t0, t1;
+  double cpu;
 } ReadJob;
 
 static gpointer
@@ -71,9 +101,14 @@ read_job (gpointer data)
   ReadJob *j = data;
   NbTrajReadInfo info;
   g_autoptr (GError) error = NULL;
+  double c0 = thread_cpu ();
 
-  j->traj = nb_traj_read_path (j->path, NB_TRAJ_FORMAT_AUTO, &info, &error);
+  j->t0 = g_get_monotonic_time ();
+  j->traj = nb_traj_read_path_with (j->path, NB_TRAJ_FORMAT_AUTO, NB_TRAJ_READ_POSITIONS, &info,
+                                    &error);
   g_assert_no_error (error);
+  j->t1 = g_get_monotonic_time ();
+  j->cpu = thread_cpu () - c0;
   return NULL;
 }
 
@@ -86,10 +121,11 @@ stages (const char *ref, const char *est, double wall[N_STAGES][STAGE_RUNS],
   ReadJob jobs[2] = { { ref, NULL }, { est, NULL } };
   NbAssocReport assoc;
   NbErrorStats st;
+  NbSim3 fit;
   g_autoptr (GError) error = NULL;
   GThread *thread;
   double *err, c0;
-  gint64 t0;
+  gint64 t0, lo, hi, both_lo, both_hi;
 
 #define STAGE_START() (t0 = g_get_monotonic_time (), c0 = process_cpu ())
 #define STAGE_END(k) (wall[k][run] = (g_get_monotonic_time () - t0) / 1e6, \
@@ -99,16 +135,33 @@ stages (const char *ref, const char *est, double wall[N_STAGES][STAGE_RUNS],
   STAGE_END (READ_ONE);
   nb_traj_free (jobs[0].traj);
 
+  /* As the CLI: the estimate on a thread of its own, the reference on
+   * this one; each thread's own CPU time, and how much of the pair's wall
+   * time both were reading at once. */
   STAGE_START ();
   thread = g_thread_new ("read-est", read_job, &jobs[1]);
   read_job (&jobs[0]);
   g_thread_join (thread);
   STAGE_END (READ_BOTH);
+  for (int k = 0; k < 2; k++)
+    {
+      wall[READ_A + k][run] = (jobs[k].t1 - jobs[k].t0) / 1e6;
+      cpu[READ_A + k][run] = jobs[k].cpu;
+    }
+  lo = MAX (jobs[0].t0, jobs[1].t0), hi = MIN (jobs[0].t1, jobs[1].t1);
+  both_lo = MIN (jobs[0].t0, jobs[1].t0), both_hi = MAX (jobs[0].t1, jobs[1].t1);
+  wall[OVERLAP][run] = 100.0 * MAX (hi - lo, 0) / MAX (both_hi - both_lo, 1);
+  cpu[OVERLAP][run] = NAN;
 
+  n_read = jobs[0].traj->n;
   STAGE_START ();
   g_assert_true (nb_traj_associate_in_place (jobs[0].traj, jobs[1].traj, 0.01, 0.0, &assoc,
                                              &error));
   STAGE_END (ASSOCIATE);
+
+  STAGE_START ();
+  g_assert_true (nb_traj_umeyama (jobs[0].traj, jobs[1].traj, NB_ALIGN_SE3, &fit, &error));
+  STAGE_END (ALIGN);
 
   STAGE_START ();
   err = g_new (double, MAX (jobs[1].traj->n, 1));
@@ -129,29 +182,54 @@ stages (const char *ref, const char *est, double wall[N_STAGES][STAGE_RUNS],
   return st.rmse;
 }
 
-/* The stage table, then the whole CLI for comparison (its median over
- * PEER_RUNS is printed by peer()). */
+/* A pair of one-pose files: what the CLI takes beyond its stages (the
+ * dynamic linker, GLib, the options, the JSON, the exit). */
+static void
+fixed_cost (const char *cli, const char *dir, double wall[N_STAGES][STAGE_RUNS],
+            double cpu[N_STAGES][STAGE_RUNS])
+{
+  g_autofree char *one = g_build_filename (dir, "one.tum", NULL);
+  const char *args[] = { cli, "compute", "ape", "--ref", one, "--est", one, "--json", NULL };
+
+  g_assert_true (g_file_set_contents (one, "0 1 2 3 0 0 0 1\n", -1, NULL));
+  for (int r = 0; r < STAGE_RUNS; r++)
+    {
+      NbBenchRun f = nb_bench_run_ok (args, NULL);
+
+      wall[FIXED][r] = f.wall_s, cpu[FIXED][r] = f.cpu_s;
+    }
+  g_remove (one);
+}
+
+/* The stage table; then what it says of a quiet two-core machine: the
+ * slower of the two reads, plus the stages after them, plus the CLI's
+ * fixed cost, each at its CPU time (a thread that has a core to itself
+ * runs in wall time what it uses in CPU time). */
 static double
-print_stages (const char *ref, const char *est)
+print_stages (const char *cli, const char *dir, const char *ref, const char *est)
 {
   double wall[N_STAGES][STAGE_RUNS], cpu[N_STAGES][STAGE_RUNS], rmse = NAN;
-  double sum_wall = 0, sum_cpu = 0;
+  double w[N_STAGES], c[N_STAGES], quiet;
 
   for (int r = 0; r < STAGE_RUNS; r++)
     rmse = stages (ref, est, wall, cpu, r);
+  fixed_cost (cli, dir, wall, cpu);
   printf ("# where the time of compute ape --json goes: its stages in this process, "
           "medians of %d\n", STAGE_RUNS);
   nb_bench_print_load ("# ", "after");
-  printf ("%-40s %8s %8s\n", "stage", "wall s", "CPU s");
+  printf ("%-42s %8s %8s\n", "stage", "wall s", "CPU s");
   for (int k = 0; k < N_STAGES; k++)
     {
-      double w = nb_bench_median (wall[k], STAGE_RUNS), c = nb_bench_median (cpu[k], STAGE_RUNS);
-
-      if (k != READ_ONE)
-        sum_wall += w, sum_cpu += c;
-      printf ("%-40s %8.3f %8.3f\n", stage_names[k], w, c);
+      w[k] = nb_bench_median (wall[k], STAGE_RUNS);
+      c[k] = k == OVERLAP ? NAN : nb_bench_median (cpu[k], STAGE_RUNS);
+      if (k == OVERLAP)
+        printf ("%-42s %7.0f%%\n", stage_names[k], w[k]);
+      else
+        printf ("%-42s %8.3f %8.3f\n", stage_names[k], w[k], c[k]);
     }
-  printf ("%-40s %8.3f %8.3f\n", "sum (without the one-file read)", sum_wall, sum_cpu);
+  quiet = MAX (c[READ_A], c[READ_B]) + c[ASSOCIATE] + c[ERRORS] + c[STATS] + c[FREE] + c[FIXED];
+  printf ("%-42s %8.3f   (the slower read's CPU + the serial stages' + the fixed cost)\n",
+          "compute ape --json, two idle cores", quiet);
   return rmse;
 }
 
@@ -274,6 +352,16 @@ main (int argc, char **argv)
       fprintf (stderr, "bench-ape: set NAVBENCH_CLI to the navbench-cli binary\n");
       return 2;
     }
+  if (argc == 4 && g_str_equal (argv[1], "--files"))
+    {
+      /* Two files already written: the stages and the peer alone. */
+      g_autofree char *tmp = g_dir_make_tmp ("nb-bench-ape-XXXXXX", NULL);
+      double rmse = print_stages (cli, tmp, argv[2], argv[3]);
+      gboolean ok = peer (cli, argv[2], argv[3], n_read, rmse);
+
+      g_rmdir (tmp);
+      return ok ? 0 : 1;
+    }
   for (int i = 1; i < argc && n_sizes < G_N_ELEMENTS (sizes); i++)
     sizes[n_sizes++] = (guint) strtoul (argv[i], NULL, 10);
   if (n_sizes == 0)
@@ -308,7 +396,7 @@ main (int argc, char **argv)
       fflush (stdout);
       if (s == n_sizes - 1)
         {
-          double rmse = print_stages (ref, est);
+          double rmse = print_stages (cli, dir, ref, est);
 
           if (!peer (cli, ref, est, sizes[s], rmse))
             return 1;
