@@ -77,6 +77,13 @@ typedef struct {
   guint64 bits[MEMO_FIELDS];
   guint8 len[MEMO_FIELDS];          /* 0: empty */
   char text[MEMO_FIELDS][NB_DOUBLE_BUF_SIZE];
+  /* The last line after its tag, and the sample it was written from: the
+   * sentences of one epoch (GGA, RMC, …) are one fix, and the line of the
+   * second differs from the first's by its tag alone. */
+  gboolean has_last;
+  NbSample last;
+  gsize tail_len;
+  char tail[SAMPLE_JSON_MAX];
 } NumberMemo;
 
 G_STATIC_ASSERT (NB_DOUBLE_BUF_SIZE >= 32);
@@ -129,6 +136,46 @@ put_int (char *p, int v)
   return p;
 }
 
+static inline guint64
+bits_of (double v)
+{
+  guint64 b;
+
+  memcpy (&b, &v, sizeof b);
+  return b;
+}
+
+/* Whether a and b give the same JSON after the tag: every field written
+ * there, doubles by their bits (a false "differ" only costs the
+ * formatting). */
+static inline gboolean
+same_after_tag (const NbSample *a, const NbSample *b)
+{
+  guint64 d = (bits_of (a->t_s) ^ bits_of (b->t_s)) |
+              (bits_of (a->device_time_s) ^ bits_of (b->device_time_s)) |
+              (bits_of (a->x_m) ^ bits_of (b->x_m)) | (bits_of (a->y_m) ^ bits_of (b->y_m)) |
+              (bits_of (a->z_m) ^ bits_of (b->z_m)) |
+              (bits_of (a->heading_deg) ^ bits_of (b->heading_deg)) |
+              (bits_of (a->rms_m) ^ bits_of (b->rms_m)) | (bits_of (a->hdop) ^ bits_of (b->hdop)) |
+              (guint64) (guint) ((a->has_orientation ^ b->has_orientation) |
+                                 (a->has_geodetic ^ b->has_geodetic) |
+                                 ((int) a->fix ^ (int) b->fix) |
+                                 ((int) a->tracking ^ (int) b->tracking) |
+                                 (a->satellites ^ b->satellites) | (a->target_id ^ b->target_id));
+
+  if (d != 0)
+    return FALSE;
+  if (a->has_geodetic &&
+      ((bits_of (a->lat_deg) ^ bits_of (b->lat_deg)) | (bits_of (a->lon_deg) ^ bits_of (b->lon_deg)) |
+       (bits_of (a->alt_m) ^ bits_of (b->alt_m))) != 0)
+    return FALSE;
+  return !a->has_orientation ||
+         ((bits_of (a->qw) ^ bits_of (b->qw)) | (bits_of (a->qx) ^ bits_of (b->qx)) |
+          (bits_of (a->qy) ^ bits_of (b->qy)) | (bits_of (a->qz) ^ bits_of (b->qz))) == 0;
+}
+
+static gsize format_sample_tail (char *p, const NbSample *s, NumberMemo *m);
+
 /* One sample as one line of JSON (names are plain ASCII, no escaping) into
  * line (SAMPLE_JSON_MAX bytes); returns its length. */
 static gsize
@@ -141,6 +188,32 @@ format_sample_json (char *line, const NbSample *s, NumberMemo *m)
   p = PUT_LITERAL (p, "\",\"tag\":\"");
   p = PUT_ARRAY (p, s->tag);
   p = PUT_LITERAL (p, "\"");
+  if (m == NULL)
+    p += format_sample_tail (p, s, NULL);
+  else if (m->has_last && same_after_tag (&m->last, s))
+    {
+      memcpy (p, m->tail, m->tail_len);
+      p += m->tail_len;
+    }
+  else
+    {
+      m->tail_len = format_sample_tail (p, s, m);
+      memcpy (m->tail, p, m->tail_len);
+      m->last = *s;
+      m->has_last = TRUE;
+      p += m->tail_len;
+    }
+  g_assert ((gsize) (p - line) < SAMPLE_JSON_MAX);
+  return (gsize) (p - line);
+}
+
+/* The line after the tag: the id, the numbers, the quality; returns its
+ * length. */
+static gsize
+format_sample_tail (char *tail, const NbSample *s, NumberMemo *m)
+{
+  char *p = tail;
+
   if (s->target_id >= 0)
     p = put_int (PUT_LITERAL (p, ",\"id\":"), s->target_id);
   p = put_double (PUT_LITERAL (p, ",\"t\":"), s->t_s, m, MEMO_T);
@@ -172,8 +245,7 @@ format_sample_json (char *line, const NbSample *s, NumberMemo *m)
   if (s->satellites >= 0)
     p = put_int (PUT_LITERAL (p, ",\"satellites\":"), s->satellites);
   p = PUT_LITERAL (p, "}\n");
-  g_assert ((gsize) (p - line) < SAMPLE_JSON_MAX);
-  return (gsize) (p - line);
+  return (gsize) (p - tail);
 }
 
 static void
