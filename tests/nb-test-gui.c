@@ -105,6 +105,16 @@ nb_test_gui_lookup (NbWindow *window, const char *name)
   return w;
 }
 
+void
+nb_test_gui_show_page (NbWindow *window, const char *page)
+{
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (nb_test_gui_lookup (window, "pages")),
+                                         page);
+  nb_test_gui_settle (150);
+  nb_test_gui_iterate_until (nb_test_gui_idle, window, 60);
+  nb_test_gui_settle (150);
+}
+
 char *
 nb_test_gui_stored_field (const char *db, const char *key)
 {

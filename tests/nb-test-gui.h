@@ -39,6 +39,9 @@ void       nb_test_gui_iterate_until (gboolean (*done) (gpointer), gpointer data
 gboolean   nb_test_gui_idle (gpointer window);
 /* The window's widget `name` (a failure when there is none). */
 GtkWidget *nb_test_gui_lookup (NbWindow *window, const char *name);
+/* Shows the window's page `page` (of the "pages" stack) with all it reads
+ * in: the main loop settled, nothing pending. */
+void       nb_test_gui_show_page (NbWindow *window, const char *page);
 /* Selects clause on the Run page's clause drop-down ("run-clause"), by
  * the number its item begins with ("8 — …"); a failure when none does. */
 void       nb_test_gui_select_clause (NbWindow *window, guint clause);

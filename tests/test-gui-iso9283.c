@@ -22,8 +22,9 @@
  * records the measurement as "natnet udp://…".
  */
 #include "nb-test-gui.h"
+#include "nb-test-campaign.h"
 #include "nb-test-cli.h"
-#include "nb-test-player.h"
+#include "nb-test-tracker.h"
 #include "nb-test.h"
 
 #include "nb-arm-file.h"
@@ -70,10 +71,7 @@ idle_window (gpointer data)
 static void
 show_page (const char *page)
 {
-  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
-  nb_test_gui_settle (150);
-  nb_test_gui_iterate_until (idle_window, NULL, 60);
-  nb_test_gui_settle (150);
+  nb_test_gui_show_page (gui.window, page);
 }
 
 static gboolean
@@ -112,20 +110,6 @@ copy_of (const char *name)
   g_assert_true (g_file_get_contents (gui.db, &bytes, &len, NULL));
   g_assert_true (g_file_set_contents (copy, bytes, (gssize) len, NULL));
   return copy;
-}
-
-/* The configuration's stored cycles, each its command and data. */
-static GPtrArray *
-stored_trials (const char *db, const char *config)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-  GPtrArray *t;
-
-  g_assert_no_error (error);
-  t = nb_campaign_iso9283_trials (c, config, &error);
-  g_assert_no_error (error);
-  return t;
 }
 
 /* The CLI's run of config on a fresh server of its own, in db. */
@@ -193,21 +177,6 @@ click_run (void)
 }
 
 static void
-assert_same_doubles (GArray *a, GArray *b, double tol, const char *what, guint cycle)
-{
-  g_assert_cmpuint (a->len, ==, b->len);
-  g_assert_cmpuint (a->len, >, 0);
-  for (guint i = 0; i < a->len; i++)
-    {
-      double x = g_array_index (a, double, i), y = g_array_index (b, double, i);
-
-      if (!(fabs (x - y) <= tol) && !(x == y) && !(isnan (x) && isnan (y)))
-        g_error ("cycle %u %s[%u]: the window stored %.17g, the CLI %.17g (tolerance %g)", cycle,
-                 what, i, x, y, tol);
-    }
-}
-
-static void
 open_iso9283_campaign (void)
 {
   g_autoptr (GError) error = NULL;
@@ -272,8 +241,8 @@ test_http (void)
 
   cli_run (copy, config);
   {
-    g_autoptr (GPtrArray) mine = stored_trials (gui.db, config);
-    g_autoptr (GPtrArray) cli = stored_trials (copy, config);
+    g_autoptr (GPtrArray) mine = nb_test_iso9283_trials (gui.db, config);
+    g_autoptr (GPtrArray) cli = nb_test_iso9283_trials (copy, config);
     g_autofree char *done = g_strdup_printf (_("%u/%u cycles — %s"), 30, 30, _("complete"));
 
     g_assert_cmpuint (mine->len, ==, 30);
@@ -289,8 +258,8 @@ test_http (void)
         g_assert_cmpstr (a->measurement, ==, nb_iso9283_sim_measurement (TRUE));
         g_assert_cmpstr (a->measurement, ==, b->measurement);
         g_assert_cmpstr (a->setup, ==, b->setup);
-        assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
-        assert_same_doubles (a->data, b->data, 0, "data", a->cycle);
+        nb_test_assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
+        nb_test_assert_same_doubles (a->data, b->data, 0, "data", a->cycle);
       }
     nb_test_gui_iterate_until (idle_window, NULL, 60);
     nb_test_gui_settle (150);
@@ -300,120 +269,16 @@ test_http (void)
 
 /* ------------------------------------------------------ /instrument -- */
 
-#define RATE_HZ 200.0
 /* The tracker's latency bound, well inside the run's guard (0.05 s): a
  * frame of a state older than this when it is sent is dropped, as a lost
- * frame (on a loaded machine the state's answer can come 150 ms late, and
- * a rest taken just before a goal's end would then be measured as the
- * next goal's; test-iso9283-live). */
+ * frame (nb-test-tracker.h). */
 #define MAX_LATENCY_S 0.025
 
-typedef struct {
-  NbHttpRobot *robot;
-  NbSimArm truth;
-  NbTestUdp udp;
-  volatile gint stop;
-  GMutex lock;
-  GArray *played;               /* NbPose6 as the driver decodes them, distinct in a row */
-  guint frames, late;
-} Player;
-
-/* The served arm's TCP as a tracker on it sees it, 200 frames a second. */
-static gpointer
-player (gpointer data)
-{
-  Player *p = data;
-  gint64 t0 = g_get_monotonic_time ();
-
-  for (int frame = 0; !g_atomic_int_get (&p->stop); frame++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autoptr (GByteArray) b = NULL;
-      NbRobotState st;
-      double T[16], R[9], q[4];
-      float f[8], g[7];
-      NbSample s;
-      NbPose6 pose;
-
-      nb_test_sleep_until (t0, frame / RATE_HZ);
-      if (!nb_http_robot_state (p->robot, &st, &error))
-        g_error ("player: %s", error->message);
-      nb_sim_arm_true_pose (&p->truth, st.position, T);
-      for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-          R[r * 3 + c] = T[r * 4 + c];
-      nb_quat_from_matrix (R, q);
-      f[0] = (float) T[3];
-      f[1] = (float) T[7];
-      f[2] = (float) T[11];
-      f[3] = (float) q[1];
-      f[4] = (float) q[2];
-      f[5] = (float) q[3];
-      f[6] = (float) q[0];
-      f[7] = 0.00002f;
-      b = nb_test_natnet_frame (frame, frame / RATE_HZ, f);
-      /* What the driver makes of the frame: its floats as sent. */
-      memcpy (g, b->data + NB_TEST_NATNET_BODY_OFFSET, sizeof g);
-      nb_sample_init (&s, "natnet");
-      s.x_m = g[0];
-      s.y_m = g[1];
-      s.z_m = g[2];
-      s.qx = g[3];
-      s.qy = g[4];
-      s.qz = g[5];
-      s.qw = g[6];
-      nb_iso9283_sample_pose (&s, &pose);
-      if (g_get_real_time () - st.stamp_us > (gint64) (MAX_LATENCY_S * G_USEC_PER_SEC))
-        {
-          p->late++;
-          continue;
-        }
-      g_mutex_lock (&p->lock);
-      if (p->played->len == 0 ||
-          memcmp (&g_array_index (p->played, NbPose6, p->played->len - 1), &pose, sizeof pose))
-        g_array_append_val (p->played, pose);
-      p->frames++;
-      g_mutex_unlock (&p->lock);
-      nb_test_udp_send (&p->udp, b);
-    }
-  return NULL;
-}
-
-/* A player on the arm served at url: the real arm under the rated load. */
 static void
-player_start (Player *p, const NbArmModel *model, const char *url, double load_kg,
-              GThread **thread)
+report (const NbTestTracker *p)
 {
-  g_autoptr (GError) error = NULL;
-
-  memset (p, 0, sizeof *p);
-  nb_iso9283_sim_arm_init (&p->truth, model, 1, NULL);
-  p->truth.payload_kg = load_kg;
-  p->robot = nb_http_robot_new (url, NULL, 30, &error);
-  g_assert_no_error (error);
-  nb_test_udp_open (&p->udp);
-  p->played = g_array_new (FALSE, FALSE, sizeof (NbPose6));
-  g_mutex_init (&p->lock);
-  *thread = g_thread_new ("natnet-player", player, p);
-}
-
-static void
-player_stop (Player *p, GThread *thread)
-{
-  g_atomic_int_set (&p->stop, 1);
-  g_thread_join (thread);
   g_test_message ("%u frames played, %u distinct poses, %u dropped (older than %g s)", p->frames,
                   p->played->len, p->late, MAX_LATENCY_S);
-}
-
-static void
-player_clear (Player *p)
-{
-  nb_http_robot_free (p->robot);
-  nb_test_udp_clear (&p->udp);
-  g_array_unref (p->played);
-  g_mutex_clear (&p->lock);
-  nb_sim_arm_clear (&p->truth);
 }
 
 static gboolean
@@ -433,25 +298,6 @@ cycles_stored (gpointer data)
          !nb_overview_page_is_running (overview ());
 }
 
-static gboolean
-played_pose (Player *p, const double *x)
-{
-  gboolean found = FALSE;
-
-  g_mutex_lock (&p->lock);
-  for (guint j = 0; j < p->played->len && !found; j++)
-    {
-      const NbPose6 *q = &g_array_index (p->played, NbPose6, j);
-      const double v[6] = { q->x_mm, q->y_mm, q->z_mm, q->a_deg, q->b_deg, q->c_deg };
-
-      found = TRUE;
-      for (guint k = 0; k < 6; k++)
-        found = found && fabs (x[k] - v[k]) < 1e-9;
-    }
-  g_mutex_unlock (&p->lock);
-  return found;
-}
-
 static void
 test_instrument (void)
 {
@@ -463,8 +309,7 @@ test_instrument (void)
   NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
   g_autofree char *url = g_strdup (server.url);
   NbArmModel model;
-  Player p, q;
-  GThread *thread;
+  NbTestTracker p, q;
   double load_kg;
   guint runs, n;
 
@@ -479,7 +324,7 @@ test_instrument (void)
     load_kg = nb_iso9283_rated_load_kg (c, NAN);
     g_assert_cmpfloat (load_kg, ==, 7.0);
   }
-  player_start (&p, &model, server.url, load_kg, &thread);
+  nb_test_tracker_start (&p, &model, server.url, load_kg, MAX_LATENCY_S);
 
   /* The Instrument page: natnet over UDP, the server's version. */
   show_page ("instrument");
@@ -514,7 +359,8 @@ test_instrument (void)
   g_action_group_activate_action (G_ACTION_GROUP (gui.window), "stop", NULL);
   nb_test_gui_iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
   g_assert_false (nb_instrument_page_get_lent (instrument ()));
-  player_stop (&p, thread);
+  nb_test_tracker_stop (&p);
+  report (&p);
   nb_test_server_stop (&server);
 
   /* The CLI's run of the same configuration with the same instrument on a
@@ -523,17 +369,18 @@ test_instrument (void)
     NbTestServer fresh = nb_test_serve ("--time-scale", "0", NULL);
     g_autofree char *out = NULL;
 
-    player_start (&q, &model, fresh.url, load_kg, &thread);
+    nb_test_tracker_start (&q, &model, fresh.url, load_kg, MAX_LATENCY_S);
     out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--db",
                            copy, "--all", "--only", config, "--robot", fresh.url, "--instrument",
                            "natnet", "--url", q.udp.url, "--set", "version=4.0", NULL);
-    player_stop (&q, thread);
+    nb_test_tracker_stop (&q);
+    report (&q);
     nb_test_server_stop (&fresh);
   }
   words = g_strdup_printf ("natnet %s", p.udp.url);
   {
-    g_autoptr (GPtrArray) mine = stored_trials (gui.db, config);
-    g_autoptr (GPtrArray) cli = stored_trials (copy, config);
+    g_autoptr (GPtrArray) mine = nb_test_iso9283_trials (gui.db, config);
+    g_autoptr (GPtrArray) cli = nb_test_iso9283_trials (copy, config);
     g_autofree char *shown = NULL;
     double largest = 0;
 
@@ -548,14 +395,14 @@ test_instrument (void)
         g_assert_cmpuint (a->cycle, ==, i + 1);
         g_assert_cmpstr (a->robot, ==, url);
         g_assert_cmpstr (a->measurement, ==, words);
-        assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
+        nb_test_assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
         g_assert_cmpuint (a->data->len, ==, b->data->len);
         g_assert_cmpuint (a->data->len % 6, ==, 0);
         for (guint k = 0; k < a->data->len; k += 6)
           {
             const double *x = &g_array_index (a->data, double, k);
 
-            if (!played_pose (&p, x))
+            if (!nb_test_tracker_played (&p, x))
               g_error ("cycle %u pose %u: (%.6f, %.6f, %.6f) was not played", a->cycle, k / 6,
                        x[0], x[1], x[2]);
           }
@@ -582,8 +429,8 @@ test_instrument (void)
     g_assert_cmpstr (row_status (config), ==, shown);
   }
   nb_instrument_page_disconnect (instrument ());
-  player_clear (&p);
-  player_clear (&q);
+  nb_test_tracker_clear (&p);
+  nb_test_tracker_clear (&q);
 }
 
 int

@@ -20,6 +20,7 @@
 #include "nb-campaign-form.h"
 #include "nb-unc.h"
 #include "nb-unc-campaign.h"
+#include "nb-test-campaign.h"
 #include "nb-test-cli.h"
 #include "nb-campaign-iso9283.h"
 #include "nb-iso9283-run.h"
@@ -89,10 +90,7 @@ settle (void)
 static void
 show_page (const char *page)
 {
-  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
-  settle ();
-  iterate_until (idle_window, NULL, 60);
-  settle ();
+  nb_test_gui_show_page (fx.gui.window, page);
 }
 
 static NbOverviewPage *
@@ -1588,32 +1586,6 @@ stored_cycles (const char *db, const char *config)
   return n;
 }
 
-/* The configuration's stored cycles, each its command and data. */
-static GPtrArray *
-stored_trials (const char *db, const char *config)
-{
-  g_autoptr (GError) error = NULL;
-  g_autoptr (NbCampaign) c = nb_campaign_open (db, NB_CAMPAIGN_OPEN_READ_ONLY, &error);
-  GPtrArray *t;
-
-  g_assert_no_error (error);
-  t = nb_campaign_iso9283_trials (c, config, &error);
-  g_assert_no_error (error);
-  return t;
-}
-
-static void
-assert_same_doubles (GArray *a, GArray *b, const char *what)
-{
-  g_assert_cmpuint (a->len, ==, b->len);
-  g_assert_cmpuint (a->len, >, 0);
-  for (guint i = 0; i < a->len; i++)
-    if (g_array_index (a, double, i) != g_array_index (b, double, i) &&
-        !(isnan (g_array_index (a, double, i)) && isnan (g_array_index (b, double, i))))
-      g_error ("%s[%u]: the window stored %.17g, the CLI %.17g", what, i,
-               g_array_index (a, double, i), g_array_index (b, double, i));
-}
-
 static gboolean
 cycle_shown (gpointer data)
 {
@@ -1744,8 +1716,8 @@ test_iso9283 (void)
     g_autofree char *out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard",
                                             "iso9283", "--db", copy, "--all", "--only",
                                             "corner-rated-100", NULL);
-    g_autoptr (GPtrArray) mine = stored_trials (db, "corner-rated-100");
-    g_autoptr (GPtrArray) cli = stored_trials (copy, "corner-rated-100");
+    g_autoptr (GPtrArray) mine = nb_test_iso9283_trials (db, "corner-rated-100");
+    g_autoptr (GPtrArray) cli = nb_test_iso9283_trials (copy, "corner-rated-100");
 
     g_assert_cmpuint (mine->len, ==, 3);
     g_assert_cmpuint (cli->len, ==, 3);
@@ -1757,8 +1729,8 @@ test_iso9283 (void)
         g_assert_cmpstr (a->robot, ==, b->robot);
         g_assert_cmpstr (a->measurement, ==, b->measurement);
         g_assert_cmpstr (a->setup, ==, b->setup);
-        assert_same_doubles (a->command, b->command, "command");
-        assert_same_doubles (a->data, b->data, "data");
+        nb_test_assert_same_doubles (a->command, b->command, 0, "command", a->cycle);
+        nb_test_assert_same_doubles (a->data, b->data, 0, "data", a->cycle);
       }
   }
   iterate_until (idle_window, NULL, 60);

@@ -2,7 +2,7 @@
  * measured by a live instrument driver over loopback
  *
  * `navbench-cli serve` is the arm; the test is its tracker: a player thread
- * reads the served arm's reported joints (GET /robot/state) at 200 Hz, puts
+ * (nb-test-tracker.h) reads the served arm's reported joints (GET /robot/state) at 200 Hz, puts
  * them through the true arm's geometry (nb_iso9283_sim_errors, as the
  * simulated tracker of `--robot http://…` does) and sends the TCP pose as
  * NatNet 4.0 frames of one rigid body over UDP, in real time.  `campaign run
@@ -30,6 +30,7 @@
 #include "nb-test.h"
 #include "nb-test-cli.h"
 #include "nb-test-player.h"
+#include "nb-test-tracker.h"
 #include "nb-test-tmp.h"
 
 #include "nb-arm-file.h"
@@ -44,7 +45,6 @@
 #include <math.h>
 #include <string.h>
 
-#define RATE_HZ 200.0
 /* The run's guard, and the player's latency bound well inside it. */
 #define GUARD_S 0.04
 #define MAX_LATENCY_S (GUARD_S / 2)
@@ -63,85 +63,6 @@ load_1min (void)
 
   return g_file_get_contents ("/proc/loadavg", &text, NULL, NULL) ? g_ascii_strtod (text, NULL)
                                                                  : NAN;
-}
-
-typedef struct {
-  NbHttpRobot *robot;
-  NbSimArm truth;
-  NbTestUdp udp;
-  volatile gint stop;
-  GMutex lock;
-  GArray *played;               /* NbPose6 as the driver decodes them, distinct rests */
-  guint frames;
-  guint late;                   /* frames dropped: their state older than MAX_LATENCY_S */
-} Player;
-
-static gpointer
-player (gpointer data)
-{
-  Player *p = data;
-  gint64 t0 = g_get_monotonic_time (), real_t0 = g_get_real_time ();
-
-  for (int frame = 0; !g_atomic_int_get (&p->stop); frame++)
-    {
-      g_autoptr (GError) error = NULL;
-      g_autoptr (GByteArray) b = NULL;
-      NbRobotState st;
-      double T[16], R[9], q[4];
-      float f[8];
-      NbSample s;
-      NbPose6 pose;
-
-      nb_test_sleep_until (t0, frame / RATE_HZ);
-      if (!nb_http_robot_state (p->robot, &st, &error))
-        g_error ("player: %s", error->message);
-      nb_sim_arm_true_pose (&p->truth, st.position, T);
-      for (int r = 0; r < 3; r++)
-        for (int c = 0; c < 3; c++)
-          R[r * 3 + c] = T[r * 4 + c];
-      nb_quat_from_matrix (R, q);
-      f[0] = (float) T[3];
-      f[1] = (float) T[7];
-      f[2] = (float) T[11];
-      f[3] = (float) q[1];
-      f[4] = (float) q[2];
-      f[5] = (float) q[3];
-      f[6] = (float) q[0];
-      f[7] = 0.00002f;
-      b = nb_test_natnet_frame (frame, (st.stamp_us - real_t0) / 1e6, f);
-      /* What the driver will make of the frame: its floats read back from
-       * the bytes sent (the body's x, y, z, qx, qy, qz, qw after the
-       * header, the frame number, two counts and the body's id). */
-      {
-        float g[7];
-
-        memcpy (g, b->data + NB_TEST_NATNET_BODY_OFFSET, sizeof g);
-        nb_sample_init (&s, "natnet");
-        s.x_m = g[0];
-        s.y_m = g[1];
-        s.z_m = g[2];
-        s.qx = g[3];
-        s.qy = g[4];
-        s.qz = g[5];
-        s.qw = g[6];
-      }
-      nb_iso9283_sample_pose (&s, &pose);
-      /* The served arm stamps its state (its wall clock, this machine's):
-       * sent now, the frame shows the arm this long ago. */
-      if (g_get_real_time () - st.stamp_us > (gint64) (MAX_LATENCY_S * G_USEC_PER_SEC))
-        {
-          p->late++;
-          continue;
-        }
-      g_mutex_lock (&p->lock);
-      if (p->played->len == 0 ||
-          memcmp (&g_array_index (p->played, NbPose6, p->played->len - 1), &pose, sizeof pose))
-        g_array_append_val (p->played, pose);
-      p->frames++;
-      g_mutex_unlock (&p->lock);
-      nb_test_udp_send (&p->udp, b);
-    }
-  return NULL;
 }
 
 /* The attained poses of DIR/Pi.csv (written by --output). */
@@ -181,7 +102,7 @@ pose_distance (const NbPose6 *a, const NbPose6 *b)
  * *next that is a to 1e-9 mm/° (the frame's float32 as the driver reads
  * it); an error naming what when none is. */
 static NbPose6
-played_match (Player *p, const NbPose6 *a, guint *next, const char *what)
+played_match (NbTestTracker *p, const NbPose6 *a, guint *next, const char *what)
 {
   double best = INFINITY;
 
@@ -206,8 +127,7 @@ test_natnet_udp (void)
   g_autoptr (JsonParser) parser = json_parser_new ();
   NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
   NbArmModel model;
-  Player p = { 0 };
-  GThread *thread;
+  NbTestTracker p;
   JsonObject *run;
   JsonArray *poses;
   gint64 t0;
@@ -215,15 +135,8 @@ test_natnet_udp (void)
 
   g_assert_true (nb_arm_model_load (robot_dir, &model, &error));
   g_assert_no_error (error);
-  nb_sim_arm_init (&p.truth, &model, 1);
-  nb_iso9283_sim_errors (&p.truth);
-  p.robot = nb_http_robot_new (server.url, NULL, 30, &error);
-  g_assert_no_error (error);
-  nb_test_udp_open (&p.udp);
+  nb_test_tracker_start (&p, &model, server.url, 0, MAX_LATENCY_S);
   url = p.udp.url;
-  p.played = g_array_new (FALSE, FALSE, sizeof (NbPose6));
-  g_mutex_init (&p.lock);
-  thread = g_thread_new ("natnet-player", player, &p);
 
   t0 = g_get_monotonic_time ();
   out = nb_test_cli_run (NULL, 0, NULL, "campaign", "run", "--standard", "iso9283", "--robot",
@@ -234,8 +147,7 @@ test_natnet_udp (void)
   g_test_message ("5 × 30 over NatNet/UDP: %.1f s, %u frames played, %u distinct poses, %u "
                   "dropped (older than %g s)", (g_get_monotonic_time () - t0) / 1e6, p.frames,
                   p.played->len, p.late, MAX_LATENCY_S);
-  g_atomic_int_set (&p.stop, 1);
-  g_thread_join (thread);
+  nb_test_tracker_stop (&p);
 
   run = nb_test_parse_object (parser, out);
   g_assert_cmpint (json_object_get_int_member (run, "goals"), ==, 180);
@@ -316,11 +228,7 @@ test_natnet_udp (void)
     g_assert_nonnull (strstr (err, "--robot http"));
   }
   nb_test_server_stop (&server);
-  nb_http_robot_free (p.robot);
-  nb_test_udp_clear (&p.udp);
-  g_array_unref (p.played);
-  g_mutex_clear (&p.lock);
-  nb_sim_arm_clear (&p.truth);
+  nb_test_tracker_clear (&p);
 }
 
 /* ------------------------------ the plan's 7.2 and 7.3 in a campaign -- */
@@ -372,8 +280,7 @@ test_natnet_campaign (void)
   g_autoptr (JsonParser) pr = json_parser_new ();
   NbTestServer server = nb_test_serve ("--time-scale", "0", NULL);
   NbArmModel model;
-  Player p = { 0 };
-  GThread *thread;
+  NbTestTracker p;
   JsonObject *run_pose, *run_distance, *res;
   NbPose6 att[NB_ISO9283_POSES][30], command[NB_ISO9283_POSES], d1[30], d2[30], c1, c2;
   gint64 t0;
@@ -381,14 +288,7 @@ test_natnet_campaign (void)
 
   g_assert_true (nb_arm_model_load (robot_dir, &model, &error));
   g_assert_no_error (error);
-  nb_sim_arm_init (&p.truth, &model, 1);
-  nb_iso9283_sim_errors (&p.truth);
-  p.robot = nb_http_robot_new (server.url, NULL, 30, &error);
-  g_assert_no_error (error);
-  nb_test_udp_open (&p.udp);
-  p.played = g_array_new (FALSE, FALSE, sizeof (NbPose6));
-  g_mutex_init (&p.lock);
-  thread = g_thread_new ("natnet-player", player, &p);
+  nb_test_tracker_start (&p, &model, server.url, 0, MAX_LATENCY_S);
   words = g_strdup_printf ("natnet %s", p.udp.url);
 
   g_free (nb_test_cli_run (NULL, 0, NULL, "campaign", "new", "--db", db, "--name", "live",
@@ -409,8 +309,7 @@ test_natnet_campaign (void)
                   "played, %u distinct poses, %u dropped (older than %g s)",
                   (g_get_monotonic_time () - t0) / 1e6, load_1min (), p.frames, p.played->len,
                   p.late, MAX_LATENCY_S);
-  g_atomic_int_set (&p.stop, 1);
-  g_thread_join (thread);
+  nb_test_tracker_stop (&p);
 
   run_pose = nb_test_parse_object (pp, out_pose);
   run_distance = nb_test_parse_object (pd, out_distance);
@@ -556,11 +455,7 @@ test_natnet_campaign (void)
     g_assert_nonnull (strstr (md_ru, "Протокол испытаний по ГОСТ Р ИСО 9283-2003"));
   }
   nb_test_server_stop (&server);
-  nb_http_robot_free (p.robot);
-  nb_test_udp_clear (&p.udp);
-  g_array_unref (p.played);
-  g_mutex_clear (&p.lock);
-  nb_sim_arm_clear (&p.truth);
+  nb_test_tracker_clear (&p);
 }
 
 /* ------------------------- 7.4, 7.5 from the instrument's stream -- */

@@ -684,11 +684,11 @@ corner_edit_work (gpointer data, GError **error)
   return g_strdup ("ok");
 }
 
+/* What became of an edit of a stored value (the table's or a map corner's):
+ * the store's refusal, or that the event log keeps the old value. */
 static void
-corner_edit_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+show_edit_status (NbResultsPage *page, const GError *error)
 {
-  NbResultsPage *page = NB_RESULTS_PAGE (owner);
-
   if (error != NULL)
     {
       gtk_label_set_text (GTK_LABEL (page->edit_status), error->message);
@@ -700,6 +700,14 @@ corner_edit_done (GObject *owner, gpointer *result, const GError *error, gpointe
                                                            "old value and the reason."));
       gtk_widget_remove_css_class (page->edit_status, "error");
     }
+}
+
+static void
+corner_edit_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
+{
+  NbResultsPage *page = NB_RESULTS_PAGE (owner);
+
+  show_edit_status (page, error);
   /* Drawn again from the store either way (a refused edit puts the corner
    * back). */
   nb_results_page_reload (page);
@@ -1152,16 +1160,9 @@ edit_done (GObject *owner, gpointer *result, const GError *error, gpointer data)
 {
   NbResultsPage *page = NB_RESULTS_PAGE (owner);
 
-  if (error != NULL)
+  show_edit_status (page, error);
+  if (error == NULL)
     {
-      gtk_label_set_text (GTK_LABEL (page->edit_status), error->message);
-      gtk_widget_add_css_class (page->edit_status, "error");
-    }
-  else
-    {
-      gtk_label_set_text (GTK_LABEL (page->edit_status), _("Corrected; the event log keeps the "
-                                                           "old value and the reason."));
-      gtk_widget_remove_css_class (page->edit_status, "error");
       gtk_editable_set_text (GTK_EDITABLE (page->edit_value), "");
       gtk_editable_set_text (GTK_EDITABLE (page->edit_reason), "");
       nb_results_page_reload (page);
