@@ -453,6 +453,87 @@ test_csv_numbers_split (void)
   g_string_free (csv, TRUE);
 }
 
+/* The split's fast path (16 bytes at a time) at every alignment: a text
+ * column of 0…40 bytes first shifts the numbers across the 16-byte lanes;
+ * each edge value in turn in the middle of a long file, with CRLF, spaces
+ * behind it, the last record with no line end.  Good values give strtod's
+ * double bit for bit (−0 with its sign); bad ones the same FILE:LINE
+ * message as in a short file. */
+static void
+test_csv_number_edges (void)
+{
+  const char *good[] = {
+    "-0", "0", "-0.0", "5.", ".5", "-.5", "+5", "1.5 ", " 2.25", "7\t",
+    "999999999999999", "-999999999999999", "0.00000000000001", "1234567890123456",
+    "12345678901234567890", "-123456789012345678901234567890.5",
+    "0.30000000000000004", "9007199254740993", "4.9406564584124654e-324",
+    "2.2250738585072011e-308", "1.7976931348623157e308", "1e-400", "1E5", "-2.5e-3",
+    "0.0000000000000000000000000000000000000001234",
+    "3.14159265358979323846264338327950288419716939937510582097494459",
+  };
+  const char *bad[] = { "inf", "-inf", "nan", "NaN", "1e999", "-1e400", "1e", "1.2.3", "--1",
+                        "0x10", "1;5", "12a", "." };
+  NbCsvColumn cols[] = { { "pad", TRUE }, { "x_mm", TRUE }, { "y_mm", TRUE } };
+
+  for (guint k = 0; k < G_N_ELEMENTS (good) + G_N_ELEMENTS (bad); k++)
+    {
+      gboolean is_good = k < G_N_ELEMENTS (good);
+      const char *value = is_good ? good[k] : bad[k - G_N_ELEMENTS (good)];
+      g_autoptr (GString) csv = g_string_new ("pad,x_mm,y_mm\n");
+      g_autoptr (NbCsvReader) r = NULL;
+      g_autoptr (GError) error = NULL;
+      g_autofree char *trimmed = g_strstrip (g_strdup (value));
+      guint line = 1, checked = 0;
+      double want = strtod (trimmed, NULL);
+      int rc;
+
+      /* 41 records of the value, one per pad length, then good rows */
+      for (guint pad = 0; pad <= 40; pad++)
+        g_string_append_printf (csv, "%.*s,%s,%u.125%s", (int) pad,
+                                "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQ", value, pad,
+                                pad % 3 == 0 ? "\r\n" : "\n");
+      g_string_append (csv, "end,1.5,-2.75");          /* no line end at the end */
+      r = nb_csv_reader_new_for_data ("edge.csv", csv->str, csv->len);
+      g_assert_true (nb_csv_reader_read_header (r, cols, 3, &error));
+      while ((rc = nb_csv_reader_next (r, &error)) > 0)
+        {
+          double xy[2];
+          g_autoptr (GError) e2 = NULL;
+
+          line++;
+          g_assert_cmpuint (nb_csv_reader_line (r), ==, line);
+          if (line == 43)
+            {
+              g_assert_true (nb_csv_reader_get_doubles (r, &cols[1], 2, xy, NULL));
+              g_assert_true (xy[0] == 1.5 && xy[1] == -2.75);
+              continue;
+            }
+          if (!is_good)
+            {
+              g_assert_false (nb_csv_reader_get_doubles (r, &cols[1], 2, xy, &e2));
+              g_autofree char *want_msg = g_strdup_printf ("edge.csv:%u: column 'x_mm'", line);
+              g_assert_nonnull (strstr (e2->message, want_msg));
+              g_assert_nonnull (strstr (e2->message, "is not a finite number"));
+              continue;
+            }
+          g_assert_true (nb_csv_reader_get_doubles (r, &cols[1], 2, xy, &e2));
+          g_assert_no_error (e2);
+          if (memcmp (&xy[0], &want, sizeof want) != 0)
+            g_error ("'%s' on line %u: %a, strtod %a", value, line, xy[0], want);
+          g_assert_cmpfloat (xy[1], ==, (line - 2) + 0.125);
+          checked++;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpint (rc, ==, 0);
+      g_assert_cmpuint (line, ==, 43);
+      if (is_good)
+        g_assert_cmpuint (checked, ==, 41);
+    }
+  /* the error names the line in a long file as in a short one */
+  assert_message ("x_mm,y_mm\n1.25,2.5\n1.25,2.5\n1.25,2.5\n1.25,inf\n1.25,2.5\n1.25,2.5\n",
+                  "t.csv:5: column 'y_mm': 'inf' is not a finite number");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -466,5 +547,6 @@ main (int argc, char **argv)
   g_test_add_func ("/csv/blocks", test_csv_blocks);
   g_test_add_func ("/csv/file", test_csv_file);
   g_test_add_func ("/csv/numbers-split", test_csv_numbers_split);
+  g_test_add_func ("/csv/number-edges", test_csv_number_edges);
   return g_test_run ();
 }

@@ -11,6 +11,15 @@
 
 #include "nb-swar.h"
 
+/* SSE2 is the x86-64 baseline; NB_NUMBER_NO_SIMD (tests) or another CPU
+ * takes the eight-byte words (SWAR) of the portable path. */
+#if defined(__SSE2__) && !defined(NB_NUMBER_NO_SIMD)
+#define NB_NUMBER_SSE2 1
+#include <emmintrin.h>
+#else
+#define NB_NUMBER_SSE2 0
+#endif
+
 #include <glib.h>
 #include <stdint.h>
 
@@ -39,6 +48,127 @@ nb_number_leading_digits (uint64_t v, int nd)
   return nb_swar_eight_digits ((v << shift) | (NB_SWAR_ZEROS & ~(UINT64_MAX << shift)));
 }
 
+#if NB_NUMBER_SSE2
+/* 0xFF in the first 16 bytes, 0x00 in the next 16: loaded at T + 16 − n,
+ * a mask of the lanes below n (SSE2 has no variable byte shift). */
+static const guint8 nb_number_lanes_below[32] __attribute__ ((aligned (32))) = {
+  0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+};
+
+/* ±10^(16 − n) at [n][sign] (n ≤ 16): the number's sign is its divisor's
+ * — an IEEE quotient's rounding is symmetric and 0 / −10^k is −0 — so the
+ * sign costs an index, not a branch. */
+static const double nb_number_pow10_by_digits[17][2] = {
+  { 1e16, -1e16 }, { 1e15, -1e15 }, { 1e14, -1e14 }, { 1e13, -1e13 }, { 1e12, -1e12 },
+  { 1e11, -1e11 }, { 1e10, -1e10 }, { 1e9, -1e9 }, { 1e8, -1e8 }, { 1e7, -1e7 },
+  { 1e6, -1e6 }, { 1e5, -1e5 }, { 1e4, -1e4 }, { 1e3, -1e3 }, { 1e2, -1e2 }, { 1e1, -1e1 },
+  { 1e0, -1e0 },
+};
+
+/* The slow path's call, its result copied: the caller's number is then
+ * not one whose address escapes (it stays in a register where the fast
+ * path is inlined into a loop). */
+static inline const char *
+nb_parse_double_prefix_careful (const char *s, const char *end, double *out)
+{
+  double v = 0.0;
+  const char *q = nb_parse_double_prefix_slow (s, end, &v);
+
+  *out = v;
+  return q;
+}
+
+/* The shape of nearly every number in a measurement file, "[-]I.F" or
+ * "[-]I" of up to 15 bytes after the sign, sixteen bytes at a time (SSE2,
+ * the x86-64 baseline): one load; a compare for the digits and one for
+ * '.', whose 16-bit masks give the point and the number's end; the lanes
+ * from the end on cleared and the point squeezed out (the lanes from it on
+ * take the next lane's byte: a blend); the digits, left-aligned in the 16
+ * lanes behind zeros, summed as pairs, quadruples and eights by one
+ * multiplication each (pmullw, pmaddwd, pmaddwd) into V = D·10^(16 − nd)
+ * for the nd ≤ 15 digits D.  Then Clinger's one division, V / ±10^(16 − n1)
+ * for n1 integer digits: both exact doubles — 10^(16 − n1) ≤ 10^16 < 10^22,
+ * and V = D·5^k·2^k (k = 16 − nd) with D·5^k < 2^nd·5^16 ≤ 2^15·5^16 < 2^53
+ * — so the quotient is correctly rounded.  No branch depends on the digits
+ * or the sign.  Anything else ('+', an exponent, 16 bytes or more after the
+ * sign, the last 16 bytes before end) goes to nb_parse_double_prefix_slow.
+ *
+ * separated: the caller takes the number only when the byte at the
+ * returned end is one of its separators (never 'e', 'E' or a digit), so
+ * the look for an exponent is left to it. */
+NB_SWAR_INLINE const char *
+nb_number_parse16 (const char *s, const char *end, double *out, gboolean separated)
+{
+  const guint8 *below = nb_number_lanes_below + 16;
+  const char *p;
+  __m128i x, d, below_end, keep, pair;
+  guint digits, dots, stops;
+  guint neg, n1, e, nd;                 /* (unsigned: no sign extension as indices) */
+  uint64_t m, v;
+
+  if (G_UNLIKELY (end - s < 17))
+    {
+      const char *q = nb_parse_double_prefix_careful (s, end, out);
+
+      return separated && q == end ? NULL : q;
+    }
+  neg = *s == '-';
+  p = s + neg;
+  x = _mm_loadu_si128 ((const __m128i *) p);
+  /* a digit: x − '0' ≤ 9 unsigned (the minimum of it and 9 is itself) */
+  d = _mm_sub_epi8 (x, _mm_set1_epi8 ('0'));
+  digits = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (_mm_min_epu8 (d, _mm_set1_epi8 (9)), d));
+  dots = (guint) _mm_movemask_epi8 (_mm_cmpeq_epi8 (x, _mm_set1_epi8 ('.')));
+  stops = ~digits;                      /* bits 16 up set: past the lanes */
+  n1 = (guint) __builtin_ctz (stops);
+  /* The number ends at the first stop that is not the first stop's point. */
+  e = (guint) __builtin_ctz (stops ^ (dots & stops & (0u - stops)));
+  nd = e - (e != n1);
+  if (G_UNLIKELY (e >= 16 || nd == 0 || (!separated && (p[e] | 0x20) == 'e')))
+    {
+      const char *q = nb_parse_double_prefix_careful (s, end, out);
+
+      return separated && q == end ? NULL : q;
+    }
+  /* Lanes from the end cleared; lanes below n1 keep their digit, the
+   * others take the next lane's (for an integer, n1 = e: nothing). */
+  below_end = _mm_loadu_si128 ((const __m128i *) (below - e));
+  keep = _mm_loadu_si128 ((const __m128i *) (below - n1));
+  d = _mm_and_si128 (d, below_end);
+  d = _mm_or_si128 (_mm_and_si128 (keep, d), _mm_andnot_si128 (keep, _mm_srli_si128 (d, 1)));
+  /* pairs: a 16-bit lane is d0 + 256·d1 (d0 the earlier digit); times
+   * 1 + 10·256 its high byte is 10·d0 + d1 (≤ 99: no carry out of it).
+   * (The empty asm keeps the factor opaque: GCC would expand the
+   * multiplication into four shifts and adds.) */
+  pair = _mm_set1_epi16 (0x0A01);
+  __asm__ ("" : "+x" (pair));
+  d = _mm_srli_epi16 (_mm_mullo_epi16 (d, pair), 8);
+  d = _mm_madd_epi16 (d, _mm_set1_epi32 ((1 << 16) | 100));         /* quadruples */
+  d = _mm_packs_epi32 (d, d);                                       /* ≤ 9999 each */
+  d = _mm_madd_epi16 (d, _mm_set1_epi32 ((1 << 16) | 10000));       /* eights */
+  m = (uint64_t) _mm_cvtsi128_si64 (d);
+  v = (m & 0xFFFFFFFFu) * 100000000u + (m >> 32);
+  *out = (double) (int64_t) v / nb_number_pow10_by_digits[n1][neg];
+  return p + e;
+}
+
+/* nb_parse_double_prefix: the number that starts at s, up to the byte that
+ * ends it. */
+static inline const char *
+nb_parse_double_prefix_inline (const char *s, const char *end, double *out)
+{
+  return nb_number_parse16 (s, end, out, FALSE);
+}
+
+/* The same number, where the caller checks that a separator follows (see
+ * nb_number_parse16): the CSV and TUM readers' loops.  NULL also when the
+ * number ends at end (no byte there to be a separator). */
+static inline const char *
+nb_parse_double_field_inline (const char *s, const char *end, double *out)
+{
+  return nb_number_parse16 (s, end, out, TRUE);
+}
+#else
 /* The shape of nearly every number in a measurement file, "[-]I.F" with
  * up to 7 integer digits and up to 15 digits in all, in as few
  * instructions as can be: a word for the integer part, one for the
@@ -118,5 +248,14 @@ nb_parse_double_prefix_inline (const char *s, const char *end, double *out)
   *out = *s == '-' ? -value : value;
   return q;
 }
+
+static inline const char *
+nb_parse_double_field_inline (const char *s, const char *end, double *out)
+{
+  const char *q = nb_parse_double_prefix_inline (s, end, out);
+
+  return q == end ? NULL : q;
+}
+#endif
 
 G_END_DECLS

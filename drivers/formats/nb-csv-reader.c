@@ -6,6 +6,7 @@
 #include "nb-swar.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <string.h>
@@ -18,15 +19,14 @@
  * loaded at any byte before its end (what lies beyond is masked off). */
 #define SLACK 8
 
-/* A field of the current record: its text in the buffer, and its number
- * when split_numbers parsed it.  One array of these, not one per member:
- * a field is noted by one store of each, in one cache line.  The text's NUL
- * is written when the text is asked for (field_text): a table read for its
- * numbers never writes the buffer. */
+/* A field of the current record: where its text lies from the record's
+ * start, and its number when split_numbers parsed it (NaN when not: a
+ * parsed number is finite).  16 bytes, two stores per field; one array of
+ * these, not one per member.  The text's NUL is written when the text is
+ * asked for (field_text): a table read for its numbers never writes the
+ * buffer. */
 typedef struct {
-  char *text;
-  guint32 len;
-  gboolean has_value;
+  guint32 off, len;                     /* a record is shorter than MAX_RECORD */
   double value;
 } Field;
 
@@ -39,13 +39,15 @@ struct _NbCsvReader {
   char *buf;                            /* unread bytes are buf[start, end) */
   gsize cap, start, end;
   gboolean eof;
-  guint64 consumed;
+  gboolean started;                     /* past the file's first bytes (BOM) */
+  guint64 dropped;                      /* bytes before buf[0]: consumed = dropped + start */
 
   guint64 next_line;                    /* the physical line buf[start] is on */
   guint64 record_line;
   guint n_header;                       /* fields per record, from the header */
 
-  Field *field;                         /* the current record, in buf */
+  char *rec;                            /* the current record's first byte, in buf */
+  Field *field;                         /* its fields */
   guint n_fields, fields_cap;
 };
 
@@ -135,7 +137,7 @@ nb_csv_reader_line (const NbCsvReader *r)
 guint64
 nb_csv_reader_bytes (const NbCsvReader *r)
 {
-  return r->consumed;
+  return r->dropped + r->start;
 }
 
 void
@@ -161,6 +163,7 @@ refill (NbCsvReader *r, GError **error)
   if (r->start > 0)
     {
       memmove (r->buf, r->buf + r->start, r->end - r->start);
+      r->dropped += r->start;
       r->end -= r->start;
       r->start = 0;
     }
@@ -214,21 +217,12 @@ grow_fields (NbCsvReader *r)
   r->field = g_renew (Field, r->field, r->fields_cap);
 }
 
-/* (a field is shorter than MAX_RECORD: its length fits 32 bits) */
 static inline void
 push_field (NbCsvReader *r, char *start, gsize len)
 {
   if (G_UNLIKELY (r->n_fields == r->fields_cap))
     grow_fields (r);
-  r->field[r->n_fields++] = (Field) { start, (guint32) len, FALSE, 0.0 };
-}
-
-static inline void
-push_number (NbCsvReader *r, char *start, gsize len, double value)
-{
-  if (G_UNLIKELY (r->n_fields == r->fields_cap))
-    grow_fields (r);
-  r->field[r->n_fields++] = (Field) { start, (guint32) len, TRUE, value };
+  r->field[r->n_fields++] = (Field) { (guint32) (start - r->rec), (guint32) len, NAN };
 }
 
 /* The common record, no quote in it: one pass from p, a word of eight
@@ -238,7 +232,7 @@ push_number (NbCsvReader *r, char *start, gsize len, double value)
  * field_text() puts a NUL when asked.  Returns the end of the record's
  * text (its line feed; limit at the end of the file), or NULL when the
  * buffer ends first or the record has a quote (*quoted). */
-static char *
+static G_GNUC_NO_INLINE char *
 split_plain (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *quoted)
 {
   char *field = p;
@@ -285,29 +279,42 @@ split_plain (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *qu
  * split_plain.  A field's number is what get_double would parse from its
  * text (the same call on the same bytes: a separator or a NUL after it
  * both end a number). */
-static char *
+static inline char *
 split_numbers (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *quoted)
 {
+  /* The record's fields in locals: with -fno-strict-aliasing every store
+   * into the array would otherwise reload r's members. */
+  Field *f = r->field, *at = f, *f_end = f + r->fields_cap;
+  const char *rec = p;
+
   for (;;)
     {
       const char *q;
       double v;
 
-      if (G_LIKELY (p < limit) && (q = nb_parse_double_prefix_inline (p, limit, &v)) != NULL &&
-          G_LIKELY (q < limit))
+      /* (a number is taken only with a byte after it: q < limit) */
+      if ((q = nb_parse_double_field_inline (p, limit, &v)) != NULL)
         {
+          if (G_UNLIKELY (at == f_end))
+            {
+              r->n_fields = (guint) (at - f);
+              grow_fields (r);
+              at = r->field + (at - f), f = r->field, f_end = f + r->fields_cap;
+            }
           if (*q == ',')
             {
-              push_number (r, p, (gsize) (q - p), v);
+              *at++ = (Field) { (guint32) (p - rec), (guint32) (q - p), v };
               p = (char *) q + 1;
               continue;
             }
           if (*q == '\n' || (*q == '\r' && q + 1 < limit && q[1] == '\n'))
             {
-              push_number (r, p, (gsize) (q - p), v);
+              *at++ = (Field) { (guint32) (p - rec), (guint32) (q - p), v };
+              r->n_fields = (guint) (at - f);
               return (char *) q + (*q == '\r');
             }
         }
+      r->n_fields = (guint) (at - f);
       return split_plain (r, p, limit, at_eof, quoted);
     }
 }
@@ -318,8 +325,10 @@ split_numbers (NbCsvReader *r, char *p, char *limit, gboolean at_eof, gboolean *
 static inline char *
 field_text (const NbCsvReader *r, guint i)
 {
-  r->field[i].text[r->field[i].len] = '\0';
-  return r->field[i].text;
+  char *text = r->rec + r->field[i].off;
+
+  text[r->field[i].len] = '\0';
+  return text;
 }
 
 /*
@@ -427,18 +436,32 @@ split_quoted (NbCsvReader *r, char *p, char *eol, GError **error)
     }
 }
 
+/* The file's first bytes: three at least (or all there is), and a UTF-8
+ * byte order mark, as spreadsheets write, skipped.  0: go on; −1: error. */
+static G_GNUC_NO_INLINE int
+start_file (NbCsvReader *r, GError **error)
+{
+  while (r->end - r->start < 3 && !r->eof)
+    if (!refill (r, error))
+      return -1;
+  if (r->end - r->start >= 3 && memcmp (r->buf + r->start, "\xEF\xBB\xBF", 3) == 0)
+    r->start += 3;
+  r->started = TRUE;
+  return 0;
+}
+
 /* Reads the next record into r->field; skips comments and blank lines. */
 static int
 read_record (NbCsvReader *r, GError **error)
 {
+  if (G_UNLIKELY (!r->started) && start_file (r, error) < 0)
+    return -1;
   for (;;)
     {
       char *p = r->buf + r->start, *limit = r->buf + r->end, *eol, *next;
-      gsize avail = r->end - r->start;
       gboolean quoted;
 
-      /* (the file's first bytes: three at least, to look for a BOM) */
-      if (avail == 0 || (avail < 3 && r->consumed == 0 && !r->eof))
+      if (G_UNLIKELY (p == limit))
         {
           if (r->eof)
             return 0;
@@ -447,20 +470,13 @@ read_record (NbCsvReader *r, GError **error)
           continue;
         }
 
-      /* A UTF-8 byte order mark, as spreadsheets write, is not data. */
-      if (r->consumed == 0 && r->start == 0 && avail >= 3 && memcmp (p, "\xEF\xBB\xBF", 3) == 0)
-        {
-          r->start += 3;
-          r->consumed += 3;
-          continue;
-        }
-
       r->record_line = r->next_line;
-      r->n_fields = 0;
-      if (p[0] == '#' || p[0] == '\n' || p[0] == '\r')
+      /* (one comparison for the usual record: '\n', '\r' and '#' are below
+       * every byte a number starts with) */
+      if (G_UNLIKELY ((guchar) p[0] <= '#') && (p[0] == '#' || p[0] == '\n' || p[0] == '\r'))
         {
           /* A comment or a blank line (or a record that starts with CR). */
-          char *nl = memchr (p, '\n', avail);
+          char *nl = memchr (p, '\n', (gsize) (limit - p));
 
           if (nl == NULL && !r->eof)
             {
@@ -473,17 +489,15 @@ read_record (NbCsvReader *r, GError **error)
             {
               next = nl != NULL ? nl + 1 : eol;
               r->next_line++;
-              r->consumed += (gsize) (next - p);
               r->start = (gsize) (next - r->buf);
               continue;
             }
         }
 
+      r->rec = p;
       eol = split_numbers (r, p, limit, r->eof, &quoted);
-      if (eol != NULL)
-        {
-          next = eol < limit ? eol + 1 : eol;
-        }
+      if (G_LIKELY (eol != NULL))
+        next = eol < limit ? eol + 1 : eol;
       else if (!quoted)
         {
           if (!refill (r, error))
@@ -514,7 +528,6 @@ read_record (NbCsvReader *r, GError **error)
           r->next_line += newlines;
         }
       r->next_line++;
-      r->consumed += (gsize) (next - p);
       r->start = (gsize) (next - r->buf);
       return 1;
     }
@@ -537,7 +550,7 @@ trim_record_field (NbCsvReader *r, guint i)
   gsize len = r->field[i].len;
 
   trim_field (&s, &len);
-  r->field[i].text = s;
+  r->field[i].off = (guint32) (s - r->rec);
   r->field[i].len = (guint32) len;
 }
 
@@ -565,7 +578,8 @@ nb_csv_reader_read_header (NbCsvReader *r, NbCsvColumn *columns, guint n_columns
       for (guint f = 0; f < r->n_fields; f++)
         {
           if (r->field[f].len != strlen (columns[c].name) ||
-              g_ascii_strncasecmp (r->field[f].text, columns[c].name, r->field[f].len) != 0)
+              g_ascii_strncasecmp (r->rec + r->field[f].off, columns[c].name,
+                                   r->field[f].len) != 0)
             continue;
           if (columns[c].index >= 0)
             {
@@ -644,8 +658,8 @@ field_double (const NbCsvReader *r, const char *s, gsize len, double *out)
 static inline gboolean
 parsed_value (const NbCsvReader *r, const NbCsvColumn *column, double *out)
 {
-  if (column->index < 0 || (guint) column->index >= r->n_fields ||
-      !r->field[column->index].has_value)
+  /* (an absent column's index, −1, is beyond every record as unsigned) */
+  if ((guint) column->index >= r->n_fields || isnan (r->field[column->index].value))
     return FALSE;
   *out = r->field[column->index].value;
   return TRUE;
@@ -748,7 +762,7 @@ nb_csv_reader_get_doubles (NbCsvReader *r, const NbCsvColumn *columns, guint n, 
     {
       int i = columns[c].index;
 
-      if (G_UNLIKELY (i < 0 || (guint) i >= r->n_fields || !r->field[i].has_value))
+      if (G_UNLIKELY ((guint) i >= r->n_fields || isnan (r->field[i].value)))
         return get_doubles_from (r, columns, c, n, out, error);
       out[c] = r->field[i].value;
     }

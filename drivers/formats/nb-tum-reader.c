@@ -172,7 +172,7 @@ tum_line_fast (Builder *b, guint64 line, const char *p, const char *end, gboolea
        * so the parse refuses it and tum_line reads the line. */
       if (n > 0 && (p >= end || !is_separator (*p++)))
         return NULL;
-      if ((p = nb_parse_double_prefix_inline (p, end, &v[n])) == NULL)
+      if ((p = nb_parse_double_field_inline (p, end, &v[n])) == NULL)
         return NULL;
     }
   if (G_LIKELY (p < end && *p == '\n'))
