@@ -353,6 +353,7 @@ struct _NbIso9283Sampler {
   GArray *t_s, *pose;           /* the current window's samples (under lock while running) */
   GError *error;                /* the window's first failed poll */
   NbIso9283ClockMap clock;      /* the server's stamps onto the rig's clock (the thread's) */
+  guint polls;                  /* sent in all (under lock) */
 };
 
 /* How much less an offset is trusted as it ages: the two clocks' drift
@@ -439,6 +440,7 @@ sampler_thread (gpointer data)
              : t0;
 
       g_mutex_lock (&s->lock);
+      s->polls++;
       if (s->running && s->generation == generation)
         {
           if (ok)
@@ -486,6 +488,15 @@ nb_iso9283_sampler_new (const char *url, NbSimArm *truth, double noise_mm, doubl
   g_cond_init (&s->got);
   s->thread = g_thread_new ("nb-iso9283-sampler", sampler_thread, s);
   return s;
+}
+
+void
+nb_iso9283_sampler_counts (NbIso9283Sampler *s, guint *polls, guint *connections)
+{
+  g_mutex_lock (&s->lock);
+  *polls = s->polls;
+  g_mutex_unlock (&s->lock);
+  *connections = nb_http_robot_connections (s->robot);
 }
 
 void

@@ -129,8 +129,8 @@ typedef enum {
 
 /* The served arm's stream (over HTTP, measured by the simulated tracker):
  * while it is on, a thread polls GET /robot/state on a connection of its
- * own as fast as the server answers, at most 1 kHz (the tracker's full
- * rate), and each answer is a sample — the TCP
+ * own (kept alive: nb-http-robot.h) as fast as the server answers, at most
+ * 1 kHz (the tracker's full rate), and each answer is a sample — the TCP
  * of the true arm at the joints reported (the served arm's servo, overshoot
  * and ring included), with the tracker's noise, at the instant the server
  * read them on the monotonic clock (the rig's clock over HTTP;
@@ -161,6 +161,10 @@ double nb_iso9283_state_instant (NbIso9283ClockMap *map, double sent_s, double a
 NbIso9283Sampler *nb_iso9283_sampler_new  (const char *url, NbSimArm *truth, double noise_mm,
                                            double noise_deg, guint32 seed, GError **error);
 void              nb_iso9283_sampler_free (NbIso9283Sampler *sampler);
+/* The polls of GET /robot/state sent so far, and the connections they
+ * used (one while the server keeps it alive, nb-http-robot.h). */
+void              nb_iso9283_sampler_counts (NbIso9283Sampler *sampler, guint *polls,
+                                             guint *connections);
 
 /* What a campaign run of the ISO 9283 plan drives and measures with: the
  * arm's model and cube, the robot (ops + handle), the in-process simulated

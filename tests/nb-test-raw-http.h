@@ -93,7 +93,29 @@ nb_raw_send (int fd, const void *data, gsize len)
   return TRUE;
 }
 
-/* Everything until the server closes, or NULL after timeout_s. */
+/* The answer in s is whole: its headers and the Content-Length bytes after
+ * them (the server keeps the connection alive after it). */
+static inline gboolean
+nb_raw_answer_whole (const GString *s)
+{
+  const char *end = strstr (s->str, "\r\n\r\n");
+  const char *cl = NULL;
+
+  for (const char *l = s->str; end != NULL && l != NULL && l < end; l = strstr (l, "\r\n"))
+    {
+      if (l != s->str)
+        l += 2;
+      if (g_ascii_strncasecmp (l, "Content-Length:", 15) == 0)
+        {
+          cl = l + 15;
+          break;
+        }
+    }
+  return cl != NULL && s->len >= (gsize) (end + 4 - s->str) + g_ascii_strtoull (cl, NULL, 10);
+}
+
+/* Everything until the server closes or the answer is whole by its
+ * Content-Length, or NULL after timeout_s. */
 static inline char *
 nb_raw_read_all (int fd, double timeout_s)
 {
@@ -107,6 +129,8 @@ nb_raw_read_all (int fd, double timeout_s)
       char buf[16384];
       ssize_t n;
 
+      if (nb_raw_answer_whole (s))
+        return g_string_free (s, FALSE);
       if (left <= 0 || poll (&p, 1, (int) left) == 0)
         {
           g_string_free (s, TRUE);

@@ -769,6 +769,57 @@ test_left (void)
   g_assert_nonnull (strstr (err, "the motion was not watched"));
 }
 
+/* ---------------------------------------- the sampler's kept connection -- */
+
+static gboolean
+two_second_goal (gpointer robot, const double q[NB_ARM_JOINTS], GError **error)
+{
+  g_usleep (2 * G_USEC_PER_SEC);
+  return TRUE;
+}
+
+/* The rig's sampler polls GET /robot/state of the served arm through a
+ * 2 s goal on one kept-alive connection (nb-listener.h, nb-http-robot.h):
+ * counted, not timed — a connection per poll (the server closing each, as
+ * before) makes connections equal polls.  The rate is reported with the
+ * machine's load. */
+static void
+test_sampler_keepalive (void)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *loadavg = NULL;
+  NbRobotOps ops = { 0 };
+  NbIso9283Rig rig = { 0 };
+  NbSimArm truth;
+  const double q[NB_ARM_JOINTS] = { 0 };
+  guint polls, connections, n;
+  double span;
+
+  nb_sim_arm_init (&truth, &model, 1);
+  ops.move_to_joints = two_second_goal;
+  rig.ops = &ops;
+  rig.rated_load_kg = RATED_KG;
+  rig.sampler = nb_iso9283_sampler_new (live.url, &truth, 0, 0, 1, &error);
+  g_assert_no_error (error);
+  g_assert_true (nb_iso9283_rig_configure (&rig, 100, "rated", &error));
+  g_assert_true (nb_iso9283_rig_goal (&rig, q, FALSE, NULL, &error));
+  g_assert_no_error (error);
+  nb_iso9283_sampler_counts (rig.sampler, &polls, &connections);
+  n = rig.stream_t_s->len;
+  g_assert_cmpuint (n, >=, 2);
+  span = g_array_index (rig.stream_t_s, double, n - 1) - g_array_index (rig.stream_t_s, double, 0);
+  g_file_get_contents ("/proc/loadavg", &loadavg, NULL, NULL);
+  g_test_message ("the sampler: %u samples over %.2f s (%.0f a second), %u polls on %u "
+                  "connection(s); load %.14s", n, span, (n - 1) / span, polls, connections,
+                  loadavg ? loadavg : "?");
+  /* 16 a second was the slowest seen at load 25 with a connection each. */
+  g_assert_cmpuint (polls, >=, 30);
+  g_assert_cmpuint (connections, >=, 1);
+  g_assert_cmpuint (connections, <=, 2);
+  nb_iso9283_sampler_free (rig.sampler);
+  nb_sim_arm_clear (&truth);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -797,6 +848,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-http/trajectory-api", test_trajectory_api);
   g_test_add_func ("/iso9283-http/left", test_left);
   g_test_add_func ("/iso9283-http/tracker", test_tracker);
+  g_test_add_func ("/iso9283-http/sampler-keepalive", test_sampler_keepalive);
   rc = g_test_run ();
   nb_test_server_stop (&live);
   nb_test_server_stop (&instant);

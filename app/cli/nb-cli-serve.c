@@ -68,8 +68,8 @@ nb_cli_serve (int argc, char **argv)
   NbSimArm truth;
   gboolean has_truth = FALSE;
   double time_scale = 0.0, grace_s = 10.0, tracker_rate = 1000;
-  double header_timeout_s, body_timeout_s;
-  gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections;
+  double header_timeout_s, body_timeout_s, idle_timeout_s;
+  gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections, keepalive_requests;
   gboolean base = FALSE;
   const GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen,
@@ -87,6 +87,11 @@ nb_cli_serve (int argc, char **argv)
       "a request's headers must arrive within S seconds, else 408 (default 10)", "S" },
     { "body-timeout-s", 0, 0, G_OPTION_ARG_DOUBLE, &body_timeout_s,
       "… and its body within S more (default 30)", "S" },
+    { "idle-timeout-s", 0, 0, G_OPTION_ARG_DOUBLE, &idle_timeout_s,
+      "a kept-alive connection waits S seconds for its next request, then it is closed "
+      "(default 5; 0: one request per connection)", "S" },
+    { "keepalive-requests", 0, 0, G_OPTION_ARG_INT, &keepalive_requests,
+      "requests one connection takes at most (default 10000)", "N" },
     { "robot-dir", 0, 0, G_OPTION_ARG_FILENAME, &robot_dir,
       "the arm's description (default the installed iiwa7)", "DIR" },
     { "sequences-dir", 0, 0, G_OPTION_ARG_FILENAME, &sequences_dir,
@@ -132,17 +137,21 @@ nb_cli_serve (int argc, char **argv)
   max_connections = (gint) config.max_connections;
   header_timeout_s = config.header_timeout_s;
   body_timeout_s = config.body_timeout_s;
+  idle_timeout_s = config.idle_timeout_s;
+  keepalive_requests = (gint) config.keepalive_requests;
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
   if (!(time_scale >= 0) || seed < 0 || fail_goal < 0 || log_lines < 1 ||
       !(grace_s > 0 && grace_s <= 3600) || max_connections < 1 ||
       !(header_timeout_s > 0 && header_timeout_s <= 3600) ||
-      !(body_timeout_s > 0 && body_timeout_s <= 3600))
+      !(body_timeout_s > 0 && body_timeout_s <= 3600) ||
+      !(idle_timeout_s >= 0 && idle_timeout_s <= 3600) || keepalive_requests < 1)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--time-scale ≥ 0, --seed and --fail-goal "
-                   "≥ 0, --log-lines ≥ 1, --max-connections ≥ 1, --runner-grace-s, "
-                   "--header-timeout-s and --body-timeout-s in (0, 3600]");
+                   "≥ 0, --log-lines ≥ 1, --max-connections and --keepalive-requests ≥ 1, "
+                   "--runner-grace-s, --header-timeout-s and --body-timeout-s in (0, 3600], "
+                   "--idle-timeout-s in [0, 3600]");
       return nb_cli_report_error (error);
     }
   if (servo != NULL)
@@ -196,6 +205,8 @@ nb_cli_serve (int argc, char **argv)
   config.max_connections = (guint) max_connections;
   config.header_timeout_s = header_timeout_s;
   config.body_timeout_s = body_timeout_s;
+  config.idle_timeout_s = idle_timeout_s;
+  config.keepalive_requests = (guint) keepalive_requests;
   if ((server = nb_server_new (&config, &error)) == NULL)
     return nb_cli_report_error (error);
 

@@ -1,5 +1,6 @@
 #include "nb-listener.h"
 
+#include <errno.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <string.h>
@@ -10,19 +11,33 @@
  * enough that the server answers again as soon as descriptors are free. */
 #define ACCEPT_RETRY_MS 50
 
-typedef enum { PHASE_HEADERS, PHASE_BODY, PHASE_HANDLER } Phase;
+typedef enum { PHASE_HEADERS, PHASE_BODY, PHASE_HANDLER, PHASE_IDLE } Phase;
 
 /* One accepted connection.  Reference-counted: the remote address libsoup
  * hands back with every message holds one (that is how a message finds its
- * connection), the GSocketConnection's life another. */
+ * connection), the stream lent to libsoup for a request another, the
+ * socket's life a third.
+ *
+ * Keep-alive without libsoup's (nb-listener.h): each request is handed to
+ * libsoup on a stream of its own over the socket (a temporary
+ * GSocketConnection's streams in a GSimpleIOStream: libsoup closes that
+ * stream, not the socket).  Once libsoup has let it go after an answer that
+ * may be followed by another, the socket waits here, with no libsoup object
+ * about it, for the next request's first byte (then it is handed over
+ * again), the client's close, or the idle timeout (then it is closed). */
 typedef struct {
   gint ref;
   NbListener *listener;         /* NULL once the listener is gone */
-  GSocket *socket;              /* borrowed; NULL once the connection is finalized */
+  GSocket *socket;              /* owned; NULL once closed */
+  GSocketConnection *lent;      /* the request's temporary connection while libsoup has it */
+  GSource *idle;                /* waiting for the next request (PHASE_IDLE) */
   guint timer;
   Phase phase;
   gboolean refused;             /* answered by nb_listener_refuse */
+  gboolean again;               /* the request was answered; another may follow */
   gsize body_bytes;
+  gsize max_body;               /* of the current request */
+  guint requests;               /* answered on this connection */
 } Conn;
 
 struct NbListener {
@@ -33,7 +48,10 @@ struct NbListener {
   guint retry;
   guint live;
   guint64 accept_errors;
-  gulong request_started;
+  guint64 accepted;
+  guint64 requests;
+  gulong request_started, request_finished;
+  GMainContext *context;
   GList *conns;                 /* of Conn*, open */
 };
 
@@ -52,6 +70,29 @@ conn_unref (Conn *c)
       g_clear_handle_id (&c->timer, g_source_remove);
       g_free (c);
     }
+}
+
+/* The socket's life ends: closed (gracefully: an idle or finished
+ * connection; conn_cut resets first when it must), no longer counted. */
+static void
+conn_close (Conn *c)
+{
+  if (c->socket == NULL)
+    return;
+  g_clear_handle_id (&c->timer, g_source_remove);
+  if (c->idle != NULL)
+    {
+      g_source_destroy (c->idle);
+      g_clear_pointer (&c->idle, g_source_unref);
+    }
+  g_socket_close (c->socket, NULL);
+  g_clear_object (&c->socket);
+  if (c->listener != NULL)
+    {
+      c->listener->live--;
+      c->listener->conns = g_list_remove (c->listener->conns, c);
+    }
+  conn_unref (c);               /* the socket's life */
 }
 
 /* Best effort on a fresh connection: a short answer fits the empty send
@@ -87,6 +128,11 @@ static void
 conn_cut (Conn *c)
 {
   g_clear_handle_id (&c->timer, g_source_remove);
+  if (c->phase == PHASE_IDLE)
+    {
+      conn_close (c);
+      return;
+    }
   if (c->socket != NULL)
     {
       struct linger reset = { 1, 0 };
@@ -102,6 +148,12 @@ on_timeout (gpointer data)
   Conn *c = data;
 
   c->timer = 0;
+  if (c->phase == PHASE_IDLE)
+    {
+      /* An idle connection is closed without a word (RFC 9112 9.5). */
+      conn_close (c);
+      return G_SOURCE_REMOVE;
+    }
   if (c->socket != NULL && !c->refused)
     {
       g_autofree char *json = error_json ("request timeout", c->phase == PHASE_HEADERS
@@ -120,22 +172,6 @@ conn_arm (Conn *c, double seconds)
   g_clear_handle_id (&c->timer, g_source_remove);
   if (seconds > 0)
     c->timer = g_timeout_add ((guint) MAX (1.0, seconds * 1000.0), on_timeout, c);
-}
-
-/* The GSocketConnection is finalized: the descriptor is closed. */
-static void
-on_conn_gone (gpointer data, GObject *where_the_object_was)
-{
-  Conn *c = data;
-
-  c->socket = NULL;
-  g_clear_handle_id (&c->timer, g_source_remove);
-  if (c->listener != NULL)
-    {
-      c->listener->live--;
-      c->listener->conns = g_list_remove (c->listener->conns, c);
-    }
-  conn_unref (c);
 }
 
 static Conn *
@@ -191,10 +227,9 @@ on_got_chunk (SoupServerMessage *msg, GBytes *chunk, gpointer data)
       return;
     }
   /* A chunked body declares no length: it is capped as it streams. */
-  if (c->body_bytes > c->listener->limits.max_body)
+  if (c->body_bytes > c->max_body)
     {
-      g_autofree char *detail = g_strdup_printf ("the body exceeds %zu bytes",
-                                                 c->listener->limits.max_body);
+      g_autofree char *detail = g_strdup_printf ("the body exceeds %zu bytes", c->max_body);
       g_autofree char *json = error_json ("request too large", detail);
 
       nb_listener_refuse (c->listener, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, NULL, json);
@@ -212,6 +247,31 @@ on_got_body (SoupServerMessage *msg, gpointer data)
     conn_cut (c);
   else
     g_clear_handle_id (&c->timer, g_source_remove);
+  /* The last request a connection takes: the client is told so. */
+  if (!c->refused && c->listener != NULL &&
+      c->requests + 1 >= c->listener->limits.keepalive_requests)
+    soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection",
+                                  "close");
+}
+
+/* Another request may follow an answer: HTTP/1.1, neither side said close,
+ * the answer written whole (request-finished, not -aborted). */
+static void
+on_request_finished (SoupServer *soup, SoupServerMessage *msg, gpointer data)
+{
+  NbListener *l = data;
+  Conn *c = msg_conn (msg);
+
+  if (c == NULL || c->listener == NULL || c->refused || c->phase != PHASE_HANDLER)
+    return;
+  c->requests++;
+  l->requests++;
+  c->again = c->requests < l->limits.keepalive_requests && l->limits.idle_timeout_s > 0 &&
+             soup_server_message_get_http_version (msg) == SOUP_HTTP_1_1 &&
+             !soup_message_headers_header_contains (soup_server_message_get_request_headers (msg),
+                                                    "Connection", "close") &&
+             !soup_message_headers_header_contains (soup_server_message_get_response_headers (msg),
+                                                    "Connection", "close");
 }
 
 static void
@@ -230,19 +290,85 @@ on_request_started (SoupServer *soup, SoupServerMessage *msg, gpointer data)
                          (GClosureNotify) (void (*) (void)) conn_unref, 0);
 }
 
-static void
-hand_over (NbListener *l, GSocket *socket)
+static void conn_serve (Conn *c);
+
+/* While idle: the next request's first byte hands the socket to libsoup
+ * again; the client's close (or an error) ends it. */
+static gboolean
+on_idle_readable (GSocket *socket, GIOCondition condition, gpointer data)
 {
-  g_autoptr (GSocketConnection) stream = NULL;
-  g_autoptr (GSocketAddress) local = g_socket_get_local_address (socket, NULL);
-  g_autoptr (GSocketAddress) remote = g_socket_get_remote_address (socket, NULL);
-  Conn *c;
+  Conn *c = data;
+  char byte;
+  gssize n = recv (g_socket_get_fd (socket), &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+    return G_SOURCE_CONTINUE;
+  g_clear_pointer (&c->idle, g_source_unref);
+  g_clear_handle_id (&c->timer, g_source_remove);
+  if (n > 0)
+    conn_serve (c);
+  else
+    conn_close (c);
+  return G_SOURCE_REMOVE;
+}
+
+/* libsoup has let go of the request's stream (it closed it: the socket stays
+ * open). */
+static void
+on_stream_gone (gpointer data, GObject *where_the_object_was)
+{
+  Conn *c = data;
+
+  g_clear_object (&c->lent);
+  g_clear_handle_id (&c->timer, g_source_remove);
+  if (c->socket != NULL && c->listener != NULL && c->again && !g_socket_is_closed (c->socket))
+    {
+      c->phase = PHASE_IDLE;
+      c->idle = g_socket_create_source (c->socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+      g_source_set_callback (c->idle, (GSourceFunc) (void (*) (void)) on_idle_readable, c, NULL);
+      g_source_set_name (c->idle, "nb-listener idle");
+      g_source_attach (c->idle, c->listener->context);
+      conn_arm (c, c->listener->limits.idle_timeout_s);
+    }
+  else
+    conn_close (c);
+  conn_unref (c);               /* the stream's */
+}
+
+/* One request, on a stream of its own over the connection's socket. */
+static void
+conn_serve (Conn *c)
+{
+  NbListener *l = c->listener;
+  g_autoptr (GSocketAddress) local = g_socket_get_local_address (c->socket, NULL);
+  g_autoptr (GSocketAddress) remote = g_socket_get_remote_address (c->socket, NULL);
+  g_autoptr (GIOStream) stream = NULL;
 
   if (local == NULL || remote == NULL)
     {
-      g_socket_close (socket, NULL);
+      conn_close (c);
       return;
     }
+  c->phase = PHASE_HEADERS;
+  c->refused = FALSE;
+  c->again = FALSE;
+  c->body_bytes = 0;
+  c->max_body = l->limits.max_body;
+  c->lent = g_socket_connection_factory_create_connection (c->socket);
+  stream = g_simple_io_stream_new (g_io_stream_get_input_stream (G_IO_STREAM (c->lent)),
+                                   g_io_stream_get_output_stream (G_IO_STREAM (c->lent)));
+  g_object_weak_ref (G_OBJECT (stream), on_stream_gone, conn_ref (c));
+  g_object_set_data_full (G_OBJECT (remote), "nb-listener-conn", conn_ref (c),
+                          (GDestroyNotify) conn_unref);
+  conn_arm (c, l->limits.header_timeout_s);
+  soup_server_accept_iostream (l->soup, stream, local, remote, NULL);
+}
+
+static void
+hand_over (NbListener *l, GSocket *socket)
+{
+  Conn *c;
+
   if (l->live >= l->limits.max_connections)
     {
       g_autofree char *detail = g_strdup_printf ("%u connections are open, the most this "
@@ -254,18 +380,14 @@ hand_over (NbListener *l, GSocket *socket)
       return;
     }
   g_socket_set_option (socket, IPPROTO_TCP, TCP_NODELAY, TRUE, NULL);
-  stream = g_socket_connection_factory_create_connection (socket);
   c = g_new0 (Conn, 1);
-  c->ref = 1;                   /* the connection's life */
+  c->ref = 1;                   /* the socket's life */
   c->listener = l;
-  c->socket = socket;
+  c->socket = g_object_ref (socket);
   l->live++;
+  l->accepted++;
   l->conns = g_list_prepend (l->conns, c);
-  g_object_weak_ref (G_OBJECT (stream), on_conn_gone, c);
-  g_object_set_data_full (G_OBJECT (remote), "nb-listener-conn", conn_ref (c),
-                          (GDestroyNotify) conn_unref);
-  conn_arm (c, l->limits.header_timeout_s);
-  soup_server_accept_iostream (l->soup, G_IO_STREAM (stream), local, remote, NULL);
+  conn_serve (c);
 }
 
 static void listen_again (NbListener *l);
@@ -330,9 +452,13 @@ nb_listener_new (SoupServer *soup, GSocket *socket, const NbListenerLimits *limi
   l->socket = g_object_ref (socket);
   l->limits = *limits;
   l->limits.max_connections = MAX (1, limits->max_connections);
+  l->limits.keepalive_requests = MAX (1, limits->keepalive_requests);
+  l->context = g_main_context_ref_thread_default ();
   g_socket_set_blocking (socket, FALSE);
   l->request_started = g_signal_connect (soup, "request-started",
                                          G_CALLBACK (on_request_started), l);
+  l->request_finished = g_signal_connect (soup, "request-finished",
+                                          G_CALLBACK (on_request_finished), l);
   listen_again (l);
   return l;
 }
@@ -349,14 +475,26 @@ nb_listener_free (NbListener *l)
     }
   g_clear_handle_id (&l->retry, g_source_remove);
   g_signal_handler_disconnect (l->soup, l->request_started);
+  g_signal_handler_disconnect (l->soup, l->request_finished);
   for (GList *i = l->conns; i; i = i->next)
     {
       Conn *c = i->data;
 
       g_clear_handle_id (&c->timer, g_source_remove);
       c->listener = NULL;
+      c->again = FALSE;
+    }
+  /* The idle ones are closed now; those libsoup holds once it lets go
+   * (soup_server_disconnect). */
+  for (GList *i = l->conns; i; i = i->next)
+    {
+      Conn *c = i->data;
+
+      if (c->phase == PHASE_IDLE)
+        conn_close (c);
     }
   g_list_free (l->conns);
+  g_main_context_unref (l->context);
   g_socket_close (l->socket, NULL);
   g_object_unref (l->socket);
   g_object_unref (l->soup);
@@ -373,4 +511,25 @@ guint64
 nb_listener_accept_errors (NbListener *l)
 {
   return l->accept_errors;
+}
+
+guint64
+nb_listener_accepted (NbListener *l)
+{
+  return l->accepted;
+}
+
+guint64
+nb_listener_requests (NbListener *l)
+{
+  return l->requests;
+}
+
+void
+nb_listener_allow_body (NbListener *l, SoupServerMessage *msg, gsize max_body)
+{
+  Conn *c = msg_conn (msg);
+
+  if (c != NULL)
+    c->max_body = max_body;
 }

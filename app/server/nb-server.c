@@ -82,6 +82,8 @@ nb_server_config_init (NbServerConfig *c)
   c->max_connections = 128;
   c->header_timeout_s = 10.0;
   c->body_timeout_s = 30.0;
+  c->idle_timeout_s = 5.0;
+  c->keepalive_requests = 10000;
   c->log_lines = 1000;
   c->log_bytes = 256 * 1024;
   c->runner_grace_s = 10.0;
@@ -96,10 +98,6 @@ reply_json (SoupServerMessage *msg, guint status, char *json /* taken */)
 
   soup_server_message_set_status (msg, status, NULL);
   soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE, json, len);
-  /* One request per connection (nb-listener.h: libsoup 3.2 leaks idle
-   * connections); the client is told so. */
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection",
-                                "close");
 }
 
 /* The same answer before the body is read (nb-listener.h). */
@@ -1331,6 +1329,8 @@ listen_on (NbServer *s, GError **error)
       /* Enough for a client to finish sending a modest body and read the
        * refusal; an attacker's gigabyte is cut there. */
       .drain_bytes = MAX (s->config.max_body, 1024 * 1024),
+      .idle_timeout_s = s->config.idle_timeout_s,
+      .keepalive_requests = s->config.keepalive_requests,
     };
 
     s->listener = nb_listener_new (s->soup, sock, &limits);

@@ -52,6 +52,11 @@ typedef struct {
   guint max_connections;        /* open at once; beyond, 503 */
   double header_timeout_s;      /* a request's headers must arrive within (408) */
   double body_timeout_s;        /* … then its body within (408) */
+  /* Keep-alive (nb-listener.h): a connection waits idle_timeout_s for its
+   * next request (0: one request per connection), and takes
+   * keepalive_requests at most. */
+  double idle_timeout_s;
+  guint keepalive_requests;
   guint log_lines;              /* the runner's log keeps the newest lines */
   gsize log_bytes;              /* … and at most this many bytes */
   NbClockFunc clock;            /* the arbiter's wall clock (NULL: real) */

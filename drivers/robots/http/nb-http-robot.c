@@ -16,6 +16,10 @@ struct NbHttpRobot {
    * one for the state (a recorder's), each made in the thread that uses it. */
   SoupSession *goal_session;
   SoupSession *state_session;
+  /* The connection each last used (soup_message_get_connection_id; 0:
+   * none yet), and how many connections they have used in all (atomic). */
+  guint64 goal_conn, state_conn;
+  gint connections;
   guint goals;
   gint stops;                   /* atomic: stop and interrupt may race */
   double velocity_scaling;      /* of the joint goals; 1: not sent */
@@ -75,13 +79,30 @@ nb_http_robot_stops (NbHttpRobot *r)
   return (guint) g_atomic_int_get (&r->stops);
 }
 
+guint
+nb_http_robot_connections (NbHttpRobot *r)
+{
+  return (guint) g_atomic_int_get (&r->connections);
+}
+
+/* How long a session keeps an idle connection for its next request: below
+ * the server's own idle timeout (`serve`: 5 s, nb-listener.h), so that the
+ * client closes it first rather than send into one the server is closing;
+ * and an idle connection the server closed (libsoup 3.2 keeps it until
+ * then) is let go within as long. */
+#define IDLE_TIMEOUT_S 2
+
 static SoupSession *
 session (SoupSession **slot, double timeout_s)
 {
   /* No proxy: the motion stack is on the lab's network, and the system's
-   * proxy resolver (libproxy) costs seconds at its first request. */
+   * proxy resolver (libproxy) costs seconds at its first request.  The
+   * requests of one session go one after the other on one kept-alive
+   * connection (a state poll costs no connect). */
   if (*slot == NULL)
     *slot = soup_session_new_with_options ("timeout", (guint) ceil (timeout_s),
+                                           "idle-timeout", IDLE_TIMEOUT_S,
+                                           "max-conns-per-host", 1,
                                            "user-agent", "navbench", "proxy-resolver", NULL,
                                            NULL);
   return *slot;
@@ -138,7 +159,19 @@ call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, cons
 
       soup_message_headers_replace (soup_message_get_request_headers (msg), "Authorization", auth);
     }
-  if ((answer = soup_session_send_and_read (s, msg, NULL, &local)) == NULL)
+  answer = soup_session_send_and_read (s, msg, NULL, &local);
+  {
+    guint64 *last = s == r->goal_session ? &r->goal_conn
+                    : s == r->state_session ? &r->state_conn : NULL;
+    guint64 id = soup_message_get_connection_id (msg);
+
+    if (last != NULL && id != 0 && id != *last)
+      {
+        *last = id;
+        g_atomic_int_inc (&r->connections);
+      }
+  }
+  if (answer == NULL)
     {
       g_set_error (error, NB_ERROR, NB_ERROR_FAILED, "%s %s: %s", method, url, local->message);
       return NULL;

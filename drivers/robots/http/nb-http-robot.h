@@ -41,9 +41,12 @@ void              nb_http_robot_set_velocity_scaling (NbHttpRobot *robot, double
 #define NB_HTTP_TRAJECTORY_PIECE 400
 gboolean          nb_http_robot_follow_trajectory (NbHttpRobot *robot, const double *t_s,
                                                    const double *q, guint n, GError **error);
-/* The goals and motion stops sent so far. */
+/* The goals and motion stops sent so far; the connections the goals' and
+ * the state's requests have used (each kept alive while the server keeps
+ * it: a connection per request when it closes each). */
 guint             nb_http_robot_goals (NbHttpRobot *robot);
 guint             nb_http_robot_stops (NbHttpRobot *robot);
+guint             nb_http_robot_connections (NbHttpRobot *robot);
 
 typedef struct {
   gint64 stamp_us;                 /* the server's wall clock */
