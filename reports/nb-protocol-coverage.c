@@ -119,11 +119,13 @@ nb_protocol_coverage (NbCampaign *campaign, const NbCatalogue *lang, NbDocument 
             nb_table_set_text (t, row, 2, as->str);
           else if (e != NULL && !e->in_scope)
             {
-              /* Out of scope with its recorded reason: stated, not missing. */
+              /* Out of scope with its recorded reason: stated, not missing.
+               * A reason of the plan's own in words, the campaign field it
+               * is about by its label (as the window names it), not by
+               * its key. */
+              g_autofree char *reason = nb_plan_reason_words (lang, e->reason);
               g_autofree char *why = g_strdup_printf (nb_tr (lang, "out of scope: %s"),
-                                                      e->reason ? nb_plan_reason_text (lang,
-                                                                                       e->reason)
-                                                                : "");
+                                                      reason ? reason : "");
 
               nb_table_set_text (t, row, 2, why);
             }
