@@ -4,6 +4,7 @@
 
 #include "nb-angle.h"
 #include "nb-error.h"
+#include "nb-record-words.h"
 #include "nb-traj.h"
 
 #include <math.h>
@@ -736,15 +737,12 @@ nb_iso9283_rig_lacks (const NbIso9283Rig *rig, guint needs)
 {
   if ((needs & NB_ISO9283_NEEDS_STREAM) && rig->tracker == NULL && rig->sampler == NULL &&
       rig->stream_device == NULL)
-    return "it needs the tracker's stream during the motion, which this rig does not give "
-           "(only the rest poses are measured)";
+    return NB_MSG_ISO9283_NEEDS_STREAM;
   if ((needs & NB_ISO9283_NEEDS_FORCE) && rig->truth == NULL)
-    return "it needs a force at the TCP: the motion API drives no loading device, and a live "
-           "instrument measures the real arm";
+    return NB_MSG_ISO9283_NEEDS_FORCE;
   /* Over HTTP the path goes as a timed trajectory (POST /robot/trajectory). */
   if ((needs & NB_ISO9283_NEEDS_TIMED_PATH) && rig->sim == NULL && rig->http == NULL)
-    return "it needs the path's joint points timed for the path velocity, which this robot "
-           "does not take";
+    return NB_MSG_ISO9283_NEEDS_TIMED_PATH;
   return NULL;
 }
 
@@ -1172,7 +1170,7 @@ nb_iso9283_run_plan (NbCampaign *campaign, NbIso9283Rig *rig, const char *only,
         continue;
       if ((why = nb_iso9283_rig_lacks (rig, clause->needs)) != NULL)
         {
-          g_autofree char *text = g_strdup_printf ("left: %s", why);
+          g_autofree char *text = g_strdup_printf (NB_MSG_ISO9283_LEFT, why);
 
           if (say)
             say (say_data, e->config, trials->len, e->cycles, text);

@@ -130,6 +130,26 @@ test_messages (void)
     { "done: 1 iteration of 6 points", "готово: 1 повтор, точек: 6" },
     { "done: 3 iterations of 6 points", "готово: повторов — 3, точек в каждом — 6" },
     { "pause 0.5 s", "пауза 0,5 с" },
+    /* A driver's refusal of a setting; the driver, the key and its keys as they are. */
+    { "driver natnet has no setting 'colour' (version body)",
+      "у драйвера natnet нет настройки «colour» (есть: version body)" },
+    { "driver sim has no setting 'x'", "у драйвера sim нет настройки «x»" },
+    { "latency 'soon' is not a number", "latency «soon» — не число" },
+    { "loss-timeout '-1' is not a number ≥ 0.1", "loss-timeout «-1» — не число ≥ 0,1" },
+    { "rate 'fast' is not a number in 0.1–1000", "rate «fast» — не число от 0,1 до 1000" },
+    /* Why the ISO 9283 runner leaves a configuration. */
+    { "left: it needs a force at the TCP: the motion API drives no loading device, and a live "
+      "instrument measures the real arm",
+      "оставлена: нужна сила, приложенная к TCP: API движения не управляет нагружающим "
+      "устройством, а прибор измеряет реальный манипулятор" },
+    { "it needs the tracker's stream during the motion, which this rig does not give (only the "
+      "rest poses are measured)",
+      "нужен поток данных трекера во время движения, которого этот стенд не даёт (измеряются "
+      "только позы покоя)" },
+    { "it needs the path's joint points timed for the path velocity, which this robot does not "
+      "take",
+      "нужны точки траектории в обобщённых координатах с отметками времени для скорости по "
+      "траектории, а этот робот их не принимает" },
     { "Connection refused", "Connection refused" },
   };
 

@@ -35,6 +35,7 @@
 #include "nb-instrument-page.h"
 #include "nb-iso9283-run.h"
 #include "nb-overview-page.h"
+#include "nb-record-words.h"
 #include "nb-traj.h"
 #include "nb-window.h"
 
@@ -359,6 +360,25 @@ test_instrument (void)
   g_action_group_activate_action (G_ACTION_GROUP (gui.window), "stop", NULL);
   nb_test_gui_iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
   g_assert_false (nb_instrument_page_get_lent (instrument ()));
+  /* Compliance needs a force at the TCP, which a live instrument on the
+   * motion stack's arm cannot have: the runner leaves it, and the window
+   * says so and why in its own language (gui-iso9283-ru: the runner's
+   * reason in Russian, not "left: it needs …"). */
+  {
+    const char *said;
+
+    g_assert_true (nb_overview_page_select_iso9283 (overview (), "compliance-rated-100"));
+    choose_rig (1, server.url, 1);
+    runs = nb_overview_page_get_runs (overview ());
+    click_run ();
+    nb_test_gui_iterate_until (ran_9283, GUINT_TO_POINTER (runs), 240);
+    said = nb_window_get_last_message (gui.window);
+    g_test_message ("compliance: %s", said);
+    g_assert_true (g_str_has_suffix (said, _(NB_MSG_ISO9283_NEEDS_FORCE)));
+    g_assert_null (strstr (said, "left: "));
+    if (g_strcmp0 (nb_gui_ui_language (), "ru") == 0)
+      g_assert_null (strstr (said, "it needs"));
+  }
   nb_test_tracker_stop (&p);
   report (&p);
   nb_test_server_stop (&server);

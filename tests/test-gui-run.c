@@ -693,6 +693,20 @@ words_of (const char *format)
   return pc != NULL ? g_strndup (format, pc - format) : g_strdup (format);
 }
 
+/* text is n sentences (". " between them, a full stop at the end), each
+ * beginning with a capital letter. */
+static void
+assert_sentences (const char *text, guint n)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ". ", -1);
+
+  g_assert_true (g_str_has_suffix (text, "."));
+  g_assert_cmpuint (g_strv_length (parts), ==, n);
+  for (guint i = 0; parts[i] != NULL; i++)
+    if (!g_unichar_isupper (g_utf8_get_char (parts[i])))
+      g_error ("sentence %u of '%s' begins in lower case", i + 1, text);
+}
+
 static void
 on_log_line (NbMotionPage *page, const char *line, gpointer user_data)
 {
@@ -712,7 +726,7 @@ test_motion_sequence (void)
   NbMotionPage *page = NB_MOTION_PAGE (lookup ("motion-page"));
   g_autofree char *log = NULL;
   g_autofree char *six = g_strdup_printf (_("goals sent: %u, motion stops: %u"), 6, 0);
-  g_autofree char *stopped = words_of (_("Stopped: %s. %s"));
+  g_autofree char *stopped = words_of (_("Stopped: %s. %s."));
   /* The runner's lines in the window's language (nb-record-words.h). */
   g_autofree char *last = g_strdup_printf (_(NB_MSG_SEQ_JOINTS), 1, 1, 6, 6, "home");
   g_autofree char *tenth = g_strdup_printf (_(NB_MSG_SEQ_JOINTS), 10, 10, 1, 6, "home");
@@ -728,6 +742,7 @@ test_motion_sequence (void)
   log = nb_motion_page_get_log (page);
   g_assert_nonnull (strstr (log, last));
   g_assert_nonnull (strstr (log, six));
+  assert_sentences (gtk_label_get_text (GTK_LABEL (lookup ("motion-status"))), 1);
   /* gui-run-ru: Russian on screen, not the runner's English (the point's
    * name as the sequence gives it). */
   if (ru)
@@ -769,6 +784,10 @@ test_motion_sequence (void)
                                       : "; motion stop requested"));
     if (ru)
       g_assert_null (strstr (status, "stopped before"));
+    /* Two sentences, the counts the second: each begins with a capital
+     * ("Остановлено: … точкой 2. Целей отправлено: 2, …"; the counts
+     * began in lower case). */
+    assert_sentences (status, 2);
   }
   /* The stop is a motion stop. */
   {

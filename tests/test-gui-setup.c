@@ -478,6 +478,78 @@ test_simulator (void)
   g_assert_true (gtk_widget_get_sensitive (lookup ("instrument-connect")));
 }
 
+/* What Connect says of the driver settings typed (field "Driver
+ * settings"): the toast and the state's tooltip in the window's words. */
+static const char *
+refused_settings (const char *settings)
+{
+  const char *said;
+
+  dismiss_toasts ();
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-settings")), settings);
+  click ("instrument-connect");
+  g_assert_cmpint (nb_instrument_page_get_state (instrument ()), ==, NB_LINK_FAILED);
+  said = nb_window_get_last_message (fx.gui.window);
+  g_test_message ("'%s': %s", settings, said);
+  /* The field by its name, not the CLI's option. */
+  g_assert_nonnull (strstr (said, _("Driver settings")));
+  g_assert_null (strstr (said, "--set"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (lookup ("instrument-state")), !=, NULL);
+  g_assert_null (strstr (gtk_widget_get_tooltip_text (lookup ("instrument-state")), "--set"));
+  return said;
+}
+
+/* A driver setting that is not KEY=VALUE, or one the driver does not
+ * have, is refused in the window's own words and language, naming the
+ * field (it said "--set 'version' is not KEY=VALUE", the CLI's). */
+static void
+test_driver_settings (void)
+{
+  const gboolean ru = g_str_equal (nb_gui_ui_language (), "ru");
+  const char *said;
+
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_URL);
+  g_assert_true (nb_instrument_page_select_driver (instrument (), "natnet"));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-url")), "udp://127.0.0.1:1511");
+  /* Its title names it so. */
+  g_assert_true (g_str_has_prefix (adw_preferences_row_get_title (
+                                     ADW_PREFERENCES_ROW (lookup ("instrument-settings"))),
+                                   _("Driver settings")));
+
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *typed = i == 0 ? "version" : "=3.1";
+      g_autofree char *words = g_strdup_printf (
+        _("“%s” in the field “%s” is not a setting: write KEY=VALUE, as %s"), typed,
+        _("Driver settings"), "version=3.1");
+
+      said = refused_settings (i == 0 ? "body=2 version" : "=3.1");
+      g_assert_nonnull (strstr (said, words));
+      if (ru)
+        g_assert_null (strstr (said, "is not"));
+    }
+
+  /* A key the driver does not have: its list of keys, in the language. */
+  said = refused_settings ("colour=red");
+  {
+    g_autofree char *words = g_strdup_printf (_(NB_MSG_NO_SETTING_OF), "natnet", "colour",
+                                              "version body");
+
+    g_assert_nonnull (strstr (said, words));
+  }
+  if (ru)
+    g_assert_null (strstr (said, "has no setting"));
+  /* A value a generic setting refuses (nb_device_configure's latency). */
+  said = refused_settings ("latency=soon");
+  if (ru)
+    g_assert_null (strstr (said, "is not a number"));
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-settings")), "");
+  gtk_editable_set_text (GTK_EDITABLE (lookup ("instrument-url")), "");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_SIMULATOR);
+  dismiss_toasts ();
+}
+
 typedef struct {
   GSocketListener *listener;
   gint stop;                    /* atomic: close the connection */
@@ -1795,6 +1867,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-setup/overview", test_overview);
   g_test_add_func ("/gui-setup/scope", test_scope);
   g_test_add_func ("/gui-setup/simulator", test_simulator);
+  g_test_add_func ("/gui-setup/driver-settings", test_driver_settings);
   g_test_add_func ("/gui-setup/tcp-lost", test_tcp_lost);
   g_test_add_func ("/gui-setup/recording", test_recording);
   g_test_add_func ("/gui-setup/serial-ports", test_serial_ports);

@@ -389,6 +389,147 @@ test_stop (void)
   g_assert_true (nb_campaign_close (c, &error));
 }
 
+/* The part of w on screen, in the window's coordinates: its bounds cut by
+ * each scrolled window it is in (a row scrolled below the fold is not
+ * under the toast); FALSE when none of it is. */
+static gboolean
+on_screen (GtkWidget *w, graphene_rect_t *out)
+{
+  GtkWidget *root = GTK_WIDGET (fx.gui.window);
+
+  if (!gtk_widget_get_mapped (w) || !gtk_widget_compute_bounds (w, root, out))
+    return FALSE;
+  for (GtkWidget *p = gtk_widget_get_parent (w); p != NULL; p = gtk_widget_get_parent (p))
+    {
+      graphene_rect_t view;
+
+      if (GTK_IS_SCROLLED_WINDOW (p) && gtk_widget_compute_bounds (p, root, &view) &&
+          !graphene_rect_intersection (out, &view, out))
+        return FALSE;
+    }
+  return out->size.width > 0 && out->size.height > 0;
+}
+
+/* The figures and tables below `w` (named figure-*, *-plot, *-track,
+ * *-list, *-table, *-log) on screen, each checked clear of the toast;
+ * how many there were. */
+static guint
+assert_clear_of (GtkWidget *w, const graphene_rect_t *toast)
+{
+  const char *name = gtk_widget_get_name (w);
+  static const char *const ends[] = { "-plot", "-track", "-list", "-table", "-log", "-figures" };
+  gboolean figure = g_str_has_prefix (name, "figure-");
+  graphene_rect_t b;
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    figure = figure || g_str_has_suffix (name, ends[i]);
+  if (figure && on_screen (w, &b))
+    {
+      if (graphene_rect_intersection (&b, toast, NULL))
+        g_error ("the toast (%.0f,%.0f %.0fx%.0f) lies over %s (%.0f,%.0f %.0fx%.0f)",
+                 toast->origin.x, toast->origin.y, toast->size.width, toast->size.height, name,
+                 b.origin.x, b.origin.y, b.size.width, b.size.height);
+      n++;
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    n += assert_clear_of (c, toast);
+  return n;
+}
+
+/* The Trials page's stack of views (stored trials, log, results): the
+ * stack below w with a "results" page. */
+static GtkStack *
+views_of (GtkWidget *w)
+{
+  if (GTK_IS_STACK (w) && gtk_stack_get_child_by_name (GTK_STACK (w), "results") != NULL)
+    return GTK_STACK (w);
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkStack *found = views_of (c);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The toast's bounds in the window once it has come up (libadwaita's
+ * 0.3 s show animation): the same in three looks 0.1 s apart. */
+static graphene_rect_t
+toast_bounds (void)
+{
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  graphene_rect_t last = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+  guint same = 0;
+
+  while (same < 3)
+    {
+      GtkWidget *toast = nb_test_gui_find_type (GTK_WIDGET (fx.gui.window), "AdwToastWidget");
+      graphene_rect_t b;
+
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      nb_test_gui_settle (100);
+      if (toast == NULL || !gtk_widget_compute_bounds (toast, GTK_WIDGET (fx.gui.window), &b))
+        continue;
+      same = graphene_rect_equal (&b, &last) ? same + 1 : 0;
+      last = b;
+    }
+  return last;
+}
+
+/* A toast lies below the pages, not over them: shown on the Run page
+ * (its figures, plot and trials after /gui/run) and on the Trials page
+ * (the stored trials, then the results' figures and plot), it meets
+ * neither the page nor any figure on screen; the room it took goes with
+ * it.  (Over the whole window, "Campaign opened." lay over the Trials
+ * page's table and figures for its 5 s.) */
+static void
+test_toast_room (void)
+{
+  static const struct { const char *page, *view; } looks[] = {
+    { "trials", NULL }, { "results", "trials" }, { "results", "results" },
+  };
+  GtkWidget *window = GTK_WIDGET (fx.gui.window);
+  GtkWidget *pages = lookup ("pages");
+  GtkWidget *room = lookup ("toast-room");
+  int page_height;
+
+  for (guint i = 0; i < G_N_ELEMENTS (looks); i++)
+    {
+      graphene_rect_t toast, page;
+      guint n;
+
+      adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (pages), looks[i].page);
+      if (looks[i].view != NULL)
+        gtk_stack_set_visible_child_name (views_of (lookup ("results-page")), looks[i].view);
+      iterate_until (idle_window, NULL);
+      nb_test_gui_dismiss_toasts (window);
+      settle ();
+      g_assert_false (gtk_widget_get_visible (room));
+      page_height = gtk_widget_get_height (pages);
+
+      nb_window_toast (fx.gui.window, _("Campaign opened."));
+      toast = toast_bounds ();
+      g_assert_true (gtk_widget_compute_bounds (pages, window, &page));
+      g_test_message ("%s/%s: toast at y %.0f–%.0f, the page %.0f–%.0f", looks[i].page,
+                      looks[i].view ? looks[i].view : "", toast.origin.y,
+                      toast.origin.y + toast.size.height, page.origin.y,
+                      page.origin.y + page.size.height);
+      g_assert_false (graphene_rect_intersection (&toast, &page, NULL));
+      n = assert_clear_of (pages, &toast);
+      /* The Run page: its figures, plot, track, trial list; the Trials
+       * page: its table, or the results' list and plot. */
+      g_assert_cmpuint (n, >=, looks[i].view ? 1 : 4);
+      /* The page gave up no more than the toast's room, and has it back. */
+      g_assert_cmpint (gtk_widget_get_height (pages), >=, page_height - 100);
+      nb_test_gui_dismiss_toasts (window);
+      settle ();
+      g_assert_false (gtk_widget_get_visible (room));
+      g_assert_cmpint (gtk_widget_get_height (pages), ==, page_height);
+    }
+}
+
 /* A widget the window has and shows (the Run page's figure rows are only
  * the selected clause's). */
 static gboolean
@@ -1601,6 +1742,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/record-numbers", test_record_numbers);
   g_test_add_func ("/gui/form", test_form);
   g_test_add_func ("/gui/run", test_run);
+  g_test_add_func ("/gui/toast-room", test_toast_room);
   g_test_add_func ("/gui/screenshots", test_screenshots);
   g_test_add_func ("/gui/rerun", test_rerun);
   g_test_add_func ("/gui/stale-count", test_stale_count);

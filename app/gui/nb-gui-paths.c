@@ -95,3 +95,14 @@ nb_gui_message_text (const char *text)
 {
   return nb_record_message_text (nb_gui_catalogue (nb_gui_ui_language (), NULL), text);
 }
+
+char *
+nb_gui_sentence (const char *text)
+{
+  char head[8] = { 0 };
+
+  if (text == NULL || *text == '\0')
+    return g_strdup (text);
+  g_unichar_to_utf8 (g_unichar_totitle (g_utf8_get_char (text)), head);
+  return g_strconcat (head, g_utf8_next_char (text), NULL);
+}

@@ -40,5 +40,8 @@ char       *nb_gui_event_text  (const char *what);
 /* A library's message (a link's error, a motion sequence's log line,
  * nb-record-words.h) in the window's language; NULL for NULL. */
 char       *nb_gui_message_text (const char *text);
+/* text as a sentence begins, its first letter a capital ("goals sent: 3"
+ * after a full stop, a library's message leading a status); NULL for NULL. */
+char       *nb_gui_sentence (const char *text);
 
 G_END_DECLS

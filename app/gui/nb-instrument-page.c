@@ -18,6 +18,9 @@
 /* The events drained per tick at most: a 1 kHz instrument gives 50. */
 #define MAX_EVENTS_PER_TICK 5000
 #define POLL_MS 50
+/* The driver settings' field: its name, in its title and in what refuses
+ * a setting. */
+#define SETTINGS_FIELD N_("Driver settings")
 /* The sample rate is counted over this much of the instrument's time. */
 #define RATE_WINDOW_S 1.0
 
@@ -397,20 +400,43 @@ make_device (NbInstrumentPage *page, GError **error)
           !nb_device_configure (device, "pace", "recorded", error))
         return NULL;
     }
-  /* The driver's own settings, as `acquire --set KEY=VALUE` takes them
-   * (a NatNet server's version, the rigid body's id, a latency…). */
+  /* The driver's own settings, KEY=VALUE as `acquire --set` takes them (a
+   * NatNet server's version, the rigid body's id, a latency…), each
+   * refused in the window's words naming the field, not the CLI's
+   * ("--set 'x' is not KEY=VALUE"). */
   {
     g_auto (GStrv) settings = g_strsplit_set (gtk_editable_get_text (GTK_EDITABLE (page->settings)),
                                               " \t", -1);
-    g_autoptr (GStrvBuilder) kept = g_strv_builder_new ();
-    g_auto (GStrv) list = NULL;
 
     for (guint i = 0; settings[i] != NULL; i++)
-      if (settings[i][0] != '\0')
-        g_strv_builder_add (kept, settings[i]);
-    list = g_strv_builder_end (kept);
-    if (!nb_device_apply_settings (device, list, error))
-      return NULL;
+      {
+        const char *eq = strchr (settings[i], '=');
+        g_autofree char *key = NULL;
+        g_autoptr (GError) refused = NULL;
+
+        if (settings[i][0] == '\0')
+          continue;
+        if (eq == NULL || eq == settings[i])
+          {
+            /* TRANSLATORS: a driver setting typed without its KEY=; the
+             * field's name, then an example. */
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
+                         _("“%s” in the field “%s” is not a setting: write KEY=VALUE, as %s"),
+                         settings[i], _(SETTINGS_FIELD), "version=3.1");
+            return NULL;
+          }
+        key = g_strndup (settings[i], (gsize) (eq - settings[i]));
+        if (!nb_device_configure (device, key, eq + 1, &refused))
+          {
+            g_autofree char *why = nb_gui_message_text (refused->message);
+
+            /* TRANSLATORS: the setting, the field's name, the driver's
+             * refusal. */
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, _("“%s” in the field “%s”: %s"),
+                         settings[i], _(SETTINGS_FIELD), why);
+            return NULL;
+          }
+      }
   }
   return g_steal_pointer (&device);
 }
@@ -425,8 +451,9 @@ nb_instrument_page_connect (NbInstrumentPage *page)
     return;
   if ((device = make_device (page, &error)) == NULL || !nb_device_start (device, &error))
     {
+      g_autofree char *why = nb_gui_message_text (error->message);
       g_autofree char *text = g_strdup_printf (_("The instrument could not be started: %s"),
-                                               error->message);
+                                               why);
 
       if (device != NULL)
         nb_device_free (device);
@@ -889,6 +916,14 @@ nb_instrument_page_init (NbInstrumentPage *page)
   guint n;
 
   gtk_widget_init_template (GTK_WIDGET (page));
+  {
+    /* TRANSLATORS: the driver settings' field: its name, then how they are
+     * written (KEY=VALUE as the CLI's --set; the keys are the drivers'). */
+    g_autofree char *title = g_strdup_printf (_("%s: KEY=VALUE … (version=3.1 body=2)"),
+                                              _(SETTINGS_FIELD));
+
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (page->settings), title);
+  }
   gtk_string_list_append (sources, _("Simulator"));
   gtk_string_list_append (sources, _("Serial port"));
   gtk_string_list_append (sources, _("Network (URL)"));

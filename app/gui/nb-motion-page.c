@@ -227,6 +227,10 @@ on_sequence_done (GObject *source, GAsyncResult *result, gpointer user_data)
   gboolean ok = g_task_propagate_boolean (G_TASK (result), &error);
   g_autofree char *text = NULL;
   g_autofree char *why = error != NULL ? nb_gui_message_text (error->message) : NULL;
+  /* The counts are a sentence of their own after the stop or the error:
+   * each sentence begins with a capital, in either language (the
+   * libraries' messages and the counts begin in lower case). */
+  g_autofree char *counts = nb_gui_sentence (run->summary ? run->summary : "");
 
   page->run = NULL;
   if (page->disposed)
@@ -234,9 +238,14 @@ on_sequence_done (GObject *source, GAsyncResult *result, gpointer user_data)
   if (ok)
     text = g_strdup_printf (_("Done: %s."), run->summary ? run->summary : "");
   else if (g_atomic_int_get (&run->stop))
-    text = g_strdup_printf (_("Stopped: %s. %s"), why, run->summary ? run->summary : "");
+    text = g_strdup_printf (_("Stopped: %s. %s."), why, counts);
   else
-    text = g_strdup_printf ("%s %s", why, run->summary ? run->summary : "");
+    {
+      g_autofree char *error_words = nb_gui_sentence (why);
+
+      text = run->summary != NULL ? g_strdup_printf ("%s. %s.", error_words, counts)
+                                  : g_strdup_printf ("%s.", error_words);
+    }
   set_status (page->seq_status, text, !ok && !g_atomic_int_get (&run->stop));
   append_text (page->seq_log, text);
   update_sensitivity (page);

@@ -13,6 +13,7 @@
 #include "nb-gui-paths.h"
 #include "nb-iso9283-run.h"
 #include "nb-reason-dialog.h"
+#include "nb-record-words.h"
 #include "nb-setup.h"
 #include "nb-setup-drawing.h"
 #include "nb-window.h"
@@ -1166,7 +1167,16 @@ run_9283_done (GObject *source, GAsyncResult *result, gpointer data)
   else if (error != NULL)
     text = g_strdup_printf (_("The ISO 9283 run failed: %s"), error->message);
   else if (run->left != NULL)
-    text = g_strdup_printf (_("%s was not run: %s"), words, run->left);
+    {
+      /* The runner's word is "left: WHY" (NB_MSG_ISO9283_LEFT); the toast
+       * says it was not run and why, in the window's language. */
+      gsize head = (gsize) (strstr (NB_MSG_ISO9283_LEFT, "%s") - NB_MSG_ISO9283_LEFT);
+      const char *why = strncmp (run->left, NB_MSG_ISO9283_LEFT, head) == 0 ? run->left + head
+                                                                             : run->left;
+      g_autofree char *why_words = nb_gui_message_text (why);
+
+      text = g_strdup_printf (_("%s was not run: %s"), words, why_words);
+    }
   else
     text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s: %u cycle run and stored.",
                                          "%s: %u cycles run and stored.", run->ran),

@@ -22,6 +22,7 @@ struct _NbWindow {
   AdwApplicationWindow parent_instance;
   /* From nb-window.ui. */
   AdwToastOverlay *toasts;
+  GtkWidget *toast_room;        /* below the pages while a toast is shown */
   AdwViewSwitcherTitle *switcher_title;
   AdwViewStack *stack;
   GMenu *recent_menu;
@@ -37,12 +38,52 @@ struct _NbWindow {
   AdwMessageDialog *dialog;     /* the question shown now, or NULL */
   guint inhibit;                /* the suspend inhibitor while a run goes on */
   gboolean closing;             /* closing was confirmed: goes when the run has ended */
+  guint n_toasts;               /* toasts added and not dismissed (shown or queued) */
+  gboolean disposed;
 };
 
 G_DEFINE_FINAL_TYPE (NbWindow, nb_window, ADW_TYPE_APPLICATION_WINDOW)
 
 enum { SIGNAL_CAMPAIGN_LOADED, N_SIGNALS };
 static guint signals[N_SIGNALS];
+
+/* The room below the pages: as tall as the toast shown (its margins
+ * included) while there is one, so that it lies in the room and not over a
+ * page (libadwaita 1.2's overlay puts its toast at its foot, over its
+ * child).  The toast shown is the overlay's last child (a toast's widget
+ * is added after the child; one hiding stays before it until it has
+ * faded).  A toast queued keeps the room of the one before. */
+static void
+update_toast_room (NbWindow *window)
+{
+  GtkWidget *last = gtk_widget_get_last_child (GTK_WIDGET (window->toasts));
+
+  if (window->n_toasts == 0)
+    {
+      gtk_widget_set_visible (window->toast_room, FALSE);
+      return;
+    }
+  if (last != NULL && last != adw_toast_overlay_get_child (window->toasts))
+    {
+      int min = 0, nat = 0;
+
+      gtk_widget_measure (last, GTK_ORIENTATION_VERTICAL, -1, &min, &nat, NULL, NULL);
+      gtk_widget_set_size_request (window->toast_room, -1, nat);
+    }
+  gtk_widget_set_visible (window->toast_room, TRUE);
+}
+
+/* After the overlay's own handler (connected first): the next toast, if
+ * any, is shown by then. */
+static void
+on_toast_dismissed (AdwToast *toast, NbWindow *window)
+{
+  if (window->disposed)
+    return;
+  g_return_if_fail (window->n_toasts > 0);
+  window->n_toasts--;
+  update_toast_room (window);
+}
 
 void
 nb_window_toast (NbWindow *window, const char *text)
@@ -52,7 +93,12 @@ nb_window_toast (NbWindow *window, const char *text)
   g_free (window->last_message);
   window->last_message = g_strdup (text);
   adw_toast_set_timeout (toast, 5);
+  /* Never dismissed from here: libadwaita 1.2 unrefs twice a toast
+   * dismissed during its show animation. */
   adw_toast_overlay_add_toast (window->toasts, toast);
+  g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), window, 0);
+  window->n_toasts++;
+  update_toast_room (window);
 }
 
 const char *
@@ -698,6 +744,8 @@ nb_window_dispose (GObject *object)
   if (window->inhibit != 0 && app != NULL)
     gtk_application_uninhibit (app, window->inhibit);
   window->inhibit = 0;
+  /* The overlay dismisses its toasts as it goes. */
+  window->disposed = TRUE;
   gtk_widget_dispose_template (GTK_WIDGET (window), NB_TYPE_WINDOW);
   g_clear_object (&window->settings);
   G_OBJECT_CLASS (nb_window_parent_class)->dispose (object);
@@ -726,6 +774,7 @@ nb_window_class_init (NbWindowClass *klass)
   GTK_WINDOW_CLASS (klass)->close_request = nb_window_close_request;
   gtk_widget_class_set_template_from_resource (widget_class, "/org/navbench/Navbench/nb-window.ui");
   gtk_widget_class_bind_template_child (widget_class, NbWindow, toasts);
+  gtk_widget_class_bind_template_child (widget_class, NbWindow, toast_room);
   gtk_widget_class_bind_template_child (widget_class, NbWindow, switcher_title);
   gtk_widget_class_bind_template_child (widget_class, NbWindow, stack);
   gtk_widget_class_bind_template_child (widget_class, NbWindow, recent_menu);

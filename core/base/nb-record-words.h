@@ -86,6 +86,24 @@ G_BEGIN_DECLS
 #define NB_MSG_WRITE_TIMED_OUT N_("%s: write timed out")
 #define NB_MSG_NO_DATA_FOR N_("%s: no data for %.1f s")
 
+/* A driver setting refused (nb_device_configure, each driver's configure):
+ * the driver's name, the key, the keys it has; the key and the value. */
+#define NB_MSG_NO_SETTING_OF N_("driver %s has no setting '%s' (%s)")
+#define NB_MSG_NO_SETTING N_("driver %s has no setting '%s'")
+#define NB_MSG_NOT_NUMBER_IN N_("%s '%s' is not a number in %g–%g")
+#define NB_MSG_NOT_NUMBER_MIN N_("%s '%s' is not a number ≥ %g")
+#define NB_MSG_NOT_NUMBER N_("%s '%s' is not a number")
+
+/* An ISO 9283 configuration the runner leaves (nb_iso9283_run_plan's
+ * word: "left: " and nb_iso9283_rig_lacks's reason). */
+#define NB_MSG_ISO9283_LEFT N_("left: %s")
+#define NB_MSG_ISO9283_NEEDS_STREAM N_("it needs the tracker's stream during the motion, which " \
+                                       "this rig does not give (only the rest poses are measured)")
+#define NB_MSG_ISO9283_NEEDS_FORCE N_("it needs a force at the TCP: the motion API drives no " \
+                                      "loading device, and a live instrument measures the real arm")
+#define NB_MSG_ISO9283_NEEDS_TIMED_PATH N_("it needs the path's joint points timed for the path " \
+                                           "velocity, which this robot does not take")
+
 /* nb_sequence_run's log lines and errors (seeds/003: home → waypoints →
  * home; the point's name, its planner and frame as the sequence gives them). */
 #define NB_MSG_SEQ_PAUSE N_("pause %.3g s")

@@ -151,7 +151,7 @@ parse_seconds (const char *key, const char *value, double min, double *out, GErr
 
   if (!nb_parse_double (value, strlen (value), &v) || !(v >= min) || !isfinite (v))
     {
-      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s '%s' is not a number ≥ %g", key, value,
+      g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NOT_NUMBER_MIN, key, value,
                    min);
       return FALSE;
     }
@@ -193,7 +193,7 @@ nb_device_configure (NbDevice *d, const char *key, const char *value, GError **e
     {
       if (!nb_parse_double (value, strlen (value), &d->latency_s) || !isfinite (d->latency_s))
         {
-          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "latency '%s' is not a number", value);
+          g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NOT_NUMBER, "latency", value);
           return FALSE;
         }
       return TRUE;
@@ -230,7 +230,7 @@ nb_device_configure (NbDevice *d, const char *key, const char *value, GError **e
   if (d->driver->configure == NULL || !d->driver->configure (d->ctx, key, value, error))
     {
       if (error != NULL && *error == NULL)
-        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "driver %s has no setting '%s'",
+        g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NO_SETTING,
                      d->driver->name, key);
       return FALSE;
     }

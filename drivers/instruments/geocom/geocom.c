@@ -15,6 +15,7 @@
 #include "geocom-protocol.h"
 
 #include "nb-error.h"
+#include "nb-record-words.h"
 
 #include <math.h>
 #include <string.h>
@@ -78,7 +79,7 @@ geocom_configure (gpointer ctx, const char *key, const char *value, GError **err
   if (g_str_equal (key, "timeout"))
     return parse_ms (key, value, &c->timeout_ms, error);
   g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-               "driver geocom has no setting '%s' (mode wait timeout)", key);
+               NB_MSG_NO_SETTING_OF, "geocom", key, "mode wait timeout");
   return FALSE;
 }
 

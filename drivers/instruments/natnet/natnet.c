@@ -12,6 +12,7 @@
 #include "natnet-protocol.h"
 
 #include "nb-error.h"
+#include "nb-record-words.h"
 
 #include <math.h>
 #include <string.h>
@@ -60,8 +61,8 @@ natnet_configure (gpointer ctx, const char *key, const char *value, GError **err
       c->only_body = (int) id;
       return TRUE;
     }
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "driver natnet has no setting '%s' (version body)",
-               key);
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NO_SETTING_OF, "natnet", key,
+               "version body");
   return FALSE;
 }
 

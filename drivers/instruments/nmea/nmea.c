@@ -11,6 +11,7 @@
 #include "nmea-protocol.h"
 
 #include "nb-error.h"
+#include "nb-record-words.h"
 #include "nb-geodesy.h"
 #include "nb-number.h"
 
@@ -106,7 +107,7 @@ nmea_configure (gpointer ctx, const char *key, const char *value, GError **error
                    "origin '%s' is not LAT,LON[,H] in degrees and metres", value);
       return FALSE;
     }
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "driver nmea has no setting '%s' (origin)", key);
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NO_SETTING_OF, "nmea", key, "origin");
   return FALSE;
 }
 

@@ -9,6 +9,7 @@
 #include "nb-driver.h"
 
 #include "nb-error.h"
+#include "nb-record-words.h"
 #include "nb-number.h"
 
 #include <math.h>
@@ -127,8 +128,8 @@ replay_configure (gpointer ctx, const char *key, const char *value, GError **err
       return TRUE;
     }
   g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-               "driver csv has no setting '%s' (t x y z yaw qx qy qz qw unit angle-unit "
-               "time-unit delimiter)", key);
+               NB_MSG_NO_SETTING_OF, "csv", key,
+               "t x y z yaw qx qy qz qw unit angle-unit time-unit delimiter");
   return FALSE;
 }
 

@@ -15,6 +15,7 @@
 #include "nb-sim-base.h"
 
 #include "nb-error.h"
+#include "nb-record-words.h"
 #include "nb-number.h"
 
 #include <math.h>
@@ -93,16 +94,15 @@ sim_configure (gpointer ctx, const char *key, const char *value, GError **error)
       {
         if (!nb_parse_double (value, strlen (value), &v) || v < keys[i].min || v > keys[i].max)
           {
-            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, "%s '%s' is not a number in %g–%g",
+            g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NOT_NUMBER_IN,
                          key, value, keys[i].min, keys[i].max);
             return FALSE;
           }
         *keys[i].target = v;
         return TRUE;
       }
-  g_set_error (error, NB_ERROR, NB_ERROR_INPUT,
-               "driver sim has no setting '%s' (rate noise noise-deg delay dropout seed "
-               "duration side speed dwell robot)", key);
+  g_set_error (error, NB_ERROR, NB_ERROR_INPUT, NB_MSG_NO_SETTING_OF, "sim", key,
+               "rate noise noise-deg delay dropout seed duration side speed dwell robot");
   return FALSE;
 }
 
