@@ -19,6 +19,7 @@
 #include "nb-driver.h"
 #include "nmea-protocol.h"
 
+#include <glib/gstdio.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -374,6 +375,124 @@ check_expected (const char *driver, const char *capture, const char *const *extr
     }
 }
 
+/* "$BODY*hh\r\n" */
+static void
+append_sentence (GString *out, const char *body)
+{
+  guint8 sum = 0;
+
+  for (const char *p = body; *p; p++)
+    sum ^= (guint8) *p;
+  g_string_append_printf (out, "$%s*%02X\r\n", body, sum);
+}
+
+/* The bits of a JSON number as the CLI wrote it (null: NaN). */
+static double
+json_number (JsonObject *o, const char *key)
+{
+  JsonNode *n = json_object_get_member (o, key);
+
+  g_assert_nonnull (n);
+  return JSON_NODE_HOLDS_NULL (n) ? NAN : json_node_get_double (n);
+}
+
+static void
+assert_same_double (double expected, double got, const char *what, guint line)
+{
+  if (!(isnan (expected) && isnan (got)) && memcmp (&expected, &got, sizeof got) != 0)
+    g_error ("line %u: %s %.17g, the driver's %.17g", line, what, got, expected);
+}
+
+/* replay --json writes a line whose sample equals the last one's after the
+ * tag as the last line's tail (the sentences of one epoch): sentences that
+ * differ from the one before in one field of the output each (hdop,
+ * satellites, the fix, altitude, position, time, a heading, the talker),
+ * and repeats, each line checked against the driver's own sample read in
+ * this process: every number bit for bit (the CLI's shortest round trip
+ * reads back to the same double), the names, the counts. */
+static void
+test_json_repeats (void)
+{
+  const char *bodies[] = {
+    "GNGGA,120000.00,4130.00000000,N,09342.00000000,W,4,12,0.6,250.000,M,-32.100,M,1.0,0000",
+    "GNRMC,120000.00,A,4130.00000000,N,09342.00000000,W,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.00,A,4130.00000000,N,09342.00000000,W,0.031,45.0,300625,,,R,V",
+    "GNGGA,120000.00,4130.00000000,N,09342.00000000,W,4,12,0.7,250.000,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.00,4130.00000000,N,09342.00000000,W,4,13,0.7,250.000,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.00,4130.00000000,N,09342.00000000,W,5,13,0.7,250.000,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.00,4130.00000000,N,09342.00000000,W,5,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GPGGA,120000.00,4130.00000000,N,09342.00000000,W,5,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.00,4130.00000001,N,09342.00000000,W,5,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.00,4130.00000001,S,09342.00000000,W,5,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.00,4130.00000001,S,09342.00000000,E,5,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.10,4130.00000001,S,09342.00000000,E,5,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNRMC,120000.10,A,4130.00000001,S,09342.00000000,E,0.031,45.0,300625,,,R,V",
+    "GPHDT,274.07,T",
+    "GNRMC,120000.10,A,4130.00000001,S,09342.00000000,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.1,A,4130.00000001,S,09342.00000000,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.10,A,4130.000000010,S,09342.0000000,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.10,A,4130.0000000100000000,S,09342.00000000000000000,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.10,A,4130.0000000100000001,S,09342.00000000000000000,E,0.031,45.0,300625,,,R,V",
+    "GNGGA,120000.10,4130.00000001,S,09342.00000000,E,0,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.20,4130.00000001,S,09342.00000000,E,1,13,0.7,250.001,M,-32.100,M,1.0,0000",
+    "GNGGA,120000.20,4130.00000001,S,09342.00000000,E,1,13,0.7,250.001,M,-32.100,M,1.0,0000",
+  };
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *dir = g_dir_make_tmp ("nb-replay-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "repeats.log", NULL);
+  g_autofree char *out = NULL, *err = NULL;
+  g_autoptr (GError) error = NULL;
+  g_auto (GStrv) lines = NULL;
+  const char *argv[] = { g_getenv ("NAVBENCH_CLI"), "replay", "--driver", "nmea", "--capture",
+                         path, "--json", "--set", "origin=41.5,-93.7,250", NULL };
+  Decoded d;
+  guint n_lines;
+  int status;
+
+  for (int pass = 0; pass < 40; pass++)   /* more than one output buffer's flush */
+    for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+      append_sentence (text, bodies[i]);
+  g_assert_true (g_file_set_contents (path, text->str, text->len, NULL));
+  d = decode ((const guint8 *) text->str, text->len, text->len);
+  g_assert_true (g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out,
+                               &err, &status, &error));
+  g_assert_no_error (error);
+  g_assert_true (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+  lines = g_strsplit (out, "\n", -1);
+  n_lines = g_strv_length (lines) - 1;
+  g_assert_cmpstr (lines[n_lines], ==, "");
+  /* every fix emitted: the quality-0 GGA and the HDT are none */
+  g_assert_cmpuint (d.samples->len, ==, 40 * (G_N_ELEMENTS (bodies) - 2));
+  g_assert_cmpuint (n_lines, ==, d.samples->len);
+  for (guint i = 0; i < n_lines; i++)
+    {
+      const NbSample *s = &g_array_index (d.samples, NbSample, i);
+      g_autoptr (JsonNode) node = parse_line (lines[i]);
+      JsonObject *o = json_node_get_object (node);
+
+      g_assert_cmpstr (json_object_get_string_member (o, "tag"), ==, s->tag);
+      assert_same_double (s->device_time_s, json_number (o, "t"), "t", i + 1);
+      assert_same_double (s->device_time_s, json_number (o, "device_time"), "device_time", i + 1);
+      assert_same_double (s->x_m, json_number (o, "x"), "x", i + 1);
+      assert_same_double (s->y_m, json_number (o, "y"), "y", i + 1);
+      assert_same_double (s->z_m, json_number (o, "z"), "z", i + 1);
+      assert_same_double (s->lat_deg, json_number (o, "lat"), "lat", i + 1);
+      assert_same_double (s->lon_deg, json_number (o, "lon"), "lon", i + 1);
+      assert_same_double (s->alt_m, json_number (o, "alt"), "alt", i + 1);
+      assert_same_double (s->hdop, json_number (o, "hdop"), "hdop", i + 1);
+      g_assert_cmpint (json_object_has_member (o, "heading"), ==, isfinite (s->heading_deg));
+      if (isfinite (s->heading_deg))
+        assert_same_double (s->heading_deg, json_number (o, "heading"), "heading", i + 1);
+      g_assert_cmpint (json_object_get_int_member (o, "satellites"), ==, s->satellites);
+      g_assert_cmpstr (json_object_get_string_member (o, "fix"), ==, nb_fix_type_name (s->fix));
+      g_assert_cmpstr (json_object_get_string_member (o, "tracking"), ==,
+                       nb_tracking_name (s->tracking));
+    }
+  g_array_unref (d.samples);
+  g_remove (path);
+  g_rmdir (dir);
+}
+
 /* Every capture of every driver against its expected output. */
 static void
 test_expected (void)
@@ -410,5 +529,6 @@ main (int argc, char **argv)
   g_test_add_func ("/nmea/replay/resync", test_resync);
   g_test_add_func ("/nmea/replay/corruption", test_corruption);
   g_test_add_func ("/replay/expected-all-drivers", test_expected);
+  g_test_add_func ("/replay/json-repeats", test_json_repeats);
   return g_test_run ();
 }

@@ -474,6 +474,69 @@ test_one_pass (void)
     }
 }
 
+/* The one-pass reading keeps the last time, latitude and longitude text
+ * with its value (the sentences of one epoch repeat them): sentences that
+ * repeat them, or nearly (another hemisphere, one digit, one more zero, a
+ * byte in the second word, fields longer than the memo's 16 and 22 bytes,
+ * an error with the text kept before, a bad hemisphere), read the same fix
+ * bit for bit, or the same error, as nb_nmea_parse without the memo; in
+ * chunks of every size, so that fields near a chunk's end (fewer than 16
+ * bytes readable) are compared too. */
+static void
+test_one_pass_memo (void)
+{
+  const char *bodies[] = {
+    "GNGGA,120000.00,4130.12345678,N,09342.12345678,W,4,12,0.6,250.000,M,-32.100,M,1.0,0000",
+    "GNRMC,120000.00,A,4130.12345678,N,09342.12345678,W,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.00,A,4130.12345678,S,09342.12345678,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.00,A,4130.12345678,X,09342.12345678,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.00,A,4130.12345678,NN,09342.12345678,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.00,A,4130.12345679,S,09342.12345678,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.00,A,4130.123456780,S,09342.1234567,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.0,A,4130.123456780,S,09342.1234567,E,0.031,45.0,300625,,,R,V",
+    "GNRMC,120000.01,A,4130.123456780,S,09342.1234567,E,0.031,45.0,300625,,,R,V",
+    "GNGGA,120000.01,4130.1234567800000000,S,09342.123456700000000000,E,4,12,0.6,250,M,,M,,",
+    "GNGGA,120000.01,4130.1234567800000001,S,09342.123456700000000000,E,4,12,0.6,250,M,,M,,",
+    "GNGGA,120000.01,4130.1234567800000001,S,09342.123456700000000001,E,4,12,0.6,250,M,,M,,",
+    "GNGGA,120000.01,09342.12345670,S,4130.12345678,E,4,12,0.6,250,M,,M,,",   /* swapped */
+    "GNGGA,120000.01,4130.12345678,N,09342.12345678,W,4,12,0.6,250,M,,M,,",
+    "GNGGA,1200,4130.12345678,N,09342.12345678,W,4,12,0.6,250,M,,M,,",         /* bad time */
+    "GNGGA,120000.01,9130.12345678,N,09342.12345678,W,4,12,0.6,250,M,,M,,",    /* beyond 90° */
+    "GNGGA,120000.01,4130.12345678,N,09342.12345678,W,4,12,0.6,250,M,,M,,",
+    "GNGLL,4130.12345678,N,09342.12345678,W,120000.01,A,A",
+    "GNGNS,120000.01,4130.12345678,N,09342.12345678,W,RR,12,0.6,250,-32.1,,",
+    "GNGGA,235959.99,4130.12345678,N,09342.12345678,W,4,12,0.6,250,M,,M,,",
+    "GNRMC,235959.99,A,4130.12345678,N,09342.12345678,W,0.031,45.0,300625,,,R,V",
+    "GNRMC,235959.99,A,4130.12345678,N,09342.12345678,W,0.031,45.0,300625,,,R,V",
+  };
+  g_autoptr (GString) stream = g_string_new (NULL);
+  const gsize chunks[] = { 1, 5, 8, 13, 16, 17, 31, 77, 80, 81, 160, 4096, G_MAXSIZE };
+
+  for (int pass = 0; pass < 3; pass++)
+    for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+      {
+        g_autofree char *line = sentence (bodies[i]);
+
+        g_string_append_printf (stream, "%s\r\n", line);
+      }
+  for (guint c = 0; c < G_N_ELEMENTS (chunks); c++)
+    assert_one_pass_same (stream->str, stream->len, chunks[c], "memo sentences");
+  {
+    /* and the memo was used: a lexer reading the stream whole keeps the
+     * last time and position */
+    NbNmeaLexer lexer;
+    Reading r = { g_string_new (NULL), &lexer };
+
+    nb_nmea_lexer_init (&lexer);
+    nb_nmea_lexer_feed_fixes (&lexer, (const guint8 *) stream->str, stream->len, on_fix_read, &r);
+    g_assert_cmpuint (lexer.memo[NB_NMEA_MEMO_TIME].n, ==, strlen ("235959.99"));
+    g_assert_cmpfloat (lexer.memo[NB_NMEA_MEMO_TIME].value, ==, 86399.99);
+    g_assert_cmpuint (lexer.memo[NB_NMEA_MEMO_LAT].n, ==, strlen ("4130.12345678"));
+    g_assert_cmpint (lexer.memo[NB_NMEA_MEMO_LON].hemi, ==, 'W');
+    g_string_free (r.out, TRUE);
+  }
+}
+
 /* ---------------------------------------------------------- geodesy -- */
 
 /* Vincenty's inverse problem on WGS-84: the geodesic distance (m). */
@@ -744,6 +807,7 @@ main (int argc, char **argv)
   g_test_add_func ("/nmea/quality-sentences", test_quality_sentences);
   g_test_add_func ("/nmea/lexer", test_lexer);
   g_test_add_func ("/nmea/one-pass", test_one_pass);
+  g_test_add_func ("/nmea/one-pass-memo", test_one_pass_memo);
   g_test_add_func ("/nmea/heading-convention", test_heading_convention);
   g_test_add_func ("/nmea/time-monotonic", test_time_monotonic);
   g_test_add_func ("/geodesy/reference", test_geodesy_reference);

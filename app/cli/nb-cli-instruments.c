@@ -80,6 +80,8 @@ typedef struct {
   /* The last line after its tag, and the sample it was written from: the
    * sentences of one epoch (GGA, RMC, …) are one fix, and the line of the
    * second differs from the first's by its tag alone. */
+  const char *name[2];              /* the last fix and tracking names, */
+  gsize name_len[2];                /* and their lengths */
   gboolean has_last;
   NbSample last;
   gsize tail_len;
@@ -117,6 +119,21 @@ put_double (char *p, double v, NumberMemo *memo, int field)
   /* a fixed-size copy (the line has the room): no call */
   memcpy (p, memo->text[field], 32);
   return p + memo->len[field];
+}
+
+/* A name of the sample's (fix, tracking: static strings), its length
+ * looked up again only when the name changes. */
+static inline char *
+put_name (char *p, const char *name, NumberMemo *m, int slot)
+{
+  if (m == NULL)
+    return put_string (p, name);
+  if (m->name[slot] != name)
+    {
+      m->name[slot] = name;
+      m->name_len[slot] = strlen (name);
+    }
+  return put (p, name, m->name_len[slot]);
 }
 
 static char *
@@ -237,8 +254,8 @@ format_sample_tail (char *tail, const NbSample *s, NumberMemo *m)
       p = put_double (PUT_LITERAL (p, ",\"lon\":"), s->lon_deg, m, MEMO_LON);
       p = put_double (PUT_LITERAL (p, ",\"alt\":"), s->alt_m, m, MEMO_ALT);
     }
-  p = put_string (PUT_LITERAL (p, ",\"fix\":\""), nb_fix_type_name (s->fix));
-  p = put_string (PUT_LITERAL (p, "\",\"tracking\":\""), nb_tracking_name (s->tracking));
+  p = put_name (PUT_LITERAL (p, ",\"fix\":\""), nb_fix_type_name (s->fix), m, 0);
+  p = put_name (PUT_LITERAL (p, "\",\"tracking\":\""), nb_tracking_name (s->tracking), m, 1);
   p = put_double (PUT_LITERAL (p, "\",\"rms\":"), s->rms_m, m, MEMO_RMS);
   if (isfinite (s->hdop))
     p = put_double (PUT_LITERAL (p, ",\"hdop\":"), s->hdop, m, MEMO_HDOP);

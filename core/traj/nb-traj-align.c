@@ -54,6 +54,32 @@ det (const gsl_matrix *a)
 
 /* Umeyama in m = 2 or 3 dimensions (the first m coordinates): R (m×m in the
  * top left of a 3×3), t, c minimise Σ‖y − (c·R·x + t)‖², x the estimate. */
+/* Σ x·x, Σ y·y and Σ y·xᵀ of the centred positions (x the estimate's, y
+ * the reference's), pose by pose in order. */
+G_ALWAYS_INLINE static inline void
+centred_sums (const NbTraj *ref, const NbTraj *est, guint m, const double mx[3],
+              const double my[3], double c[3][3], double *sigma_x, double *sigma_y)
+{
+  double sx = *sigma_x, sy = *sigma_y;
+
+  for (guint k = 0; k < est->n; k++)
+    {
+      double x[3], y[3];
+
+      for (guint a = 0; a < m; a++)
+        {
+          x[a] = est->p[3 * (gsize) k + a] - mx[a];
+          y[a] = ref->p[3 * (gsize) k + a] - my[a];
+          sx += x[a] * x[a];
+          sy += y[a] * y[a];
+        }
+      for (guint a = 0; a < m; a++)
+        for (guint b = 0; b < m; b++)
+          c[a][b] += y[a] * x[b];
+    }
+  *sigma_x = sx, *sigma_y = sy;
+}
+
 static gboolean
 umeyama (const NbTraj *ref, const NbTraj *est, guint m, gboolean with_scale, NbSim3 *out,
          GError **error)
@@ -75,21 +101,20 @@ umeyama (const NbTraj *ref, const NbTraj *est, guint m, gboolean with_scale, NbS
       }
   for (guint a = 0; a < m; a++)
     mx[a] /= n, my[a] /= n;
-  for (guint k = 0; k < est->n; k++)
-    {
-      double x[3], y[3];
+  /* The sums in registers, m a constant in each copy (through the matrix,
+   * each was a call, a load and a store per pose); the same additions in
+   * the same order, so the same bits. */
+  {
+    double c[3][3] = { { 0 } };
 
-      for (guint a = 0; a < m; a++)
-        {
-          x[a] = est->p[3 * (gsize) k + a] - mx[a];
-          y[a] = ref->p[3 * (gsize) k + a] - my[a];
-          sigma_x += x[a] * x[a];
-          sigma_y += y[a] * y[a];
-        }
-      for (guint a = 0; a < m; a++)
-        for (guint b = 0; b < m; b++)
-          *gsl_matrix_ptr (cov, a, b) += y[a] * x[b];
-    }
+    if (m == 3)
+      centred_sums (ref, est, 3, mx, my, c, &sigma_x, &sigma_y);
+    else
+      centred_sums (ref, est, m, mx, my, c, &sigma_x, &sigma_y);
+    for (guint a = 0; a < m; a++)
+      for (guint b = 0; b < m; b++)
+        gsl_matrix_set (cov, a, b, c[a][b]);
+  }
   sigma_x /= n;
   gsl_matrix_scale (cov, 1.0 / n);
   if (!(sigma_x > 0.0) || !(sigma_y > 0.0))

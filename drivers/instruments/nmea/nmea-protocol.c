@@ -337,6 +337,7 @@ typedef struct {
   guint n;
   const char *limit;   /* the sentence's end: numbers may read up to it */
   const char *type;
+  NbNmeaFieldMemo *memo;   /* NB_NMEA_MEMOS of them, or NULL */
   GError **error;
 } Ctx;
 
@@ -366,14 +367,77 @@ opt_decimal (Ctx *c, guint i, double *out, gboolean *present)
   return TRUE;
 }
 
+/* The low n bytes of a word (n 0…8). */
+NB_SWAR_INLINE guint64
+memo_mask (gsize n)
+{
+  return n >= 8 ? G_MAXUINT64 : (G_GUINT64_CONSTANT (1) << (8 * n)) - 1;
+}
+
+/* Whether f (and its hemisphere letter, or 0) is the memo's text: its
+ * value is then the memo's, converted from the same bytes.  A field of up
+ * to 16 bytes with 16 readable behind its start is compared as two words
+ * (the memo keeps 16 bytes of its text; those past its length do not
+ * count). */
+NB_SWAR_INLINE gboolean
+memo_hit (const NbNmeaFieldMemo *m, const Field *f, char hemi, const char *limit)
+{
+  if (m == NULL || f->n != m->n || hemi != m->hemi)
+    return FALSE;
+  if (f->n <= 16 && limit - f->p >= 16)
+    return (((nb_swar_load8 (f->p) ^ nb_swar_load8 (m->text)) & memo_mask (f->n)) |
+            ((nb_swar_load8 (f->p + 8) ^ nb_swar_load8 (m->text + 8)) &
+             (f->n > 8 ? memo_mask (f->n - 8) : 0))) == 0;
+  return memcmp (f->p, m->text, f->n) == 0;
+}
+
+NB_SWAR_INLINE void
+memo_keep (NbNmeaFieldMemo *m, const Field *f, char hemi, const char *limit, double value)
+{
+  if (m == NULL || f->n >= sizeof m->text)
+    return;
+  m->n = (guint8) f->n;
+  m->hemi = hemi;
+  if (f->n <= 16 && limit - f->p >= 16)
+    memcpy (m->text, f->p, 16);
+  else
+    memcpy (m->text, f->p, f->n);
+  m->value = value;
+}
+
 NB_SWAR_INLINE gboolean
 opt_time (Ctx *c, guint i, NbNmeaFix *out)
 {
+  NbNmeaFieldMemo *m = c->memo != NULL ? &c->memo[NB_NMEA_MEMO_TIME] : NULL;
+
   if (empty (c, i))
     return TRUE;
-  if (!parse_time (&c->f[i], c->limit, &out->time_s))
+  if (memo_hit (m, &c->f[i], 0, c->limit))
+    out->time_s = m->value;
+  else if (!parse_time (&c->f[i], c->limit, &out->time_s))
     return bad (c, i, "not a time hhmmss.ss");
+  else
+    memo_keep (m, &c->f[i], 0, c->limit, out->time_s);
   out->has |= NB_NMEA_HAS_TIME;
+  return TRUE;
+}
+
+/* parse_angle through the memo of the latitude or the longitude. */
+NB_SWAR_INLINE gboolean
+memo_angle (Ctx *c, int slot, guint i, int degree_digits_max, double *out)
+{
+  NbNmeaFieldMemo *m = c->memo != NULL ? &c->memo[slot] : NULL;
+  const Field *f = &c->f[i], *hemi = &c->f[i + 1];
+  char h = hemi->n == 1 ? hemi->p[0] : 0;
+
+  if (h != 0 && memo_hit (m, f, h, c->limit))
+    {
+      *out = m->value;
+      return TRUE;
+    }
+  if (!parse_angle (f, hemi, degree_digits_max, c->limit, out))
+    return FALSE;
+  memo_keep (m, f, h, c->limit, *out);
   return TRUE;
 }
 
@@ -386,9 +450,9 @@ opt_position (Ctx *c, guint i, NbNmeaFix *out, gboolean *present)
     return TRUE;
   if (empty (c, i) || empty (c, i + 1) || empty (c, i + 2) || empty (c, i + 3))
     return bad (c, i, "incomplete position");
-  if (!parse_angle (&c->f[i], &c->f[i + 1], 2, c->limit, &out->lat_deg))
+  if (!memo_angle (c, NB_NMEA_MEMO_LAT, i, 2, &out->lat_deg))
     return bad (c, i, "not a latitude ddmm.mm,N|S");
-  if (!parse_angle (&c->f[i + 2], &c->f[i + 3], 3, c->limit, &out->lon_deg))
+  if (!memo_angle (c, NB_NMEA_MEMO_LON, i + 2, 3, &out->lon_deg))
     return bad (c, i + 2, "not a longitude dddmm.mm,E|W");
   *present = TRUE;
   return TRUE;
@@ -651,7 +715,8 @@ static const NbNmeaFix fix_empty = {
  * sentence (nb_nmea_parse, the lexer's single pass), so that both give the
  * same fix and the same error. */
 static gboolean
-parse_fields (const Field *f, guint n, const char *limit, NbNmeaFix *out, GError **error)
+parse_fields (const Field *f, guint n, const char *limit, NbNmeaFieldMemo *memo, NbNmeaFix *out,
+              GError **error)
 {
   Ctx c;
   const char *addr;
@@ -687,7 +752,7 @@ parse_fields (const Field *f, guint n, const char *limit, NbNmeaFix *out, GError
   memcpy (out->talker, addr, 2);
   memcpy (out->type, addr + 2, 3);
 
-  c = (Ctx) { f, n, limit, out->type, error };
+  c = (Ctx) { f, n, limit, out->type, memo, error };
 #define IS(t) (memcmp (addr + 2, t, 3) == 0)
   if (IS ("GGA"))
     out->sentence = NB_NMEA_GGA, ok = parse_gga (&c, out);
@@ -830,7 +895,7 @@ nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **error)
       }
   }
 
-  return parse_fields (f, n, line + end, out, error);
+  return parse_fields (f, n, line + end, NULL, out, error);
 }
 
 /* The sentence at p (p[0] '$' or '!') read once, where it lies in the
@@ -892,7 +957,8 @@ cut_field (const char *q, guint64 *acc)
 }
 
 static gsize
-parse_in_place (const char *p, const char *limit, NbNmeaFix *out, gboolean *ok, GError **error)
+parse_in_place (const char *p, const char *limit, NbNmeaFieldMemo *memo, NbNmeaFix *out,
+                gboolean *ok, GError **error)
 {
   Field f[MAX_FIELDS];
   const char *q = p + 1, *start = q, *star = NULL;
@@ -1003,7 +1069,7 @@ parse_in_place (const char *p, const char *limit, NbNmeaFix *out, gboolean *ok, 
     return 0;
   f[n++] = (Field) { start, (gsize) (star - start) };
   *out = fix_empty;
-  *ok = parse_fields (f, n, limit, out, error);
+  *ok = parse_fields (f, n, limit, memo, out, error);
   return (gsize) (star + 4 - p);
 }
 
@@ -1075,7 +1141,7 @@ lexer_feed (NbNmeaLexer *lexer, const guint8 *data, gsize len, NbNmeaLineFunc fu
                   NbNmeaFix fix;
                   gboolean ok;
                   gsize n = parse_in_place ((const char *) data + i, (const char *) data + len,
-                                            &fix, &ok, &error);
+                                            lexer->memo, &fix, &ok, &error);
 
                   if (n > 0)
                     {

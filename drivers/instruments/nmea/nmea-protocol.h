@@ -78,8 +78,24 @@ gboolean nb_nmea_parse (const char *line, gsize len, NbNmeaFix *out, GError **er
  * header stays free of core types. */
 int nb_nmea_quality_to_fix (int quality);
 
+/* A field's last text and the value it gave (the parser's; see
+ * NbNmeaLexer.memo). */
+typedef struct {
+  guint8 n;                /* 0: empty */
+  char hemi;               /* a position's N/S or E/W */
+  char text[22];
+  double value;
+} NbNmeaFieldMemo;
+
+enum { NB_NMEA_MEMO_TIME, NB_NMEA_MEMO_LAT, NB_NMEA_MEMO_LON, NB_NMEA_MEMOS };
+
 typedef struct {
   char buf[NB_NMEA_MAX_SENTENCE];
+  /* The sentences of one epoch repeat its time and position (RMC's are
+   * GGA's): the sentences the lexer reads where they lie take a field
+   * whose text is the last one's value instead of converting it again
+   * (private to the parser). */
+  NbNmeaFieldMemo memo[NB_NMEA_MEMOS];
   gsize len;
   int state;
   guint64 skipped;         /* bytes thrown away resynchronising */
