@@ -334,6 +334,21 @@ nb_iso9283_measure_device (gpointer data, NbPose6 *attained, GError **error)
 
 /* ------------------------------------------------ the rig and the plan -- */
 
+gboolean
+nb_iso9283_rig_mount_load (NbIso9283Rig *rig, GError **error)
+{
+  gboolean simulated;
+
+  if (rig->http == NULL)
+    return TRUE;
+  if (!nb_http_robot_set_payload (rig->http, rig->load_kg, &simulated, error))
+    {
+      g_prefix_error (error, "the load (%g kg): ", rig->load_kg);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* ------------------------------------------------------- the sampler -- */
 
 /* One thread for the sampler's life (a libsoup session belongs to the
@@ -1072,7 +1087,7 @@ run_entry (NbCampaign *campaign, NbIso9283Rig *rig, const NbClause9283 *clause,
 
   memset (&cyc, 0, sizeof cyc);
   if (!nb_iso9283_rig_configure (rig, e->speed_pct, e->load, error) ||
-      !clause->prepare (clause, rig, e, &cyc, error))
+      !nb_iso9283_rig_mount_load (rig, error) || !clause->prepare (clause, rig, e, &cyc, error))
     {
       nb_clause_9283_goals_clear (&cyc);
       g_prefix_error (error, "%s: ", e->config);

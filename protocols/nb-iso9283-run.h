@@ -301,6 +301,12 @@ void     nb_iso9283_served_rig_clear (NbIso9283ServedRig *served, NbIso9283Rig *
  * arm). */
 gboolean nb_iso9283_rig_configure (NbIso9283Rig *rig, double speed_pct, const char *load,
                                    GError **error);
+/* 6.6 on a served arm: the configuration's load (rig->load_kg, set by
+ * nb_iso9283_rig_configure) mounted on the simulator (POST /sim/payload:
+ * the tracker of `serve --tracker` sees the TCP give way under it, as the
+ * offline true arm does); a stack without the route is loaded by the
+ * operator.  Nothing to do in-process (the true arm carries it). */
+gboolean nb_iso9283_rig_mount_load (NbIso9283Rig *rig, GError **error);
 /* The arrays of the instrument's stream freed. */
 void     nb_iso9283_rig_clear_device (NbIso9283Rig *rig);
 /* A live instrument's samples of one goal on the rig's clock: t_s[] holds

@@ -424,7 +424,9 @@ nb_cli_iso9283_run (int argc, char **argv)
       /* 6.7: the goals at speed % of the joints' velocity limits. */
       nb_http_robot_set_velocity_scaling (served.http, speed / 100.0);
       served.truth.payload_kg = payload_kg;
-      ok = nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
+      rig.load_kg = payload_kg;
+      ok = nb_iso9283_rig_mount_load (&rig, &error) &&
+           nb_iso9283_pose_run (&model, &cube, (const double (*)[NB_ARM_JOINTS]) q, (guint) cycles,
                                 rig.ops, rig.robot, rig.measure, rig.measure_data, &run, &error);
       if (dev != NULL)
         nb_device_stop (dev);

@@ -61,13 +61,14 @@ nb_cli_serve (int argc, char **argv)
   g_autoptr (GMainLoop) loop = NULL;
   g_autofree char *listen = NULL, *token = NULL, *robot_dir = NULL, *sequences_dir = NULL;
   g_autofree char *recordings = NULL, *frame = NULL, *exe = NULL, *runner = NULL;
-  g_autofree char *token_file = NULL, *servo = NULL, *tracker = NULL;
+  g_autofree char *token_file = NULL, *servo = NULL, *tracker = NULL, *tracker_noise = NULL;
   g_autoptr (NbTrackerStream) stream = NULL;
   NbServerConfig config;
   NbArmModel model;
   NbSimArm truth;
   gboolean has_truth = FALSE;
   double time_scale = 0.0, grace_s = 10.0, tracker_rate = 1000;
+  double noise[2] = { 0.005, 0.002 };
   double header_timeout_s, body_timeout_s, idle_timeout_s;
   gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections, keepalive_requests;
   gboolean base = FALSE;
@@ -112,11 +113,15 @@ nb_cli_serve (int argc, char **argv)
       "(x, y and yaw), GET /robot/state gives its pose (campaign run --robot http://…)", NULL },
     { "tracker", 0, 0, G_OPTION_ARG_STRING, &tracker,
       "a simulated tracker watches the served arm and streams its TCP to URL as NatNet 4.1 "
-      "frames (rigid body 1, base_link, through the ISO 9283 demonstration error model, "
-      "σ 5 µm, 0.002°): what campaign run --standard iso9283 --instrument natnet --url URL reads",
+      "frames (rigid body 1, base_link, through the ISO 9283 demonstration error model and the "
+      "load of POST /sim/payload, σ 5 µm, 0.002°): what campaign run --standard iso9283 "
+      "--instrument natnet --url URL reads",
       "udp://ADDR:PORT" },
     { "tracker-rate", 0, 0, G_OPTION_ARG_DOUBLE, &tracker_rate,
       "the tracker's frames a second (default 1000)", "HZ" },
+    { "tracker-noise", 0, 0, G_OPTION_ARG_STRING, &tracker_noise,
+      "the tracker's noise: σ on each axis (mm) and each angle (°) (default 0.005,0.002; 0,0: "
+      "the true arm's TCP exactly, for tests that compare with it)", "MM,DEG" },
     { "fail-goal", 0, 0, G_OPTION_ARG_INT, &fail_goal, "the simulator fails its K-th goal", "K" },
     { "log-lines", 0, 0, G_OPTION_ARG_INT, &log_lines, "the runner's log keeps N lines", "N" },
     { "runner", 0, 0, G_OPTION_ARG_FILENAME, &runner,
@@ -170,6 +175,17 @@ nb_cli_serve (int argc, char **argv)
       config.servo_zeta = v[1];
       config.servo_dwell_s = v[2];
     }
+  if (tracker_noise != NULL)
+    {
+      if (!nb_cli_parse_numbers ("tracker-noise", tracker_noise, noise, 2, "MM,DEG", &error))
+        return nb_cli_report_error (error);
+      if (!(noise[0] >= 0 && noise[0] <= 100 && noise[1] >= 0 && noise[1] <= 10))
+        {
+          g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--tracker-noise: σ in [0, 100] mm "
+                       "and [0, 10]°");
+          return nb_cli_report_error (error);
+        }
+    }
   if (token_file != NULL && token != NULL)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "give --token-file or --token, not both");
@@ -214,9 +230,10 @@ nb_cli_serve (int argc, char **argv)
     {
       /* The tracker sees the served joints through the geometry the rig's
        * simulated tracker gives the served arm over HTTP (the ISO 9283
-       * demonstration error model, no load: the payload is the
-       * configuration's, which the server does not know). */
-      NbTrackerStreamConfig tc = { tracker, tracker_rate, 0.005, 0.002, (guint32) seed + 2, 4, 1 };
+       * demonstration error model), with the load POST /sim/payload mounts
+       * (campaign run --standard iso9283 sends each configuration's). */
+      NbTrackerStreamConfig tc = { tracker, tracker_rate, noise[0], noise[1], (guint32) seed + 2,
+                                   4, 1 };
 
       if (!nb_arm_model_load (robot_dir, &model, &error))
         return nb_cli_report_error (error);

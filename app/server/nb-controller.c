@@ -58,6 +58,7 @@ struct NbController {
   double pub_traj_s;
   GArray *pub_t, *pub_q;
   double pub_q0[NB_ARM_JOINTS], pub_q1[NB_ARM_JOINTS], pub_rest[NB_ARM_JOINTS];
+  double pub_payload_kg;        /* the load at the TCP (POST /sim/payload) */
 };
 
 static void start (NbController *c, Goal *g);
@@ -264,6 +265,25 @@ nb_controller_joints_at (NbController *c, gint64 t_us, double q[NB_ARM_JOINTS])
   else
     memcpy (q, c->pub_rest, sizeof (double) * NB_ARM_JOINTS);
   g_mutex_unlock (&c->pub_lock);
+}
+
+void
+nb_controller_set_payload (NbController *c, double kg)
+{
+  g_mutex_lock (&c->pub_lock);
+  c->pub_payload_kg = kg;
+  g_mutex_unlock (&c->pub_lock);
+}
+
+double
+nb_controller_payload_kg (NbController *c)
+{
+  double kg;
+
+  g_mutex_lock (&c->pub_lock);
+  kg = c->pub_payload_kg;
+  g_mutex_unlock (&c->pub_lock);
+  return kg;
 }
 
 /* The base's pose now: along its motion's legs while a base goal runs. */

@@ -112,5 +112,11 @@ void     nb_controller_state (NbController *c, NbControllerState *state);
  * (the simulated tracker's, nb-tracker-stream.h): during a motion where it
  * has brought them (the servo's ring included), at rest where they are. */
 void     nb_controller_joints_at (NbController *c, gint64 t_us, double q[NB_ARM_JOINTS]);
+/* The load the simulated arm carries at its TCP (kg, ≥ 0; 0 at first), set
+ * by POST /sim/payload, read from any thread: the simulated tracker sees the
+ * TCP give way under it (nb_sim_arm_true_pose's payload_kg, ISO 9283 6.6);
+ * the joints the arm reports are the encoders', unchanged by it. */
+void     nb_controller_set_payload (NbController *c, double kg);
+double   nb_controller_payload_kg  (NbController *c);
 
 G_END_DECLS

@@ -1144,6 +1144,43 @@ handle_feedback (NbServer *s, SoupServerMessage *msg, GHashTable *query)
   handle_gizmo_state (s, msg, query);
 }
 
+/* The simulator's load at the TCP (ISO 9283 6.6: the rated load and 10 %
+ * of it are configurations of the test): the lab's mounting of the load,
+ * simulated.  The tracker beside the server (--tracker) sees the TCP give
+ * way under it as the offline simulator's true arm does. */
+#define NB_SERVER_MAX_PAYLOAD_KG 1000.0
+
+static void
+handle_payload (NbServer *s, SoupServerMessage *msg, GHashTable *query)
+{
+  static const char *const keys[] = { "kg", NULL };
+  g_autoptr (JsonParser) parser = json_parser_new ();
+  g_autoptr (NbJsonWriter) w = nb_json_writer_new ();
+  JsonObject *o;
+  JsonNode *n;
+  double kg;
+
+  if ((o = body_object (msg, parser)) == NULL || !known_keys (msg, o, keys))
+    return;
+  n = json_object_get_member (o, "kg");
+  if (n == NULL || !is_number (n))
+    {
+      reply_error (msg, 400, "invalid request", "kg: expected a number (the load, kg)");
+      return;
+    }
+  kg = json_node_get_double (n);
+  if (!(kg >= 0 && kg <= NB_SERVER_MAX_PAYLOAD_KG))
+    {
+      reply_error (msg, 422, "payload", "kg: the load in [0, 1000] kg");
+      return;
+    }
+  nb_controller_set_payload (s->controller, kg);
+  nb_json_begin_object (w);
+  nb_json_key (w, "kg"); nb_json_double (w, kg);
+  nb_json_end_object (w);
+  reply_json (msg, 200, nb_json_writer_finish (g_steal_pointer (&w)));
+}
+
 static const struct {
   const char *path;
   const char *method;
@@ -1163,6 +1200,7 @@ static const struct {
   { "/cobot/tcp_gizmo/state", "GET", handle_gizmo_state },
   { "/cobot/tcp_gizmo/goal", "POST", handle_gizmo_goal },
   { "/sim/feedback", "POST", handle_feedback },
+  { "/sim/payload", "POST", handle_payload },
 };
 
 /* Constant-time, so that the token cannot be guessed byte by byte. */

@@ -13,7 +13,10 @@
 
 struct NbTrackerStream {
   NbController *controller;
-  const NbSimArm *truth;
+  /* The caller's true arm as the stream's thread sees it: a shallow copy
+   * (its geometry read only) whose payload is the controller's at each
+   * frame (POST /sim/payload). */
+  NbSimArm view;
   NbTrackerStreamConfig config;
   GSocket *socket;
   GSocketAddress *to;
@@ -41,7 +44,7 @@ true_body (NbTrackerStream *s, const double q[NB_ARM_JOINTS], NbNatNetBody *b)
 {
   double T[16], R[9], abc[3], quat[4];
 
-  nb_sim_arm_true_pose (s->truth, q, T);
+  nb_sim_arm_true_pose (&s->view, q, T);
   for (int r = 0; r < 3; r++)
     for (int c = 0; c < 3; c++)
       R[r * 3 + c] = T[r * 4 + c];
@@ -93,6 +96,7 @@ stream_thread (gpointer data)
           continue;
         }
       nb_controller_joints_at (s->controller, due, q);
+      s->view.payload_kg = nb_controller_payload_kg (s->controller);
       true_body (s, q, &body);
       g_byte_array_set_size (frame, 0);
       nb_natnet_write_frame (frame, s->config.natnet_major, s->config.natnet_minor,
@@ -156,7 +160,7 @@ nb_tracker_stream_new (NbController *controller, const NbSimArm *truth,
     }
   s = g_new0 (NbTrackerStream, 1);
   s->controller = controller;
-  s->truth = truth;
+  s->view = *truth;
   s->config = *config;
   s->config.url = NULL;
   s->socket = socket;

@@ -7,7 +7,9 @@
  * lab would put beside the arm, simulated: a thread of its own samples the
  * served arm's joints on a fixed grid of the monotonic clock (rate_hz),
  * puts them through the true arm's geometry (a NbSimArm the caller gives:
- * nb_sim_arm_true_pose, e.g. the ISO 9283 demonstration error model), adds
+ * nb_sim_arm_true_pose, e.g. the ISO 9283 demonstration error model) with
+ * the load the served arm carries (nb_controller_payload_kg: the TCP gives
+ * way under it as the offline simulator's does, ISO 9283 6.6), adds
  * the tracker's noise, and sends each sample as a NatNet frame of data
  * (Motive's streaming, natnet-protocol.h: rigid body 1 in base_link,
  * metres, its quaternion; frame number k, timestamp the grid instant in
@@ -43,7 +45,8 @@ typedef struct {
 typedef struct NbTrackerStream NbTrackerStream;
 
 /* Starts streaming at once; truth stays the caller's and unchanged while the
- * stream lives (only its geometry is read, from the stream's thread).  A
+ * stream lives (only its geometry is read, from the stream's thread; its
+ * payload_kg is the controller's, not truth's).  A
  * URL that is not udp://HOST:PORT, or a socket that cannot be made, is
  * NB_ERROR_INPUT. */
 NbTrackerStream *nb_tracker_stream_new  (NbController *controller, const NbSimArm *truth,

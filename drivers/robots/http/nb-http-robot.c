@@ -130,8 +130,8 @@ nb_http_error_text (JsonObject *o)
  * server's {"error", "detail"}: 400/404/422 are the request's fault
  * (NB_ERROR_INPUT), the rest a failure of the robot (NB_ERROR_FAILED). */
 static JsonNode *
-call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, const char *body,
-      GError **error)
+call_status (NbHttpRobot *r, SoupSession *s, const char *method, const char *path,
+             const char *body, guint *status_out, GError **error)
 {
   g_autofree char *url = g_strconcat (r->base, path, NULL);
   g_autoptr (SoupMessage) msg = soup_message_new (method, url);
@@ -177,6 +177,8 @@ call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, cons
       return NULL;
     }
   status = soup_message_get_status (msg);
+  if (status_out != NULL)
+    *status_out = status;
   data = g_bytes_get_data (answer, &len);
   if (!nb_json_load (parser, NULL, data ? data : "", (gssize) len, NULL) ||
       json_parser_get_root (parser) == NULL ||
@@ -197,6 +199,13 @@ call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, cons
       return NULL;
     }
   return json_node_copy (json_parser_get_root (parser));
+}
+
+static JsonNode *
+call (NbHttpRobot *r, SoupSession *s, const char *method, const char *path, const char *body,
+      GError **error)
+{
+  return call_status (r, s, method, path, body, NULL, error);
 }
 
 static void
@@ -236,6 +245,30 @@ move_to_joints (gpointer robot, const double q[NB_ARM_JOINTS], GError **error)
   answer = call (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/robot/joints",
                  body->str, error);
   return answer != NULL;
+}
+
+gboolean
+nb_http_robot_set_payload (NbHttpRobot *r, double kg, gboolean *simulated, GError **error)
+{
+  g_autofree char *body = NULL;
+  g_autoptr (JsonNode) answer = NULL;
+  g_autoptr (GError) local = NULL;
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  guint status = 0;
+
+  body = g_strdup_printf ("{\"kg\":%s}", g_ascii_dtostr (buf, sizeof buf, kg));
+  answer = call_status (r, session (&r->goal_session, r->goal_timeout_s), "POST", "/sim/payload",
+                        body, &status, &local);
+  *simulated = answer != NULL;
+  /* A stack without the simulator's route: the operator loads the arm. */
+  if (answer == NULL && (status == 404 || status == 405))
+    return TRUE;
+  if (answer == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 gboolean

@@ -41,6 +41,13 @@ void              nb_http_robot_set_velocity_scaling (NbHttpRobot *robot, double
 #define NB_HTTP_TRAJECTORY_PIECE 400
 gboolean          nb_http_robot_follow_trajectory (NbHttpRobot *robot, const double *t_s,
                                                    const double *q, guint n, GError **error);
+/* The load at the TCP of a simulated arm, POST /sim/payload {"kg": kg}
+ * (`navbench-cli serve`: its tracker sees the TCP give way under it; ISO
+ * 9283 6.6).  *simulated is whether the robot took it: a stack that has no
+ * such route (404, 405) is loaded by the operator, and that is no error;
+ * any other refusal or failure is. */
+gboolean          nb_http_robot_set_payload (NbHttpRobot *robot, double kg, gboolean *simulated,
+                                             GError **error);
 /* The goals and motion stops sent so far; the connections the goals' and
  * the state's requests have used (each kept alive while the server keeps
  * it: a connection per request when it closes each). */
