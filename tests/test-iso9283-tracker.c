@@ -305,7 +305,8 @@ count_streams (GPtrArray *trials, guint width, gboolean counted, guint *samples,
           for (gsize k = 1; k < n; k++)
             if (!(fabs (s[width * k] - s[width * (k - 1)] - 1 / TRACKER_HZ) <= 1e-6))
               g_error ("cycle %u: sample %zu is %.6f s after sample %zu (a frame every %.6f s: "
-                       "lost, reordered or twice)", j + 1, k + 1,
+                       "lost, reordered or twice; serve says on stderr how many frames its "
+                       "tracker did not send)", j + 1, k + 1,
                        s[width * k] - s[width * (k - 1)], k, 1 / TRACKER_HZ);
           *samples += (guint) n;
           *span += s[width * (n - 1)] - s[0];

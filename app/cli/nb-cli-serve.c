@@ -253,6 +253,16 @@ nb_cli_serve (int argc, char **argv)
   fflush (stdout);
   g_main_loop_run (loop);
   /* The stream's thread reads the controller and the truth: it goes first. */
+  if (stream != NULL)
+    {
+      guint64 sent, skipped;
+
+      nb_tracker_stream_counts (stream, &sent, &skipped);
+      /* Frames never sent are worth knowing in a test's log. */
+      if (skipped > 0)
+        fprintf (stderr, "serve --tracker: %" G_GUINT64_FORMAT " frames sent, %" G_GUINT64_FORMAT
+                 " not sent (more than %g s late)\n", sent, skipped, NB_TRACKER_STREAM_CATCH_UP_S);
+    }
   g_clear_pointer (&stream, nb_tracker_stream_free);
   g_clear_pointer (&server, nb_server_free);
   if (has_truth)
