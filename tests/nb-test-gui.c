@@ -302,20 +302,84 @@ sized (GtkWindow *window, int width, int height)
 }
 
 void
+nb_test_gui_set_size (GtkWindow *window, int width, int height)
+{
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  gtk_window_set_default_size (window, width, height);
+  while (!sized (window, width, height) && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, FALSE);
+}
+
+static const int shot_sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
+
+static void
+collect_ellipsized (GtkWidget *w, GStrvBuilder *found)
+{
+  if (!gtk_widget_get_mapped (w) || GTK_IS_DROP_DOWN (w))
+    return;
+  if (GTK_IS_LABEL (w) && gtk_label_get_ellipsize (GTK_LABEL (w)) != PANGO_ELLIPSIZE_NONE &&
+      pango_layout_is_ellipsized (gtk_label_get_layout (GTK_LABEL (w))))
+    {
+      GtkWidget *named = w;
+      g_autofree char *what = NULL;
+
+      /* The nearest widget with a name of its own (GTK names the rest by type). */
+      while (named != NULL && g_str_equal (gtk_widget_get_name (named), G_OBJECT_TYPE_NAME (named)))
+        named = gtk_widget_get_parent (named);
+      what = g_strdup_printf ("\"%s\" (in %s, %s)", gtk_label_get_text (GTK_LABEL (w)),
+                              G_OBJECT_TYPE_NAME (gtk_widget_get_parent (w)),
+                              named ? gtk_widget_get_name (named) : "-");
+      g_strv_builder_add (found, what);
+    }
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    collect_ellipsized (c, found);
+}
+
+GStrv
+nb_test_gui_ellipsized (GtkWidget *widget)
+{
+  g_autoptr (GStrvBuilder) found = g_strv_builder_new ();
+
+  collect_ellipsized (widget, found);
+  return g_strv_builder_end (found);
+}
+
+void
+nb_test_gui_assert_nothing_ellipsized (GtkWindow *window, const char *const *pages,
+                                       NbTestGuiShowFunc show, gpointer user_data)
+{
+  g_autoptr (GString) cut = g_string_new (NULL);
+
+  for (guint s = 0; s < G_N_ELEMENTS (shot_sizes); s++)
+    {
+      nb_test_gui_set_size (window, shot_sizes[s][0], shot_sizes[s][1]);
+      for (guint p = 0; pages[p] != NULL; p++)
+        {
+          g_auto (GStrv) found = NULL;
+
+          show (pages[p], user_data);
+          found = nb_test_gui_ellipsized (GTK_WIDGET (window));
+          for (guint i = 0; found[i] != NULL; i++)
+            g_string_append_printf (cut, "\n  %s at %dx%d: %s", pages[p], shot_sizes[s][0],
+                                    shot_sizes[s][1], found[i]);
+        }
+    }
+  if (cut->len > 0)
+    g_error ("labels cut short with an ellipsis:%s", cut->str);
+}
+
+void
 nb_test_gui_screenshots (GtkWindow *window, const char *const *pages, NbTestGuiShotFunc shot,
                          gpointer user_data)
 {
-  static const int sizes[][2] = { { 1280, 800 }, { 1024, 600 } };
+  const int (*sizes)[2] = shot_sizes;
   const char *lang = nb_gui_ui_language ();
   AdwStyleManager *style = adw_style_manager_get_default ();
 
-  for (guint s = 0; s < G_N_ELEMENTS (sizes); s++)
+  for (guint s = 0; s < G_N_ELEMENTS (shot_sizes); s++)
     {
-      gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
-
-      gtk_window_set_default_size (window, sizes[s][0], sizes[s][1]);
-      while (!sized (window, sizes[s][0], sizes[s][1]) && g_get_monotonic_time () < deadline)
-        g_main_context_iteration (NULL, FALSE);
+      nb_test_gui_set_size (window, sizes[s][0], sizes[s][1]);
       for (guint dark = 0; dark < 2; dark++)
         {
           adw_style_manager_set_color_scheme (style, dark ? ADW_COLOR_SCHEME_FORCE_DARK

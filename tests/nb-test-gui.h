@@ -75,4 +75,19 @@ typedef void (*NbTestGuiShotFunc) (const char *page, const char *file, gpointer 
 void       nb_test_gui_screenshots (GtkWindow *window, const char *const *pages,
                                     NbTestGuiShotFunc shot, gpointer user_data);
 
+/* The window's surface at width × height (it waits up to 5 s for it). */
+void       nb_test_gui_set_size (GtkWindow *window, int width, int height);
+/* The texts of the labels at or below widget that are on screen cut
+ * short with an ellipsis ("attained x 2497.500 mm, … θ 0.400°; 0.800 s…"),
+ * each as "TEXT (in TYPE NAME)"; a drop-down's own button is left out (it
+ * ellipsizes a long item by design, its popup shows it whole).  NULL-
+ * terminated; empty when nothing is cut. */
+GStrv      nb_test_gui_ellipsized (GtkWidget *widget);
+/* Shows a page of the window (by its name in the "pages" stack). */
+typedef void (*NbTestGuiShowFunc) (const char *page, gpointer user_data);
+/* At 1280×800 and 1024×600, each of `pages` shown by `show`: a failure
+ * naming every label nb_test_gui_ellipsized finds cut short. */
+void       nb_test_gui_assert_nothing_ellipsized (GtkWindow *window, const char *const *pages,
+                                                  NbTestGuiShowFunc show, gpointer user_data);
+
 G_END_DECLS

@@ -872,6 +872,69 @@ test_screenshots (void)
   nb_instrument_page_disconnect (instrument ());
 }
 
+/* The first label at or below w that reads text, or NULL. */
+static GtkWidget *
+label_with_text (GtkWidget *w, const char *text)
+{
+  if (GTK_IS_LABEL (w) && g_strcmp0 (gtk_label_get_text (GTK_LABEL (w)), text) == 0)
+    return w;
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = label_with_text (c, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+show_for_check (const char *page, gpointer user_data)
+{
+  show_page (page);
+  dismiss_toasts ();
+  settle ();
+}
+
+/* At 1280×800 and 1024×600 no label of the Overview (the clause 7 course
+ * the screenshots show) or the Instrument page (the simulator connected,
+ * the survey fitted) is cut short with an ellipsis (the drop-downs'
+ * buttons left out: nb_test_gui_ellipsized). */
+static void
+test_nothing_ellipsized (void)
+{
+  static const char *const pages[] = { "overview", "instrument", NULL };
+  Want live = { 60, NB_LINK_CONNECTED };
+
+  show_page ("instrument");
+  adw_combo_row_set_selected (ADW_COMBO_ROW (lookup ("instrument-source")), NB_SOURCE_SIMULATOR);
+  live.samples = nb_instrument_page_get_samples (instrument ()) + 60;
+  click ("instrument-connect");
+  iterate_until (reached, &live, 30);
+  show_page ("overview");
+  g_assert_true (nb_overview_page_select (overview (), 7, "b2-large-cylinder"));
+  nb_test_gui_assert_nothing_ellipsized (GTK_WINDOW (fx.gui.window), pages, show_for_check,
+                                         NULL);
+  /* At 1024×600 the Frame Registration group's Import… button keeps its
+   * distance from the group's description (it stood 3 px from its text). */
+  {
+    GtkWidget *button = lookup ("registration-import");
+    GtkWidget *description = label_with_text (GTK_WIDGET (fx.gui.window),
+      _("Surveyed reference points, measured by the instrument and known in the test area, "
+        "give the instrument frame's fit to the test area."));
+    graphene_rect_t b, d;
+
+    g_assert_nonnull (description);
+    g_assert_true (gtk_widget_compute_bounds (button, GTK_WIDGET (fx.gui.window), &b));
+    g_assert_true (gtk_widget_compute_bounds (description, GTK_WIDGET (fx.gui.window), &d));
+    g_test_message ("description ends at %.0f px, Import… begins at %.0f px",
+                    d.origin.x + d.size.width, b.origin.x);
+    g_assert_cmpfloat (b.origin.x - (d.origin.x + d.size.width), >=, 12);
+  }
+  nb_instrument_page_disconnect (instrument ());
+  nb_test_gui_set_size (GTK_WINDOW (fx.gui.window), 1280, 800);
+}
+
 /* ------------------------------------------------------ trials page -- */
 
 static guint results_loads;
@@ -1874,6 +1937,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui-setup/registration", test_registration);
   g_test_add_func ("/gui-setup/registration-bad-file", test_registration_bad_file);
   g_test_add_func ("/gui-setup/decision-rule", test_decision_rule);
+  g_test_add_func ("/gui-setup/nothing-ellipsized", test_nothing_ellipsized);
   g_test_add_func ("/gui-setup/screenshots", test_screenshots);
   /* Opens another campaign. */
   g_test_add_func ("/gui-setup/trials-figures", test_trials_figures);

@@ -1718,6 +1718,28 @@ test_record_numbers (void)
     g_assert_cmpstr (_("Stop"), !=, "Stop");
 }
 
+static void
+show_for_check (const char *page, gpointer user_data)
+{
+  adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
+  iterate_until (idle_window, NULL);
+  nb_test_gui_dismiss_toasts (GTK_WIDGET (fx.gui.window));
+  nb_test_gui_settle (200);
+}
+
+/* At 1280×800 and 1024×600 no label of the Campaign, Run (after the
+ * clause 5 run) and Protocol pages is cut short with an ellipsis (the
+ * drop-downs' buttons left out: nb_test_gui_ellipsized). */
+static void
+test_nothing_ellipsized (void)
+{
+  static const char *const pages[] = { "campaign", "trials", "protocol", NULL };
+
+  nb_test_gui_assert_nothing_ellipsized (GTK_WINDOW (fx.gui.window), pages, show_for_check,
+                                         NULL);
+  nb_test_gui_set_size (GTK_WINDOW (fx.gui.window), 1280, 800);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -1743,6 +1765,7 @@ main (int argc, char **argv)
   g_test_add_func ("/gui/form", test_form);
   g_test_add_func ("/gui/run", test_run);
   g_test_add_func ("/gui/toast-room", test_toast_room);
+  g_test_add_func ("/gui/nothing-ellipsized", test_nothing_ellipsized);
   g_test_add_func ("/gui/screenshots", test_screenshots);
   g_test_add_func ("/gui/rerun", test_rerun);
   g_test_add_func ("/gui/stale-count", test_stale_count);

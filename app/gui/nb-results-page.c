@@ -1339,14 +1339,30 @@ bind_event_cell (GtkSignalListItemFactory *factory, GtkListItem *li, gpointer co
   gtk_widget_set_tooltip_text (gtk_list_item_get_child (li), text);
 }
 
+/* A cell whose text wraps instead: what a trial recorded and why, an
+ * event's subject and change (at 1024 px an ellipsis cut "0.800 s; 65
+ * samples" off each stored trial, and at 1280 px the log's prompts and
+ * set-ups lost their ends). */
+static void
+setup_wrapped_cell (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_list_item_set_child (item, label);
+}
+
 static void
 add_column (GtkColumnView *view, const char *title, guint column, GCallback bind,
             gboolean expand)
 {
   g_autoptr (GtkListItemFactory) factory = gtk_signal_list_item_factory_new ();
   g_autoptr (GtkColumnViewColumn) c = NULL;
+  gboolean wrapped = expand || (bind == G_CALLBACK (bind_trial_cell) && column == COL_REASON);
 
-  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell), NULL);
+  g_signal_connect (factory, "setup", G_CALLBACK (wrapped ? setup_wrapped_cell : setup_cell), NULL);
   g_signal_connect (factory, "bind", bind, GUINT_TO_POINTER (column));
   c = gtk_column_view_column_new (title, g_object_ref (factory));
   gtk_column_view_column_set_expand (c, expand);
