@@ -79,8 +79,9 @@ void       nb_test_gui_screenshots (GtkWindow *window, const char *const *pages,
 void       nb_test_gui_set_size (GtkWindow *window, int width, int height);
 /* The texts of the labels at or below widget that are on screen cut
  * short with an ellipsis ("attained x 2497.500 mm, … θ 0.400°; 0.800 s…"),
- * each as "TEXT (in TYPE NAME)"; a drop-down's own button is left out (it
- * ellipsizes a long item by design, its popup shows it whole).  NULL-
+ * each as "TEXT (in TYPE, NAME)"; a drop-down's own button is left out (it
+ * ellipsizes a long item by design, its popup shows it whole), and so are
+ * toasts (they go by themselves).  NULL-
  * terminated; empty when nothing is cut. */
 GStrv      nb_test_gui_ellipsized (GtkWidget *widget);
 /* Shows a page of the window (by its name in the "pages" stack). */

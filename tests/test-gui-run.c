@@ -961,7 +961,7 @@ test_screenshots (void)
 }
 
 /* Shows "PAGE" or "results:VIEW" (the Trials page's stored trials, log or
- * results), the toasts closed. */
+ * results). */
 static void
 show_for_check (const char *page, gpointer user_data)
 {
@@ -970,7 +970,6 @@ show_for_check (const char *page, gpointer user_data)
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), parts[0]);
   if (parts[1] != NULL)
     gtk_stack_set_visible_child_name (GTK_STACK (lookup ("results-views")), parts[1]);
-  nb_test_gui_dismiss_toasts (GTK_WIDGET (fx.gui.window));
   nb_test_gui_settle (200);
 }
 

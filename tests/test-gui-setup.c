@@ -892,8 +892,6 @@ static void
 show_for_check (const char *page, gpointer user_data)
 {
   show_page (page);
-  dismiss_toasts ();
-  settle ();
 }
 
 /* At 1280×800 and 1024×600 no label of the Overview (the clause 7 course

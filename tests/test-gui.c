@@ -1723,7 +1723,6 @@ show_for_check (const char *page, gpointer user_data)
 {
   adw_view_stack_set_visible_child_name (ADW_VIEW_STACK (lookup ("pages")), page);
   iterate_until (idle_window, NULL);
-  nb_test_gui_dismiss_toasts (GTK_WIDGET (fx.gui.window));
   nb_test_gui_settle (200);
 }
 
