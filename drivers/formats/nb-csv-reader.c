@@ -60,6 +60,10 @@ reader_new (const char *name, gsize block)
   r->fd = -1;
   r->cap = block + 1;                   /* + 1: room for the last field's NUL */
   r->buf = g_malloc (r->cap + SLACK);
+  /* Never NULL: the split's end pointer is r->field + r->fields_cap, and
+   * an offset from NULL is undefined (UBSan in fuzz-csv). */
+  r->fields_cap = 16;
+  r->field = g_new (Field, r->fields_cap);
   r->next_line = 1;
   return r;
 }
