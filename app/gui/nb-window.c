@@ -9,6 +9,7 @@
 #include "nb-protocol-page.h"
 #include "nb-motion-page.h"
 #include "nb-results-page.h"
+#include "nb-toasts.h"
 #include "nb-overview-page.h"
 #include "nb-trials-page.h"
 
@@ -93,9 +94,9 @@ nb_window_toast (NbWindow *window, const char *text)
   g_free (window->last_message);
   window->last_message = g_strdup (text);
   adw_toast_set_timeout (toast, 5);
-  /* Never dismissed from here: libadwaita 1.2 unrefs twice a toast
-   * dismissed during its show animation. */
-  adw_toast_overlay_add_toast (window->toasts, toast);
+  /* Never dismissed from here; nb_toasts_add holds back a dismissal that
+   * comes during the show (libadwaita 1.2 reads freed memory then). */
+  nb_toasts_add (window->toasts, toast);
   g_signal_connect_object (toast, "dismissed", G_CALLBACK (on_toast_dismissed), window, 0);
   window->n_toasts++;
   update_toast_room (window);
