@@ -530,6 +530,74 @@ test_trajectory_api (void)
   body = g_strdup_printf ("{\"points\":[{\"positions\":[%s],\"time_from_start\":1,"
                           "\"velocities\":[0,0,0,0,0,0,0]}]}", q->str);
   g_assert_cmpuint (post_to (instant.url, "/robot/trajectory", body), ==, 400);
+
+  /* The trajectory body (docs/http-api.md): 2 000 points, 17 digits each
+   * joint (> 64 KiB), in one goal. */
+  {
+    g_autoptr (GString) big = g_string_new ("{\"points\":[");
+    g_autoptr (NbHttpRobot) robot = nb_http_robot_new (instant.url, NULL, 10, NULL);
+    g_autoptr (GError) error = NULL;
+    g_autofree char *head = NULL, *answer = NULL, *joints = NULL;
+    NbRawAddr a = nb_raw_addr (instant.url);
+    NbRobotState st;
+    guint goals;
+
+    /* From P1 (the last trajectory left joint 1 0.5 rad away). */
+    joints = g_strdup_printf ("{\"joints\":[%s]}", q->str);
+    g_assert_cmpuint (post_joints (instant.url, joints), ==, 200);
+    g_clear_pointer (&joints, g_free);
+    g_assert_true (nb_http_robot_state (robot, &st, &error));
+    goals = st.goals;
+    for (guint k = 0; k < 2000; k++)
+      {
+        g_string_append (big, k ? ",{\"positions\":[" : "{\"positions\":[");
+        for (int j = 0; j < NB_ARM_JOINTS; j++)
+          g_string_append_printf (big, "%s%.17g", j ? "," : "",
+                                  cube_q[0][j] + (j == 0 ? 1e-4 * k : 0));
+        g_string_append_printf (big, "],\"time_from_start\":%.3f}", 0.005 * (k + 1));
+      }
+    g_string_append (big, "]}");
+    g_test_message ("a trajectory of 2 000 points in %zu bytes", big->len);
+    g_assert_cmpuint (big->len, >, 64 * 1024);
+    g_assert_cmpuint (post_to (instant.url, "/robot/trajectory", big->str), ==, 200);
+    g_assert_true (nb_http_robot_state (robot, &st, &error));
+    g_assert_no_error (error);
+    g_assert_cmpuint (st.goals, ==, goals + 1);
+    g_assert_cmpfloat (fabs (st.position[0] - (cube_q[0][0] + 1e-4 * 1999)), <, 1e-9);
+    /* Declared over 4 MiB: 413 from the headers, naming the cap and the
+     * route, no goal. */
+    head = g_strdup_printf ("POST /robot/trajectory HTTP/1.1\r\nHost: x\r\n"
+                            "Content-Type: application/json\r\nContent-Length: %u\r\n\r\n",
+                            4 * 1024 * 1024 + 1);
+    answer = nb_raw_exchange (&a, head, strlen (head), 10);
+    g_assert_cmpuint (nb_raw_status (answer), ==, 413);
+    g_assert_nonnull (strstr (nb_raw_body (answer), "at most 4194304 for /robot/trajectory"));
+    g_assert_true (nb_http_robot_state (robot, &st, &error));
+    g_assert_cmpuint (st.goals, ==, goals + 1);
+    /* Chunked: cut at the same 4 MiB as it streams (then 1 MiB drained and
+     * the connection reset, so that 32 MiB cannot all be sent). */
+    {
+      static const char chunked[] = "POST /robot/trajectory HTTP/1.1\r\nHost: x\r\n"
+                                    "Transfer-Encoding: chunked\r\n\r\n";
+      g_autofree char *chunk = g_malloc0 (65536);
+      g_autofree char *got = NULL;
+      int fd = nb_raw_dial (&a);
+      gboolean open = TRUE;
+
+      g_assert_true (nb_raw_send (fd, chunked, strlen (chunked)));
+      for (int sent = 0; sent < 512 && open; sent++)
+        open = nb_raw_send (fd, "10000\r\n", 7) && nb_raw_send (fd, chunk, 65536) &&
+               nb_raw_send (fd, "\r\n", 2);
+      g_assert_false (open);
+      got = nb_raw_read_all (fd, 5.0);
+      close (fd);
+      g_assert_cmpuint (nb_raw_status (got), ==, 413);
+      g_assert_nonnull (strstr (nb_raw_body (got), "exceeds 4194304 bytes"));
+    }
+    /* Another route keeps 64 KiB. */
+    joints = g_strdup_printf ("{\"joints\":[%s]%*s}", q->str, 65 * 1024, "");
+    g_assert_cmpuint (post_joints (instant.url, joints), ==, 413);
+  }
 }
 
 /* ------------------------------------- serve --tracker: a 1 kHz tracker -- */
@@ -769,6 +837,99 @@ test_left (void)
   g_assert_nonnull (strstr (err, "the motion was not watched"));
 }
 
+/* ---------------------------------------------- 8.7 weaving over HTTP -- */
+
+/* ISO 9283 8.7 over the motion API: each cycle's weave (≈ 2 000 points, 80
+ * a period of 0.5 s, across P2 → P4 at 25 mm/s) goes as ONE trajectory
+ * (POST /robot/trajectory: docs/http-api.md "Trajectory body"), so the
+ * served arm runs it without a stop; the sampler watches it.  The served
+ * arm keeps the trajectory's times (no speed error: WF ≈ 0, against the
+ * −2.2 to −3.7 % the rests between 400-point parts gave), and the stroke is
+ * the one the true arm (the sampler's: the demonstration error model at the
+ * rated load) makes of the command's crests and troughs, computed here from
+ * the cube as test-iso9283-campaign's /weaving does — less the chords' sag
+ * between points (joint-linear, ≤ 3.9 µm each side). */
+static void
+test_weaving (void)
+{
+  g_autofree char *db = new_campaign ("weaving");
+  g_autoptr (JsonParser) p = json_parser_new ();
+  g_autoptr (GPtrArray) trials = NULL;
+  const NbClause9283 *clause;
+  NbClause9283Figures f;
+  NbSimArm truth;
+  double length = 0, e1[3], e2[3], n[3], u[3], d[3], q[NB_ARM_JOINTS], sum = 0, want, gap = 0;
+  double span = 0;
+  guint count = 0, samples = 0;
+
+  run_http (p, db, "weaving-rated-100", live.url, 3);
+  from_file (db, "weaving-rated-100", &clause, &f, &trials);
+  for (guint j = 0; j < trials->len; j++)
+    {
+      const GArray *dt = ((NbIso9283Trial *) trials->pdata[j])->data;
+      guint m = dt->len / 7;
+
+      samples += m;
+      span += g_array_index (dt, double, (m - 1) * 7) - g_array_index (dt, double, 0);
+      for (guint i = 1; i < m; i++)
+        gap = MAX (gap, g_array_index (dt, double, i * 7) - g_array_index (dt, double, (i - 1) * 7));
+    }
+  truth_init (&truth, RATED_KG);
+  for (int k = 0; k < 3; k++)
+    length += (cube.p_mm[3][k] - cube.p_mm[1][k]) * (cube.p_mm[3][k] - cube.p_mm[1][k]);
+  length = sqrt (length);
+  nb_clause_9283_plane_axes (&cube, e1, e2, n);
+  for (int k = 0; k < 3; k++)
+    u[k] = (cube.p_mm[3][k] - cube.p_mm[1][k]) / length;
+  d[0] = n[1] * u[2] - n[2] * u[1];
+  d[1] = n[2] * u[0] - n[0] * u[2];
+  d[2] = n[0] * u[1] - n[1] * u[0];
+  memcpy (q, cube_q[1], sizeof q);
+  /* Each crest against the middle of the troughs either side (every 12.5 mm
+   * of the line), over the measured part (its middle 9/11). */
+  for (guint k = 0; 12.5 * (k + 1.25) < length * 10 / 11; k++)
+    {
+      double w[3];
+
+      if (12.5 * (k + 0.25) < length / 11)
+        continue;
+      for (int i = 0; i < 3; i++)
+        {
+          double at = 12.5 * (k - 0.25 + 0.5 * i), x[3], t[3];
+
+          for (int j = 0; j < 3; j++)
+            x[j] = cube.p_mm[1][j] + at * u[j] + (i == 1 ? 5 : -5) * d[j];
+          true_of (&truth, x, q, t);
+          w[i] = 0;
+          for (int j = 0; j < 3; j++)
+            w[i] += (t[j] - cube.p_mm[1][j]) * d[j];
+        }
+      sum += w[1] - (w[0] + w[2]) / 2;
+      count++;
+    }
+  want = sum / count;
+  g_test_message ("weaving over HTTP: %u samples over %.2f s (%.0f a second), the largest gap "
+                  "%.1f ms; S_a %.4f mm (the true arm's %.4f over %u crests), WS %.3f %%, "
+                  "F_a %.5f Hz, WF %.4f %% (largest cycle %.4f %%)", samples, span, samples / span,
+                  gap * 1e3, fig (clause, &f, 0, "stroke_mm"), want, count,
+                  fig (clause, &f, 0, "ws_pct"), fig (clause, &f, 0, "frequency_hz"),
+                  fig (clause, &f, 0, "wf_pct"), fig (clause, &f, 0, "wf_max_pct"));
+  g_assert_cmpuint (count, >, 15);
+  g_assert_cmpfloat (fig (clause, &f, 0, "stroke_command_mm"), ==, 10);
+  g_assert_cmpfloat (fig (clause, &f, 0, "frequency_command_hz"), ==, 2);
+  /* The served arm keeps the command's times; the samples are stamped to
+   * a few ms, over 22 periods a cycle (11 s): 0.05 %. */
+  nb_assert_abs (fig (clause, &f, 0, "wf_pct"), 0, 0.05, "WF: the served arm's times");
+  nb_assert_abs (fig (clause, &f, 0, "frequency_hz"), 2, 0.001, "F_a");
+  /* The sampler's samples (5 µm of noise, at its rate) on the crests'
+   * parabolas, the chords' sag (up to 7.7 µm of the stroke, short): 20 µm. */
+  nb_assert_abs (fig (clause, &f, 0, "stroke_mm"), want - 0.004, 0.02, "S_a against the true arm");
+  nb_assert_abs (fig (clause, &f, 0, "ws_pct"), (fig (clause, &f, 0, "stroke_mm") - 10) * 10,
+                 1e-9, "WS from S_a");
+  nb_clause_9283_figures_clear (&f);
+  nb_sim_arm_clear (&truth);
+}
+
 /* ---------------------------------------- the sampler's kept connection -- */
 
 static gboolean
@@ -845,6 +1006,7 @@ main (int argc, char **argv)
   g_test_add_func ("/iso9283-http/compliance", test_compliance);
   g_test_add_func ("/iso9283-http/speeds", test_speeds);
   g_test_add_func ("/iso9283-http/paths", test_paths);
+  g_test_add_func ("/iso9283-http/weaving", test_weaving);
   g_test_add_func ("/iso9283-http/trajectory-api", test_trajectory_api);
   g_test_add_func ("/iso9283-http/left", test_left);
   g_test_add_func ("/iso9283-http/tracker", test_tracker);

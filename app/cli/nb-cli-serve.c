@@ -71,6 +71,7 @@ nb_cli_serve (int argc, char **argv)
   double noise[2] = { 0.005, 0.002 };
   double header_timeout_s, body_timeout_s, idle_timeout_s;
   gint seed = 1, fail_goal = 0, log_lines = 1000, max_connections, keepalive_requests;
+  gint64 max_trajectory_body;
   gboolean base = FALSE;
   const GOptionEntry entries[] = {
     { "listen", 0, 0, G_OPTION_ARG_STRING, &listen,
@@ -93,6 +94,9 @@ nb_cli_serve (int argc, char **argv)
       "(default 5; 0: one request per connection)", "S" },
     { "keepalive-requests", 0, 0, G_OPTION_ARG_INT, &keepalive_requests,
       "requests one connection takes at most (default 10000)", "N" },
+    { "max-trajectory-body", 0, 0, G_OPTION_ARG_INT64, &max_trajectory_body,
+      "POST /robot/trajectory's body up to BYTES, else 413 (default 4194304: 10 000 points; "
+      "other bodies 64 KiB)", "BYTES" },
     { "robot-dir", 0, 0, G_OPTION_ARG_FILENAME, &robot_dir,
       "the arm's description (default the installed iiwa7)", "DIR" },
     { "sequences-dir", 0, 0, G_OPTION_ARG_FILENAME, &sequences_dir,
@@ -144,6 +148,7 @@ nb_cli_serve (int argc, char **argv)
   body_timeout_s = config.body_timeout_s;
   idle_timeout_s = config.idle_timeout_s;
   keepalive_requests = (gint) config.keepalive_requests;
+  max_trajectory_body = (gint64) config.max_trajectory_body;
   g_option_context_add_main_entries (context, entries, NULL);
   if (!nb_cli_parse (context, &argc, &argv, &error))
     return nb_cli_report_error (error);
@@ -151,12 +156,13 @@ nb_cli_serve (int argc, char **argv)
       !(grace_s > 0 && grace_s <= 3600) || max_connections < 1 ||
       !(header_timeout_s > 0 && header_timeout_s <= 3600) ||
       !(body_timeout_s > 0 && body_timeout_s <= 3600) ||
-      !(idle_timeout_s >= 0 && idle_timeout_s <= 3600) || keepalive_requests < 1)
+      !(idle_timeout_s >= 0 && idle_timeout_s <= 3600) || keepalive_requests < 1 ||
+      max_trajectory_body < (gint64) config.max_body || max_trajectory_body > 256 * 1024 * 1024)
     {
       g_set_error (&error, NB_ERROR, NB_ERROR_INPUT, "--time-scale ≥ 0, --seed and --fail-goal "
                    "≥ 0, --log-lines ≥ 1, --max-connections and --keepalive-requests ≥ 1, "
                    "--runner-grace-s, --header-timeout-s and --body-timeout-s in (0, 3600], "
-                   "--idle-timeout-s in [0, 3600]");
+                   "--idle-timeout-s in [0, 3600], --max-trajectory-body in [65536, 268435456]");
       return nb_cli_report_error (error);
     }
   if (servo != NULL)
@@ -223,6 +229,7 @@ nb_cli_serve (int argc, char **argv)
   config.body_timeout_s = body_timeout_s;
   config.idle_timeout_s = idle_timeout_s;
   config.keepalive_requests = (guint) keepalive_requests;
+  config.max_trajectory_body = (gsize) max_trajectory_body;
   if ((server = nb_server_new (&config, &error)) == NULL)
     return nb_cli_report_error (error);
 

@@ -79,6 +79,7 @@ nb_server_config_init (NbServerConfig *c)
   c->time_scale = 0.0;
   c->seed = 1;
   c->max_body = 64 * 1024;
+  c->max_trajectory_body = 4 * 1024 * 1024;
   c->max_connections = 128;
   c->header_timeout_s = 10.0;
   c->body_timeout_s = 30.0;
@@ -1252,6 +1253,7 @@ on_got_headers (SoupServerMessage *msg, gpointer data)
   NbServer *s = data;
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
   guint status = soup_server_message_get_status (msg);
+  gsize limit = s->config.max_body;
 
   if (status != 0)
     {
@@ -1273,13 +1275,23 @@ on_got_headers (SoupServerMessage *msg, gpointer data)
               "a bearer token is required");
       return;
     }
+  /* The direct trajectory takes up to TRAJECTORY_POINTS_MAX points in one
+   * goal (a weave's 2 000: docs/http-api.md, "Trajectory body"); every other
+   * body max_body. */
+  if (g_str_equal (soup_server_message_get_method (msg), "POST") &&
+      g_str_equal (g_uri_get_path (soup_server_message_get_uri (msg)), "/robot/trajectory"))
+    {
+      limit = s->config.max_trajectory_body;
+      nb_listener_allow_body (s->listener, msg, limit);
+    }
   if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
-      soup_message_headers_get_content_length (headers) > (goffset) s->config.max_body)
+      soup_message_headers_get_content_length (headers) > (goffset) limit)
     {
       g_autofree char *detail = g_strdup_printf ("a body of %" G_GINT64_FORMAT " bytes; at "
-                                                 "most %zu", (gint64)
+                                                 "most %zu%s", (gint64)
                                                  soup_message_headers_get_content_length (headers),
-                                                 s->config.max_body);
+                                                 limit, limit == s->config.max_body
+                                                 ? "" : " for /robot/trajectory");
 
       refuse (s, msg, 413, NULL, "request too large", detail);
     }

@@ -49,6 +49,7 @@ typedef struct {
                                  * "map" drives it, GET /robot/state gives its pose
                                  * (nb-controller.h) */
   gsize max_body;               /* request bodies above are refused (413) */
+  gsize max_trajectory_body;    /* … but POST /robot/trajectory's up to this (4 MiB: 10 000 points) */
   guint max_connections;        /* open at once; beyond, 503 */
   double header_timeout_s;      /* a request's headers must arrive within (408) */
   double body_timeout_s;        /* … then its body within (408) */

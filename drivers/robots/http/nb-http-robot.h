@@ -34,11 +34,13 @@ void              nb_http_robot_set_velocity_scaling (NbHttpRobot *robot, double
 /* A timed trajectory, POST /robot/trajectory (the direct trajectory of
  * seeds/001, FollowJointTrajectory's points; docs/http-api.md): n points,
  * t_s[k] from now (increasing) and the joints q[k·7 …], followed
- * joint-linearly on their times.  A body holds at most
- * NB_HTTP_TRAJECTORY_PIECE points (the server takes 64 KiB): a longer one
- * goes as consecutive goals, each from the last one's end, the arm at rest
- * between them for a request's way there and back. */
-#define NB_HTTP_TRAJECTORY_PIECE 400
+ * joint-linearly on their times, in one goal up to NB_HTTP_TRAJECTORY_PIECE
+ * points (`serve` takes 10 000 points in a body of up to 4 MiB: ≈ 180 bytes
+ * a point here; docs/http-api.md "Trajectory body"), so that a path (a
+ * weave's 2 000 points) runs without a stop.  A longer one goes as
+ * consecutive goals, each from the last one's end, the arm at rest between
+ * them for a request's way there and back. */
+#define NB_HTTP_TRAJECTORY_PIECE 10000
 gboolean          nb_http_robot_follow_trajectory (NbHttpRobot *robot, const double *t_s,
                                                    const double *q, guint n, GError **error);
 /* The load at the TCP of a simulated arm, POST /sim/payload {"kg": kg}
