@@ -157,6 +157,11 @@ typedef struct {
 
 double nb_iso9283_state_instant (NbIso9283ClockMap *map, double sent_s, double answered_s,
                                  gint64 stamp_us);
+/* The same instant by map as it stands (not updated): the stamp less its
+ * offset kept within the request, else (no stamp, no offset yet) the
+ * request's midpoint. */
+double nb_iso9283_clock_instant (const NbIso9283ClockMap *map, double sent_s,
+                                 double answered_s, gint64 stamp_us);
 
 NbIso9283Sampler *nb_iso9283_sampler_new  (const char *url, NbSimArm *truth, double noise_mm,
                                            double noise_deg, guint32 seed, GError **error);
